@@ -1,0 +1,1 @@
+//! warden-acp-transport: filled in by its issue.

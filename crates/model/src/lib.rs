@@ -1,0 +1,1 @@
+//! warden-model: filled in by its issue.

@@ -1,0 +1,1 @@
+//! warden-session: filled in by its issue.

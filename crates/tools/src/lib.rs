@@ -1,0 +1,1 @@
+//! warden-tools: filled in by its issue.

@@ -1,0 +1,3 @@
+//! The `warden` binary.
+
+fn main() {}
