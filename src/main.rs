@@ -1,3 +1,24 @@
-//! The `warden` binary.
+//! The `warden` binary: the ACP agent on stdio, and the commands that inspect and
+//! manage its policy, grants and audit log.
 
-fn main() {}
+mod cli;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = cli::Cli::parse();
+    match cli::run(cli) {
+        Ok(code) => code,
+        Err(err) => {
+            // The error goes to stderr through tracing's writer setup in `cli::run` is not
+            // guaranteed to exist yet, so print it plainly: stdout stays clean either way.
+            #[allow(clippy::print_stderr)]
+            {
+                eprintln!("warden: {err:#}");
+            }
+            ExitCode::from(2)
+        }
+    }
+}

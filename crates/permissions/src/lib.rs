@@ -1,12 +1,17 @@
 //! Warden's permission engine: for one proposed tool call, decide allow, ask or deny,
 //! with a risk level and an explanation.
 //!
-//! The crate has no ACP types and does no I/O outside its `store` and `audit` modules.
+//! The crate has no ACP types and does no I/O outside its `store` and `audit` modules
+//! (and the read-only path resolution that risk assessment needs).
 
+mod context;
 mod decision;
+mod locations;
 mod mode;
 mod risk;
 
+pub use context::Context;
 pub use decision::Decision;
+pub use locations::{Locations, PROJECT_POLICY};
 pub use mode::Mode;
 pub use risk::Risk;

@@ -1,0 +1,50 @@
+//! Command-line parsing and dispatch. Each subcommand lives in its own module.
+
+mod audit;
+mod grants;
+mod policy;
+mod trust;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Warden: an ACP agent whose every tool call goes through a permission policy engine.
+#[derive(Debug, Parser)]
+#[command(name = "warden", version, about)]
+pub struct Cli {
+    /// Append every protocol line, with its direction, to this file.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve ACP on stdin/stdout (the default).
+    Acp,
+    /// Inspect the policy.
+    #[command(subcommand)]
+    Policy(policy::PolicyCommand),
+    /// Stored decisions.
+    #[command(subcommand)]
+    Grants(grants::GrantsCommand),
+    /// The audit log.
+    #[command(subcommand)]
+    Audit(audit::AuditCommand),
+    /// Mark a project as trusted, so its own allow rules apply.
+    Trust(trust::TrustArgs),
+}
+
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        None | Some(Command::Acp) => anyhow::bail!("the ACP server is not wired up yet"),
+        Some(Command::Policy(cmd)) => policy::run(cmd),
+        Some(Command::Grants(cmd)) => grants::run(cmd),
+        Some(Command::Audit(cmd)) => audit::run(cmd),
+        Some(Command::Trust(args)) => trust::run(args),
+    }
+}
