@@ -1,1 +1,20 @@
-//! warden-acp-transport: filled in by its issue.
+//! ACP over stdio for Warden, on the official `agent-client-protocol` SDK.
+//!
+//! This is the only crate that touches the SDK's connection API. It reads the wire with
+//! backpressure and a line-size limit, hands the agent methods to an [`AgentHandler`]
+//! (the session layer), and gives that layer a cloneable [`ClientHandle`] for
+//! `session/update` notifications and for requests to the client, each with a timeout
+//! and a way to withdraw it.
+
+mod client;
+mod handler;
+mod lines;
+mod serve;
+mod trace;
+
+pub use agent_client_protocol::Error;
+pub use agent_client_protocol::v1::schema;
+pub use client::{ClientHandle, ClientRequestError};
+pub use handler::{AgentHandler, PromptResponder};
+pub use serve::{Ended, ServeError, ServeOptions, serve};
+pub use trace::Trace;

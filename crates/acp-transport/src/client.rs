@@ -1,0 +1,92 @@
+//! The session layer's handle on the client: notifications and requests, each request
+//! with a timeout and a way to withdraw it.
+
+use std::time::Duration;
+
+use agent_client_protocol::v1::ConnectionTo;
+use agent_client_protocol::v1::schema::SessionNotification;
+use agent_client_protocol::{Client, JsonRpcRequest};
+use tokio_util::sync::CancellationToken;
+
+/// Why a request to the client produced no usable answer.
+///
+/// Every variant means "no answer" to the caller: a permission request that ends in
+/// any of them must be treated as a denial (or, for `Withdrawn`, as the cancellation
+/// that caused it), never as consent.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientRequestError {
+    /// No answer within the timeout; the request was withdrawn with `$/cancel_request`.
+    #[error("the client did not answer `{method}` within {timeout:?}")]
+    Timeout { method: String, timeout: Duration },
+    /// Warden withdrew the request itself (the turn was cancelled).
+    #[error("`{method}` was withdrawn")]
+    Withdrawn { method: String },
+    /// The client answered with an error, or with a result that does not parse.
+    #[error("the client answered `{method}` with an error: {error}")]
+    Rejected {
+        method: String,
+        error: agent_client_protocol::Error,
+    },
+    /// The connection is gone.
+    #[error("the connection closed before `{method}` was answered")]
+    Disconnected { method: String },
+}
+
+/// A cloneable handle on the client side of the connection.
+#[derive(Debug, Clone)]
+pub struct ClientHandle {
+    cx: ConnectionTo<Client>,
+}
+
+impl ClientHandle {
+    pub(crate) fn new(cx: ConnectionTo<Client>) -> ClientHandle {
+        ClientHandle { cx }
+    }
+
+    /// Sends a `session/update` notification. Failure means the connection is closing,
+    /// which the turn will learn from its cancellation; it is logged, not returned.
+    pub fn notify(&self, notification: SessionNotification) {
+        if let Err(err) = self.cx.send_notification(notification) {
+            tracing::debug!(%err, "could not send session/update");
+        }
+    }
+
+    /// Sends a request and waits for its answer, at most `timeout` (none: for ever) and
+    /// until `cancel` fires. On timeout or cancellation the request is withdrawn: the
+    /// SDK sends `$/cancel_request` when the pending request is dropped.
+    pub async fn request<R>(
+        &self,
+        request: R,
+        timeout: Option<Duration>,
+        cancel: &CancellationToken,
+    ) -> Result<R::Response, ClientRequestError>
+    where
+        R: JsonRpcRequest,
+    {
+        let method = request.method().to_owned();
+        let sent = self.cx.send_request(request);
+        let answer = sent.block_task();
+        let timed = async {
+            match timeout {
+                Some(limit) => tokio::time::timeout(limit, answer).await.map_err(|_| limit),
+                None => Ok(answer.await),
+            }
+        };
+        let result = tokio::select! {
+            biased;
+            () = cancel.cancelled() => return Err(ClientRequestError::Withdrawn { method }),
+            result = timed => result,
+        };
+        match result {
+            Err(limit) => Err(ClientRequestError::Timeout {
+                method,
+                timeout: limit,
+            }),
+            Ok(Ok(response)) => Ok(response),
+            Ok(Err(error)) if agent_client_protocol::is_connection_terminated(&error) => {
+                Err(ClientRequestError::Disconnected { method })
+            }
+            Ok(Err(error)) => Err(ClientRequestError::Rejected { method, error }),
+        }
+    }
+}

@@ -1,0 +1,73 @@
+//! The agent side's methods, as the session layer implements them.
+
+use std::future::Future;
+
+use agent_client_protocol::v1::Responder;
+use agent_client_protocol::v1::schema::{
+    CancelNotification, InitializeRequest, InitializeResponse, NewSessionRequest,
+    NewSessionResponse, PromptRequest, PromptResponse, SetSessionConfigOptionRequest,
+    SetSessionConfigOptionResponse, SetSessionModeRequest, SetSessionModeResponse,
+};
+
+use crate::ClientHandle;
+
+/// The answer to one `session/prompt`, which arrives when the turn ends.
+///
+/// Dropping it unanswered makes the SDK answer with an internal error, so a turn that
+/// fails in an unexpected way still ends its request.
+#[derive(Debug)]
+pub struct PromptResponder {
+    inner: Responder<PromptResponse>,
+}
+
+impl PromptResponder {
+    pub(crate) fn new(inner: Responder<PromptResponse>) -> PromptResponder {
+        PromptResponder { inner }
+    }
+
+    /// Ends the prompt request. A failure to send means the connection is gone.
+    pub fn respond(self, result: Result<PromptResponse, agent_client_protocol::Error>) {
+        if let Err(err) = self.inner.respond_with_result(result) {
+            tracing::debug!(%err, "could not answer session/prompt");
+        }
+    }
+}
+
+/// The methods Warden serves. Every method but `prompt` answers promptly; `prompt`
+/// must start the turn elsewhere and return at once, because awaiting a client reply
+/// inside a request handler would stall the connection.
+pub trait AgentHandler: Send + Sync + 'static {
+    fn initialize(
+        &self,
+        request: InitializeRequest,
+        client: ClientHandle,
+    ) -> impl Future<Output = Result<InitializeResponse, agent_client_protocol::Error>> + Send;
+
+    fn new_session(
+        &self,
+        request: NewSessionRequest,
+        client: ClientHandle,
+    ) -> impl Future<Output = Result<NewSessionResponse, agent_client_protocol::Error>> + Send;
+
+    /// Starts a turn; the turn answers through `responder` when it ends.
+    fn prompt(&self, request: PromptRequest, responder: PromptResponder, client: ClientHandle);
+
+    fn cancel(&self, notification: CancelNotification);
+
+    fn set_mode(
+        &self,
+        request: SetSessionModeRequest,
+        client: ClientHandle,
+    ) -> Result<SetSessionModeResponse, agent_client_protocol::Error>;
+
+    fn set_config_option(
+        &self,
+        request: SetSessionConfigOptionRequest,
+        client: ClientHandle,
+    ) -> Result<SetSessionConfigOptionResponse, agent_client_protocol::Error>;
+
+    /// The input ended or a signal arrived: cancel every running turn (their prompts
+    /// answer `cancelled`), resolve pending permission requests as cancelled, run
+    /// nothing more. Resolves once the turns have wound down.
+    fn shutdown(&self) -> impl Future<Output = ()> + Send;
+}

@@ -1,0 +1,230 @@
+//! Serving ACP over a pair of byte streams: stdio in the binary, `tokio::io::duplex`
+//! in tests.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use agent_client_protocol::v1::schema::{
+    CancelNotification, InitializeRequest, NewSessionRequest, PromptRequest,
+    SetSessionConfigOptionRequest, SetSessionModeRequest,
+};
+use agent_client_protocol::{Agent, Lines};
+use futures::SinkExt;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::sync::mpsc;
+
+use crate::lines::{InFlight, read_lines, write_lines};
+use crate::{AgentHandler, ClientHandle, PromptResponder, Trace};
+
+/// How the connection is served.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    /// The longest line accepted; longer ones are refused without being read whole.
+    pub max_line_bytes: usize,
+    /// How many client requests may wait between reading and answering before the
+    /// reader stops reading (backpressure on the client's pipe).
+    pub max_in_flight: usize,
+    /// Where to append every protocol line, if anywhere.
+    pub trace: Option<Arc<Trace>>,
+    /// Whether SIGTERM and SIGINT end the connection like the end of input does.
+    pub handle_signals: bool,
+    /// How long running turns get to wind down at shutdown.
+    pub shutdown_grace: Duration,
+}
+
+impl Default for ServeOptions {
+    fn default() -> ServeOptions {
+        ServeOptions {
+            max_line_bytes: 16 * 1024 * 1024,
+            max_in_flight: 256,
+            trace: None,
+            handle_signals: false,
+            shutdown_grace: Duration::from_millis(1500),
+        }
+    }
+}
+
+/// Why serving stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error("installing the signal handler failed: {0}")]
+    Signals(#[source] std::io::Error),
+    #[error("writing to the client failed: {0}")]
+    Write(#[source] std::io::Error),
+}
+
+/// What ended the connection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// The input ended (stdin EOF), or could no longer be read.
+    InputClosed,
+    /// SIGTERM or SIGINT.
+    Signal,
+    /// The SDK's connection ended by itself.
+    Connection,
+}
+
+/// Serves ACP on `input`/`output` until the input ends, a signal arrives (if asked
+/// for) or the connection fails. Running turns are shut down through
+/// [`AgentHandler::shutdown`] before this returns.
+pub async fn serve<H, R, W>(
+    handler: Arc<H>,
+    input: R,
+    output: W,
+    options: ServeOptions,
+) -> Result<Ended, ServeError>
+where
+    H: AgentHandler,
+    R: AsyncRead + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    let in_flight = Arc::new(InFlight::new(options.max_in_flight));
+    let (to_sdk, from_reader) = mpsc::channel::<std::io::Result<String>>(64);
+    let (to_client, from_sdk) = mpsc::channel::<String>(256);
+
+    let writer = tokio::spawn(write_lines(
+        output,
+        from_sdk,
+        in_flight.clone(),
+        options.trace.clone(),
+    ));
+
+    let (input_ended_tx, input_ended) = tokio::sync::oneshot::channel();
+    let reader = tokio::spawn({
+        let to_client = to_client.clone();
+        let in_flight = in_flight.clone();
+        let trace = options.trace.clone();
+        let max = options.max_line_bytes;
+        async move {
+            let end = read_lines(input, max, to_sdk.clone(), to_client, in_flight, trace).await;
+            let _ = input_ended_tx.send(end);
+            // The SDK's side of the input stays open until `serve` closes it, so that
+            // turns being cancelled can still answer their prompts.
+            std::future::pending::<()>().await;
+            drop(to_sdk);
+        }
+    });
+
+    let incoming = futures::stream::unfold(from_reader, |mut rx| async move {
+        rx.recv().await.map(|line| (line, rx))
+    });
+    let outgoing = tokio_util::sync::PollSender::new(to_client)
+        .sink_map_err(|_| std::io::Error::other("the output writer stopped"));
+    let connection = connect(handler.clone(), Lines::new(outgoing, Box::pin(incoming)));
+    tokio::pin!(connection);
+
+    let signals = async {
+        if !options.handle_signals {
+            return std::future::pending::<Result<(), ServeError>>().await;
+        }
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut term = signal(SignalKind::terminate()).map_err(ServeError::Signals)?;
+        let mut int = signal(SignalKind::interrupt()).map_err(ServeError::Signals)?;
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = int.recv() => {}
+        }
+        Ok(())
+    };
+
+    let ended = tokio::select! {
+        result = &mut connection => {
+            if let Err(err) = result {
+                if !agent_client_protocol::is_incoming_transport_closed(&err) {
+                    tracing::error!(%err, "the ACP connection failed");
+                }
+            }
+            Ended::Connection
+        }
+        _ = input_ended => Ended::InputClosed,
+        result = signals => {
+            result?;
+            tracing::info!("stopping on a signal");
+            Ended::Signal
+        }
+    };
+
+    // Wind the turns down while the connection can still carry their last words.
+    if tokio::time::timeout(options.shutdown_grace, handler.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::warn!("turns did not stop within the shutdown grace period");
+    }
+    reader.abort();
+    if ended != Ended::Connection {
+        // With the input closed the SDK finishes once its queued output is written.
+        let _ = tokio::time::timeout(Duration::from_millis(500), &mut connection).await;
+    }
+    drop(connection);
+    match tokio::time::timeout(Duration::from_millis(500), writer).await {
+        Ok(Ok(Err(err))) if err.kind() != std::io::ErrorKind::BrokenPipe => {
+            return Err(ServeError::Write(err));
+        }
+        _ => {}
+    }
+    Ok(ended)
+}
+
+async fn connect<H, T>(handler: Arc<H>, transport: T) -> Result<(), agent_client_protocol::Error>
+where
+    H: AgentHandler,
+    T: agent_client_protocol::ConnectTo<Agent> + 'static,
+{
+    let h_init = handler.clone();
+    let h_new = handler.clone();
+    let h_prompt = handler.clone();
+    let h_cancel = handler.clone();
+    let h_mode = handler.clone();
+    let h_config = handler;
+    Agent
+        .v1()
+        .name("warden")
+        .on_receive_request(
+            async move |request: InitializeRequest, responder, cx| {
+                let result = h_init.initialize(request, ClientHandle::new(cx)).await;
+                responder.respond_with_result(result)
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |request: NewSessionRequest, responder, cx| {
+                let result = h_new.new_session(request, ClientHandle::new(cx)).await;
+                responder.respond_with_result(result)
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |request: PromptRequest, responder, cx| {
+                h_prompt.prompt(
+                    request,
+                    PromptResponder::new(responder),
+                    ClientHandle::new(cx),
+                );
+                Ok(())
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |request: SetSessionModeRequest, responder, cx| {
+                responder.respond_with_result(h_mode.set_mode(request, ClientHandle::new(cx)))
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |request: SetSessionConfigOptionRequest, responder, cx| {
+                responder
+                    .respond_with_result(h_config.set_config_option(request, ClientHandle::new(cx)))
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_notification(
+            async move |notification: CancelNotification, _cx| {
+                h_cancel.cancel(notification);
+                Ok(())
+            },
+            agent_client_protocol::on_receive_notification!(),
+        )
+        .connect_to(transport)
+        .await
+}
