@@ -194,10 +194,10 @@ async fn forward(
     if let Some(trace) = trace {
         trace.record(Direction::In, line);
     }
-    if let Kind::Request { id, method } = classify(line) {
-        if method != "session/prompt" {
-            in_flight.admit(id).await;
-        }
+    if let Kind::Request { id, method } = classify(line)
+        && method != "session/prompt"
+    {
+        in_flight.admit(id).await;
     }
     // Invalid UTF-8 is passed on lossily: the SDK then answers with a parse error,
     // which is what the client needs to hear.

@@ -110,8 +110,12 @@ where
     });
     let outgoing = tokio_util::sync::PollSender::new(to_client)
         .sink_map_err(|_| std::io::Error::other("the output writer stopped"));
-    let connection = connect(handler.clone(), Lines::new(outgoing, Box::pin(incoming)));
-    tokio::pin!(connection);
+    // Boxed rather than pinned on the stack, so it can be dropped (closing the SDK's
+    // side) before the writer is awaited.
+    let mut connection = Box::pin(connect(
+        handler.clone(),
+        Lines::new(outgoing, Box::pin(incoming)),
+    ));
 
     let signals = async {
         if !options.handle_signals {
@@ -129,10 +133,10 @@ where
 
     let ended = tokio::select! {
         result = &mut connection => {
-            if let Err(err) = result {
-                if !agent_client_protocol::is_incoming_transport_closed(&err) {
-                    tracing::error!(%err, "the ACP connection failed");
-                }
+            if let Err(err) = result
+                && !agent_client_protocol::is_incoming_transport_closed(&err)
+            {
+                tracing::error!(%err, "the ACP connection failed");
             }
             Ended::Connection
         }
