@@ -1,1 +1,26 @@
-//! warden-tools: filled in by its issue.
+//! The built-in tools of Warden: their definitions (name, description, ACP kind, JSON Schema of
+//! the arguments), the validation of a model's arguments into a typed [`ParsedCall`], a title and
+//! the locations of a call for people, and the execution.
+//!
+//! File tools and `terminal` go through the editor (the ACP client's `fs/*` and `terminal/*`
+//! methods, behind the [`Editor`] trait) when it offers them, and run locally otherwise.
+//! Execution never panics: every failure becomes a [`ToolOutput`] with `ok == false` and a text
+//! that tells the model what went wrong.
+
+mod call;
+mod def;
+mod describe;
+mod editor;
+mod exec;
+mod paths;
+
+pub use call::{
+    FsDeleteArgs, FsEditArgs, FsListArgs, FsMoveArgs, FsReadArgs, FsSearchArgs, FsWriteArgs,
+    HttpFetchArgs, HttpMethod, MAX_TIMEOUT_SECS, ParsedCall, TerminalArgs, ValidationError,
+    validate,
+};
+pub use def::{ToolDef, builtin_tools, find};
+pub use describe::{locations, title};
+pub use editor::{Editor, EditorError, TerminalExit, TerminalOutput, TerminalRequest};
+pub use exec::{ExecContext, Limits, ToolOutput, execute};
+pub use paths::resolve;

@@ -1,0 +1,190 @@
+//! Running a validated call.
+
+mod capture;
+mod fs_dir;
+mod fs_file;
+mod http;
+mod local_process;
+mod search;
+mod terminal;
+
+use std::fmt;
+use std::panic::AssertUnwindSafe;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use agent_client_protocol::v1::schema::ToolCallContent;
+use futures::FutureExt;
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use crate::call::ParsedCall;
+use crate::editor::Editor;
+
+/// The limits the tools enforce. [`Limits::default`] holds the documented defaults.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// The most text `fs_read` returns, in bytes; longer text is cut at a line boundary.
+    pub read_bytes: usize,
+    /// The largest file `fs_edit` and `fs_write` read back for the diff, in bytes.
+    pub edit_bytes: usize,
+    /// The most entries `fs_list` returns.
+    pub list_entries: usize,
+    /// The most matching lines `fs_search` returns.
+    pub search_matches: usize,
+    /// Files larger than this are skipped by `fs_search`, in bytes.
+    pub search_file_bytes: u64,
+    /// The most command output `terminal` keeps, in bytes (head and tail).
+    pub output_bytes: usize,
+    /// The timeout of `terminal` when the call gives none.
+    pub terminal_timeout: Duration,
+    /// The largest timeout `terminal` honours; longer requests are cut to it.
+    pub terminal_max_timeout: Duration,
+    /// How long a local command has between SIGTERM and SIGKILL.
+    pub kill_grace: Duration,
+    /// The timeout of a whole `http_fetch` request, body included.
+    pub http_timeout: Duration,
+    /// The most response body `http_fetch` reads, in bytes.
+    pub http_max_bytes: usize,
+    /// The most redirects `http_fetch` follows (same host only).
+    pub http_max_redirects: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            read_bytes: 1024 * 1024,
+            edit_bytes: 4 * 1024 * 1024,
+            list_entries: 1000,
+            search_matches: 200,
+            search_file_bytes: 4 * 1024 * 1024,
+            output_bytes: 64 * 1024,
+            terminal_timeout: Duration::from_secs(120),
+            terminal_max_timeout: Duration::from_secs(600),
+            kill_grace: Duration::from_secs(2),
+            http_timeout: Duration::from_secs(30),
+            http_max_bytes: 1024 * 1024,
+            http_max_redirects: 5,
+        }
+    }
+}
+
+/// Everything a call needs from the session.
+pub struct ExecContext<'a> {
+    /// The session's working directory (absolute); relative paths are resolved against it.
+    pub cwd: &'a Path,
+    /// The editor, when the session has one. Shared ownership lets a dropped `terminal` call
+    /// still release its editor terminal in the background.
+    pub editor: Option<Arc<dyn Editor>>,
+    /// Cancelled when the turn is cancelled; running tools stop promptly.
+    pub cancel: CancellationToken,
+    /// The limits to enforce.
+    pub limits: Limits,
+    /// Receives content to show in the tool call while it runs (e.g. the editor terminal as soon
+    /// as it exists, so the user watches the command's output live).
+    pub progress: &'a (dyn Fn(Vec<ToolCallContent>) + Send + Sync),
+}
+
+impl fmt::Debug for ExecContext<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ExecContext")
+            .field("cwd", &self.cwd)
+            .field("editor", &self.editor.is_some())
+            .field("cancelled", &self.cancel.is_cancelled())
+            .field("limits", &self.limits)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The result of a call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolOutput {
+    /// Completed (`true`) or failed (`false`), for the tool call's final status.
+    pub ok: bool,
+    /// The tool call's content: a Diff for `fs_write`/`fs_edit`, the Terminal for commands the
+    /// editor ran, text otherwise.
+    pub content: Vec<ToolCallContent>,
+    /// The tool call's `rawOutput`: structured facts (exit code, status, byte counts...).
+    pub raw_output: Value,
+    /// What the model is told.
+    pub for_model: String,
+}
+
+impl ToolOutput {
+    /// A completed call whose content is its text.
+    pub(crate) fn completed(text: String, raw_output: Value) -> Self {
+        ToolOutput {
+            ok: true,
+            content: vec![ToolCallContent::from(text.clone())],
+            raw_output,
+            for_model: text,
+        }
+    }
+
+    /// A failed call: `tool: message` for the model and the user.
+    pub(crate) fn failed(tool: &str, message: impl fmt::Display) -> Self {
+        let text = format!("{tool}: {message}");
+        ToolOutput {
+            ok: false,
+            content: vec![ToolCallContent::from(text.clone())],
+            raw_output: json!({ "error": text }),
+            for_model: text,
+        }
+    }
+
+    /// A call stopped because the turn was cancelled.
+    pub(crate) fn cancelled(tool: &str) -> Self {
+        let mut out = ToolOutput::failed(tool, "cancelled");
+        out.raw_output = json!({ "error": format!("{tool}: cancelled"), "cancelled": true });
+        out
+    }
+}
+
+/// Runs a validated call. Never panics: every failure, a panic inside a tool included, becomes a
+/// [`ToolOutput`] with `ok == false` and a clear text for the model.
+pub async fn execute(call: &ParsedCall, cx: ExecContext<'_>) -> ToolOutput {
+    let tool = call.tool_name();
+    if cx.cancel.is_cancelled() {
+        return ToolOutput::cancelled(tool);
+    }
+    match AssertUnwindSafe(dispatch(call, &cx)).catch_unwind().await {
+        Ok(output) => output,
+        Err(_) => {
+            tracing::error!(tool, "a tool panicked");
+            ToolOutput::failed(
+                tool,
+                "internal error (the tool panicked); nothing more is known",
+            )
+        }
+    }
+}
+
+async fn dispatch(call: &ParsedCall, cx: &ExecContext<'_>) -> ToolOutput {
+    let tool = call.tool_name();
+    match call {
+        ParsedCall::FsRead(a) => cancellable(tool, cx, fs_file::read(a, cx)).await,
+        ParsedCall::FsList(a) => cancellable(tool, cx, fs_dir::list(a, cx)).await,
+        ParsedCall::FsSearch(a) => search::search(a, cx).await,
+        // Writes, edits, deletes and moves are short and are not interrupted half-way: a cancel
+        // that arrives while they run must not leave a half-written file.
+        ParsedCall::FsWrite(a) => fs_file::write(a, cx).await,
+        ParsedCall::FsEdit(a) => fs_file::edit(a, cx).await,
+        ParsedCall::FsDelete(a) => fs_dir::delete(a, cx).await,
+        ParsedCall::FsMove(a) => fs_dir::rename(a, cx).await,
+        ParsedCall::Terminal(a) => terminal::run(a, cx).await,
+        ParsedCall::HttpFetch(a) => cancellable(tool, cx, http::fetch(a, cx)).await,
+    }
+}
+
+async fn cancellable(
+    tool: &str,
+    cx: &ExecContext<'_>,
+    work: impl Future<Output = ToolOutput>,
+) -> ToolOutput {
+    tokio::select! {
+        biased;
+        () = cx.cancel.cancelled() => ToolOutput::cancelled(tool),
+        output = work => output,
+    }
+}

@@ -1,0 +1,113 @@
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+use warden_tools::{locations, title};
+
+use super::support::call;
+
+fn check(tool: &str, args: Value, expect: expect_test::Expect) {
+    let call = call(tool, args);
+    let cwd = Path::new("/w");
+    let locations: Vec<String> = locations(&call, cwd)
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    expect.assert_eq(&format!("{} | {}", title(&call, cwd), locations.join(", ")));
+}
+
+#[test]
+fn titles_and_locations_say_what_a_call_does() {
+    use expect_test::expect;
+    check(
+        "fs_read",
+        json!({"path": "src/main.rs"}),
+        expect!["Read src/main.rs | /w/src/main.rs"],
+    );
+    check(
+        "fs_read",
+        json!({"path": "/w/a.rs", "line": 10, "limit": 20}),
+        expect!["Read a.rs (lines 10-29) | /w/a.rs"],
+    );
+    check(
+        "fs_read",
+        json!({"path": "a.rs", "line": 10}),
+        expect!["Read a.rs from line 10 | /w/a.rs"],
+    );
+    check(
+        "fs_read",
+        json!({"path": "../etc/passwd"}),
+        expect!["Read /etc/passwd | /etc/passwd"],
+    );
+    check("fs_list", json!({"path": "."}), expect!["List . | /w"]);
+    check(
+        "fs_search",
+        json!({"pattern": "fn main"}),
+        expect!["Search for `fn main` | /w"],
+    );
+    check(
+        "fs_search",
+        json!({"pattern": "x", "path": "src"}),
+        expect!["Search for `x` in src | /w/src"],
+    );
+    check(
+        "fs_write",
+        json!({"path": "src/lib.rs", "content": "x".repeat(120)}),
+        expect!["Write 120 bytes to src/lib.rs | /w/src/lib.rs"],
+    );
+    check(
+        "fs_write",
+        json!({"path": "a", "content": "x"}),
+        expect!["Write 1 byte to a | /w/a"],
+    );
+    check(
+        "fs_edit",
+        json!({"path": "a", "old_text": "x", "new_text": "y"}),
+        expect!["Edit a | /w/a"],
+    );
+    check(
+        "fs_delete",
+        json!({"path": "build", "recursive": true}),
+        expect!["Delete build and everything in it | /w/build"],
+    );
+    check(
+        "fs_delete",
+        json!({"path": "a.txt"}),
+        expect!["Delete a.txt | /w/a.txt"],
+    );
+    check(
+        "fs_move",
+        json!({"from": "a", "to": "/tmp/b"}),
+        expect!["Move a to /tmp/b | /w/a, /tmp/b"],
+    );
+    check(
+        "terminal",
+        json!({"command": "npm test"}),
+        expect!["Run `npm test` | "],
+    );
+    check(
+        "terminal",
+        json!({"command": "make\n&& make install", "cwd": "sub"}),
+        expect!["Run `make && make install` in sub | "],
+    );
+    check(
+        "terminal",
+        json!({"command": "x".repeat(200)}),
+        expect![
+            "Run `xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…` | "
+        ],
+    );
+    check(
+        "http_fetch",
+        json!({"url": "https://docs.rs/"}),
+        expect!["Fetch https://docs.rs/ | "],
+    );
+    check(
+        "http_fetch",
+        json!({"url": "https://api.x/y", "method": "DELETE"}),
+        expect!["DELETE https://api.x/y | "],
+    );
+    assert_eq!(
+        PathBuf::from("/w"),
+        warden_tools::resolve(Path::new("/w"), Path::new(""))
+    );
+}
