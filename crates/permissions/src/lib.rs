@@ -15,3 +15,8 @@ pub use decision::Decision;
 pub use locations::{Locations, PROJECT_POLICY};
 pub use mode::Mode;
 pub use risk::Risk;
+
+pub mod audit;
+pub mod redact;
+
+pub use audit::{AuditError, AuditEvent, AuditKind, AuditLog, AuditRecord, Outcome, VerifyReport};

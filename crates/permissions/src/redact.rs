@@ -1,0 +1,162 @@
+//! Secret redaction for everything Warden writes down about a tool call.
+//!
+//! Two layers: in JSON, the value of any key that names a secret (`password`,
+//! `api_key`, `Authorization`, ...) is replaced whole; in every string, patterns
+//! that look like secrets (bearer tokens, `sk-...` and other vendor keys, AWS key
+//! ids, private key blocks, `://user:pass@` in URLs, `--password=x` and
+//! `TOKEN=x` in commands) are replaced. Redaction errs towards hiding too much:
+//! the redacted text is for people, the digest only has to be stable.
+
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde_json::Value;
+
+/// What a secret is replaced with.
+pub const REDACTED: &str = "[REDACTED]";
+
+/// Fragments of JSON keys that name secrets, compared after lowercasing and removing
+/// `-` and `_`, so `api_key`, `API-Key` and `apiKey` are one thing.
+const SECRET_KEY_PARTS: &[&str] = &[
+    "password",
+    "passwd",
+    "passphrase",
+    "secret",
+    "token",
+    "apikey",
+    "accesskey",
+    "privatekey",
+    "authorization",
+    "credential",
+    "cookie",
+];
+
+/// Keys that name secrets only as a whole word.
+const SECRET_KEYS: &[&str] = &["pwd", "pass", "auth"];
+
+/// Whether a JSON object key names a secret.
+pub fn is_secret_key(key: &str) -> bool {
+    let normal: String = key
+        .chars()
+        .filter(|c| *c != '-' && *c != '_')
+        .flat_map(char::to_lowercase)
+        .collect();
+    SECRET_KEYS.contains(&normal.as_str())
+        || SECRET_KEY_PARTS.iter().any(|part| normal.contains(part))
+}
+
+/// A pattern and what its matches become (`$1`-style references allowed).
+struct Pattern {
+    regex: Regex,
+    replacement: &'static str,
+}
+
+/// The patterns, most specific first: a private key block must go before the
+/// key-value rule sees `PRIVATE KEY-----` inside it.
+static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
+    let table: &[(&str, &str)] = &[
+        // PEM private key blocks, also when cut off before their END line.
+        (
+            r"(?s)-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|\z)",
+            "[REDACTED PRIVATE KEY]",
+        ),
+        // Credentials in URLs: keep the user name, hide the password.
+        (
+            r"(?i)\b([a-z][a-z0-9+.-]*://[^/\s:@]*):[^/\s@]+@",
+            "${1}:[REDACTED]@",
+        ),
+        // HTTP headers that carry credentials, to the end of the header value.
+        (
+            r#"(?i)\b((?:proxy-)?authorization|x-api-key|api-key|x-auth-token|private-token|(?:set-)?cookie)(\s*:\s*)[^\r\n"'\\]+"#,
+            "${1}${2}[REDACTED]",
+        ),
+        // Bearer tokens anywhere.
+        (r"(?i)\b(bearer)\s+[a-z0-9._~+/=-]{8,}", "${1} [REDACTED]"),
+        // Vendor key formats: OpenAI/Anthropic `sk-`, AWS key ids, GitHub, GitLab,
+        // Slack, Google, Stripe, npm, and JWTs.
+        (
+            concat!(
+                r"\b(?:sk-[A-Za-z0-9_-]{16,}",
+                r"|(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}",
+                r"|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,}",
+                r"|glpat-[A-Za-z0-9_-]{20,}",
+                r"|xox[abposr]-[A-Za-z0-9-]{10,}",
+                r"|AIza[0-9A-Za-z_-]{35}",
+                r"|[rs]k_(?:live|test)_[A-Za-z0-9]{16,}",
+                r"|npm_[A-Za-z0-9]{36}",
+                r"|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})",
+            ),
+            REDACTED,
+        ),
+        // `--password secret`, `--token abc` (a flag and the next word).
+        (
+            r"(?i)(--?(?:password|passwd|pass|token|secret|api-key|apikey|access-token|auth-token|client-secret|private-key))\s+([^\s-]\S*)",
+            "${1} [REDACTED]",
+        ),
+        // `mysql -psecret`: the password glued to `-p`.
+        (
+            r"(?i)\b((?:mysql|mysqldump|mysqladmin|mariadb)\b[^|;&\n]*?\s-p)[^\s]+",
+            "${1}[REDACTED]",
+        ),
+        // `curl -u user:password`.
+        (
+            r"(?i)(\s(?:-u|--user)\s+['\x22]?[^\s:'\x22]+):[^\s'\x22]+",
+            "${1}:[REDACTED]",
+        ),
+        // `sshpass -p secret`.
+        (r"(\bsshpass\s+-p\s*)\S+", "${1}[REDACTED]"),
+        // `key=value` and `"key": "value"` where the key names a secret:
+        // `PASSWORD=x cmd`, `--password=x`, `?token=x&`, JSON inside strings.
+        (
+            r#"(?i)([a-z0-9_.-]*(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)[a-z0-9_.-]*)(["']?\s*[:=]\s*["']?)([^\s"'&,;}]+)"#,
+            "${1}${2}[REDACTED]",
+        ),
+    ];
+    table
+        .iter()
+        .filter_map(|(pattern, replacement)| match Regex::new(pattern) {
+            Ok(regex) => Some(Pattern { regex, replacement }),
+            // The patterns are constants covered by tests; should one ever fail
+            // to compile, the others still apply.
+            Err(err) => {
+                tracing::error!(%err, pattern, "a redaction pattern does not compile");
+                None
+            }
+        })
+        .collect()
+});
+
+/// Replaces everything in `text` that looks like a secret.
+pub fn redact_text(text: &str) -> Cow<'_, str> {
+    let mut out = Cow::Borrowed(text);
+    for pattern in PATTERNS.iter() {
+        if let Cow::Owned(replaced) = pattern.regex.replace_all(&out, pattern.replacement) {
+            out = Cow::Owned(replaced);
+        }
+    }
+    out
+}
+
+/// Returns `value` with the values of secret-named keys replaced whole and every
+/// string redacted with [`redact_text`].
+pub fn redact_json(value: &Value) -> Value {
+    match value {
+        Value::String(s) => Value::String(redact_text(s).into_owned()),
+        Value::Array(items) => Value::Array(items.iter().map(redact_json).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(key, item)| {
+                    let item = match item {
+                        // A flag such as `"token_auth": true` tells nothing secret.
+                        Value::Null | Value::Bool(_) => item.clone(),
+                        _ if is_secret_key(key) => Value::String(REDACTED.to_string()),
+                        _ => redact_json(item),
+                    };
+                    (redact_text(key).into_owned(), item)
+                })
+                .collect(),
+        ),
+        Value::Null | Value::Bool(_) | Value::Number(_) => value.clone(),
+    }
+}
