@@ -12,6 +12,9 @@ use super::transport::Transport;
 use super::wire::Chunk;
 use crate::{ModelError, ModelEvent};
 
+/// The largest non-streamed completion Warden reads.
+const MAX_WHOLE_BODY: usize = 16 * 1024 * 1024;
+
 type Item = Result<ModelEvent, ModelError>;
 
 enum State {
@@ -30,6 +33,9 @@ struct Streaming {
     /// cancelled turn aborts the request.
     response: reqwest::Response,
     decoder: SseDecoder,
+    /// Set when the server answered with one JSON completion instead of a stream (some
+    /// servers ignore `stream: true`); its body is collected here and read at the end.
+    whole_body: Option<Vec<u8>>,
     assembler: Option<Assembler>,
     pending: VecDeque<Item>,
 }
@@ -58,6 +64,7 @@ async fn next(state: State) -> Option<(Item, State)> {
         } => match transport.send(&body).await {
             Err(error) => return Some((Err(error), State::Done)),
             Ok(response) => Box::new(Streaming {
+                whole_body: is_json(&response).then(Vec::new),
                 transport,
                 response,
                 decoder: SseDecoder::default(),
@@ -92,10 +99,28 @@ async fn next(state: State) -> Option<(Item, State)> {
                 .pending
                 .push_back(Err(ModelError::Stream { source })),
             Ok(Ok(None)) => {
-                let events = streaming.decoder.finish();
+                let events = match streaming.whole_body.take() {
+                    Some(body) => vec![
+                        String::from_utf8_lossy(&body).into_owned(),
+                        "[DONE]".to_owned(),
+                    ],
+                    None => streaming.decoder.finish(),
+                };
                 streaming.handle(events);
                 if let Some(assembler) = streaming.assembler.take() {
                     streaming.pending.extend(assembler.finish(false));
+                }
+            }
+            Ok(Ok(Some(bytes))) if streaming.whole_body.is_some() => {
+                if let Some(body) = streaming.whole_body.as_mut() {
+                    body.extend_from_slice(&bytes);
+                    if body.len() > MAX_WHOLE_BODY {
+                        streaming.whole_body = None;
+                        streaming.assembler = None;
+                        streaming.pending.push_back(Err(ModelError::Protocol {
+                            detail: format!("the completion is larger than {MAX_WHOLE_BODY} bytes"),
+                        }));
+                    }
                 }
             }
             Ok(Ok(Some(bytes))) => {
@@ -104,6 +129,14 @@ async fn next(state: State) -> Option<(Item, State)> {
             }
         }
     }
+}
+
+fn is_json(response: &reqwest::Response) -> bool {
+    response
+        .headers()
+        .get(reqwest::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.to_ascii_lowercase().contains("json"))
 }
 
 impl Streaming {

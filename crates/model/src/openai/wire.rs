@@ -17,7 +17,8 @@ pub(crate) struct Chunk {
 pub(crate) struct Choice {
     #[serde(default)]
     pub(crate) index: u32,
-    #[serde(default)]
+    /// A streamed chunk's `delta`; a non-streamed completion's `message` has the same shape.
+    #[serde(default, alias = "message")]
     pub(crate) delta: Option<Delta>,
     #[serde(default)]
     pub(crate) finish_reason: Option<String>,

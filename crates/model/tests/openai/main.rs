@@ -192,6 +192,40 @@ async fn length_cut_off_is_max_tokens_and_runs_no_truncated_call() {
 }
 
 #[tokio::test]
+async fn a_server_that_ignores_stream_true_still_works() {
+    let completion = json!({
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "choices": [{
+            "index": 0,
+            "message": {
+                "role": "assistant",
+                "content": "Sure.",
+                "tool_calls": [
+                    {"id": "c1", "type": "function", "function": {"name": "fs_read", "arguments": "{\"path\":\"a\"}"}},
+                    {"id": "c2", "type": "function", "function": {"name": "fs_list", "arguments": "{\"path\":\".\"}"}}
+                ]
+            },
+            "finish_reason": "tool_calls"
+        }]
+    });
+    check(
+        vec![Reply::Status {
+            status: 200,
+            headers: vec![],
+            body: completion.to_string(),
+        }],
+        expect![[r#"
+            text "Sure."
+            call c1 fs_read {"path":"a"}
+            call c2 fs_list {"path":"."}
+            finished ToolCalls
+        "#]],
+    )
+    .await;
+}
+
+#[tokio::test]
 async fn content_filter_is_a_refusal() {
     check(
         vec![Reply::Sse(vec![finish("content_filter"), done()])],
