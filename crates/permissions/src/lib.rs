@@ -20,3 +20,9 @@ pub mod audit;
 pub mod redact;
 
 pub use audit::{AuditError, AuditEvent, AuditKind, AuditLog, AuditRecord, Outcome, VerifyReport};
+
+pub mod paths;
+pub mod shell;
+
+pub use paths::{FileOp, ResolvedPath, Sensitive, path_risk, resolve};
+pub use shell::{CommandAnalysis, Segment, analyse};

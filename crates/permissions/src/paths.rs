@@ -1,0 +1,127 @@
+//! Path classification: where a file operation really lands, and how risky it is.
+//!
+//! A path is judged twice: as written (made absolute and `..`-normalised without
+//! touching the disk, the *lexical* path) and as the kernel would see it (symlinks
+//! resolved, the *real* path). A path counts as inside the workspace only when both
+//! are, so neither `../` nor a symlink that points outside can smuggle a write out of
+//! the project; and it is sensitive when either is.
+
+mod resolve;
+mod sensitive;
+
+use std::path::PathBuf;
+
+use crate::{Context, Risk};
+
+pub use resolve::{is_within, normalize_lexically, resolve};
+pub use sensitive::Sensitive;
+
+/// What a tool does to a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FileOp {
+    Read,
+    Write,
+    Delete,
+}
+
+impl FileOp {
+    fn verb(self) -> &'static str {
+        match self {
+            FileOp::Read => "Reads",
+            FileOp::Write => "Writes",
+            FileOp::Delete => "Deletes",
+        }
+    }
+
+    /// The risk of this operation on an ordinary file inside the workspace.
+    fn base_risk(self) -> Risk {
+        match self {
+            FileOp::Read => Risk::Low,
+            FileOp::Write => Risk::Medium,
+            FileOp::Delete => Risk::High,
+        }
+    }
+}
+
+/// A path as given by a tool call, resolved against a [`Context`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResolvedPath {
+    /// The path as given.
+    pub raw: String,
+    /// Absolute, with `~` expanded and `.`/`..` normalised without touching the disk.
+    pub lexical: PathBuf,
+    /// With symlinks resolved: the canonical form of the path, or of its nearest
+    /// existing ancestor followed by the rest (for a file that does not exist yet).
+    pub real: PathBuf,
+    /// True when BOTH the lexical and the real path lie inside some workspace root.
+    pub inside_workspace: bool,
+    /// Set when the lexical or the real path is sensitive.
+    pub sensitive: Option<Sensitive>,
+}
+
+impl ResolvedPath {
+    /// The path to show to people: the lexical one, and the real one too when a
+    /// symlink makes them differ.
+    pub fn display(&self) -> String {
+        if self.real == self.lexical {
+            self.lexical.display().to_string()
+        } else {
+            format!(
+                "{} (really {})",
+                self.lexical.display(),
+                self.real.display()
+            )
+        }
+    }
+}
+
+/// The risk of `op` on `path`, with a sentence that says why.
+///
+/// Inside the workspace reads are Low, writes Medium and deletes High; outside it each
+/// is one step higher. Sensitive paths are High for reads and Critical for writes and
+/// deletes.
+pub fn path_risk(op: FileOp, path: &ResolvedPath) -> (Risk, String) {
+    let shown = path.display();
+    if let Some(sensitive) = path.sensitive {
+        let risk = match op {
+            FileOp::Read => Risk::High,
+            FileOp::Write | FileOp::Delete => Risk::Critical,
+        };
+        let reason = format!(
+            "{} {shown}, which is {}.",
+            op.verb(),
+            sensitive.description()
+        );
+        return (risk, reason);
+    }
+    if path.inside_workspace {
+        let reason = format!("{} {shown} inside the workspace.", op.verb());
+        (op.base_risk(), reason)
+    } else {
+        let reason = format!("{} {shown}, outside the workspace.", op.verb());
+        (op.base_risk().raise(), reason)
+    }
+}
+
+/// True for the places whose recursive deletion (or recursive permission change)
+/// would be a disaster: the filesystem root, the home folder, a workspace root, any
+/// ancestor of those, and top-level system folders. A final glob component (`~/*`)
+/// counts as its parent.
+pub fn is_precious(path: &ResolvedPath, ctx: &Context) -> bool {
+    let mut candidates = vec![path.lexical.clone(), path.real.clone()];
+    for p in [&path.lexical, &path.real] {
+        let has_glob = p
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().contains(['*', '?', '[']));
+        if has_glob && let Some(parent) = p.parent() {
+            candidates.push(parent.to_path_buf());
+        }
+    }
+    let mut anchors: Vec<PathBuf> = ctx.workspace_roots.clone();
+    anchors.extend(ctx.home.iter().cloned());
+    candidates.iter().any(|c| {
+        c.parent().is_none()
+            || c.parent() == Some(std::path::Path::new("/"))
+            || anchors.iter().any(|a| is_within(a, c))
+    })
+}

@@ -1,0 +1,127 @@
+//! Turning a path as written into its lexical and real forms.
+
+use std::path::{Component, Path, PathBuf};
+
+use super::{ResolvedPath, Sensitive};
+use crate::Context;
+
+/// How many missing trailing components we walk back over to find an existing
+/// ancestor. Real paths are far shorter; the bound only keeps hostile input cheap.
+const MAX_WALK_BACK: usize = 256;
+
+/// Resolves `raw` against the context: `~` and `~/x` expand with `ctx.home`
+/// (`~user` becomes a sibling of the home folder, `~root` is `/root`), relative paths
+/// join `ctx.cwd`, and the result is judged lexically and with symlinks resolved.
+pub fn resolve(raw: &str, ctx: &Context) -> ResolvedPath {
+    let absolute = absolute(raw, ctx);
+    let lexical = normalize_lexically(&absolute);
+    let real = real_path(&absolute).unwrap_or_else(|| lexical.clone());
+    let inside_workspace = ctx.workspace_roots.iter().any(|root| {
+        let root_lexical = normalize_lexically(root);
+        let root_real = std::fs::canonicalize(root).unwrap_or_else(|_| root_lexical.clone());
+        is_within(&root_lexical, &lexical)
+            && (is_within(&root_real, &real) || is_within(&root_lexical, &real))
+    });
+    let sensitive = Sensitive::classify(&lexical, ctx).or_else(|| Sensitive::classify(&real, ctx));
+    ResolvedPath {
+        raw: raw.to_string(),
+        lexical,
+        real,
+        inside_workspace,
+        sensitive,
+    }
+}
+
+/// True when `path` is `base` or lies below it (component-wise, not by string prefix,
+/// so `/work2` is not inside `/work`).
+pub fn is_within(base: &Path, path: &Path) -> bool {
+    path.starts_with(base)
+}
+
+/// Makes `raw` absolute: expands a leading `~` and joins relative paths to the cwd.
+fn absolute(raw: &str, ctx: &Context) -> PathBuf {
+    if let Some(rest) = raw.strip_prefix('~') {
+        let (user, tail) = match rest.find('/') {
+            Some(i) => (&rest[..i], rest[i + 1..].trim_start_matches('/')),
+            None => (rest, ""),
+        };
+        let base = if user.is_empty() {
+            ctx.home.clone()
+        } else if user == "root" {
+            Some(PathBuf::from("/root"))
+        } else {
+            // Another user's home: guess it sits beside ours, the usual layout.
+            let parent = ctx
+                .home
+                .as_ref()
+                .and_then(|h| h.parent())
+                .map_or_else(|| PathBuf::from("/home"), Path::to_path_buf);
+            Some(parent.join(user))
+        };
+        if let Some(base) = base {
+            return if tail.is_empty() {
+                base
+            } else {
+                base.join(tail)
+            };
+        }
+        // No home folder known: `~` stays a literal relative name, as bash leaves it
+        // when HOME is unset.
+    }
+    let path = Path::new(raw);
+    if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        ctx.cwd.join(path)
+    }
+}
+
+/// Normalises `.` and `..` without touching the disk. `..` at the root stays at the
+/// root, as the kernel does.
+pub fn normalize_lexically(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::Prefix(p) => out.push(p.as_os_str()),
+            Component::RootDir => out.push(Component::RootDir.as_os_str()),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                // `pop` refuses to remove the root, which is exactly `/..` == `/`.
+                out.pop();
+            }
+            Component::Normal(name) => out.push(name),
+        }
+    }
+    if out.as_os_str().is_empty() {
+        out.push(Component::RootDir.as_os_str());
+    }
+    out
+}
+
+/// The symlink-resolved form of an absolute path: the canonical form of its longest
+/// existing prefix, followed by the remaining components normalised lexically.
+/// Working on the un-normalised path matters: `link/..` is the parent of the link's
+/// target, not the folder holding the link.
+fn real_path(absolute: &Path) -> Option<PathBuf> {
+    let components: Vec<Component<'_>> = absolute.components().collect();
+    let mut keep = components.len();
+    let lowest = components.len().saturating_sub(MAX_WALK_BACK);
+    while keep > lowest {
+        let prefix: PathBuf = components[..keep].iter().collect();
+        if let Ok(canonical) = std::fs::canonicalize(&prefix) {
+            let mut real = canonical;
+            for component in &components[keep..] {
+                match component {
+                    Component::ParentDir => {
+                        real.pop();
+                    }
+                    Component::Normal(name) => real.push(name),
+                    _ => {}
+                }
+            }
+            return Some(real);
+        }
+        keep -= 1;
+    }
+    None
+}

@@ -1,0 +1,141 @@
+//! The shell-command analyser behind the `terminal` tool's risk.
+//!
+//! A command line is parsed with tree-sitter-bash (see
+//! `docs/decisions/0100-shell-parser.md`) and every simple command in it becomes a
+//! [`Segment`] judged on its own: the parts of lists (`&&`, `||`, `;`, `&`, newlines),
+//! pipelines, subshells, `{ }` groups, `$(...)`, backticks and process substitutions,
+//! and the scripts given to `bash -c`, `sh -c`, `eval` and friends (recursively, to a
+//! bounded depth). The strictest segment decides the command's risk.
+//!
+//! # Risk defaults
+//!
+//! - Known read-only programs (`ls`, `cat`, `grep`, `git status`, ...) are Low, unless a
+//!   path argument is sensitive or outside the workspace ([`crate::paths::path_risk`]
+//!   with [`FileOp::Read`](crate::paths::FileOp::Read)).
+//! - Common build and test tools (`cargo build`/`test`/`check`/`clippy`, `make`,
+//!   `npm test`/`run`, `go build`/`test`, `pytest`, ...) are Medium: they run the
+//!   project's own code, which the user already chose to work on.
+//! - Package installs (`npm install`, `pip install`, `cargo install`), network tools
+//!   (`curl`, `wget`, `ssh`, ...), interpreters running code we cannot read
+//!   (`python x.py`, `node -e ...`) and every unknown program are High.
+//! - File-changing tools (`rm`, `mv`, `cp`, `touch`, `mkdir`, `chmod`, `tee`, ...) and
+//!   redirections are judged like the file tools on their targets.
+//! - Destructive commands are Critical: recursive deletes of `/`, `~`, a workspace
+//!   root or anything outside the workspace, `dd` to a device, `mkfs`, fork bombs,
+//!   recursive `chmod`/`chown` of such places, a download piped into a shell,
+//!   `git push --force` in any spelling, `shutdown`/`reboot`, `sudo`/`su`/`doas`.
+//! - Whatever cannot be read (a parse error, a variable or substitution in the
+//!   program's place, a command over 10 kB) is never below High.
+//! - `xargs PROG` is judged as `PROG` given one more operand known only at run time,
+//!   and never below Medium: it runs its program on input we cannot see.
+
+mod judge;
+mod normalize;
+mod walk;
+mod words;
+mod wrappers;
+
+use crate::paths::ResolvedPath;
+use crate::{Context, Risk};
+
+pub use normalize::normalize_argv;
+
+/// Commands longer than this are never below High: nobody reviews them.
+pub const MAX_COMMAND_BYTES: usize = 10 * 1024;
+/// Commands longer than this are not parsed at all (bounded work for hostile input).
+pub const MAX_PARSE_BYTES: usize = 64 * 1024;
+/// How deeply `bash -c`, `eval` and similar strings are analysed.
+pub const MAX_NESTING: usize = 4;
+/// At most this many segments are kept; a command with more is High and opaque.
+pub const MAX_SEGMENTS: usize = 512;
+
+/// The analysis of one shell command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandAnalysis {
+    /// The maximum over the segments; never below High when [`problem`](Self::problem)
+    /// is set or a segment is opaque.
+    pub risk: Risk,
+    /// Every simple command, in source order (inner commands of substitutions come
+    /// before the command that uses them; the parts of a `bash -c` string come after
+    /// the `bash` segment).
+    pub segments: Vec<Segment>,
+    /// Why the command could not be fully read (a parse error, too long, nested too
+    /// deeply, ...).
+    pub problem: Option<String>,
+}
+
+impl CommandAnalysis {
+    /// The segment that decided the risk: the first one with the highest risk.
+    pub fn deciding_segment(&self) -> Option<&Segment> {
+        self.segments
+            .iter()
+            .find(|s| s.risk == self.risk)
+            .or_else(|| self.segments.first())
+    }
+
+    /// A sentence for people: the problem, or the deciding segment's reason.
+    pub fn reason(&self) -> String {
+        match (&self.problem, self.deciding_segment()) {
+            (Some(problem), _) => format!("The command cannot be fully read: {problem}."),
+            (None, Some(seg)) => seg.reason.clone(),
+            (None, None) => "The command is empty.".to_string(),
+        }
+    }
+}
+
+/// One simple command of a command line.
+///
+/// # The argv normal form
+///
+/// Grants and rules match prefixes of `argv`, so every spelling of the same command
+/// has one form:
+///
+/// 1. Quotes and escapes are removed (`r''m`, `"rm"` and `\rm` are `rm`).
+/// 2. Wrappers are unwrapped: `env [-flags] [VAR=x ...]`, `timeout [flags] N`,
+///    `nice [-n N]`, `nohup`, `time`, `command`, `builtin`, `exec`, `stdbuf`,
+///    `setsid`, `ionice` and `xargs [flags]` give way to the program they run.
+/// 3. `argv[0]` is the program's basename when it is given as a path into a standard
+///    system folder (`/bin/rm` is `rm`); any other path (`./rm`) stays as written.
+/// 4. For programs whose options are known ([`normalize_argv`]: `rm`, `cp`, `mv`, `ln`,
+///    `mkdir`, `rmdir`, `touch`, `chmod`, `chown`, `chgrp`, `ls`, and `git` with
+///    its subcommands `push`, `clean`, `reset`, `commit`, `add`, `branch`,
+///    `checkout`): combined short flags are split (`-rf` is `-r -f`), known long
+///    flags become their short form (`--recursive` is `-r`, `--force` is `-f`),
+///    aliases merge (`rm -R` is `-r`), a flag's value follows it as the next word
+///    (`--target-directory=d` is `-t d`), and the flags come sorted and
+///    deduplicated before the operands (after the subcommand for `git`; git's global
+///    `-C dir` and `--no-pager` are dropped). So `rm -rf x`, `rm -fr x`,
+///    `rm -r -f x`, `rm -Rf x` and `rm --recursive --force x` are all
+///    `["rm", "-f", "-r", "x"]`, and `git push --force` is `["git", "push", "-f"]`.
+///    An operand that starts with `-` follows a `--` word.
+/// 5. Other programs keep their arguments in order, only unquoted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Segment {
+    /// The source text of this simple command.
+    pub text: String,
+    /// Program and arguments in the normal form above. A word only known at run
+    /// time (`$X`, `$(...)`) appears as its source text.
+    pub argv: Vec<String>,
+    /// The basename of the program actually run (after unwrapping), or "" for a
+    /// segment that stands for a redirection or assignment alone.
+    pub program: String,
+    /// This segment's own risk.
+    pub risk: Risk,
+    /// A sentence: why this risk.
+    pub reason: String,
+    /// Files this segment writes through redirections or write operands (`tee`,
+    /// `touch`, `cp` targets, ...).
+    pub writes: Vec<ResolvedPath>,
+    /// The program is a variable or substitution, or something else could not be
+    /// read: we cannot tell what runs.
+    pub opaque: bool,
+    /// Some argument is only known at run time (a variable or substitution).
+    pub dynamic_args: bool,
+    /// How many `bash -c`/`eval` levels deep this segment was found (0 = top level).
+    pub depth: usize,
+}
+
+/// Analyses a shell command line. Never panics; the work is bounded for any input.
+pub fn analyse(command: &str, ctx: &Context) -> CommandAnalysis {
+    walk::analyse_at_depth(command, ctx, 0)
+}
