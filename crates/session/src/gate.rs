@@ -1,0 +1,82 @@
+//! What a turn needs from the policy side, behind a trait so that the turn's rules are
+//! tested without an engine, files or a clock.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use warden_acp_transport::schema::ToolKind;
+use warden_permissions::{Decision, Risk};
+
+/// A tool call that passed validation: its arguments without `risk_level`, and what an
+/// editor shows about it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prepared {
+    pub tool: String,
+    /// The arguments the tool will run with (the model's `risk_level` removed).
+    pub args: serde_json::Value,
+    /// The model's own risk estimate, if it gave one.
+    pub hint: Option<Risk>,
+    /// What the call does, for people: "Read src/main.rs".
+    pub title: String,
+    pub kind: ToolKind,
+    /// The absolute paths the call touches.
+    pub locations: Vec<PathBuf>,
+    /// For an MCP tool, the server it comes from.
+    pub server: Option<String>,
+}
+
+/// The engine's verdict on a prepared call, as much of it as the turn needs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    pub decision: Decision,
+    pub risk: Risk,
+    /// A sentence for people.
+    pub reason: String,
+    /// A grant the user could store instead of answering again, if a narrow one exists.
+    pub proposal: Option<String>,
+    /// How long to wait for the user before the request is withdrawn (`None`: for ever).
+    pub timeout: Option<Duration>,
+    /// The whole evaluation, for `_meta.warden` and the audit log.
+    pub explanation: serde_json::Value,
+}
+
+impl Verdict {
+    /// Critical calls are asked once only: no option may remember them.
+    pub fn once_only(&self) -> bool {
+        self.risk == Risk::Critical
+    }
+}
+
+/// How long a stored answer lasts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GrantScope {
+    Session,
+    Project,
+}
+
+/// Whether a stored answer allows or denies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GrantEffect {
+    Allow,
+    Deny,
+}
+
+/// The policy side of a turn.
+pub trait Gate {
+    /// Validates a call against its tool's schema and describes it; `Err` says what is
+    /// wrong with it, in words the model can act on.
+    fn prepare(&self, tool: &str, args: &serde_json::Value) -> Result<Prepared, String>;
+
+    /// Evaluates a prepared call in the session's current mode.
+    fn evaluate(&self, call: &Prepared) -> Verdict;
+
+    /// Stores the user's answer so that later calls it covers are decided without
+    /// asking. `Err` says why it could not be stored.
+    fn remember(
+        &self,
+        call: &Prepared,
+        verdict: &Verdict,
+        scope: GrantScope,
+        effect: GrantEffect,
+    ) -> Result<(), String>;
+}

@@ -1,0 +1,366 @@
+//! The permission request Warden sends for a call, and how it reads the answer.
+//!
+//! The option ids are part of the contract (section 5). Reading an answer fails closed:
+//! anything but a well-formed choice of an offered option is a denial.
+
+use serde_json::json;
+use warden_acp_transport::schema::{
+    PermissionOption, PermissionOptionKind, RequestPermissionOutcome, RequestPermissionRequest,
+    RequestPermissionResponse, SessionId, ToolCallStatus, ToolCallUpdate, ToolCallUpdateFields,
+};
+
+use crate::gate::{Prepared, Verdict};
+use crate::updates::locations;
+
+pub const ALLOW_ONCE: &str = "allow-once";
+pub const ALLOW_SESSION: &str = "allow-session";
+pub const ALLOW_PROJECT: &str = "allow-project";
+pub const REJECT_ONCE: &str = "reject-once";
+pub const REJECT_PROJECT: &str = "reject-project";
+
+/// What the user chose, in Warden's terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Choice {
+    AllowOnce,
+    AllowSession,
+    AllowProject,
+    RejectOnce,
+    RejectProject,
+}
+
+impl Choice {
+    pub fn option_id(self) -> &'static str {
+        match self {
+            Choice::AllowOnce => ALLOW_ONCE,
+            Choice::AllowSession => ALLOW_SESSION,
+            Choice::AllowProject => ALLOW_PROJECT,
+            Choice::RejectOnce => REJECT_ONCE,
+            Choice::RejectProject => REJECT_PROJECT,
+        }
+    }
+
+    pub fn allows(self) -> bool {
+        matches!(
+            self,
+            Choice::AllowOnce | Choice::AllowSession | Choice::AllowProject
+        )
+    }
+}
+
+/// The answer to a permission request, or why there is none.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// The user chose an option (not yet checked against the options offered).
+    Selected {
+        option_id: String,
+        /// `_meta.warden.editedInput`: the arguments the user wants the call to run with.
+        edited_input: Option<serde_json::Value>,
+        /// `_meta.warden.note`: an instruction (on approval) or a reason (on denial).
+        note: Option<String>,
+    },
+    /// The client cancelled the turn.
+    Cancelled,
+    /// No answer within the approval timeout; the request was withdrawn.
+    TimedOut,
+    /// An error response, a malformed response or a lost connection: a denial.
+    Failed { reason: String },
+}
+
+/// The options offered for a call (contract, section 5): `allow-once` and
+/// `reject-once` always; `allow-session` unless the call is Critical; the project
+/// options only when a narrow grant can be proposed (and `allow-project` not for
+/// Critical calls).
+pub fn offered(verdict: &Verdict) -> Vec<Choice> {
+    let narrow = verdict.proposal.is_some();
+    let once_only = verdict.once_only();
+    let mut choices = vec![Choice::AllowOnce];
+    if !once_only {
+        choices.push(Choice::AllowSession);
+    }
+    if narrow && !once_only {
+        choices.push(Choice::AllowProject);
+    }
+    choices.push(Choice::RejectOnce);
+    if narrow {
+        choices.push(Choice::RejectProject);
+    }
+    choices
+}
+
+fn option(choice: Choice, call: &Prepared, verdict: &Verdict) -> PermissionOption {
+    let grant = verdict.proposal.as_deref();
+    let (name, kind) = match choice {
+        Choice::AllowOnce => ("Allow once".to_owned(), PermissionOptionKind::AllowOnce),
+        Choice::AllowSession => (
+            match (&call.server, grant) {
+                // Seed 002's wording for MCP tools.
+                (Some(_), _) => "Allow for this chat".to_owned(),
+                (None, Some(grant)) => format!("Always allow {grant} in this session"),
+                (None, None) => "Allow this exact call for the rest of the session".to_owned(),
+            },
+            PermissionOptionKind::AllowAlways,
+        ),
+        Choice::AllowProject => (
+            format!("Always allow {} in this project", grant.unwrap_or("this")),
+            PermissionOptionKind::AllowAlways,
+        ),
+        Choice::RejectOnce => ("Reject".to_owned(), PermissionOptionKind::RejectOnce),
+        Choice::RejectProject => (
+            format!("Always reject {} in this project", grant.unwrap_or("this")),
+            PermissionOptionKind::RejectAlways,
+        ),
+    };
+    PermissionOption::new(choice.option_id(), name, kind)
+}
+
+/// The `session/request_permission` request for a call.
+pub fn request(
+    session_id: &SessionId,
+    call_id: &str,
+    call: &Prepared,
+    verdict: &Verdict,
+) -> RequestPermissionRequest {
+    let options = offered(verdict)
+        .into_iter()
+        .map(|choice| option(choice, call, verdict))
+        .collect();
+    let prompt = match &call.server {
+        Some(server) => format!("Allow tool call from {server}?"),
+        None => format!("Allow {}?", call.title),
+    };
+    let fields = ToolCallUpdateFields::new()
+        .title(call.title.clone())
+        .kind(call.kind)
+        .status(ToolCallStatus::Pending)
+        .raw_input(call.args.clone())
+        .locations(locations(&call.locations));
+    let meta = json!({
+        "warden": {
+            "prompt": prompt,
+            "risk": verdict.risk,
+            "reason": verdict.reason,
+            "grant": verdict.proposal,
+            "evaluation": verdict.explanation,
+        }
+    });
+    RequestPermissionRequest::new(
+        session_id.clone(),
+        ToolCallUpdate::new(call_id.to_owned(), fields),
+        options,
+    )
+    .meta(meta.as_object().cloned())
+}
+
+/// Reads the client's answer. `_meta.warden` may sit on the response or on the
+/// selected outcome; a malformed extension is a denial, never ignored into consent.
+pub fn read_answer(response: RequestPermissionResponse) -> Answer {
+    let (option_id, outcome_meta) = match response.outcome {
+        RequestPermissionOutcome::Cancelled => return Answer::Cancelled,
+        RequestPermissionOutcome::Selected(selected) => (selected.option_id, selected.meta),
+        _ => {
+            return Answer::Failed {
+                reason: "the client answered with an outcome Warden does not know".to_owned(),
+            };
+        }
+    };
+    let warden = response
+        .meta
+        .as_ref()
+        .and_then(|m| m.get("warden"))
+        .or_else(|| outcome_meta.as_ref().and_then(|m| m.get("warden")));
+    let (edited_input, note) = match warden {
+        None => (None, None),
+        Some(ext) => match read_extension(ext) {
+            Ok(parts) => parts,
+            Err(reason) => return Answer::Failed { reason },
+        },
+    };
+    Answer::Selected {
+        option_id: option_id.0.to_string(),
+        edited_input,
+        note,
+    }
+}
+
+type Extension = (Option<serde_json::Value>, Option<String>);
+
+fn read_extension(ext: &serde_json::Value) -> Result<Extension, String> {
+    let Some(ext) = ext.as_object() else {
+        return Err("`_meta.warden` is not an object".to_owned());
+    };
+    let edited = match ext.get("editedInput") {
+        None | Some(serde_json::Value::Null) => None,
+        Some(v @ serde_json::Value::Object(_)) => Some(v.clone()),
+        Some(_) => return Err("`_meta.warden.editedInput` is not an object".to_owned()),
+    };
+    let note = match ext.get("note") {
+        None | Some(serde_json::Value::Null) => None,
+        Some(serde_json::Value::String(s)) if s.trim().is_empty() => None,
+        Some(serde_json::Value::String(s)) => Some(s.clone()),
+        Some(_) => return Err("`_meta.warden.note` is not a string".to_owned()),
+    };
+    Ok((edited, note))
+}
+
+/// Maps an option id to the choice, if it was one of the options offered.
+pub fn choice(option_id: &str, offered: &[Choice]) -> Option<Choice> {
+    offered
+        .iter()
+        .copied()
+        .find(|choice| choice.option_id() == option_id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use warden_acp_transport::schema::ToolKind;
+    use warden_permissions::{Decision, Risk};
+
+    fn verdict(risk: Risk, proposal: Option<&str>) -> Verdict {
+        Verdict {
+            decision: Decision::Ask,
+            risk,
+            reason: "Execute command: npm test".to_owned(),
+            proposal: proposal.map(str::to_owned),
+            timeout: None,
+            explanation: serde_json::Value::Null,
+        }
+    }
+
+    fn ids(risk: Risk, proposal: Option<&str>) -> Vec<&'static str> {
+        offered(&verdict(risk, proposal))
+            .into_iter()
+            .map(Choice::option_id)
+            .collect()
+    }
+
+    #[test]
+    fn options_follow_the_contract_table() {
+        assert_eq!(
+            ids(Risk::High, Some("`npm test …`")),
+            [
+                "allow-once",
+                "allow-session",
+                "allow-project",
+                "reject-once",
+                "reject-project"
+            ]
+        );
+        assert_eq!(
+            ids(Risk::High, None),
+            ["allow-once", "allow-session", "reject-once"]
+        );
+        assert_eq!(
+            ids(Risk::Critical, Some("`rm …`")),
+            ["allow-once", "reject-once", "reject-project"]
+        );
+        assert_eq!(ids(Risk::Critical, None), ["allow-once", "reject-once"]);
+    }
+
+    fn call(server: Option<&str>) -> Prepared {
+        Prepared {
+            tool: "terminal".to_owned(),
+            args: json!({"command": "npm test"}),
+            hint: None,
+            title: "Run `npm test`".to_owned(),
+            kind: ToolKind::Execute,
+            locations: vec![],
+            server: server.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn labels_name_the_proposed_grant() {
+        let request = request(
+            &SessionId::new("s"),
+            "call_1",
+            &call(None),
+            &verdict(Risk::High, Some("`npm test …`")),
+        );
+        let names: Vec<_> = request.options.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "Allow once",
+                "Always allow `npm test …` in this session",
+                "Always allow `npm test …` in this project",
+                "Reject",
+                "Always reject `npm test …` in this project"
+            ]
+        );
+        let meta = serde_json::to_value(&request.meta).unwrap_or_default();
+        assert_eq!(meta["warden"]["risk"], "high");
+        assert_eq!(meta["warden"]["grant"], "`npm test …`");
+    }
+
+    #[test]
+    fn mcp_tools_use_the_seed_wording() {
+        let request = request(
+            &SessionId::new("s"),
+            "call_1",
+            &call(Some("github")),
+            &verdict(Risk::High, None),
+        );
+        assert_eq!(request.options[1].name, "Allow for this chat");
+        let meta = serde_json::to_value(&request.meta).unwrap_or_default();
+        assert_eq!(meta["warden"]["prompt"], "Allow tool call from github?");
+    }
+
+    fn answer(json: serde_json::Value) -> Answer {
+        match serde_json::from_value::<RequestPermissionResponse>(json) {
+            Ok(response) => read_answer(response),
+            Err(err) => Answer::Failed {
+                reason: err.to_string(),
+            },
+        }
+    }
+
+    #[test]
+    fn answers_are_read_fail_closed() {
+        assert_eq!(
+            answer(json!({"outcome": {"outcome": "cancelled"}})),
+            Answer::Cancelled
+        );
+        assert_eq!(
+            answer(json!({"outcome": {"outcome": "selected", "optionId": "allow-once"}})),
+            Answer::Selected {
+                option_id: "allow-once".to_owned(),
+                edited_input: None,
+                note: None
+            }
+        );
+        assert_eq!(
+            answer(json!({
+                "outcome": {"outcome": "selected", "optionId": "reject-once"},
+                "_meta": {"warden": {"note": "use --dry-run", "editedInput": {"command": "ls"}}}
+            })),
+            Answer::Selected {
+                option_id: "reject-once".to_owned(),
+                edited_input: Some(json!({"command": "ls"})),
+                note: Some("use --dry-run".to_owned())
+            }
+        );
+        assert!(matches!(
+            answer(json!({
+                "outcome": {"outcome": "selected", "optionId": "allow-once"},
+                "_meta": {"warden": {"editedInput": "rm -rf /"}}
+            })),
+            Answer::Failed { .. }
+        ));
+        assert!(matches!(
+            answer(json!({
+                "outcome": {"outcome": "selected", "optionId": "allow-once",
+                            "_meta": {"warden": {"note": 7}}}
+            })),
+            Answer::Failed { .. }
+        ));
+    }
+
+    #[test]
+    fn only_offered_options_count() {
+        let offered = offered(&verdict(Risk::Critical, None));
+        assert_eq!(choice("allow-once", &offered), Some(Choice::AllowOnce));
+        assert_eq!(choice("allow-session", &offered), None);
+        assert_eq!(choice("allow-always", &offered), None);
+    }
+}

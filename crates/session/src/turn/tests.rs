@@ -1,0 +1,728 @@
+//! The turn's rules, as scenarios: each feeds events and compares the commands with
+//! an expected transcript.
+
+use std::cell::RefCell;
+use std::time::Duration;
+
+use expect_test::{Expect, expect};
+use serde_json::json;
+use warden_acp_transport::schema::{SessionId, SessionUpdate, ToolKind};
+use warden_model::{Conversation, FinishReason, Message, ToolCallRequest};
+use warden_permissions::{Decision, Risk};
+
+use super::*;
+
+/// A gate whose verdicts come from the tool name: `read` allow, `write` ask (with a
+/// proposal), `rm` ask Critical, `deny` deny, `bad` invalid. Grants turn the tool's
+/// verdict into allow or deny.
+#[derive(Default)]
+struct FakeGate {
+    grants: RefCell<Vec<(String, GrantEffect, GrantScope)>>,
+}
+
+impl Gate for FakeGate {
+    fn prepare(&self, tool: &str, args: &serde_json::Value) -> Result<Prepared, String> {
+        if tool == "bad" || args.get("invalid").is_some() {
+            return Err(format!("{tool}: missing field `path`"));
+        }
+        Ok(Prepared {
+            tool: tool.to_owned(),
+            args: args.clone(),
+            hint: None,
+            title: format!("{tool} {args}"),
+            kind: ToolKind::Other,
+            locations: vec![],
+            server: None,
+        })
+    }
+
+    fn evaluate(&self, call: &Prepared) -> Verdict {
+        let (decision, risk) = match call.tool.as_str() {
+            "read" => (Decision::Allow, Risk::Low),
+            "deny" => (Decision::Deny, Risk::High),
+            "rm" => (Decision::Ask, Risk::Critical),
+            _ if call.args.get("risky").is_some() => (Decision::Ask, Risk::Critical),
+            _ => (Decision::Ask, Risk::Medium),
+        };
+        let granted = self
+            .grants
+            .borrow()
+            .iter()
+            .find(|(tool, _, _)| *tool == call.tool)
+            .map(|(_, effect, _)| *effect);
+        let decision = match (granted, risk) {
+            (Some(GrantEffect::Deny), _) => Decision::Deny,
+            (Some(GrantEffect::Allow), r) if r != Risk::Critical => Decision::Allow,
+            _ => decision,
+        };
+        Verdict {
+            decision,
+            risk,
+            reason: format!("{} says so", call.tool),
+            proposal: (call.tool == "write").then(|| format!("`{}`", call.tool)),
+            timeout: Some(Duration::from_secs(30)),
+            explanation: json!(null),
+        }
+    }
+
+    fn remember(
+        &self,
+        call: &Prepared,
+        _verdict: &Verdict,
+        scope: GrantScope,
+        effect: GrantEffect,
+    ) -> Result<(), String> {
+        self.grants
+            .borrow_mut()
+            .push((call.tool.clone(), effect, scope));
+        Ok(())
+    }
+}
+
+fn call(id: &str, tool: &str, args: serde_json::Value) -> ToolCallRequest {
+    ToolCallRequest {
+        id: id.to_owned(),
+        name: tool.to_owned(),
+        arguments: args,
+    }
+}
+
+fn reply(calls: Vec<ToolCallRequest>) -> Event {
+    Event::ModelReplied {
+        text: String::new(),
+        calls,
+        finish: FinishReason::ToolCalls,
+    }
+}
+
+fn pick(call_id: &str, option: &str) -> Event {
+    Event::Answered {
+        call_id: call_id.to_owned(),
+        answer: Answer::Selected {
+            option_id: option.to_owned(),
+            edited_input: None,
+            note: None,
+        },
+    }
+}
+
+fn answer(call_id: &str, answer: Answer) -> Event {
+    Event::Answered {
+        call_id: call_id.to_owned(),
+        answer,
+    }
+}
+
+fn done(call_id: &str, ok: bool) -> Event {
+    Event::ToolFinished {
+        call_id: call_id.to_owned(),
+        result: ToolResult {
+            ok,
+            timed_out: false,
+            content: vec![],
+            raw_output: json!({"ok": ok}),
+            for_model: if ok { "output" } else { "error" }.to_owned(),
+        },
+    }
+}
+
+fn render(command: &Command) -> String {
+    match command {
+        Command::Notify(n) => match &n.update {
+            SessionUpdate::ToolCall(c) => format!("tool_call {} pending", c.tool_call_id.0),
+            SessionUpdate::ToolCallUpdate(u) => {
+                let status = u
+                    .fields
+                    .status
+                    .map(|s| format!("{s:?}").to_lowercase())
+                    .unwrap_or_else(|| "edit".to_owned());
+                let text = u
+                    .fields
+                    .content
+                    .as_ref()
+                    .and_then(|c| c.first())
+                    .and_then(|c| serde_json::to_value(c).ok())
+                    .and_then(|v| v["content"]["text"].as_str().map(str::to_owned))
+                    .map(|t| format!(": {t}"))
+                    .unwrap_or_default();
+                format!("update {} {status}{text}", u.tool_call_id.0)
+            }
+            SessionUpdate::AgentMessageChunk(_) => "message".to_owned(),
+            other => format!("{other:?}"),
+        },
+        Command::AskPermission {
+            call_id, request, ..
+        } => {
+            let ids: Vec<_> = request
+                .options
+                .iter()
+                .map(|o| o.option_id.0.to_string())
+                .collect();
+            format!("ask {call_id} [{}]", ids.join(" "))
+        }
+        Command::Withdraw { call_id } => format!("withdraw {call_id}"),
+        Command::RunTool { call_id, args, .. } => format!("run {call_id} {args}"),
+        Command::StopTool { call_id } => format!("stop {call_id}"),
+        Command::CallModel => "call model".to_owned(),
+        Command::Audit(note) => match &note.kind {
+            AuditKind::Evaluated { verdict } => {
+                format!("audit {} {}", note.call_id, verdict.decision)
+            }
+            AuditKind::Malformed { .. } => format!("audit {} malformed", note.call_id),
+            AuditKind::Answered { outcome, .. } => format!("audit {} {outcome}", note.call_id),
+        },
+        Command::End(stop) => format!("end {}", serde_json::to_string(stop).unwrap_or_default()),
+    }
+}
+
+/// Runs a turn through `events`, one transcript line per command, with `--` between
+/// the events.
+fn check_with(gate: &FakeGate, limits: TurnLimits, events: Vec<Event>, expect: Expect) -> Turn {
+    let (mut turn, first) = Turn::start(
+        SessionId::new("s"),
+        Conversation::new(),
+        "go".to_owned(),
+        limits,
+    );
+    let mut lines: Vec<String> = first.iter().map(render).collect();
+    for event in events {
+        lines.push("--".to_owned());
+        lines.extend(turn.handle(event, gate).iter().map(render));
+    }
+    expect.assert_eq(&(lines.join("\n") + "\n"));
+    turn
+}
+
+fn check(events: Vec<Event>, expect: Expect) -> Turn {
+    check_with(&FakeGate::default(), TurnLimits::default(), events, expect)
+}
+
+#[test]
+fn a_reply_without_calls_ends_the_turn() {
+    check(
+        vec![Event::ModelReplied {
+            text: "hi".to_owned(),
+            calls: vec![],
+            finish: FinishReason::EndTurn,
+        }],
+        expect![[r#"
+            call model
+            --
+            end "end_turn"
+        "#]],
+    );
+}
+
+#[test]
+fn allowed_calls_run_and_the_model_is_called_again() {
+    check(
+        vec![
+            reply(vec![call("c1", "read", json!({"path": "a"}))]),
+            done("c1", true),
+        ],
+        expect![[r#"
+            call model
+            --
+            tool_call c1 pending
+            audit c1 allow
+            update c1 inprogress
+            run c1 {"path":"a"}
+            --
+            update c1 completed
+            call model
+        "#]],
+    );
+}
+
+#[test]
+fn a_batch_runs_the_allowed_asks_the_rest_at_once_and_waits_for_all() {
+    let turn = check(
+        vec![
+            reply(vec![
+                call("c1", "read", json!({})),
+                call("c2", "write", json!({})),
+                call("c3", "deny", json!({})),
+                call("c4", "rm", json!({})),
+            ]),
+            done("c1", true),
+            pick("c4", "reject-once"),
+            pick("c2", "allow-once"),
+            done("c2", false),
+        ],
+        expect![[r#"
+            call model
+            --
+            tool_call c1 pending
+            audit c1 allow
+            update c1 inprogress
+            run c1 {}
+            tool_call c2 pending
+            audit c2 ask
+            ask c2 [allow-once allow-session allow-project reject-once reject-project]
+            tool_call c3 pending
+            audit c3 deny
+            update c3 failed: Denied by policy: deny says so
+            tool_call c4 pending
+            audit c4 ask
+            ask c4 [allow-once reject-once]
+            --
+            update c1 completed
+            --
+            audit c4 denied
+            update c4 failed: User denied tool invocation
+            --
+            audit c2 granted
+            update c2 inprogress
+            run c2 {}
+            --
+            update c2 failed
+            call model
+        "#]],
+    );
+    let outcomes: Vec<_> = turn
+        .conversation()
+        .messages()
+        .iter()
+        .filter_map(|m| match m {
+            Message::ToolResult {
+                call_id, outcome, ..
+            } => Some(format!("{call_id} {}", outcome.as_words())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        outcomes,
+        ["c3 denied", "c1 completed", "c4 denied", "c2 failed"]
+    );
+}
+
+#[test]
+fn allow_for_the_session_stores_a_grant_and_settles_waiting_siblings() {
+    let gate = FakeGate::default();
+    check_with(
+        &gate,
+        TurnLimits::default(),
+        vec![
+            reply(vec![
+                call("c1", "write", json!({"path": "a"})),
+                call("c2", "write", json!({"path": "b"})),
+            ]),
+            pick("c1", "allow-session"),
+        ],
+        expect![[r#"
+            call model
+            --
+            tool_call c1 pending
+            audit c1 ask
+            ask c1 [allow-once allow-session allow-project reject-once reject-project]
+            tool_call c2 pending
+            audit c2 ask
+            ask c2 [allow-once allow-session allow-project reject-once reject-project]
+            --
+            audit c1 granted
+            update c1 inprogress
+            run c1 {"path":"a"}
+            withdraw c2
+            audit c2 allow
+            update c2 inprogress
+            run c2 {"path":"b"}
+        "#]],
+    );
+    assert_eq!(
+        *gate.grants.borrow(),
+        [("write".to_owned(), GrantEffect::Allow, GrantScope::Session)]
+    );
+}
+
+#[test]
+fn reject_for_the_project_stores_a_deny_grant() {
+    let gate = FakeGate::default();
+    check_with(
+        &gate,
+        TurnLimits::default(),
+        vec![
+            reply(vec![
+                call("c1", "write", json!({"path": "a"})),
+                call("c2", "write", json!({"path": "b"})),
+            ]),
+            pick("c1", "reject-project"),
+        ],
+        expect![[r#"
+            call model
+            --
+            tool_call c1 pending
+            audit c1 ask
+            ask c1 [allow-once allow-session allow-project reject-once reject-project]
+            tool_call c2 pending
+            audit c2 ask
+            ask c2 [allow-once allow-session allow-project reject-once reject-project]
+            --
+            audit c1 denied
+            update c1 failed: User denied tool invocation
+            withdraw c2
+            audit c2 deny
+            update c2 failed: Denied by policy: write says so
+            call model
+        "#]],
+    );
+    assert_eq!(
+        *gate.grants.borrow(),
+        [("write".to_owned(), GrantEffect::Deny, GrantScope::Project)]
+    );
+}
+
+#[test]
+fn unknown_unoffered_and_failed_answers_are_denials() {
+    check(
+        vec![
+            reply(vec![
+                call("c1", "write", json!({})),
+                call("c2", "rm", json!({})),
+                call("c3", "write", json!({"x": 1})),
+            ]),
+            pick("c1", "allow-always"),
+            pick("c2", "allow-session"),
+            answer(
+                "c3",
+                Answer::Failed {
+                    reason: "malformed response".to_owned(),
+                },
+            ),
+        ],
+        expect![[r#"
+            call model
+            --
+            tool_call c1 pending
+            audit c1 ask
+            ask c1 [allow-once allow-session allow-project reject-once reject-project]
+            tool_call c2 pending
+            audit c2 ask
+            ask c2 [allow-once reject-once]
+            tool_call c3 pending
+            audit c3 ask
+            ask c3 [allow-once allow-session allow-project reject-once reject-project]
+            --
+            audit c1 error
+            update c1 failed: Treated as a denial: the client chose `allow-always`, which was not offered. The call did not run.
+            --
+            audit c2 error
+            update c2 failed: Treated as a denial: the client chose `allow-session`, which was not offered. The call did not run.
+            --
+            audit c3 error
+            update c3 failed: The permission request failed (malformed response), which counts as a denial: the call did not run.
+            call model
+        "#]],
+    );
+}
+
+#[test]
+fn a_timeout_fails_the_call_as_timed_out() {
+    check(
+        vec![
+            reply(vec![call("c1", "write", json!({}))]),
+            answer("c1", Answer::TimedOut),
+        ],
+        expect![[r#"
+            call model
+            --
+            tool_call c1 pending
+            audit c1 ask
+            ask c1 [allow-once allow-session allow-project reject-once reject-project]
+            --
+            audit c1 timed_out
+            update c1 failed: The permission request timed out: the user did not answer within 30 s, so the call did not run.
+            call model
+        "#]],
+    );
+}
+
+#[test]
+fn a_cancelled_answer_cancels_the_whole_turn() {
+    check(
+        vec![
+            reply(vec![
+                call("c1", "read", json!({})),
+                call("c2", "write", json!({})),
+                call("c3", "write", json!({"y": 1})),
+            ]),
+            answer("c2", Answer::Cancelled),
+            done("c1", true),
+            pick("c3", "allow-once"),
+        ],
+        expect![[r#"
+            call model
+            --
+            tool_call c1 pending
+            audit c1 allow
+            update c1 inprogress
+            run c1 {}
+            tool_call c2 pending
+            audit c2 ask
+            ask c2 [allow-once allow-session allow-project reject-once reject-project]
+            tool_call c3 pending
+            audit c3 ask
+            ask c3 [allow-once allow-session allow-project reject-once reject-project]
+            --
+            audit c2 cancelled
+            stop c1
+            update c1 failed: Cancelled: the turn was cancelled before this call finished.
+            withdraw c3
+            update c3 failed: Cancelled: the turn was cancelled before this call finished.
+            end "cancelled"
+            --
+            --
+        "#]],
+    );
+}
+
+#[test]
+fn session_cancel_while_a_request_is_pending() {
+    let turn = check(
+        vec![reply(vec![call("c1", "write", json!({}))]), Event::Cancel],
+        expect![[r#"
+            call model
+            --
+            tool_call c1 pending
+            audit c1 ask
+            ask c1 [allow-once allow-session allow-project reject-once reject-project]
+            --
+            withdraw c1
+            update c1 failed: Cancelled: the turn was cancelled before this call finished.
+            end "cancelled"
+        "#]],
+    );
+    assert!(turn.is_ended());
+}
+
+#[test]
+fn invalid_calls_fail_without_asking() {
+    check(
+        vec![reply(vec![call("c1", "bad", json!({}))])],
+        expect![[r#"
+            call model
+            --
+            tool_call c1 pending
+            audit c1 malformed
+            update c1 failed: Invalid call: bad: missing field `path`
+            call model
+        "#]],
+    );
+}
+
+#[test]
+fn edited_input_is_evaluated_again_and_a_raised_risk_asks_again() {
+    let edit = |input: serde_json::Value| {
+        answer(
+            "c1",
+            Answer::Selected {
+                option_id: "allow-once".to_owned(),
+                edited_input: Some(input),
+                note: Some("careful".to_owned()),
+            },
+        )
+    };
+    let turn = check(
+        vec![
+            reply(vec![call("c1", "write", json!({"path": "a"}))]),
+            edit(json!({"path": "b", "risky": true})),
+            edit(json!({"path": "c"})),
+            done("c1", true),
+        ],
+        expect![[r#"
+            call model
+            --
+            tool_call c1 pending
+            audit c1 ask
+            ask c1 [allow-once allow-session allow-project reject-once reject-project]
+            --
+            audit c1 ask
+            update c1 edit
+            ask c1 [allow-once reject-once reject-project]
+            --
+            audit c1 ask
+            update c1 edit
+            audit c1 granted
+            update c1 inprogress
+            run c1 {"path":"c"}
+            --
+            update c1 completed
+            call model
+        "#]],
+    );
+    let notes: Vec<_> = turn
+        .conversation()
+        .messages()
+        .iter()
+        .filter_map(|m| match m {
+            Message::UserNote { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(notes, ["careful", "careful"]);
+}
+
+#[test]
+fn an_invalid_edit_does_not_run() {
+    check(
+        vec![
+            reply(vec![call("c1", "write", json!({"path": "a"}))]),
+            answer(
+                "c1",
+                Answer::Selected {
+                    option_id: "allow-once".to_owned(),
+                    edited_input: Some(json!({"invalid": true})),
+                    note: None,
+                },
+            ),
+        ],
+        expect![[r#"
+            call model
+            --
+            tool_call c1 pending
+            audit c1 ask
+            ask c1 [allow-once allow-session allow-project reject-once reject-project]
+            --
+            audit c1 error
+            update c1 failed: The edited input is invalid (write: missing field `path`); the call did not run.
+            call model
+        "#]],
+    );
+}
+
+#[test]
+fn a_denial_note_reaches_the_model_as_the_reason() {
+    let turn = check(
+        vec![
+            reply(vec![call("c1", "write", json!({}))]),
+            answer(
+                "c1",
+                Answer::Selected {
+                    option_id: "reject-once".to_owned(),
+                    edited_input: None,
+                    note: Some("not on main".to_owned()),
+                },
+            ),
+        ],
+        expect![[r#"
+            call model
+            --
+            tool_call c1 pending
+            audit c1 ask
+            ask c1 [allow-once allow-session allow-project reject-once reject-project]
+            --
+            audit c1 denied
+            update c1 failed: User denied tool invocation: not on main
+            call model
+        "#]],
+    );
+    assert!(matches!(
+        turn.conversation().messages().last(),
+        Some(Message::ToolResult { content, .. }) if content == "User denied tool invocation: not on main"
+    ));
+}
+
+#[test]
+fn limits_deny_instead_of_flooding_the_user() {
+    check_with(
+        &FakeGate::default(),
+        TurnLimits {
+            max_model_requests: 2,
+            max_pending: 1,
+            max_asks: 8,
+        },
+        vec![
+            reply(vec![
+                call("c1", "write", json!({})),
+                call("c2", "write", json!({"b": 1})),
+            ]),
+            pick("c1", "reject-once"),
+            reply(vec![call("c3", "read", json!({}))]),
+            done("c3", true),
+        ],
+        expect![[r#"
+            call model
+            --
+            tool_call c1 pending
+            audit c1 ask
+            ask c1 [allow-once allow-session allow-project reject-once reject-project]
+            tool_call c2 pending
+            audit c2 ask
+            update c2 failed: Denied without asking: too many permission requests in this turn (at most 1 waiting at once and 8 per turn). write says so
+            --
+            audit c1 denied
+            update c1 failed: User denied tool invocation
+            call model
+            --
+            tool_call c3 pending
+            audit c3 allow
+            update c3 inprogress
+            run c3 {}
+            --
+            update c3 completed
+            message
+            end "max_turn_requests"
+        "#]],
+    );
+}
+
+#[test]
+fn a_length_cut_off_runs_nothing_and_ends_max_tokens() {
+    let turn = check(
+        vec![Event::ModelReplied {
+            text: String::new(),
+            calls: vec![call("c1", "read", json!({}))],
+            finish: FinishReason::MaxTokens,
+        }],
+        expect![[r#"
+            call model
+            --
+            end "max_tokens"
+        "#]],
+    );
+    assert!(matches!(
+        turn.conversation().messages().last(),
+        Some(Message::ToolResult { .. })
+    ));
+}
+
+#[test]
+fn late_answers_and_results_change_nothing() {
+    check(
+        vec![
+            reply(vec![call("c1", "read", json!({}))]),
+            pick("c1", "allow-once"),
+            done("zz", true),
+            done("c1", true),
+            done("c1", true),
+        ],
+        expect![[r#"
+            call model
+            --
+            tool_call c1 pending
+            audit c1 allow
+            update c1 inprogress
+            run c1 {}
+            --
+            --
+            --
+            update c1 completed
+            call model
+            --
+        "#]],
+    );
+}
+
+#[test]
+fn a_model_failure_is_said_and_ends_the_turn() {
+    check(
+        vec![Event::ModelFailed {
+            message: "The model server refused the connection.".to_owned(),
+        }],
+        expect![[r#"
+            call model
+            --
+            message
+            end "end_turn"
+        "#]],
+    );
+}

@@ -1,0 +1,84 @@
+//! The `session/update` notifications of a turn.
+
+use std::path::PathBuf;
+
+use warden_acp_transport::schema::{
+    ContentBlock, ContentChunk, SessionId, SessionNotification, SessionUpdate, TextContent,
+    ToolCall, ToolCallContent, ToolCallLocation, ToolCallStatus, ToolCallUpdate,
+    ToolCallUpdateFields,
+};
+
+use crate::gate::Prepared;
+
+pub fn locations(paths: &[PathBuf]) -> Vec<ToolCallLocation> {
+    paths.iter().cloned().map(ToolCallLocation::new).collect()
+}
+
+pub fn text(text: impl Into<String>) -> ContentBlock {
+    ContentBlock::Text(TextContent::new(text.into()))
+}
+
+/// A chunk of the agent's reply.
+pub fn message_chunk(session: &SessionId, chunk: impl Into<String>) -> SessionNotification {
+    SessionNotification::new(
+        session.clone(),
+        SessionUpdate::AgentMessageChunk(ContentChunk::new(text(chunk))),
+    )
+}
+
+/// The first notification about a call: pending, with what it does.
+pub fn proposed(session: &SessionId, call_id: &str, call: &Prepared) -> SessionNotification {
+    SessionNotification::new(
+        session.clone(),
+        SessionUpdate::ToolCall(
+            ToolCall::new(call_id.to_owned(), call.title.clone())
+                .kind(call.kind)
+                .status(ToolCallStatus::Pending)
+                .raw_input(call.args.clone())
+                .locations(locations(&call.locations)),
+        ),
+    )
+}
+
+/// The first notification about a call that could not even be read.
+pub fn proposed_invalid(
+    session: &SessionId,
+    call_id: &str,
+    tool: &str,
+    args: &serde_json::Value,
+) -> SessionNotification {
+    SessionNotification::new(
+        session.clone(),
+        SessionUpdate::ToolCall(
+            ToolCall::new(call_id.to_owned(), format!("{tool} (invalid call)"))
+                .status(ToolCallStatus::Pending)
+                .raw_input(args.clone()),
+        ),
+    )
+}
+
+pub fn status(session: &SessionId, call_id: &str, status: ToolCallStatus) -> SessionNotification {
+    update(session, call_id, ToolCallUpdateFields::new().status(status))
+}
+
+/// A call that ends without running: failed, with the reason as its content.
+pub fn failed(session: &SessionId, call_id: &str, reason: &str) -> SessionNotification {
+    update(
+        session,
+        call_id,
+        ToolCallUpdateFields::new()
+            .status(ToolCallStatus::Failed)
+            .content(vec![ToolCallContent::from(text(reason))]),
+    )
+}
+
+pub fn update(
+    session: &SessionId,
+    call_id: &str,
+    fields: ToolCallUpdateFields,
+) -> SessionNotification {
+    SessionNotification::new(
+        session.clone(),
+        SessionUpdate::ToolCallUpdate(ToolCallUpdate::new(call_id.to_owned(), fields)),
+    )
+}
