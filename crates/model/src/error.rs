@@ -19,6 +19,16 @@ pub enum ModelError {
         /// The URL as given.
         url: String,
     },
+    /// A setting has a value Warden cannot use.
+    #[error("{name} is `{value}`: expected {expected}")]
+    InvalidSetting {
+        /// The variable's name.
+        name: &'static str,
+        /// The value as given.
+        value: String,
+        /// What would be accepted.
+        expected: &'static str,
+    },
     /// No API key for the default OpenAI endpoint.
     #[error(
         "OPENAI_API_KEY is not set: set it to use `{model}` on api.openai.com, or set OPENAI_BASE_URL to a local OpenAI-compatible server (such as Ollama), or use WARDEN_MODEL=scripted"

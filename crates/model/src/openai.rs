@@ -21,6 +21,9 @@ use crate::{Conversation, Model, ModelError, ModelEvent, ToolSpec};
 /// The default endpoint.
 pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
 
+/// The variable that sets [`OpenAiConfig::idle_timeout`] in seconds.
+pub const TIMEOUT_VAR: &str = "WARDEN_MODEL_TIMEOUT_SECS";
+
 /// How to reach an OpenAI-compatible endpoint, and how patiently.
 #[derive(Clone)]
 pub struct OpenAiConfig {
@@ -78,9 +81,9 @@ impl OpenAiConfig {
         }
     }
 
-    /// Reads `OPENAI_BASE_URL` (default [`DEFAULT_BASE_URL`]) and `OPENAI_API_KEY` through
-    /// `env`. The key is required only for the default endpoint, since local servers such as
-    /// Ollama need none.
+    /// Reads `OPENAI_BASE_URL` (default [`DEFAULT_BASE_URL`]), `OPENAI_API_KEY` and
+    /// `WARDEN_MODEL_TIMEOUT_SECS` (the idle timeout, default 180) through `env`. The key is
+    /// required only for the default endpoint, since local servers such as Ollama need none.
     pub fn from_env(
         model: &str,
         env: &dyn Fn(&str) -> Option<String>,
@@ -92,7 +95,19 @@ impl OpenAiConfig {
         };
         let base_url = non_empty("OPENAI_BASE_URL").unwrap_or_else(|| DEFAULT_BASE_URL.to_owned());
         let api_key = non_empty("OPENAI_API_KEY");
-        let config = OpenAiConfig::new(model, base_url, api_key);
+        let mut config = OpenAiConfig::new(model, base_url, api_key);
+        if let Some(text) = non_empty(TIMEOUT_VAR) {
+            match text.parse::<u64>() {
+                Ok(seconds) if seconds > 0 => config.idle_timeout = Duration::from_secs(seconds),
+                _ => {
+                    return Err(ModelError::InvalidSetting {
+                        name: TIMEOUT_VAR,
+                        value: text,
+                        expected: "a whole number of seconds greater than 0",
+                    });
+                }
+            }
+        }
         if config.api_key.is_none() && config.base_url == DEFAULT_BASE_URL {
             return Err(ModelError::MissingApiKey {
                 model: model.to_owned(),

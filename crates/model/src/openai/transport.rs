@@ -25,6 +25,7 @@ impl Transport {
     pub(crate) fn new(config: OpenAiConfig) -> Result<Transport, ModelError> {
         let client = reqwest::Client::builder()
             .connect_timeout(config.connect_timeout)
+            .user_agent(concat!("warden/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|source| ModelError::Connection {
                 url: config.base_url.clone(),
@@ -173,4 +174,37 @@ fn retry_after(response: &reqwest::Response) -> Option<Duration> {
     let value = response.headers().get(RETRY_AFTER)?.to_str().ok()?;
     let seconds: f64 = value.trim().parse().ok()?;
     (seconds.is_finite() && seconds >= 0.0).then(|| Duration::from_secs_f64(seconds.min(3600.0)))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::Transport;
+    use crate::OpenAiConfig;
+
+    fn check(attempt: u32, retry_after: Option<u64>, expected_ms: u64) {
+        let mut config = OpenAiConfig::new("m", "http://127.0.0.1:9/v1", None);
+        config.initial_backoff = Duration::from_millis(500);
+        config.max_backoff = Duration::from_secs(20);
+        let transport = Transport::new(config).expect("client");
+        let delay = transport.backoff(attempt, retry_after.map(Duration::from_secs));
+        assert_eq!(
+            delay,
+            Duration::from_millis(expected_ms),
+            "attempt {attempt}"
+        );
+    }
+
+    #[test]
+    fn backoff_doubles_and_honours_retry_after_up_to_the_cap() {
+        check(1, None, 500);
+        check(2, None, 1000);
+        check(3, None, 2000);
+        check(7, None, 20_000);
+        check(40, None, 20_000);
+        check(1, Some(3), 3000);
+        check(1, Some(0), 0);
+        check(1, Some(600), 20_000);
+    }
 }

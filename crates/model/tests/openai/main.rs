@@ -693,6 +693,31 @@ fn configuration_errors() {
     );
     check(
         "openai:m",
+        &[
+            ("OPENAI_API_KEY", "k"),
+            ("WARDEN_MODEL_TIMEOUT_SECS", "600"),
+        ],
+        expect!["ok openai:m"],
+    );
+    check(
+        "openai:m",
+        &[("OPENAI_API_KEY", "k"), ("WARDEN_MODEL_TIMEOUT_SECS", "0")],
+        expect![
+            "error WARDEN_MODEL_TIMEOUT_SECS is `0`: expected a whole number of seconds greater than 0"
+        ],
+    );
+    check(
+        "openai:m",
+        &[
+            ("OPENAI_API_KEY", "k"),
+            ("WARDEN_MODEL_TIMEOUT_SECS", "ten"),
+        ],
+        expect![
+            "error WARDEN_MODEL_TIMEOUT_SECS is `ten`: expected a whole number of seconds greater than 0"
+        ],
+    );
+    check(
+        "openai:m",
         &[("OPENAI_BASE_URL", "localhost:11434/v1")],
         expect!["error OPENAI_BASE_URL `localhost:11434/v1` is not an http:// or https:// URL"],
     );
@@ -728,5 +753,21 @@ fn errors_name_their_kind() {
     assert_eq!(
         error.to_string(),
         "the model endpoint sent a malformed reply: x"
+    );
+}
+
+#[test]
+fn the_idle_timeout_can_be_set() {
+    let env = |name: &str| match name {
+        "OPENAI_BASE_URL" => Some("http://localhost:11434/v1".to_owned()),
+        "WARDEN_MODEL_TIMEOUT_SECS" => Some(" 600 ".to_owned()),
+        _ => None,
+    };
+    let config = OpenAiConfig::from_env("m", &env).expect("valid");
+    assert_eq!(config.idle_timeout, Duration::from_secs(600));
+    assert_eq!(config.api_key, None);
+    assert_eq!(
+        config.completions_url(),
+        "http://localhost:11434/v1/chat/completions"
     );
 }
