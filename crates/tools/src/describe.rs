@@ -77,7 +77,7 @@ pub fn locations(call: &ParsedCall, cwd: &Path) -> Vec<PathBuf> {
     }
 }
 
-fn bytes(n: usize) -> String {
+pub(crate) fn bytes(n: usize) -> String {
     if n == 1 {
         "1 byte".to_owned()
     } else {

@@ -3,7 +3,11 @@
 mod tools {
     mod defs;
     mod describe;
+    mod editor_fs;
+    mod editor_terminal;
+    mod fake_editor;
     mod fs_local;
     mod support;
+    mod terminal_local;
     mod validate;
 }

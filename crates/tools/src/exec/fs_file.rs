@@ -275,9 +275,12 @@ pub(crate) async fn write(args: &FsWriteArgs, cx: &ExecContext<'_>) -> ToolOutpu
     }
     let what = match &old {
         None => "new file".to_owned(),
-        Some(old) => format!("replaced {} bytes", old.len()),
+        Some(old) => format!("replaced {}", crate::describe::bytes(old.len())),
     };
-    let for_model = format!("Wrote {} bytes to {shown} ({what}).", args.content.len());
+    let for_model = format!(
+        "Wrote {} to {shown} ({what}).",
+        crate::describe::bytes(args.content.len())
+    );
     diff_output(path, old, args.content.clone(), for_model)
 }
 

@@ -1,1 +1,159 @@
-//! Local processes.
+//! A command run locally: `sh -c` in its own process group, stdin closed, stdout and stderr
+//! captured (never Warden's own stdout, which is the protocol wire), the whole group killed on
+//! timeout, on cancel and when the call is dropped.
+
+use std::io;
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::process::{ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rustix::process::{Pid, Signal, kill_process_group};
+use tokio::io::AsyncReadExt;
+use tokio_util::sync::CancellationToken;
+
+use super::capture::Capture;
+
+/// How long output is still read after the command exited, for background processes that keep
+/// the pipes open; they are killed afterwards.
+const DRAIN: Duration = Duration::from_millis(250);
+
+/// Why the command stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ending {
+    Exited,
+    TimedOut,
+    Cancelled,
+}
+
+/// A finished local command.
+#[derive(Debug)]
+pub(crate) struct LocalRun {
+    pub(crate) ending: Ending,
+    pub(crate) exit_code: Option<i32>,
+    pub(crate) signal: Option<i32>,
+    pub(crate) output: String,
+    pub(crate) truncated: bool,
+    pub(crate) pid: Option<u32>,
+}
+
+/// Kills the process group when dropped, so a call abandoned half-way (its future dropped)
+/// leaves nothing running.
+struct GroupGuard(Option<Pid>);
+
+impl GroupGuard {
+    fn signal(&self, signal: Signal) {
+        if let Some(pgid) = self.0 {
+            // ESRCH (the group is already gone) is the expected outcome of a clean exit.
+            if let Err(err) = kill_process_group(pgid, signal)
+                && err != rustix::io::Errno::SRCH
+            {
+                tracing::warn!(pgid = pgid.as_raw_nonzero(), %err, "killing the process group failed");
+            }
+        }
+    }
+}
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        self.signal(Signal::KILL);
+    }
+}
+
+/// The next step of the kill sequence on timeout or cancel: SIGTERM to the group, `grace` for
+/// the shell to exit, then SIGKILL to the group.
+async fn terminate(
+    child: &mut tokio::process::Child,
+    guard: &GroupGuard,
+    grace: Duration,
+) -> io::Result<ExitStatus> {
+    guard.signal(Signal::TERM);
+    if let Ok(status) = tokio::time::timeout(grace, child.wait()).await {
+        guard.signal(Signal::KILL);
+        return status;
+    }
+    guard.signal(Signal::KILL);
+    // The shell is in the group, so SIGKILL reached it; kill it directly too in case it moved
+    // itself to another group.
+    let _ = child.start_kill();
+    child.wait().await
+}
+
+/// Runs `command` with `sh -c` in `cwd`.
+pub(crate) async fn run(
+    command: &str,
+    cwd: &Path,
+    timeout: Duration,
+    grace: Duration,
+    max_output: usize,
+    cancel: &CancellationToken,
+) -> io::Result<LocalRun> {
+    let mut child = tokio::process::Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .kill_on_drop(true)
+        .spawn()?;
+    let pid = child.id();
+    // With `process_group(0)` the group id is the child's pid.
+    let guard = GroupGuard(pid.and_then(|pid| Pid::from_raw(i32::try_from(pid).ok()?)));
+    let capture = Arc::new(Mutex::new(Capture::new(max_output)));
+    let mut pumps = Vec::new();
+    if let Some(stdout) = child.stdout.take() {
+        pumps.push(tokio::spawn(pump(stdout, capture.clone())));
+    }
+    if let Some(stderr) = child.stderr.take() {
+        pumps.push(tokio::spawn(pump(stderr, capture.clone())));
+    }
+    let waited = tokio::select! {
+        biased;
+        () = cancel.cancelled() => None,
+        () = tokio::time::sleep(timeout) => Some(None),
+        status = child.wait() => Some(Some(status)),
+    };
+    let (ending, status) = match waited {
+        Some(Some(status)) => (Ending::Exited, status),
+        Some(None) => (Ending::TimedOut, terminate(&mut child, &guard, grace).await),
+        None => (
+            Ending::Cancelled,
+            terminate(&mut child, &guard, grace).await,
+        ),
+    };
+    let _ = tokio::time::timeout(DRAIN, futures::future::join_all(pumps.iter_mut())).await;
+    // Whatever the command left running in its group (`server &`) goes with it.
+    drop(guard);
+    for pump in &pumps {
+        pump.abort();
+    }
+    let status = status?;
+    let (output, truncated) = match capture.lock() {
+        Ok(capture) => capture.finish(),
+        Err(poisoned) => poisoned.into_inner().finish(),
+    };
+    Ok(LocalRun {
+        ending,
+        exit_code: status.code(),
+        signal: status.signal(),
+        output,
+        truncated,
+        pid,
+    })
+}
+
+async fn pump(mut from: impl tokio::io::AsyncRead + Unpin, into: Arc<Mutex<Capture>>) {
+    let mut buf = vec![0u8; 8192];
+    loop {
+        match from.read(&mut buf).await {
+            Ok(0) | Err(_) => return,
+            Ok(n) => match into.lock() {
+                Ok(mut capture) => capture.push(&buf[..n]),
+                Err(poisoned) => poisoned.into_inner().push(&buf[..n]),
+            },
+        }
+    }
+}

@@ -1,8 +1,232 @@
-//! `terminal`: through the editor's `terminal/*` when offered, as a local process otherwise.
+//! `terminal`: through the editor's `terminal/*` when it offers them (the terminal is embedded
+//! in the tool call, killed on timeout and cancel, and always released), as a local process
+//! otherwise.
 
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use agent_client_protocol::v1::schema::{Terminal, ToolCallContent};
+use serde_json::json;
+
+use super::local_process::{self, Ending};
 use super::{ExecContext, ToolOutput};
 use crate::call::TerminalArgs;
+use crate::editor::{Editor, TerminalExit, TerminalRequest};
+use crate::paths::{display, resolve};
 
-pub(crate) async fn run(_args: &TerminalArgs, _cx: &ExecContext<'_>) -> ToolOutput {
-    ToolOutput::failed("terminal", "not available yet")
+const TOOL: &str = "terminal";
+
+pub(crate) async fn run(args: &TerminalArgs, cx: &ExecContext<'_>) -> ToolOutput {
+    let cwd = resolve(cx.cwd, args.cwd.as_deref().unwrap_or(Path::new("")));
+    let requested = args
+        .timeout_secs
+        .map_or(cx.limits.terminal_timeout, Duration::from_secs);
+    let timeout = requested.min(cx.limits.terminal_max_timeout);
+    if !cwd.is_dir() {
+        return ToolOutput::failed(
+            TOOL,
+            format!(
+                "the working directory {} is not a directory",
+                display(cx.cwd, &cwd)
+            ),
+        );
+    }
+    match &cx.editor {
+        Some(editor) if editor.can_terminal() => {
+            in_editor(editor.clone(), &args.command, cwd, timeout, cx).await
+        }
+        _ => locally(&args.command, &cwd, timeout, cx).await,
+    }
+}
+
+/// The first line for the model: how the command ended.
+fn verdict(ending: Ending, code: Option<i64>, signal: Option<String>, timeout: Duration) -> String {
+    match ending {
+        Ending::TimedOut => format!(
+            "Timed out after {} s; the command was killed.",
+            timeout.as_secs()
+        ),
+        Ending::Cancelled => "Cancelled; the command was killed.".to_owned(),
+        Ending::Exited => match (code, signal) {
+            (Some(code), _) => format!("Exit code {code}."),
+            (None, Some(signal)) => format!("Killed by signal {signal}."),
+            (None, None) => "Exited with an unknown status.".to_owned(),
+        },
+    }
+}
+
+fn for_model(verdict: &str, output: &str, truncated: bool) -> String {
+    let mut text = verdict.to_owned();
+    if output.is_empty() {
+        text.push_str("\n(no output)");
+    } else {
+        text.push('\n');
+        text.push_str(output);
+        if !output.ends_with('\n') {
+            text.push('\n');
+        }
+        if truncated {
+            text.push_str("[terminal: the output was truncated]");
+        }
+    }
+    text
+}
+
+async fn locally(command: &str, cwd: &Path, timeout: Duration, cx: &ExecContext<'_>) -> ToolOutput {
+    let limits = &cx.limits;
+    let run = local_process::run(
+        command,
+        cwd,
+        timeout,
+        limits.kill_grace,
+        limits.output_bytes,
+        &cx.cancel,
+    )
+    .await;
+    let run = match run {
+        Ok(run) => run,
+        Err(err) => return ToolOutput::failed(TOOL, format!("could not run `sh -c`: {err}")),
+    };
+    let signal = run.signal.map(|s| format!("{s}"));
+    let verdict = verdict(
+        run.ending,
+        run.exit_code.map(i64::from),
+        signal.clone(),
+        timeout,
+    );
+    let text = for_model(&verdict, &run.output, run.truncated);
+    let ok = run.ending == Ending::Exited && run.exit_code == Some(0);
+    let shown = if run.output.is_empty() {
+        verdict.clone()
+    } else {
+        format!("{verdict}\n```\n{}\n```", run.output.trim_end_matches('\n'))
+    };
+    ToolOutput {
+        ok,
+        content: vec![ToolCallContent::from(shown)],
+        raw_output: json!({
+            "exit_code": run.exit_code,
+            "signal": run.signal,
+            "timed_out": run.ending == Ending::TimedOut,
+            "cancelled": run.ending == Ending::Cancelled,
+            "output": run.output,
+            "truncated": run.truncated,
+            "pid": run.pid,
+        }),
+        for_model: text,
+    }
+}
+
+/// Makes sure an editor terminal is released: explicitly at the end of a call, or, when the
+/// call's future is dropped half-way, by a background task that kills and releases it.
+struct Release {
+    editor: Option<Arc<dyn Editor>>,
+    id: String,
+}
+
+impl Release {
+    async fn now(mut self) {
+        if let Some(editor) = self.editor.take()
+            && let Err(err) = editor.release_terminal(&self.id).await
+        {
+            tracing::warn!(terminal = %self.id, %err, "terminal/release failed");
+        }
+    }
+}
+
+impl Drop for Release {
+    fn drop(&mut self) {
+        let Some(editor) = self.editor.take() else {
+            return;
+        };
+        let id = std::mem::take(&mut self.id);
+        match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => {
+                runtime.spawn(async move {
+                    let _ = editor.kill_terminal(&id).await;
+                    if let Err(err) = editor.release_terminal(&id).await {
+                        tracing::warn!(terminal = %id, %err, "terminal/release failed");
+                    }
+                });
+            }
+            Err(_) => tracing::warn!(terminal = %id, "no runtime left to release the terminal"),
+        }
+    }
+}
+
+async fn in_editor(
+    editor: Arc<dyn Editor>,
+    command: &str,
+    cwd: PathBuf,
+    timeout: Duration,
+    cx: &ExecContext<'_>,
+) -> ToolOutput {
+    let request = TerminalRequest {
+        command: "sh".to_owned(),
+        args: vec!["-c".to_owned(), command.to_owned()],
+        cwd,
+        env: Vec::new(),
+        output_byte_limit: Some(cx.limits.output_bytes as u64),
+    };
+    // Creation is not raced against cancel: a terminal created after we stopped waiting would
+    // never be released.
+    let id = match editor.create_terminal(request).await {
+        Ok(id) => id,
+        Err(err) => return ToolOutput::failed(TOOL, err),
+    };
+    let release = Release {
+        editor: Some(editor.clone()),
+        id: id.clone(),
+    };
+    (cx.progress)(vec![ToolCallContent::Terminal(Terminal::new(id.clone()))]);
+    let waited = tokio::select! {
+        biased;
+        () = cx.cancel.cancelled() => Err(Ending::Cancelled),
+        () = tokio::time::sleep(timeout) => Err(Ending::TimedOut),
+        exit = editor.wait_for_terminal_exit(&id) => Ok(exit),
+    };
+    let (ending, waited_exit, wait_error) = match waited {
+        Ok(Ok(exit)) => (Ending::Exited, Some(exit), None),
+        Ok(Err(err)) => (Ending::Exited, None, Some(err)),
+        Err(ending) => {
+            if let Err(err) = editor.kill_terminal(&id).await {
+                tracing::warn!(terminal = %id, %err, "terminal/kill failed");
+            }
+            (ending, None, None)
+        }
+    };
+    let output = editor.terminal_output(&id).await;
+    release.now().await;
+    if let Some(err) = wait_error {
+        return ToolOutput::failed(TOOL, err);
+    }
+    let output = match output {
+        Ok(output) => output,
+        Err(err) => return ToolOutput::failed(TOOL, err),
+    };
+    let exit = waited_exit
+        .or_else(|| output.exit.clone())
+        .unwrap_or_else(TerminalExit::default);
+    let verdict = verdict(
+        ending,
+        exit.exit_code.map(i64::from),
+        exit.signal.clone(),
+        timeout,
+    );
+    let ok = ending == Ending::Exited && exit.exit_code == Some(0);
+    ToolOutput {
+        ok,
+        content: vec![ToolCallContent::Terminal(Terminal::new(id.clone()))],
+        raw_output: json!({
+            "terminal_id": id,
+            "exit_code": exit.exit_code,
+            "signal": exit.signal,
+            "timed_out": ending == Ending::TimedOut,
+            "cancelled": ending == Ending::Cancelled,
+            "output": output.output,
+            "truncated": output.truncated,
+        }),
+        for_model: for_model(&verdict, &output.output, output.truncated),
+    }
 }

@@ -65,3 +65,67 @@ pub fn put(dir: &Path, rel: &str, content: &str) {
 pub fn get(dir: &Path, rel: &str) -> String {
     std::fs::read_to_string(dir.join(rel)).expect("read file")
 }
+
+/// Runs a call with everything chosen by the test: editor, limits, cancel token, and a sink
+/// for progress content.
+pub async fn run_full(
+    cwd: &Path,
+    editor: Option<Arc<dyn Editor>>,
+    limits: Limits,
+    cancel: CancellationToken,
+    progress: &(dyn Fn(Vec<agent_client_protocol::v1::schema::ToolCallContent>) + Send + Sync),
+    tool: &str,
+    args: Value,
+) -> ToolOutput {
+    let call = call(tool, args);
+    execute(
+        &call,
+        ExecContext {
+            cwd,
+            editor,
+            cancel,
+            limits,
+            progress,
+        },
+    )
+    .await
+}
+
+/// Whether a process is gone: no longer in /proc, or a zombie waiting for its parent (in a
+/// container the init process may never reap it, but it runs no code).
+pub fn process_gone(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => {
+            // The state follows the command name, which is in parentheses and may hold spaces.
+            let state = stat
+                .rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().next());
+            matches!(state, Some("Z" | "X"))
+        }
+    }
+}
+
+/// Waits (up to 10 s) for a process to be gone; killing is asynchronous in the kernel.
+pub async fn wait_gone(pid: u32) -> bool {
+    for _ in 0..200 {
+        if process_gone(pid) {
+            return true;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    false
+}
+
+/// Waits (up to 10 s) for a file to hold a pid written by a test command.
+pub async fn wait_pid_file(path: &Path) -> u32 {
+    for _ in 0..200 {
+        if let Ok(text) = std::fs::read_to_string(path)
+            && let Ok(pid) = text.trim().parse()
+        {
+            return pid;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("no pid in {}", path.display());
+}

@@ -1,0 +1,201 @@
+//! `terminal` through the editor's `terminal/*`.
+
+use std::sync::{Arc, Mutex};
+
+use agent_client_protocol::v1::schema::ToolCallContent;
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+use warden_tools::{Editor, Limits, ToolOutput};
+
+use super::fake_editor::{Command, FakeEditor};
+use super::support::{run_full, workspace};
+
+async fn run_in(
+    editor: Arc<FakeEditor>,
+    args: serde_json::Value,
+    cancel: CancellationToken,
+) -> (ToolOutput, Vec<String>, Vec<String>) {
+    let dir = workspace();
+    let progress = Mutex::new(Vec::new());
+    let sink = |content: Vec<ToolCallContent>| {
+        for c in content {
+            let shown = match c {
+                ToolCallContent::Terminal(t) => format!("terminal {}", t.terminal_id),
+                other => format!("{other:?}"),
+            };
+            progress.lock().expect("lock").push(shown);
+        }
+    };
+    let dyn_editor: Arc<dyn Editor> = editor.clone();
+    let out = run_full(
+        dir.path(),
+        Some(dyn_editor),
+        Limits::default(),
+        cancel,
+        &sink,
+        "terminal",
+        args,
+    )
+    .await;
+    let log = editor
+        .log()
+        .into_iter()
+        .map(|l| l.replace(&dir.path().display().to_string(), "$CWD"))
+        .collect();
+    let progress = progress.lock().expect("lock").clone();
+    (out, log, progress)
+}
+
+#[tokio::test]
+async fn a_command_runs_in_the_editor_terminal_which_is_embedded_and_released() {
+    let editor =
+        Arc::new(FakeEditor::new(false, false, true).with_command(Command::Exits(0, "done\n")));
+    let (out, log, progress) = run_in(
+        editor,
+        json!({"command": "npm test"}),
+        CancellationToken::new(),
+    )
+    .await;
+    assert!(out.ok, "{}", out.for_model);
+    assert_eq!(
+        log,
+        [
+            r#"create sh ["-c", "npm test"] in $CWD limit Some(65536)"#,
+            "wait term-1",
+            "output term-1",
+            "release term-1",
+        ]
+    );
+    assert_eq!(progress, ["terminal term-1"]);
+    assert!(
+        matches!(&out.content[..], [ToolCallContent::Terminal(t)] if &*t.terminal_id.0 == "term-1")
+    );
+    assert_eq!(out.for_model, "Exit code 0.\ndone\n");
+    assert_eq!(out.raw_output["terminal_id"], "term-1");
+}
+
+#[tokio::test]
+async fn a_failing_command_is_a_failed_call() {
+    let editor =
+        Arc::new(FakeEditor::new(false, false, true).with_command(Command::Exits(2, "boom\n")));
+    let (out, log, _) = run_in(
+        editor,
+        json!({"command": "false"}),
+        CancellationToken::new(),
+    )
+    .await;
+    assert!(!out.ok);
+    assert_eq!(out.for_model, "Exit code 2.\nboom\n");
+    assert_eq!(log.last().map(String::as_str), Some("release term-1"));
+}
+
+#[tokio::test]
+async fn timeout_kills_then_releases_the_terminal() {
+    let editor = Arc::new(FakeEditor::new(false, false, true).with_command(Command::Hangs));
+    let (out, log, _) = run_in(
+        editor,
+        json!({"command": "sleep 30", "timeout_secs": 1}),
+        CancellationToken::new(),
+    )
+    .await;
+    assert!(!out.ok);
+    assert_eq!(
+        out.for_model,
+        "Timed out after 1 s; the command was killed.\npartial\n"
+    );
+    assert_eq!(out.raw_output["timed_out"], true);
+    assert_eq!(
+        log[1..],
+        [
+            "wait term-1",
+            "kill term-1",
+            "output term-1",
+            "release term-1"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn cancel_kills_then_releases_the_terminal() {
+    let editor = Arc::new(FakeEditor::new(false, false, true).with_command(Command::Hangs));
+    let cancel = CancellationToken::new();
+    let later = cancel.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        later.cancel();
+    });
+    let (out, log, _) = run_in(editor, json!({"command": "sleep 30"}), cancel).await;
+    assert!(!out.ok);
+    assert_eq!(
+        out.for_model,
+        "Cancelled; the command was killed.\npartial\n"
+    );
+    assert_eq!(
+        log[1..],
+        [
+            "wait term-1",
+            "kill term-1",
+            "output term-1",
+            "release term-1"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_failed_wait_still_releases_the_terminal() {
+    let editor = Arc::new(FakeEditor::new(false, false, true).with_command(Command::WaitFails));
+    let (out, log, _) = run_in(editor, json!({"command": "x"}), CancellationToken::new()).await;
+    assert!(!out.ok);
+    assert_eq!(
+        out.for_model,
+        "terminal: terminal/wait_for_exit: the connection to the editor is closed"
+    );
+    assert_eq!(log[1..], ["wait term-1", "output term-1", "release term-1"]);
+}
+
+#[tokio::test]
+async fn a_failed_create_releases_nothing() {
+    let mut fake = FakeEditor::new(false, false, true);
+    fake.create_fails = true;
+    let (out, log, progress) = run_in(
+        Arc::new(fake),
+        json!({"command": "x"}),
+        CancellationToken::new(),
+    )
+    .await;
+    assert!(!out.ok);
+    assert_eq!(out.for_model, "terminal: terminal/create failed: no shell");
+    assert_eq!(log.len(), 1, "{log:?}");
+    assert!(progress.is_empty());
+}
+
+#[tokio::test]
+async fn dropping_the_call_kills_and_releases_the_terminal() {
+    let dir = workspace();
+    let editor = Arc::new(FakeEditor::new(false, false, true).with_command(Command::Hangs));
+    let dyn_editor: Arc<dyn Editor> = editor.clone();
+    let running = run_full(
+        dir.path(),
+        Some(dyn_editor),
+        Limits::default(),
+        CancellationToken::new(),
+        &|_| {},
+        "terminal",
+        json!({"command": "sleep 30"}),
+    );
+    tokio::select! {
+        _ = running => panic!("the command ended by itself"),
+        () = async { while !editor.log().iter().any(|l| l.starts_with("wait")) { tokio::task::yield_now().await } } => {}
+    }
+    // The release runs in a background task once the call is dropped.
+    for _ in 0..200 {
+        if editor.log().iter().any(|l| l == "release term-1") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(
+        editor.log()[1..],
+        ["wait term-1", "kill term-1", "release term-1"]
+    );
+}

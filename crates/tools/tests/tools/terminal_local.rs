@@ -1,0 +1,213 @@
+//! `terminal` as a local process.
+
+use std::sync::Arc;
+
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+use warden_tools::Limits;
+
+use super::fake_editor::FakeEditor;
+use super::support::{put, run, run_full, run_with, wait_gone, wait_pid_file, workspace};
+
+#[tokio::test]
+async fn captures_stdout_and_stderr_and_reports_the_exit_code() {
+    let dir = workspace();
+    let out = run(
+        dir.path(),
+        "terminal",
+        json!({"command": "echo out; echo err >&2; exit 3"}),
+    )
+    .await;
+    assert!(!out.ok);
+    assert!(
+        out.for_model.starts_with("Exit code 3.\n"),
+        "{}",
+        out.for_model
+    );
+    assert!(
+        out.for_model.contains("out\n") && out.for_model.contains("err\n"),
+        "{}",
+        out.for_model
+    );
+    assert_eq!(out.raw_output["exit_code"], 3);
+    assert_eq!(out.raw_output["timed_out"], false);
+
+    let out = run(dir.path(), "terminal", json!({"command": "printf hi"})).await;
+    assert!(out.ok);
+    assert_eq!(out.for_model, "Exit code 0.\nhi\n");
+}
+
+#[tokio::test]
+async fn stdin_is_closed_and_cwd_is_relative_to_the_session() {
+    let dir = workspace();
+    put(dir.path(), "sub/marker", "");
+    // `cat` would wait for ever on an inherited terminal or pipe; with stdin closed it ends.
+    let out = run(
+        dir.path(),
+        "terminal",
+        json!({"command": "cat; ls", "cwd": "sub"}),
+    )
+    .await;
+    assert!(out.ok, "{}", out.for_model);
+    assert_eq!(out.for_model, "Exit code 0.\nmarker\n");
+    let out = run(
+        dir.path(),
+        "terminal",
+        json!({"command": "true", "cwd": "nope"}),
+    )
+    .await;
+    assert!(!out.ok);
+    assert_eq!(
+        out.for_model,
+        "terminal: the working directory nope is not a directory"
+    );
+    let out = run(dir.path(), "terminal", json!({"command": "true"})).await;
+    assert_eq!(out.for_model, "Exit code 0.\n(no output)");
+}
+
+#[tokio::test]
+async fn long_output_keeps_head_and_tail() {
+    let dir = workspace();
+    let limits = Limits {
+        output_bytes: 100,
+        ..Limits::default()
+    };
+    let out = run_with(
+        dir.path(),
+        None,
+        limits,
+        "terminal",
+        json!({"command": "seq 1 10000"}),
+    )
+    .await;
+    assert!(out.ok);
+    assert_eq!(out.raw_output["truncated"], true);
+    assert!(
+        out.for_model.starts_with("Exit code 0.\n1\n2\n3\n"),
+        "{}",
+        out.for_model
+    );
+    assert!(
+        out.for_model.contains("bytes of output omitted"),
+        "{}",
+        out.for_model
+    );
+    assert!(
+        out.for_model
+            .ends_with("10000\n[terminal: the output was truncated]"),
+        "{}",
+        out.for_model
+    );
+}
+
+#[tokio::test]
+async fn timeout_kills_the_whole_process_group() {
+    let dir = workspace();
+    let pid_file = dir.path().join("pid");
+    let command = format!("sleep 30 & echo $! > {}; wait", pid_file.display());
+    let out = run(
+        dir.path(),
+        "terminal",
+        json!({"command": command, "timeout_secs": 1}),
+    )
+    .await;
+    assert!(!out.ok);
+    assert!(
+        out.for_model
+            .starts_with("Timed out after 1 s; the command was killed."),
+        "{}",
+        out.for_model
+    );
+    assert_eq!(out.raw_output["timed_out"], true);
+    let pid = wait_pid_file(&pid_file).await;
+    assert!(wait_gone(pid).await, "the background sleep {pid} survived");
+}
+
+#[tokio::test]
+async fn cancel_kills_the_whole_process_group() {
+    let dir = workspace();
+    let pid_file = dir.path().join("pid");
+    let command = format!("sleep 30 & echo $! > {}; wait", pid_file.display());
+    let cancel = CancellationToken::new();
+    let canceller = {
+        let cancel = cancel.clone();
+        let pid_file = pid_file.clone();
+        tokio::spawn(async move {
+            let pid = wait_pid_file(&pid_file).await;
+            cancel.cancel();
+            pid
+        })
+    };
+    let out = run_full(
+        dir.path(),
+        None,
+        Limits::default(),
+        cancel,
+        &|_| {},
+        "terminal",
+        json!({"command": command}),
+    )
+    .await;
+    let pid = canceller.await.expect("canceller");
+    assert!(!out.ok);
+    assert!(
+        out.for_model
+            .starts_with("Cancelled; the command was killed."),
+        "{}",
+        out.for_model
+    );
+    assert_eq!(out.raw_output["cancelled"], true);
+    assert!(wait_gone(pid).await, "the sleep {pid} survived the cancel");
+}
+
+#[tokio::test]
+async fn background_processes_do_not_outlive_the_command() {
+    let dir = workspace();
+    let out = run(
+        dir.path(),
+        "terminal",
+        json!({"command": "sleep 30 & echo $!"}),
+    )
+    .await;
+    assert!(out.ok, "{}", out.for_model);
+    let pid: u32 = out
+        .for_model
+        .lines()
+        .nth(1)
+        .expect("pid line")
+        .parse()
+        .expect("pid");
+    assert!(wait_gone(pid).await, "the background sleep {pid} survived");
+}
+
+#[tokio::test]
+async fn dropping_the_call_kills_the_process_group() {
+    let dir = workspace();
+    let pid_file = dir.path().join("pid");
+    let command = format!("sleep 30 & echo $! > {}; wait", pid_file.display());
+    let running = run(dir.path(), "terminal", json!({"command": command}));
+    let pid = tokio::select! {
+        _ = running => panic!("the command ended by itself"),
+        pid = wait_pid_file(&pid_file) => pid,
+    };
+    assert!(
+        wait_gone(pid).await,
+        "the sleep {pid} survived the dropped call"
+    );
+}
+
+#[tokio::test]
+async fn an_editor_without_terminals_means_a_local_run() {
+    let dir = workspace();
+    let editor = Arc::new(FakeEditor::new(true, true, false));
+    let out = run_with(
+        dir.path(),
+        Some(editor.clone()),
+        Limits::default(),
+        "terminal",
+        json!({"command": "echo local"}),
+    )
+    .await;
+    assert_eq!(out.for_model, "Exit code 0.\nlocal\n");
+    assert!(editor.log().is_empty(), "{:?}", editor.log());
+}
