@@ -7,6 +7,7 @@ mod tools {
     mod editor_terminal;
     mod fake_editor;
     mod fs_local;
+    mod http;
     mod support;
     mod terminal_local;
     mod validate;
