@@ -1,0 +1,336 @@
+//! The issue-2 figures for the ACP transport, measured on the release binary over real
+//! pipes: start-up, `session/new`, footprint, shutdown, request round trips, pipelined
+//! throughput and memory under a flood.
+//!
+//! Run with `cargo bench --bench acp_transport` (add `-- --runs N` to change the number
+//! of processes started for the per-process figures). It prints one table; the figures
+//! and their targets are recorded in `docs/performance.md`.
+//!
+//! This is a plain binary (`harness = false`) rather than a criterion benchmark: most
+//! figures are per-process events (spawn, exit, peak memory) that criterion's
+//! iteration model does not fit, and it keeps the dependency tree small.
+
+#![allow(clippy::print_stdout, reason = "a benchmark reports on stdout")]
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use nix::sys::signal::{self, Signal};
+use nix::unistd::Pid;
+
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":false,"writeTextFile":false},"terminal":false}}}"#;
+
+/// A Warden process with its pipes.
+struct Agent {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+    _home: tempfile::TempDir,
+}
+
+impl Agent {
+    fn spawn() -> Agent {
+        let home = tempfile::tempdir().expect("a temporary WARDEN_HOME");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_warden"))
+            .env_remove("RUST_LOG")
+            .env("WARDEN_HOME", home.path())
+            .env(
+                "WARDEN_MANAGED_POLICY",
+                home.path().join("no-managed-policy.toml"),
+            )
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn warden");
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+        Agent {
+            child,
+            stdin,
+            stdout,
+            _home: home,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(line.as_bytes()).expect("write to warden");
+        stdin.write_all(b"\n").expect("write to warden");
+        stdin.flush().expect("flush to warden");
+    }
+
+    fn read_line(&mut self) -> String {
+        let mut line = String::new();
+        let n = self.stdout.read_line(&mut line).expect("read from warden");
+        assert!(n > 0, "warden closed stdout");
+        line
+    }
+
+    /// Reads lines until the response with this id (notifications are skipped).
+    fn response(&mut self, id: u64) -> String {
+        let needle = format!("\"id\":{id},");
+        let needle_end = format!("\"id\":{id}}}");
+        loop {
+            let line = self.read_line();
+            if !line.contains("\"method\"")
+                && (line.contains(&needle) || line.contains(&needle_end))
+            {
+                assert!(line.contains("\"result\""), "request {id} failed: {line}");
+                return line;
+            }
+        }
+    }
+
+    fn pid(&self) -> Pid {
+        Pid::from_raw(i32::try_from(self.child.id()).expect("pid fits"))
+    }
+
+    /// A `/proc/<pid>/status` field in kB (`VmRSS`, `VmHWM`).
+    fn status_kb(&self, field: &str) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .expect("read /proc status");
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))
+            .and_then(|value| value.split_whitespace().next()?.parse().ok())
+            .expect("the status field")
+    }
+
+    fn new_session(&mut self, id: u64, cwd: &Path) -> String {
+        self.send(&format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"session/new","params":{{"cwd":"{}","mcpServers":[]}}}}"#,
+            cwd.display()
+        ));
+        self.response(id)
+    }
+
+    /// Waits for the process to exit; true if it exited with status 0.
+    fn wait(&mut self) -> bool {
+        self.child.wait().expect("wait for warden").success()
+    }
+}
+
+impl Drop for Agent {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Summary statistics of a sample, in the unit it was taken in.
+fn median(samples: &mut [f64]) -> f64 {
+    samples.sort_by(f64::total_cmp);
+    samples[samples.len() / 2]
+}
+
+fn p90(samples: &mut [f64]) -> f64 {
+    samples.sort_by(f64::total_cmp);
+    samples[(samples.len() * 9 / 10).min(samples.len() - 1)]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+struct Row {
+    figure: &'static str,
+    measured: String,
+    target: &'static str,
+    met: bool,
+}
+
+fn main() {
+    let mut runs = 30usize;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        if arg == "--runs" {
+            runs = args.next().and_then(|n| n.parse().ok()).expect("--runs N");
+        }
+        // cargo bench passes `--bench`; other arguments are ignored.
+    }
+    let cwd = tempfile::tempdir().expect("a session cwd");
+    let mut rows = Vec::new();
+
+    // Per-process figures: spawn → initialize, the first session/new, RSS, exit.
+    let mut spawn_init = Vec::new();
+    let mut first_new = Vec::new();
+    let mut rss = Vec::new();
+    let mut exit_eof = Vec::new();
+    let mut exit_term = Vec::new();
+    let mut clean_exits = true;
+    for run in 0..runs {
+        let start = Instant::now();
+        let mut agent = Agent::spawn();
+        agent.send(INITIALIZE);
+        agent.response(0);
+        spawn_init.push(ms(start.elapsed()));
+
+        let start = Instant::now();
+        agent.new_session(1, cwd.path());
+        first_new.push(ms(start.elapsed()));
+        rss.push(agent.status_kb("VmRSS") as f64 / 1024.0);
+
+        let start = Instant::now();
+        if run % 2 == 0 {
+            agent.stdin = None;
+            clean_exits &= agent.wait();
+            exit_eof.push(ms(start.elapsed()));
+        } else {
+            signal::kill(agent.pid(), Signal::SIGTERM).expect("SIGTERM");
+            clean_exits &= agent.wait();
+            exit_term.push(ms(start.elapsed()));
+        }
+    }
+    let spawn_median = median(&mut spawn_init);
+    rows.push(Row {
+        figure: "spawn → initialize reply (median)",
+        measured: format!(
+            "{spawn_median:.2} ms (p90 {:.2} ms, {runs} runs)",
+            p90(&mut spawn_init)
+        ),
+        target: "≤ 5 ms",
+        met: spawn_median <= 5.0,
+    });
+    let first_median = median(&mut first_new);
+    rows.push(Row {
+        figure: "first session/new (median)",
+        measured: format!("{first_median:.3} ms (p90 {:.3} ms)", p90(&mut first_new)),
+        target: "≤ 1 ms",
+        met: first_median <= 1.0,
+    });
+
+    // Many sessions in one process: the steady-state session/new latency.
+    let mut agent = Agent::spawn();
+    agent.send(INITIALIZE);
+    agent.response(0);
+    let mut new_latency = Vec::new();
+    for id in 1..=500 {
+        let start = Instant::now();
+        agent.new_session(id, cwd.path());
+        new_latency.push(start.elapsed().as_secs_f64() * 1e6);
+    }
+    let new_median = median(&mut new_latency);
+    rows.push(Row {
+        figure: "session/new, 500 in one process (median)",
+        measured: format!("{new_median:.0} µs (p90 {:.0} µs)", p90(&mut new_latency)),
+        target: "≤ 1 ms",
+        met: new_median <= 1000.0,
+    });
+    let rss_max = rss.iter().copied().fold(0.0, f64::max);
+    rows.push(Row {
+        figure: "RSS after session/new (max over runs)",
+        measured: format!("{rss_max:.1} MB (median {:.1} MB)", median(&mut rss)),
+        target: "≤ 10 MB",
+        met: rss_max <= 10.0,
+    });
+    for (figure, samples) in [
+        ("exit after stdin EOF (median)", &mut exit_eof),
+        ("exit after SIGTERM (median)", &mut exit_term),
+    ] {
+        let m = median(samples);
+        rows.push(Row {
+            figure,
+            measured: format!(
+                "{m:.2} ms (p90 {:.2} ms){}",
+                p90(samples),
+                if clean_exits {
+                    ""
+                } else {
+                    ", NOT ALL EXITED WITH 0"
+                }
+            ),
+            target: "≤ 5 ms",
+            met: m <= 5.0 && clean_exits,
+        });
+    }
+
+    // Sequential round trips: one request, wait for its answer, repeat.
+    let mut round_trips = Vec::new();
+    for id in 1000..6000u64 {
+        let line = INITIALIZE.replacen("\"id\":0", &format!("\"id\":{id}"), 1);
+        let start = Instant::now();
+        agent.send(&line);
+        agent.response(id);
+        round_trips.push(start.elapsed().as_secs_f64() * 1e6);
+    }
+    let rtt = median(&mut round_trips);
+    rows.push(Row {
+        figure: "sequential initialize round trip (median)",
+        measured: format!(
+            "{rtt:.0} µs (p90 {:.0} µs, 5,000 requests)",
+            p90(&mut round_trips)
+        ),
+        target: "≤ 100 µs",
+        met: rtt <= 100.0,
+    });
+    drop(agent);
+
+    // Pipelined: every request written at once by one thread, answers read by another.
+    let (rate, _) = flood(20_000);
+    rows.push(Row {
+        figure: "pipelined initialize requests",
+        measured: format!("{rate:.0} requests/s (20,000 sent at once)"),
+        target: "≥ 20,000/s",
+        met: rate >= 20_000.0,
+    });
+    let (flood_rate, peak_mb) = flood(100_000);
+    rows.push(Row {
+        figure: "peak RSS while 100,000 requests arrive at once",
+        measured: format!("{peak_mb:.1} MB (VmHWM; {flood_rate:.0} requests/s)"),
+        target: "< 50 MB",
+        met: peak_mb < 50.0,
+    });
+
+    println!("| figure | measured | target | met |");
+    println!("| --- | --- | --- | --- |");
+    for row in &rows {
+        let met = if row.met { "yes" } else { "**no**" };
+        println!(
+            "| {} | {} | {} | {met} |",
+            row.figure, row.measured, row.target
+        );
+    }
+}
+
+/// Sends `count` initialize requests at once and reads every answer. Returns the
+/// throughput (requests per second, from the first write to the last answer) and the
+/// agent's peak resident memory in MB.
+fn flood(count: u64) -> (f64, f64) {
+    let mut agent = Agent::spawn();
+    let mut stdin = agent.stdin.take().expect("stdin");
+    let start = Instant::now();
+    let writer = thread::spawn(move || {
+        let mut batch = String::with_capacity(1 << 20);
+        for id in 1..=count {
+            batch.push_str(&INITIALIZE.replacen("\"id\":0", &format!("\"id\":{id}"), 1));
+            batch.push('\n');
+            if batch.len() > (1 << 20) - 512 {
+                stdin.write_all(batch.as_bytes()).expect("write the flood");
+                batch.clear();
+            }
+        }
+        stdin.write_all(batch.as_bytes()).expect("write the flood");
+        stdin.flush().expect("flush the flood");
+        stdin
+    });
+    let mut answered = 0;
+    while answered < count {
+        let line = agent.read_line();
+        assert!(
+            line.contains("\"result\""),
+            "a flooded request failed: {line}"
+        );
+        answered += 1;
+    }
+    let elapsed = start.elapsed();
+    let peak_kb = agent.status_kb("VmHWM");
+    drop(writer.join().expect("the writer thread"));
+    (
+        count as f64 / elapsed.as_secs_f64(),
+        peak_kb as f64 / 1024.0,
+    )
+}

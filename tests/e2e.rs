@@ -1,0 +1,13 @@
+//! End-to-end tests: the real `warden` binary driven over stdio by a small ACP client.
+//!
+//! One test binary holds every scenario (to keep link time low); the modules live in
+//! `tests/e2e/`. Every message the agent writes is validated against the official ACP
+//! JSON Schema for its method (see `support::schema`).
+
+mod e2e {
+    mod support;
+
+    mod bad_input;
+    mod lifecycle;
+    mod protocol;
+}
