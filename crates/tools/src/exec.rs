@@ -113,7 +113,7 @@ pub struct ToolOutput {
 
 impl ToolOutput {
     /// A completed call whose content is its text.
-    pub(crate) fn completed(text: String, raw_output: Value) -> Self {
+    pub fn completed(text: String, raw_output: Value) -> Self {
         ToolOutput {
             ok: true,
             content: vec![ToolCallContent::from(text.clone())],
@@ -123,7 +123,7 @@ impl ToolOutput {
     }
 
     /// A failed call: `tool: message` for the model and the user.
-    pub(crate) fn failed(tool: &str, message: impl fmt::Display) -> Self {
+    pub fn failed(tool: &str, message: impl fmt::Display) -> Self {
         let text = format!("{tool}: {message}");
         ToolOutput {
             ok: false,
@@ -134,7 +134,7 @@ impl ToolOutput {
     }
 
     /// A call stopped because the turn was cancelled.
-    pub(crate) fn cancelled(tool: &str) -> Self {
+    pub fn cancelled(tool: &str) -> Self {
         let mut out = ToolOutput::failed(tool, "cancelled");
         out.raw_output = json!({ "error": format!("{tool}: cancelled"), "cancelled": true });
         out

@@ -76,10 +76,15 @@ fn cut(text: String, first: u32, max: usize) -> Selected {
 /// Reads lines `[line, line + limit)` of a local file, stopping once `max` bytes are over the
 /// budget so a huge file is never read whole.
 fn read_local(path: &Path, line: u32, limit: Option<u32>, max: usize) -> io::Result<String> {
-    let file = std::fs::File::open(path)?;
-    if file.metadata()?.is_dir() {
+    // Opening a FIFO would block until a writer comes; check the type before opening.
+    let meta = std::fs::metadata(path)?;
+    if meta.is_dir() {
         return Err(io::Error::from(io::ErrorKind::IsADirectory));
     }
+    if !meta.is_file() {
+        return Err(io::Error::other("is not a regular file"));
+    }
+    let file = std::fs::File::open(path)?;
     let mut reader = BufReader::new(file);
     let mut buf = Vec::new();
     let mut skipped = 1;

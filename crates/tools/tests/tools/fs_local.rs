@@ -75,12 +75,33 @@ async fn fs_read_failures_are_clear() {
             "fs_read: sub is a directory; use fs_list for directories",
         ),
         ("bin", "fs_read: bin is not UTF-8 text"),
+        ("/dev/null", "fs_read: /dev/null is not a regular file"),
     ];
     for (path, expect) in cases {
         let out = run(dir.path(), "fs_read", json!({"path": path})).await;
         assert!(!out.ok, "{path}");
         assert_eq!(out.for_model, expect);
     }
+}
+
+#[tokio::test]
+async fn a_call_cancelled_before_it_starts_does_nothing() {
+    let dir = workspace();
+    let cancel = tokio_util::sync::CancellationToken::new();
+    cancel.cancel();
+    let out = super::support::run_full(
+        dir.path(),
+        None,
+        Limits::default(),
+        cancel,
+        &|_| {},
+        "fs_write",
+        json!({"path": "a.txt", "content": "x"}),
+    )
+    .await;
+    assert!(!out.ok);
+    assert_eq!(out.for_model, "fs_write: cancelled");
+    assert!(!dir.path().join("a.txt").exists());
 }
 
 #[tokio::test]

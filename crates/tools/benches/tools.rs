@@ -1,0 +1,58 @@
+//! Warden's own cost per tool call: validating the model's arguments, the title and the
+//! locations (done for every call before the `tool_call` notification), and running the cheapest
+//! tools locally (a small fs_read, `true` in a local shell).
+
+use std::hint::black_box;
+use std::path::Path;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+use warden_tools::{ExecContext, Limits, execute, locations, title, validate};
+
+fn describe_calls(c: &mut Criterion) {
+    let cwd = Path::new("/work/project");
+    let terminal = json!({"command": "cargo test -p warden-tools -- --nocapture", "timeout_secs": 60, "risk_level": "medium"});
+    let write = json!({"path": "src/lib.rs", "content": "x".repeat(2000)});
+    c.bench_function("validate+title+locations terminal", |b| {
+        b.iter(|| {
+            let call = validate("terminal", black_box(&terminal)).expect("valid");
+            (title(&call, cwd), locations(&call, cwd))
+        })
+    });
+    c.bench_function("validate+title+locations fs_write 2 KB", |b| {
+        b.iter(|| {
+            let call = validate("fs_write", black_box(&write)).expect("valid");
+            (title(&call, cwd), locations(&call, cwd))
+        })
+    });
+}
+
+fn run_locally(c: &mut Criterion) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("a.rs"), "fn main() {}\n".repeat(100)).expect("write");
+    let read = validate("fs_read", &json!({"path": "a.rs"})).expect("valid");
+    let shell = validate("terminal", &json!({"command": "true"})).expect("valid");
+    let progress = |_| {};
+    let cx = || ExecContext {
+        cwd: dir.path(),
+        editor: None,
+        cancel: CancellationToken::new(),
+        limits: Limits::default(),
+        progress: &progress,
+    };
+    c.bench_function("execute fs_read 1.3 KB local", |b| {
+        b.iter(|| runtime.block_on(execute(&read, cx())))
+    });
+    c.bench_function("execute terminal `true` local", |b| {
+        b.iter(|| runtime.block_on(execute(&shell, cx())))
+    });
+}
+
+criterion_group!(benches, describe_calls, run_locally);
+criterion_main!(benches);
