@@ -1,5 +1,6 @@
 //! Command-line parsing and dispatch. Each subcommand lives in its own module.
 
+mod acp;
 mod audit;
 mod grants;
 mod policy;
@@ -40,11 +41,23 @@ pub enum Command {
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    init_logging();
     match cli.command {
-        None | Some(Command::Acp) => anyhow::bail!("the ACP server is not wired up yet"),
+        None | Some(Command::Acp) => acp::run(cli.trace.as_deref()),
         Some(Command::Policy(cmd)) => policy::run(cmd),
         Some(Command::Grants(cmd)) => grants::run(cmd),
         Some(Command::Audit(cmd)) => audit::run(cmd),
         Some(Command::Trust(args)) => trust::run(args),
     }
+}
+
+/// Logs go to stderr only (`RUST_LOG`, default `warn`): stdout is the protocol wire.
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .try_init();
 }

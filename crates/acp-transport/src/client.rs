@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::SessionNotification;
+use agent_client_protocol::v1::{ConnectionTo, SentRequest};
 use agent_client_protocol::{Client, JsonRpcRequest};
 use tokio_util::sync::CancellationToken;
 
@@ -51,9 +51,21 @@ impl ClientHandle {
         }
     }
 
-    /// Sends a request and waits for its answer, at most `timeout` (none: for ever) and
-    /// until `cancel` fires. On timeout or cancellation the request is withdrawn: the
-    /// SDK sends `$/cancel_request` when the pending request is dropped.
+    /// Sends a request now and returns a handle to wait for its answer. Sending is
+    /// synchronous so that a caller can be sure the request went out before anything
+    /// it sends afterwards (a turn's last words, say).
+    pub fn send<R>(&self, request: R) -> PendingRequest<R::Response>
+    where
+        R: JsonRpcRequest,
+    {
+        let method = request.method().to_owned();
+        PendingRequest {
+            method,
+            sent: self.cx.send_request(request),
+        }
+    }
+
+    /// Sends a request and waits for its answer; see [`PendingRequest::wait`].
     pub async fn request<R>(
         &self,
         request: R,
@@ -63,8 +75,31 @@ impl ClientHandle {
     where
         R: JsonRpcRequest,
     {
-        let method = request.method().to_owned();
-        let sent = self.cx.send_request(request);
+        self.send(request).wait(timeout, cancel).await
+    }
+}
+
+/// A request that was sent to the client and not answered yet. Dropping it withdraws
+/// the request (`$/cancel_request`).
+#[derive(Debug)]
+pub struct PendingRequest<T: agent_client_protocol::JsonRpcResponse> {
+    method: String,
+    sent: SentRequest<T>,
+}
+
+impl<T: agent_client_protocol::JsonRpcResponse> PendingRequest<T> {
+    /// Waits for the answer, at most `timeout` (none: for ever) and until `cancel`
+    /// fires. On timeout or cancellation the request is withdrawn: the SDK sends
+    /// `$/cancel_request` when the pending request is dropped.
+    pub async fn wait(
+        self,
+        timeout: Option<Duration>,
+        cancel: &CancellationToken,
+    ) -> Result<T, ClientRequestError> {
+        let PendingRequest { method, sent } = self;
+        if cancel.is_cancelled() {
+            return Err(ClientRequestError::Withdrawn { method });
+        }
         let answer = sent.block_task();
         let timed = async {
             match timeout {

@@ -13,8 +13,9 @@ mod serve;
 mod trace;
 
 pub use agent_client_protocol::Error;
+pub use agent_client_protocol::JsonRpcRequest;
 pub use agent_client_protocol::v1::schema;
-pub use client::{ClientHandle, ClientRequestError};
+pub use client::{ClientHandle, ClientRequestError, PendingRequest};
 pub use handler::{AgentHandler, PromptResponder};
 pub use serve::{Ended, ServeError, ServeOptions, serve};
 pub use trace::Trace;

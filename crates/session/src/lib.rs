@@ -1,11 +1,22 @@
 //! Warden's sessions and the prompt turn: a state machine that suspends tool calls
 //! pending `session/request_permission`, and the async driver that carries it out.
 
+mod agent;
+mod audit;
+mod config_options;
+mod driver;
+mod editor;
+mod engine_gate;
 mod gate;
+mod modes;
 mod permission;
 mod turn;
 mod updates;
 
+pub use agent::{AgentConfig, EnvReader, WardenAgent};
+pub use driver::{AuditSink, TurnSetup, drive};
+pub use editor::ClientEditor;
+pub use engine_gate::{EngineGate, ModeCell};
 pub use gate::{Gate, GrantEffect, GrantScope, Prepared, Verdict};
 pub use permission::{Answer, Choice};
 pub use turn::{AuditKind, AuditNote, Command, Event, ToolResult, Turn, TurnLimits};

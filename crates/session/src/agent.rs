@@ -1,0 +1,426 @@
+//! Warden's agent: the ACP methods, the sessions, and the turns they run.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+use warden_acp_transport::schema::{
+    AgentCapabilities, CancelNotification, ClientCapabilities, ContentBlock, CurrentModeUpdate,
+    Implementation, InitializeRequest, InitializeResponse, NewSessionRequest, NewSessionResponse,
+    PromptRequest, PromptResponse, SessionConfigOptionValue, SessionId, SessionNotification,
+    SessionUpdate, SetSessionConfigOptionRequest, SetSessionConfigOptionResponse,
+    SetSessionModeRequest, SetSessionModeResponse, StopReason,
+};
+use warden_acp_transport::{AgentHandler, ClientHandle, Error, PromptResponder};
+use warden_model::{Conversation, Model, ToolSpec};
+use warden_permissions::{AuditLog, Context, Engine, Locations, Mode};
+
+use crate::audit::AuditLogSink;
+use crate::config_options::{MODEL_OPTION, model_option};
+use crate::driver::{AuditSink, TurnSetup, drive};
+use crate::editor::ClientEditor;
+use crate::engine_gate::{EngineGate, ModeCell};
+use crate::modes::mode_state;
+use crate::turn::TurnLimits;
+use crate::updates;
+
+/// Reads one environment variable (injected, so tests need not touch the process's).
+pub type EnvReader = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
+
+/// How the agent is set up.
+pub struct AgentConfig {
+    pub locations: Locations,
+    /// The configured model: `scripted` or `openai:<model>`.
+    pub model_spec: String,
+    /// The environment the model backends read (`OPENAI_API_KEY`, ...).
+    pub env: EnvReader,
+    pub tool_limits: warden_tools::Limits,
+    /// Model requests per turn.
+    pub max_model_requests: u32,
+}
+
+impl std::fmt::Debug for AgentConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AgentConfig")
+            .field("locations", &self.locations)
+            .field("model_spec", &self.model_spec)
+            .finish_non_exhaustive()
+    }
+}
+
+struct Session {
+    id: SessionId,
+    cwd: PathBuf,
+    mode: Arc<ModeCell>,
+    engine: Arc<Engine>,
+    gate: Arc<EngineGate>,
+    model: Mutex<Result<Arc<dyn Model>, String>>,
+    conversation: Mutex<Conversation>,
+    running: Mutex<Option<CancellationToken>>,
+}
+
+/// Warden's [`AgentHandler`].
+pub struct WardenAgent {
+    config: AgentConfig,
+    client: Mutex<Option<(ClientCapabilities, String)>>,
+    sessions: Mutex<HashMap<String, Arc<Session>>>,
+    engines: Mutex<HashMap<PathBuf, Arc<Engine>>>,
+    audit: OnceLock<Option<Arc<AuditLogSink>>>,
+    tools: Arc<[ToolSpec]>,
+    shutdown: CancellationToken,
+    turns: TaskTracker,
+    counter: AtomicU64,
+}
+
+impl std::fmt::Debug for WardenAgent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WardenAgent")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn invalid_params(message: impl Into<String>) -> Error {
+    Error::invalid_params().data(json!(message.into()))
+}
+
+impl WardenAgent {
+    pub fn new(config: AgentConfig) -> WardenAgent {
+        let tools: Arc<[ToolSpec]> = warden_tools::builtin_tools()
+            .iter()
+            .map(|t| ToolSpec {
+                name: t.name.to_owned(),
+                description: t.description.to_owned(),
+                input_schema: t.schema.clone(),
+            })
+            .collect();
+        WardenAgent {
+            config,
+            client: Mutex::new(None),
+            sessions: Mutex::new(HashMap::new()),
+            engines: Mutex::new(HashMap::new()),
+            audit: OnceLock::new(),
+            tools,
+            shutdown: CancellationToken::new(),
+            turns: TaskTracker::new(),
+            counter: AtomicU64::new(0),
+        }
+    }
+
+    fn session(&self, id: &SessionId) -> Result<Arc<Session>, Error> {
+        lock(&self.sessions)
+            .get(id.0.as_ref())
+            .cloned()
+            .ok_or_else(|| {
+                warden_acp_transport::schema::Error::session_not_found(id.clone()).into()
+            })
+    }
+
+    /// The engine of a project, loaded once per process: policy files are read when the
+    /// first session in that project starts, never before `initialize` is answered.
+    fn engine(&self, root: &Path) -> Arc<Engine> {
+        lock(&self.engines)
+            .entry(root.to_path_buf())
+            .or_insert_with(|| Arc::new(Engine::load(&self.config.locations, root)))
+            .clone()
+    }
+
+    fn audit(&self) -> Option<Arc<AuditLogSink>> {
+        self.audit
+            .get_or_init(|| match AuditLog::open(self.config.locations.audit_log()) {
+                Ok(log) => Some(Arc::new(AuditLogSink::new(log))),
+                Err(err) => {
+                    tracing::error!(%err, "cannot open the audit log; decisions will not be recorded");
+                    None
+                }
+            })
+            .clone()
+    }
+
+    fn new_session_id(&self) -> SessionId {
+        let n = self.counter.fetch_add(1, Ordering::Relaxed);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_nanos();
+        SessionId::new(format!("sess_{:x}_{:x}_{n}", std::process::id(), nanos))
+    }
+
+    fn client_info(&self) -> (ClientCapabilities, String) {
+        lock(&self.client)
+            .clone()
+            .unwrap_or_else(|| (ClientCapabilities::default(), "unknown client".to_owned()))
+    }
+
+    /// Flushes the audit log; the binary calls it before exiting.
+    pub fn flush(&self) {
+        if let Some(Some(sink)) = self.audit.get() {
+            sink.flush();
+        }
+    }
+}
+
+/// The text of a prompt: its text blocks, and resource links named as such.
+fn prompt_text(blocks: &[ContentBlock]) -> String {
+    let mut parts = Vec::new();
+    for block in blocks {
+        match block {
+            ContentBlock::Text(text) => parts.push(text.text.clone()),
+            ContentBlock::ResourceLink(link) => parts.push(format!("[resource: {}]", link.uri)),
+            _ => parts.push("[unsupported content omitted]".to_owned()),
+        }
+    }
+    parts.join("\n")
+}
+
+struct RunningGuard(Arc<Session>);
+
+impl Drop for RunningGuard {
+    fn drop(&mut self) {
+        *lock(&self.0.running) = None;
+    }
+}
+
+impl AgentHandler for WardenAgent {
+    async fn initialize(
+        &self,
+        request: InitializeRequest,
+        _client: ClientHandle,
+    ) -> Result<InitializeResponse, Error> {
+        let name = request
+            .client_info
+            .as_ref()
+            .map(|i| format!("{} {}", i.name, i.version))
+            .unwrap_or_else(|| "unknown client".to_owned());
+        *lock(&self.client) = Some((request.client_capabilities.clone(), name));
+        let capabilities = AgentCapabilities::new().meta(
+            json!({
+                "warden": {
+                    "version": env!("CARGO_PKG_VERSION"),
+                    "permissionResponseMeta": { "editedInput": true, "note": true },
+                    "permissionOptions": ["allow-once", "allow-session", "allow-project", "reject-once", "reject-project"],
+                }
+            })
+            .as_object()
+            .cloned(),
+        );
+        Ok(
+            InitializeResponse::new(agent_client_protocol::schema::ProtocolVersion::V1)
+                .agent_capabilities(capabilities)
+                .agent_info(
+                    Implementation::new("warden", env!("CARGO_PKG_VERSION"))
+                        .title("Warden".to_owned()),
+                ),
+        )
+    }
+
+    async fn new_session(
+        &self,
+        request: NewSessionRequest,
+        _client: ClientHandle,
+    ) -> Result<NewSessionResponse, Error> {
+        let cwd = request.cwd;
+        if !cwd.is_absolute() {
+            return Err(invalid_params(format!(
+                "`cwd` must be an absolute path, not `{}`",
+                cwd.display()
+            )));
+        }
+        if !cwd.is_dir() {
+            return Err(invalid_params(format!(
+                "`cwd` `{}` is not a folder",
+                cwd.display()
+            )));
+        }
+        let engine = self.engine(&cwd);
+        let mode = engine.settings().mode;
+        let id = self.new_session_id();
+        let mut context =
+            Context::new(cwd.clone()).with_protected(self.config.locations.protected());
+        if let Some(home) = (self.config.env)("HOME") {
+            context = context.with_home(home);
+        }
+        context
+            .workspace_roots
+            .extend(request.additional_directories.iter().cloned());
+        let mode_cell = Arc::new(ModeCell::new(mode));
+        let (_, client_name) = self.client_info();
+        let gate = Arc::new(EngineGate::new(
+            engine.clone(),
+            context,
+            id.0.to_string(),
+            mode_cell.clone(),
+            client_name,
+        ));
+        let model =
+            warden_model::from_spec(&self.config.model_spec, &|name| (self.config.env)(name))
+                .map_err(|e| e.to_string());
+        let current = model
+            .as_ref()
+            .map(|m| m.id().to_owned())
+            .unwrap_or_else(|_| self.config.model_spec.clone());
+        let session = Arc::new(Session {
+            id: id.clone(),
+            cwd,
+            mode: mode_cell,
+            engine,
+            gate,
+            model: Mutex::new(model),
+            conversation: Mutex::new(Conversation::new()),
+            running: Mutex::new(None),
+        });
+        lock(&self.sessions).insert(id.0.to_string(), session);
+        Ok(NewSessionResponse::new(id)
+            .modes(mode_state(mode))
+            .config_options(vec![model_option(&self.config.model_spec, &current)]))
+    }
+
+    fn prompt(&self, request: PromptRequest, responder: PromptResponder, client: ClientHandle) {
+        let session = match self.session(&request.session_id) {
+            Ok(session) => session,
+            Err(err) => return responder.respond(Err(err)),
+        };
+        if self.shutdown.is_cancelled() {
+            return responder.respond(Ok(PromptResponse::new(StopReason::Cancelled)));
+        }
+        let cancel = {
+            let mut running = lock(&session.running);
+            if running.is_some() {
+                drop(running);
+                return responder.respond(Err(Error::invalid_request().data(json!(
+                    "a prompt is already running in this session; cancel it or wait for its answer"
+                ))));
+            }
+            let token = self.shutdown.child_token();
+            *running = Some(token.clone());
+            token
+        };
+        let guard = RunningGuard(session.clone());
+        let text = prompt_text(&request.prompt);
+        let model = match lock(&session.model).clone() {
+            Ok(model) => model,
+            Err(problem) => {
+                drop(guard);
+                client.notify(updates::message_chunk(
+                    &session.id,
+                    format!("The model is not available: {problem}"),
+                ));
+                return responder.respond(Ok(PromptResponse::new(StopReason::EndTurn)));
+            }
+        };
+        let (capabilities, _) = self.client_info();
+        let editor = ClientEditor::new(client.clone(), session.id.clone(), capabilities);
+        let settings = session.engine.settings();
+        let audit: Arc<dyn AuditSink> = match self.audit() {
+            Some(sink) => sink,
+            None => Arc::new(crate::audit::NoAudit),
+        };
+        let setup = TurnSetup {
+            session: session.id.clone(),
+            cwd: session.cwd.clone(),
+            client,
+            gate: session.gate.clone(),
+            model,
+            tools: self.tools.clone(),
+            editor: Some(Arc::new(editor)),
+            limits: TurnLimits {
+                max_model_requests: self.config.max_model_requests,
+                max_pending: settings.max_pending_requests,
+                max_asks: settings.max_asks_per_turn,
+            },
+            tool_limits: self.config.tool_limits.clone(),
+            audit,
+        };
+        let conversation = std::mem::take(&mut *lock(&session.conversation));
+        self.turns.spawn(async move {
+            let (conversation, stop) = drive(setup, conversation, text, cancel).await;
+            *lock(&guard.0.conversation) = conversation;
+            drop(guard);
+            responder.respond(Ok(PromptResponse::new(stop)));
+        });
+    }
+
+    fn cancel(&self, notification: CancelNotification) {
+        match self.session(&notification.session_id) {
+            Ok(session) => {
+                if let Some(token) = lock(&session.running).as_ref() {
+                    token.cancel();
+                }
+            }
+            Err(_) => {
+                tracing::debug!(session = %notification.session_id, "cancel for an unknown session")
+            }
+        }
+    }
+
+    fn set_mode(
+        &self,
+        request: SetSessionModeRequest,
+        client: ClientHandle,
+    ) -> Result<SetSessionModeResponse, Error> {
+        let session = self.session(&request.session_id)?;
+        let Some(mode) = Mode::parse(&request.mode_id.0) else {
+            let known: Vec<_> = Mode::ALL.iter().map(|m| m.id()).collect();
+            return Err(invalid_params(format!(
+                "unknown mode `{}`; the modes are: {}",
+                request.mode_id.0,
+                known.join(", ")
+            )));
+        };
+        session.mode.set(mode);
+        client.notify(SessionNotification::new(
+            session.id.clone(),
+            SessionUpdate::CurrentModeUpdate(CurrentModeUpdate::new(mode.id())),
+        ));
+        Ok(SetSessionModeResponse::new())
+    }
+
+    fn set_config_option(
+        &self,
+        request: SetSessionConfigOptionRequest,
+        _client: ClientHandle,
+    ) -> Result<SetSessionConfigOptionResponse, Error> {
+        let session = self.session(&request.session_id)?;
+        if request.config_id.0.as_ref() != MODEL_OPTION {
+            return Err(invalid_params(format!(
+                "unknown config option `{}`; the options are: {MODEL_OPTION}",
+                request.config_id.0
+            )));
+        }
+        let SessionConfigOptionValue::ValueId { value } = &request.value else {
+            return Err(invalid_params("the model option takes a model id"));
+        };
+        let offered = warden_model::offered_models(&self.config.model_spec);
+        if !offered.iter().any(|m| m.id == value.0.as_ref()) {
+            let ids: Vec<_> = offered.iter().map(|m| m.id.as_str()).collect();
+            return Err(invalid_params(format!(
+                "unknown model `{}`; the models are: {}",
+                value.0,
+                ids.join(", ")
+            )));
+        }
+        let model = warden_model::from_spec(&value.0, &|name| (self.config.env)(name))
+            .map_err(|e| invalid_params(e.to_string()))?;
+        let current = model.id().to_owned();
+        *lock(&session.model) = Ok(model);
+        Ok(SetSessionConfigOptionResponse::new(vec![model_option(
+            &self.config.model_spec,
+            &current,
+        )]))
+    }
+
+    async fn shutdown(&self) {
+        self.shutdown.cancel();
+        self.turns.close();
+        self.turns.wait().await;
+        self.flush();
+    }
+}

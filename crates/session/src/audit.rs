@@ -1,0 +1,100 @@
+//! The turn's audit notes, written to the permission crate's audit log.
+
+use std::time::Duration;
+
+use warden_acp_transport::schema::SessionId;
+use warden_permissions::{AuditEvent, AuditLog, Decision, Outcome};
+
+use crate::driver::AuditSink;
+use crate::turn::{AuditKind, AuditNote};
+
+/// Writes audit notes to an [`AuditLog`] (which hands them to its own writer thread).
+#[derive(Debug)]
+pub struct AuditLogSink {
+    log: AuditLog,
+}
+
+impl AuditLogSink {
+    pub fn new(log: AuditLog) -> AuditLogSink {
+        AuditLogSink { log }
+    }
+
+    /// Waits until everything recorded so far is written.
+    pub fn flush(&self) {
+        if let Err(err) = self.log.flush() {
+            tracing::warn!(%err, "flushing the audit log failed");
+        }
+    }
+}
+
+/// Used only when the audit log cannot be opened (already reported as an error).
+#[derive(Debug)]
+pub struct NoAudit;
+
+impl AuditSink for NoAudit {
+    fn record(&self, _session: &SessionId, _note: &AuditNote, _latency: Option<Duration>) {}
+}
+
+impl AuditSink for AuditLogSink {
+    fn record(&self, session: &SessionId, note: &AuditNote, latency: Option<Duration>) {
+        let session = session.0.to_string();
+        let event = match &note.kind {
+            AuditKind::Evaluated { verdict } => {
+                let mut event = AuditEvent::evaluation(
+                    session,
+                    note.call_id.clone(),
+                    note.tool.clone(),
+                    note.args.clone(),
+                )
+                .with_risk(verdict.risk)
+                .with_decision(verdict.decision);
+                if let Some(by) = verdict.explanation.get("decided_by") {
+                    event = event.with_decided_by(by.clone());
+                }
+                event
+            }
+            AuditKind::Malformed { reason } => AuditEvent::evaluation(
+                session,
+                note.call_id.clone(),
+                note.tool.clone(),
+                note.args.clone(),
+            )
+            .with_decision(Decision::Deny)
+            .with_decided_by(serde_json::json!({ "kind": "malformed", "problem": reason })),
+            AuditKind::Answered {
+                outcome,
+                option_id,
+                note: user_note,
+                reason,
+            } => {
+                let option_id = option_id.clone().unwrap_or_default();
+                let outcome = match *outcome {
+                    "granted" => Outcome::Granted {
+                        option_id,
+                        grant_id: None,
+                        note: user_note.clone(),
+                    },
+                    "denied" => Outcome::Denied {
+                        option_id,
+                        grant_id: None,
+                        note: user_note.clone(),
+                    },
+                    "cancelled" => Outcome::Cancelled,
+                    "timed_out" => Outcome::TimedOut {
+                        after_ms: latency.map(|l| l.as_millis() as u64),
+                    },
+                    _ => Outcome::Error {
+                        reason: reason.clone().unwrap_or_else(|| "unknown".to_owned()),
+                    },
+                };
+                AuditEvent::outcome(session, note.call_id.clone(), note.tool.clone(), outcome)
+                    .with_args(note.args.clone())
+            }
+        };
+        let event = match latency {
+            Some(latency) => event.with_latency(latency),
+            None => event,
+        };
+        self.log.record(event);
+    }
+}

@@ -1,0 +1,335 @@
+//! The async driver of a turn: carries out the state machine's commands and feeds the
+//! results back as events.
+//!
+//! Everything that reaches the client goes out from this one loop, in order, and only
+//! while the turn is live: text chunks and tool progress travel through the loop's
+//! channel rather than being sent by the tasks that produce them, so nothing about a
+//! turn can follow its `session/prompt` response.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures::StreamExt;
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+use warden_acp_transport::schema::{SessionId, StopReason, ToolCallContent, ToolCallUpdateFields};
+use warden_acp_transport::{ClientHandle, ClientRequestError};
+use warden_model::{Conversation, FinishReason, Model, ModelEvent, ToolSpec};
+use warden_tools::{Editor, ExecContext};
+
+use crate::gate::Gate;
+use crate::permission::{self, Answer};
+use crate::turn::{AuditNote, Command, Event, ToolResult, Turn, TurnLimits};
+use crate::updates;
+
+/// Where audit notes go. Recording must not block the turn.
+pub trait AuditSink: Send + Sync {
+    fn record(&self, session: &SessionId, note: &AuditNote, latency: Option<Duration>);
+}
+
+/// Everything a turn works with.
+#[derive(Clone)]
+pub struct TurnSetup {
+    pub session: SessionId,
+    pub cwd: PathBuf,
+    pub client: ClientHandle,
+    pub gate: Arc<dyn Gate + Send + Sync>,
+    pub model: Arc<dyn Model>,
+    pub tools: Arc<[ToolSpec]>,
+    pub editor: Option<Arc<dyn Editor>>,
+    pub limits: TurnLimits,
+    pub tool_limits: warden_tools::Limits,
+    pub audit: Arc<dyn AuditSink>,
+}
+
+impl std::fmt::Debug for TurnSetup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TurnSetup")
+            .field("session", &self.session)
+            .field("cwd", &self.cwd)
+            .field("model", &self.model.id())
+            .finish_non_exhaustive()
+    }
+}
+
+/// How long stopped tools get to wind down (kill their processes, release editor
+/// terminals) before the turn answers its prompt.
+const TOOL_WIND_DOWN: Duration = Duration::from_secs(5);
+
+enum Msg {
+    Event(Event),
+    Chunk(String),
+    Progress(String, Vec<ToolCallContent>),
+}
+
+/// Runs one turn to its end and returns the conversation and the stop reason.
+pub async fn drive(
+    setup: TurnSetup,
+    conversation: Conversation,
+    prompt: String,
+    cancel: CancellationToken,
+) -> (Conversation, StopReason) {
+    let (mut turn, first) = Turn::start(setup.session.clone(), conversation, prompt, setup.limits);
+    let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
+    let mut state = DriverState {
+        setup,
+        tx,
+        asks: HashMap::new(),
+        tools: HashMap::new(),
+        tool_tasks: Vec::new(),
+        model_task: None,
+    };
+    let mut queue: std::collections::VecDeque<Command> = first.into();
+    let mut cancel_sent = false;
+    let stop = 'turn: loop {
+        while let Some(command) = queue.pop_front() {
+            if let Some(stop) = state.execute(command, &turn) {
+                break 'turn stop;
+            }
+        }
+        let event = tokio::select! {
+            biased;
+            () = cancel.cancelled(), if !cancel_sent => {
+                cancel_sent = true;
+                Event::Cancel
+            }
+            msg = rx.recv() => match msg {
+                Some(Msg::Event(event)) => event,
+                Some(Msg::Chunk(text)) => {
+                    state.setup.client.notify(updates::message_chunk(&state.setup.session, text));
+                    continue;
+                }
+                Some(Msg::Progress(call_id, content)) => {
+                    state.setup.client.notify(updates::update(
+                        &state.setup.session,
+                        &call_id,
+                        ToolCallUpdateFields::new().content(content),
+                    ));
+                    continue;
+                }
+                // The driver holds a sender, so the channel cannot close; treat it
+                // as a cancel all the same rather than spin.
+                None => Event::Cancel,
+            },
+        };
+        let gate = state.setup.gate.clone();
+        queue.extend(turn.handle(event, gate.as_ref()));
+    };
+    state.wind_down().await;
+    (turn.into_conversation(), stop)
+}
+
+struct Ask {
+    withdraw: CancellationToken,
+    since: Instant,
+}
+
+struct DriverState {
+    setup: TurnSetup,
+    tx: mpsc::UnboundedSender<Msg>,
+    asks: HashMap<String, Ask>,
+    tools: HashMap<String, CancellationToken>,
+    tool_tasks: Vec<JoinHandle<()>>,
+    model_task: Option<JoinHandle<()>>,
+}
+
+impl DriverState {
+    /// Carries out one command; `Some` when the turn ends.
+    fn execute(&mut self, command: Command, turn: &Turn) -> Option<StopReason> {
+        match command {
+            Command::Notify(notification) => self.setup.client.notify(*notification),
+            Command::AskPermission {
+                call_id,
+                request,
+                timeout,
+            } => self.ask(call_id, *request, timeout),
+            Command::Withdraw { call_id } => {
+                if let Some(ask) = self.asks.remove(&call_id) {
+                    ask.withdraw.cancel();
+                }
+            }
+            Command::RunTool {
+                call_id,
+                tool,
+                args,
+            } => self.run_tool(call_id, &tool, args),
+            Command::StopTool { call_id } => {
+                if let Some(token) = self.tools.remove(&call_id) {
+                    token.cancel();
+                }
+            }
+            Command::CallModel => self.call_model(turn.conversation()),
+            Command::Audit(note) => {
+                let latency = match &note.kind {
+                    crate::turn::AuditKind::Answered { .. } => {
+                        self.asks.remove(&note.call_id).map(|a| a.since.elapsed())
+                    }
+                    _ => None,
+                };
+                self.setup.audit.record(&self.setup.session, &note, latency);
+            }
+            Command::End(stop) => return Some(stop),
+        }
+        None
+    }
+
+    fn ask(
+        &mut self,
+        call_id: String,
+        request: warden_acp_transport::schema::RequestPermissionRequest,
+        timeout: Option<Duration>,
+    ) {
+        let withdraw = CancellationToken::new();
+        // Sent here, in the loop, so the request is on the wire before anything the
+        // loop sends later.
+        let pending = self.setup.client.send(request);
+        self.asks.insert(
+            call_id.clone(),
+            Ask {
+                withdraw: withdraw.clone(),
+                since: Instant::now(),
+            },
+        );
+        let tx = self.tx.clone();
+        tokio::spawn(async move {
+            let answer = match pending.wait(timeout, &withdraw).await {
+                Ok(response) => permission::read_answer(response),
+                Err(ClientRequestError::Timeout { .. }) => Answer::TimedOut,
+                // Withdrawn by the turn itself: it already settled the call.
+                Err(ClientRequestError::Withdrawn { .. }) => return,
+                // With the connection gone nobody can answer; the turn is over.
+                Err(ClientRequestError::Disconnected { .. }) => Answer::Cancelled,
+                Err(ClientRequestError::Rejected { error, .. }) => Answer::Failed {
+                    reason: format!("the client answered with an error: {error}"),
+                },
+            };
+            let _ = tx.send(Msg::Event(Event::Answered { call_id, answer }));
+        });
+    }
+
+    fn run_tool(&mut self, call_id: String, tool: &str, args: serde_json::Value) {
+        let token = CancellationToken::new();
+        self.tools.insert(call_id.clone(), token.clone());
+        let tx = self.tx.clone();
+        let cwd = self.setup.cwd.clone();
+        let editor = self.setup.editor.clone();
+        let limits = self.setup.tool_limits.clone();
+        let parsed = warden_tools::validate(tool, &args);
+        let tool = tool.to_owned();
+        self.tool_tasks.push(tokio::spawn(async move {
+            let result = match parsed {
+                Ok(parsed) => {
+                    let progress_tx = tx.clone();
+                    let progress_id = call_id.clone();
+                    let progress = move |content: Vec<ToolCallContent>| {
+                        let _ = progress_tx.send(Msg::Progress(progress_id.clone(), content));
+                    };
+                    let output = warden_tools::execute(
+                        &parsed,
+                        ExecContext {
+                            cwd: &cwd,
+                            editor,
+                            cancel: token,
+                            limits,
+                            progress: &progress,
+                        },
+                    )
+                    .await;
+                    let timed_out =
+                        output.raw_output.get("timed_out").and_then(|v| v.as_bool()) == Some(true);
+                    ToolResult {
+                        ok: output.ok,
+                        timed_out,
+                        content: output.content,
+                        raw_output: output.raw_output,
+                        for_model: output.for_model,
+                    }
+                }
+                // The gate validated these arguments already; this is a bug, and it
+                // fails the call rather than running something unchecked.
+                Err(err) => {
+                    let text = format!("{tool}: {err}");
+                    ToolResult {
+                        ok: false,
+                        timed_out: false,
+                        content: vec![ToolCallContent::from(updates::text(text.clone()))],
+                        raw_output: serde_json::json!({ "error": text }),
+                        for_model: text,
+                    }
+                }
+            };
+            let _ = tx.send(Msg::Event(Event::ToolFinished { call_id, result }));
+        }));
+    }
+
+    fn call_model(&mut self, conversation: &Conversation) {
+        let mut stream = self.setup.model.respond(conversation, &self.setup.tools);
+        let tx = self.tx.clone();
+        if let Some(previous) = self.model_task.take() {
+            previous.abort();
+        }
+        self.model_task = Some(tokio::spawn(async move {
+            let mut text = String::new();
+            let mut calls = Vec::new();
+            let event = loop {
+                match stream.next().await {
+                    Some(Ok(ModelEvent::Text(chunk))) => {
+                        text.push_str(&chunk);
+                        let _ = tx.send(Msg::Chunk(chunk));
+                    }
+                    Some(Ok(ModelEvent::ToolCall(call))) => calls.push(call),
+                    Some(Ok(ModelEvent::Finished(finish))) => {
+                        break Event::ModelReplied {
+                            text,
+                            calls,
+                            finish,
+                        };
+                    }
+                    Some(Err(err)) => {
+                        break Event::ModelFailed {
+                            message: format!("The model failed: {err}"),
+                        };
+                    }
+                    None if calls.is_empty() && !text.is_empty() => {
+                        // A reply that ends without saying why is taken as finished.
+                        break Event::ModelReplied {
+                            text,
+                            calls,
+                            finish: FinishReason::EndTurn,
+                        };
+                    }
+                    None => {
+                        break Event::ModelFailed {
+                            message: "The model's reply ended before it was complete.".to_owned(),
+                        };
+                    }
+                }
+            };
+            let _ = tx.send(Msg::Event(event));
+        }));
+    }
+
+    /// At the end of a turn: stop the model, withdraw what is pending, stop the tools
+    /// and give them a bounded time to clean up.
+    async fn wind_down(&mut self) {
+        if let Some(task) = self.model_task.take() {
+            task.abort();
+        }
+        for (_, ask) in self.asks.drain() {
+            ask.withdraw.cancel();
+        }
+        for (_, token) in self.tools.drain() {
+            token.cancel();
+        }
+        let tasks = std::mem::take(&mut self.tool_tasks);
+        if tokio::time::timeout(TOOL_WIND_DOWN, futures::future::join_all(tasks))
+            .await
+            .is_err()
+        {
+            tracing::warn!("tools did not stop within {TOOL_WIND_DOWN:?} of the turn's end");
+        }
+    }
+}

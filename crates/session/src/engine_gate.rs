@@ -1,0 +1,198 @@
+//! The [`Gate`] of a real session: the built-in tools' schemas and the permission
+//! engine.
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, Mutex};
+
+use warden_permissions::{
+    Context, DecidedBy, Decision, Effect, Engine, Evaluation, Mode, Risk, Scope, ToolCall,
+};
+
+use crate::gate::{Gate, GrantEffect, GrantScope, Prepared, Verdict};
+
+/// A session's mode, shared between the session (which changes it) and its gate
+/// (which reads it at every evaluation, so a change applies from the next one).
+#[derive(Debug)]
+pub struct ModeCell(AtomicU8);
+
+impl ModeCell {
+    pub fn new(mode: Mode) -> ModeCell {
+        ModeCell(AtomicU8::new(Self::index(mode)))
+    }
+
+    fn index(mode: Mode) -> u8 {
+        Mode::ALL.iter().position(|m| *m == mode).unwrap_or(0) as u8
+    }
+
+    pub fn get(&self) -> Mode {
+        Mode::ALL
+            .get(self.0.load(Ordering::Acquire) as usize)
+            .copied()
+            .unwrap_or_default()
+    }
+
+    pub fn set(&self, mode: Mode) {
+        self.0.store(Self::index(mode), Ordering::Release);
+    }
+}
+
+/// The gate of one session.
+#[derive(Debug)]
+pub struct EngineGate {
+    engine: Arc<Engine>,
+    context: Context,
+    session_id: String,
+    mode: Arc<ModeCell>,
+    client: String,
+    /// Calls the user allowed for the session when no narrow grant could be proposed:
+    /// exactly these arguments, in memory only.
+    exact: Mutex<HashSet<String>>,
+}
+
+impl EngineGate {
+    pub fn new(
+        engine: Arc<Engine>,
+        context: Context,
+        session_id: String,
+        mode: Arc<ModeCell>,
+        client: String,
+    ) -> EngineGate {
+        EngineGate {
+            engine,
+            context,
+            session_id,
+            mode,
+            client,
+            exact: Mutex::new(HashSet::new()),
+        }
+    }
+
+    fn call(prepared: &Prepared) -> ToolCall {
+        ToolCall {
+            tool: prepared.tool.clone(),
+            args: prepared.args.clone(),
+            model_hint: prepared.hint,
+            annotations: None,
+        }
+    }
+
+    fn evaluation(&self, prepared: &Prepared) -> Evaluation {
+        self.engine.evaluate(
+            &Self::call(prepared),
+            &self.context,
+            self.mode.get(),
+            &self.session_id,
+        )
+    }
+
+    fn exact_key(prepared: &Prepared) -> String {
+        format!("{}\u{0}{}", prepared.tool, prepared.args)
+    }
+}
+
+fn hint(value: Option<warden_model::RiskHint>) -> Option<Risk> {
+    value.and_then(|h| Risk::parse(h.as_str()))
+}
+
+impl Gate for EngineGate {
+    fn prepare(&self, tool: &str, args: &serde_json::Value) -> Result<Prepared, String> {
+        let mut args = args.clone();
+        if !args.is_object() {
+            return Err(format!(
+                "the arguments of `{tool}` must be a JSON object, not {args}"
+            ));
+        }
+        let hint = hint(warden_model::take_risk_hint(&mut args)?);
+        let Some(def) = warden_tools::find(tool) else {
+            let known: Vec<_> = warden_tools::builtin_tools()
+                .iter()
+                .map(|t| t.name)
+                .collect();
+            return Err(format!(
+                "there is no tool `{tool}`; the tools are: {}",
+                known.join(", ")
+            ));
+        };
+        let parsed = warden_tools::validate(tool, &args).map_err(|e| e.to_string())?;
+        Ok(Prepared {
+            tool: tool.to_owned(),
+            title: warden_tools::title(&parsed, &self.context.cwd),
+            kind: def.kind,
+            locations: warden_tools::locations(&parsed, &self.context.cwd),
+            server: None,
+            hint,
+            args,
+        })
+    }
+
+    fn evaluate(&self, prepared: &Prepared) -> Verdict {
+        let mut evaluation = self.evaluation(prepared);
+        // An exact session approval stands in for a grant: it settles what the mode
+        // would have asked, never a rule, and never a Critical call.
+        let by_mode = matches!(
+            evaluation.decided_by,
+            DecidedBy::Mode { .. } | DecidedBy::ModelHint { .. }
+        );
+        if evaluation.decision == Decision::Ask
+            && by_mode
+            && !evaluation.once_only
+            && evaluation.risk != Risk::Critical
+            && self
+                .exact
+                .lock()
+                .is_ok_and(|set| set.contains(&Self::exact_key(prepared)))
+        {
+            evaluation.decision = Decision::Allow;
+            evaluation.reason = format!(
+                "{} (the user allowed this exact call for the session)",
+                evaluation.reason
+            );
+        }
+        let timeout = self.engine.settings().approval_timeout(evaluation.risk);
+        Verdict {
+            decision: evaluation.decision,
+            risk: evaluation.risk,
+            reason: evaluation.reason.clone(),
+            proposal: evaluation.proposal.as_ref().map(|p| p.subject.clone()),
+            timeout,
+            explanation: serde_json::to_value(&evaluation).unwrap_or_default(),
+        }
+    }
+
+    fn remember(
+        &self,
+        prepared: &Prepared,
+        _verdict: &Verdict,
+        scope: GrantScope,
+        effect: GrantEffect,
+    ) -> Result<(), String> {
+        // The proposal is taken from a fresh evaluation, which is deterministic for
+        // the same call, rather than carried through the turn.
+        let evaluation = self.evaluation(prepared);
+        if evaluation.risk == Risk::Critical && effect == GrantEffect::Allow {
+            return Err("a Critical call is never remembered as allowed".to_owned());
+        }
+        let Some(proposal) = evaluation.proposal else {
+            if scope == GrantScope::Session && effect == GrantEffect::Allow {
+                if let Ok(mut set) = self.exact.lock() {
+                    set.insert(Self::exact_key(prepared));
+                }
+                return Ok(());
+            }
+            return Err("no narrow grant can be proposed for this call".to_owned());
+        };
+        let scope = match scope {
+            GrantScope::Session => Scope::Session,
+            GrantScope::Project => Scope::Project,
+        };
+        let effect = match effect {
+            GrantEffect::Allow => Effect::Allow,
+            GrantEffect::Deny => Effect::Deny,
+        };
+        self.engine
+            .grant(&self.session_id, &proposal, scope, effect, &self.client)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+}

@@ -1,0 +1,71 @@
+//! `warden` / `warden acp`: the ACP agent on stdin/stdout.
+
+use std::io::IsTerminal;
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use warden_acp_transport::{ServeOptions, Trace, serve};
+use warden_permissions::Locations;
+use warden_session::{AgentConfig, WardenAgent};
+
+/// The environment variable that overrides the longest accepted protocol line.
+const MAX_LINE_VAR: &str = "WARDEN_MAX_LINE_BYTES";
+
+pub fn run(trace: Option<&Path>) -> anyhow::Result<ExitCode> {
+    if std::io::stdin().is_terminal() {
+        #[allow(clippy::print_stderr)]
+        {
+            eprintln!(
+                "warden: an ACP agent speaking JSON-RPC on stdin/stdout, for editors such as Zed \
+                 (see the README); press Ctrl-D to quit"
+            );
+        }
+    }
+    let mut options = ServeOptions {
+        handle_signals: true,
+        ..ServeOptions::default()
+    };
+    if let Some(limit) = std::env::var_os(MAX_LINE_VAR) {
+        let limit = limit.to_string_lossy();
+        options.max_line_bytes = limit.parse().ok().filter(|n| *n > 0).with_context(|| {
+            format!("{MAX_LINE_VAR} must be a positive number of bytes, not `{limit}`")
+        })?;
+    }
+    if let Some(path) = trace {
+        let trace = Trace::open(path)
+            .with_context(|| format!("cannot open the trace file {}", path.display()))?;
+        options.trace = Some(Arc::new(trace));
+    }
+    let config = AgentConfig {
+        locations: Locations::from_env(),
+        model_spec: std::env::var("WARDEN_MODEL").unwrap_or_else(|_| "scripted".to_owned()),
+        env: Arc::new(|name| std::env::var(name).ok().filter(|v| !v.is_empty())),
+        tool_limits: warden_tools::Limits::default(),
+        max_model_requests: 50,
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let agent = Arc::new(WardenAgent::new(config));
+    let result = runtime.block_on(serve(
+        agent.clone(),
+        tokio::io::stdin(),
+        tokio::io::stdout(),
+        options,
+    ));
+    agent.flush();
+    // The stdin reader may still sit in a blocking read that nothing will end: do not
+    // wait for it.
+    runtime.shutdown_background();
+    match result {
+        Ok(ended) => {
+            tracing::debug!(?ended, "connection ended");
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(err) => Err(err).context("serving ACP failed"),
+    }
+}
