@@ -361,8 +361,10 @@ fn a_full_queue_drops_and_leaves_a_marker() {
         .iter()
         .filter(|l| l.record.as_ref().is_some_and(|r| r.body.dropped.is_some()))
         .count();
-    assert_eq!(markers, 1);
-    assert_eq!(report.lines, sent as u64 - dropped + 1);
+    // Drops that happen while the writer is between taking its batch and writing it
+    // go into a second marker; together the markers count every lost record.
+    assert!(markers >= 1, "no dropped marker");
+    assert_eq!(report.lines, sent as u64 - dropped + markers as u64);
 }
 
 #[test]

@@ -7,7 +7,7 @@ use std::time::SystemTime;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use super::canonical::canonical_json;
+use super::canonical::{canonical_json, sort_keys};
 use super::chain::hex;
 use super::record::{ArgsDigest, AuditEvent, AuditKind, Outcome, RecordBody};
 use crate::redact::{redact_json, redact_text};
@@ -27,7 +27,7 @@ pub fn body_of(event: AuditEvent) -> RecordBody {
         risk: event.risk,
         decision: event.decision,
         outcome: event.outcome.map(redact_outcome),
-        decided_by: event.decided_by.as_ref().map(redact_json),
+        decided_by: event.decided_by.as_ref().map(|v| sort_keys(redact_json(v))),
         latency_us: event.latency_us,
         dropped: None,
     }

@@ -14,6 +14,25 @@ pub fn canonical_json(value: &Value) -> String {
     out
 }
 
+/// `value` with every object's keys in sorted order, so that it serialises the same
+/// whether or not serde_json's `preserve_order` feature is on in the build.
+pub fn sort_keys(value: Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<(String, Value)> = map.into_iter().collect();
+            entries.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+            Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k, sort_keys(v)))
+                    .collect(),
+            )
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(sort_keys).collect()),
+        other => other,
+    }
+}
+
 fn write_value(value: &Value, out: &mut String) {
     match value {
         Value::Null => out.push_str("null"),
@@ -67,6 +86,15 @@ mod tests {
         let b = json!({"a": {"c": null, "d": [1, "x"]}, "b": 1});
         assert_eq!(canonical_json(&a), canonical_json(&b));
         assert_eq!(canonical_json(&a), r#"{"a":{"c":null,"d":[1,"x"]},"b":1}"#);
+    }
+
+    #[test]
+    fn sorted_keys_serialise_in_order() {
+        let v = sort_keys(json!({"b": {"z": 1, "y": 2}, "a": [{"d": 0, "c": 1}]}));
+        assert_eq!(
+            serde_json::to_string(&v).expect("json"),
+            r#"{"a":[{"c":1,"d":0}],"b":{"y":2,"z":1}}"#
+        );
     }
 
     #[test]

@@ -1,0 +1,157 @@
+//! `warden audit tail` and `warden audit verify`, end to end through the binary.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::{Duration, UNIX_EPOCH};
+
+use serde_json::json;
+use warden_permissions::{AuditEvent, AuditLog, Decision, Outcome, Risk};
+
+fn warden(home: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_warden"))
+        .args(args)
+        .env("WARDEN_HOME", home)
+        .env_remove("XDG_STATE_HOME")
+        .output()
+        .expect("run warden")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("utf-8")
+}
+
+/// Writes an evaluation, its outcome and a second evaluation to `path`.
+fn write_log(path: &Path) {
+    let at = UNIX_EPOCH + Duration::from_micros(1_795_379_715_000_000);
+    let log = AuditLog::open(path).expect("open");
+    log.record(
+        AuditEvent::evaluation(
+            "sess-1",
+            "c1",
+            "terminal",
+            json!({"command": "npm install --token s3cr3t"}),
+        )
+        .with_time(at)
+        .with_risk(Risk::High)
+        .with_decision(Decision::Ask)
+        .with_decided_by(json!({"rule": {"id": "terminal-ask", "file": "defaults"}})),
+    );
+    log.record(
+        AuditEvent::outcome(
+            "sess-1",
+            "c1",
+            "terminal",
+            Outcome::Granted {
+                option_id: "allow-once".into(),
+                grant_id: None,
+                note: None,
+            },
+        )
+        .with_time(at + Duration::from_secs(2))
+        .with_decision(Decision::Allow),
+    );
+    log.record(
+        AuditEvent::evaluation("sess-1", "c2", "fs_read", json!({"path": "README.md"}))
+            .with_time(at + Duration::from_secs(3))
+            .with_risk(Risk::Low)
+            .with_decision(Decision::Allow)
+            .with_decided_by(json!({"mode": "ask"})),
+    );
+    log.flush().expect("flush");
+}
+
+#[test]
+fn tail_prints_readable_lines_and_raw_json() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let empty = warden(home.path(), &["audit", "tail"]);
+    assert!(empty.status.success());
+    assert_eq!(stdout(&empty), "");
+
+    let path = home.path().join("audit.jsonl");
+    write_log(&path);
+    let out = warden(home.path(), &["audit", "tail"]);
+    assert!(out.status.success(), "{out:?}");
+    expect_test::expect![[r#"
+        2026-11-22T20:35:15.000000Z  sess-1  terminal  high  ask  rule.file=defaults rule.id=terminal-ask
+        2026-11-22T20:35:17.000000Z  sess-1  terminal  -  allow  user granted allow-once
+        2026-11-22T20:35:18.000000Z  sess-1  fs_read  low  allow  mode=ask
+    "#]]
+    .assert_eq(&stdout(&out));
+
+    let raw = warden(home.path(), &["audit", "tail", "-n", "2", "--json"]);
+    assert!(raw.status.success());
+    let file = fs::read_to_string(&path).expect("read");
+    let last_two: Vec<&str> = file.lines().skip(1).collect();
+    assert_eq!(stdout(&raw), format!("{}\n", last_two.join("\n")));
+    assert!(!file.contains("s3cr3t"), "the token is redacted");
+}
+
+#[test]
+fn verify_exits_zero_when_intact_and_one_naming_the_line_when_broken() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let path = home.path().join("audit.jsonl");
+    let missing = warden(home.path(), &["audit", "verify"]);
+    assert_eq!(missing.status.code(), Some(0));
+    assert!(stdout(&missing).contains(": 0 lines, chain intact"));
+
+    write_log(&path);
+    let ok = warden(home.path(), &["audit", "verify"]);
+    assert_eq!(ok.status.code(), Some(0), "{ok:?}");
+    assert!(stdout(&ok).contains(": 3 lines, chain intact; last seq 3, head "));
+
+    let text = fs::read_to_string(&path).expect("read");
+    fs::write(
+        &path,
+        text.replacen("\"allow-once\"", "\"allow-session\"", 1),
+    )
+    .expect("write");
+    let broken = warden(home.path(), &["audit", "verify"]);
+    assert_eq!(broken.status.code(), Some(1), "{broken:?}");
+    let report = stdout(&broken);
+    let report = &report[report.find(": 3 lines").expect("summary")..];
+    expect_test::expect![[r#"
+        : 3 lines, chain BROKEN: line 3 does not follow line 2: its prev is not the hash of line 2 (line 2 was edited, or lines were inserted, deleted or moved here)
+    "#]]
+    .assert_eq(report);
+}
+
+#[test]
+fn file_points_at_another_log() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let other = home.path().join("elsewhere.jsonl");
+    write_log(&other);
+    let tail = warden(
+        home.path(),
+        &[
+            "audit",
+            "tail",
+            "-n",
+            "1",
+            "--file",
+            other.to_str().expect("utf-8"),
+        ],
+    );
+    assert!(stdout(&tail).contains("fs_read"), "{tail:?}");
+    let default = warden(home.path(), &["audit", "tail"]);
+    assert_eq!(stdout(&default), "");
+}
+
+#[test]
+fn an_unreadable_log_is_an_error_not_a_verdict() {
+    let home = tempfile::tempdir().expect("tempdir");
+    // A folder where the log should be: it cannot be read as a file.
+    let out = warden(
+        home.path(),
+        &[
+            "audit",
+            "verify",
+            "--file",
+            home.path().to_str().expect("utf-8"),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(stdout(&out), "");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("cannot read the audit log"), "{stderr}");
+}
