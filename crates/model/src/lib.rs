@@ -24,7 +24,7 @@ pub use conversation::{
 pub use error::ModelError;
 pub use event::{FinishReason, ModelEvent};
 pub use model::{Model, ModelOption, from_spec, offered_models};
-pub use openai::{DEFAULT_BASE_URL, OpenAiConfig, OpenAiModel, TIMEOUT_VAR};
+pub use openai::{DEFAULT_BASE_URL, OpenAiConfig, OpenAiModel, TIMEOUT_VAR, replay_stream};
 pub use risk_hint::{
     RISK_LEVEL_ARG, RISK_LEVEL_DESCRIPTION, RiskHint, take_risk_hint, with_risk_hint,
 };

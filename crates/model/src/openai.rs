@@ -122,6 +122,14 @@ impl OpenAiConfig {
     }
 }
 
+/// Decodes a complete recorded Chat Completions stream body (`data: {...}` events up to
+/// `data: [DONE]`) into the events a live reply would yield, for tests, benchmarks and
+/// debugging of captured traffic. `first_call_number` numbers calls the server sent without
+/// an id (`call_<n>`).
+pub fn replay_stream(body: &[u8], first_call_number: usize) -> Vec<Result<ModelEvent, ModelError>> {
+    reply::replay(body, first_call_number)
+}
+
 /// A model behind an OpenAI-compatible Chat Completions endpoint (spec `openai:<model>`).
 #[derive(Debug)]
 pub struct OpenAiModel {

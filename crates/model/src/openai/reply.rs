@@ -32,11 +32,7 @@ struct Streaming {
     /// Dropping the response (with the stream) closes the connection, which is how a
     /// cancelled turn aborts the request.
     response: reqwest::Response,
-    decoder: SseDecoder,
-    /// Set when the server answered with one JSON completion instead of a stream (some
-    /// servers ignore `stream: true`); its body is collected here and read at the end.
-    whole_body: Option<Vec<u8>>,
-    assembler: Option<Assembler>,
+    decoder: ReplyDecoder,
     pending: VecDeque<Item>,
 }
 
@@ -54,6 +50,14 @@ pub(crate) fn stream(
     futures::stream::unfold(state, next).boxed()
 }
 
+/// The events of a complete recorded stream body, decoded exactly as a live reply is.
+pub(crate) fn replay(body: &[u8], first_call_number: usize) -> Vec<Item> {
+    let mut decoder = ReplyDecoder::new(first_call_number, false);
+    let mut events = decoder.feed(body);
+    events.extend(decoder.finish());
+    events
+}
+
 async fn next(state: State) -> Option<(Item, State)> {
     let mut streaming = match state {
         State::Done => return None,
@@ -64,11 +68,9 @@ async fn next(state: State) -> Option<(Item, State)> {
         } => match transport.send(&body).await {
             Err(error) => return Some((Err(error), State::Done)),
             Ok(response) => Box::new(Streaming {
-                whole_body: is_json(&response).then(Vec::new),
+                decoder: ReplyDecoder::new(first_call_number, is_json(&response)),
                 transport,
                 response,
-                decoder: SseDecoder::default(),
-                assembler: Some(Assembler::new(first_call_number)),
                 pending: VecDeque::new(),
             }),
         },
@@ -85,49 +87,20 @@ async fn next(state: State) -> Option<(Item, State)> {
             return Some((item, state));
         }
         let idle = streaming.transport.config().idle_timeout;
-        let piece = tokio::time::timeout(idle, streaming.response.chunk()).await;
-        match piece {
-            Err(_) => {
-                let error = streaming.transport.timeout("waiting for the next chunk");
-                streaming.pending.push_back(Err(error));
-            }
+        let items = match tokio::time::timeout(idle, streaming.response.chunk()).await {
+            Err(_) => vec![Err(streaming
+                .transport
+                .timeout("waiting for the next chunk"))],
             Ok(Err(source)) if source.is_timeout() => {
-                let error = streaming.transport.timeout("waiting for the next chunk");
-                streaming.pending.push_back(Err(error));
+                vec![Err(streaming
+                    .transport
+                    .timeout("waiting for the next chunk"))]
             }
-            Ok(Err(source)) => streaming
-                .pending
-                .push_back(Err(ModelError::Stream { source })),
-            Ok(Ok(None)) => {
-                let events = match streaming.whole_body.take() {
-                    Some(body) => vec![
-                        String::from_utf8_lossy(&body).into_owned(),
-                        "[DONE]".to_owned(),
-                    ],
-                    None => streaming.decoder.finish(),
-                };
-                streaming.handle(events);
-                if let Some(assembler) = streaming.assembler.take() {
-                    streaming.pending.extend(assembler.finish(false));
-                }
-            }
-            Ok(Ok(Some(bytes))) if streaming.whole_body.is_some() => {
-                if let Some(body) = streaming.whole_body.as_mut() {
-                    body.extend_from_slice(&bytes);
-                    if body.len() > MAX_WHOLE_BODY {
-                        streaming.whole_body = None;
-                        streaming.assembler = None;
-                        streaming.pending.push_back(Err(ModelError::Protocol {
-                            detail: format!("the completion is larger than {MAX_WHOLE_BODY} bytes"),
-                        }));
-                    }
-                }
-            }
-            Ok(Ok(Some(bytes))) => {
-                let events = streaming.decoder.feed(&bytes);
-                streaming.handle(events);
-            }
-        }
+            Ok(Err(source)) => vec![Err(ModelError::Stream { source })],
+            Ok(Ok(None)) => streaming.decoder.finish(),
+            Ok(Ok(Some(bytes))) => streaming.decoder.feed(&bytes),
+        };
+        streaming.pending.extend(items);
     }
 }
 
@@ -139,34 +112,91 @@ fn is_json(response: &reqwest::Response) -> bool {
         .is_some_and(|v| v.to_ascii_lowercase().contains("json"))
 }
 
-impl Streaming {
-    fn handle(&mut self, events: Vec<String>) {
+/// Turns the bytes of a reply into events: server-sent events, or one JSON completion from a
+/// server that ignored `stream: true`.
+struct ReplyDecoder {
+    sse: SseDecoder,
+    /// Set for a JSON completion; its body is collected here and read at the end.
+    whole_body: Option<Vec<u8>>,
+    /// `None` once the reply is complete or failed: nothing after that is read.
+    assembler: Option<Assembler>,
+}
+
+impl ReplyDecoder {
+    fn new(first_call_number: usize, json: bool) -> ReplyDecoder {
+        ReplyDecoder {
+            sse: SseDecoder::default(),
+            whole_body: json.then(Vec::new),
+            assembler: Some(Assembler::new(first_call_number)),
+        }
+    }
+
+    /// Feeds a piece of the body.
+    fn feed(&mut self, bytes: &[u8]) -> Vec<Item> {
+        let Some(body) = self.whole_body.as_mut() else {
+            let events = self.sse.feed(bytes);
+            return self.handle(events);
+        };
+        body.extend_from_slice(bytes);
+        if body.len() > MAX_WHOLE_BODY {
+            self.whole_body = None;
+            self.assembler = None;
+            return vec![Err(ModelError::Protocol {
+                detail: format!("the completion is larger than {MAX_WHOLE_BODY} bytes"),
+            })];
+        }
+        Vec::new()
+    }
+
+    /// The body ended.
+    fn finish(&mut self) -> Vec<Item> {
+        let events = match self.whole_body.take() {
+            Some(body) => vec![
+                String::from_utf8_lossy(&body).into_owned(),
+                "[DONE]".to_owned(),
+            ],
+            None => self.sse.finish(),
+        };
+        let mut items = self.handle(events);
+        if let Some(assembler) = self.assembler.take() {
+            items.extend(assembler.finish(false));
+        }
+        items
+    }
+
+    fn handle(&mut self, events: Vec<String>) -> Vec<Item> {
+        let mut items = Vec::new();
         for data in events {
             let Some(assembler) = self.assembler.as_mut() else {
-                return;
+                break;
             };
             if data.trim() == "[DONE]" {
-                if let Some(assembler) = self.assembler.take() {
-                    self.pending.extend(assembler.finish(true));
-                }
-                return;
+                items.extend(
+                    self.assembler
+                        .take()
+                        .map(|a| a.finish(true))
+                        .unwrap_or_default(),
+                );
+                break;
             }
-            let result = serde_json::from_str::<Chunk>(&data)
-                .map_err(|error| ModelError::Protocol {
-                    detail: format!(
-                        "cannot read a stream chunk ({error}): {}",
-                        data.chars().take(200).collect::<String>()
-                    ),
-                })
-                .and_then(|chunk| assembler.apply(chunk));
-            match result {
-                Ok(events) => self.pending.extend(events.into_iter().map(Ok)),
+            match parse_chunk(&data).and_then(|chunk| assembler.apply(chunk)) {
+                Ok(events) => items.extend(events.into_iter().map(Ok)),
                 Err(error) => {
                     self.assembler = None;
-                    self.pending.push_back(Err(error));
-                    return;
+                    items.push(Err(error));
+                    break;
                 }
             }
         }
+        items
     }
+}
+
+fn parse_chunk(data: &str) -> Result<Chunk, ModelError> {
+    serde_json::from_str::<Chunk>(data).map_err(|error| ModelError::Protocol {
+        detail: format!(
+            "cannot read a stream chunk ({error}): {}",
+            data.chars().take(200).collect::<String>()
+        ),
+    })
 }

@@ -771,3 +771,29 @@ fn the_idle_timeout_can_be_set() {
         "http://localhost:11434/v1/chat/completions"
     );
 }
+
+#[test]
+fn a_recorded_stream_replays_like_a_live_one() {
+    let body = [
+        text_chunk("hi"),
+        call_delta(0, Some("c1"), Some("fs_read"), "{\"path\":"),
+        call_delta(0, None, None, "\"a\"}"),
+        finish("tool_calls"),
+        done(),
+        // Nothing after [DONE] is read.
+        text_chunk("ignored"),
+    ]
+    .concat();
+    let events: Vec<String> = warden_model::replay_stream(body.as_bytes(), 1)
+        .into_iter()
+        .map(|e| format!("{e:?}"))
+        .collect();
+    expect![[r#"
+        [
+            "Ok(Text(\"hi\"))",
+            "Ok(ToolCall(ToolCallRequest { id: \"c1\", name: \"fs_read\", arguments: Object {\"path\": String(\"a\")} }))",
+            "Ok(Finished(ToolCalls))",
+        ]
+    "#]]
+    .assert_debug_eq(&events);
+}
