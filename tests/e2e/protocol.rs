@@ -94,7 +94,11 @@ fn prompt_say_hello_streams_chunks_and_ends_the_turn() {
     let result = client.prompt(&session, "/say hello");
     assert_eq!(result["stopReason"], json!("end_turn"), "{result}");
     assert_eq!(client.agent_text(), "hello");
-    expect![[r#""#]].assert_eq(&client.snapshot_since(mark));
+    expect![[r#"
+        -> {"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"<session-1>","prompt":[{"type":"text","text":"/say hello"}]}}
+        <- {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"<session-1>","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hello"}}}}
+        <- {"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}
+    "#]].assert_eq(&client.snapshot_since(mark));
 }
 
 #[test]
@@ -164,12 +168,27 @@ fn unknown_session_id_gets_resource_not_found() {
     }
 }
 
-/// Starts a turn that waits for the user: a shell command in `ask` mode needs a
-/// permission. Returns the prompt's request id and the permission request.
+/// The file the command of [`turn_waiting_for_permission`] would create.
+const MARKER: &str = "ran-after-cancel";
+
+/// Starts a turn that waits for the user: a medium-risk shell command in `ask` mode
+/// needs a permission. Returns the prompt's request id and the permission request.
 fn turn_waiting_for_permission(client: &mut Client, session: &str) -> (Value, Value) {
-    let prompt = client.send_prompt(session, r#"/call terminal {"command":"sleep 5"}"#);
+    let command = format!(r#"/call terminal {{"command":"touch {MARKER}"}}"#);
+    let prompt = client.send_prompt(session, &command);
     let permission = client.agent_request("session/request_permission");
     (prompt, permission)
+}
+
+/// Nothing of a cancelled turn runs: the command's file must not exist.
+#[track_caller]
+fn assert_nothing_ran(client: &Client) {
+    let marker = client.process().project().join(MARKER);
+    assert!(
+        !marker.exists(),
+        "the cancelled command ran: {}",
+        marker.display()
+    );
 }
 
 /// A client that follows the spec: after `session/cancel` it answers its open
@@ -190,16 +209,18 @@ fn cancel_while_permission_is_pending_ends_the_turn_cancelled() {
     let failed = client.session_updates().into_iter().any(|update| {
         update["sessionUpdate"] == "tool_call_update" && update["status"] == "failed"
     });
-    assert!(
+    client.ensure(
         failed,
-        "the cancelled call must be marked failed before the response"
+        "the cancelled call must be marked failed before the response",
     );
+    let answered = client.mark();
     client.finish();
-    let late = client.take_unclaimed();
-    assert!(
+    let late = client.received_since(answered);
+    client.ensure(
         late.is_empty(),
-        "messages about the turn after its response: {late:?}"
+        format!("messages about the turn after its response: {late:?}"),
     );
+    assert_nothing_ran(&client);
 }
 
 /// A client that sends `session/cancel` but never answers the permission request:
@@ -220,8 +241,10 @@ fn cancel_without_answering_the_permission_withdraws_it() {
         .notifications("$/cancel_request")
         .iter()
         .any(|message| message["params"]["requestId"] == permission["id"]);
-    assert!(
+    client.ensure(
         withdrawn,
-        "the pending permission request was not withdrawn"
+        "the pending permission request was not withdrawn",
     );
+    client.finish();
+    assert_nothing_ran(&client);
 }

@@ -148,6 +148,14 @@ impl Client {
         panic!("{report}");
     }
 
+    /// Fails the test with the transcript and stderr unless `condition` holds.
+    #[track_caller]
+    pub fn ensure(&self, condition: bool, message: impl std::fmt::Display) {
+        if !condition {
+            self.fail(&message.to_string());
+        }
+    }
+
     // ----- writing -------------------------------------------------------------------
 
     fn record_sent(&mut self, line: &str) {
@@ -415,7 +423,17 @@ impl Client {
         &self.transcript
     }
 
-    /// A position in the transcript, for [`Client::snapshot_since`].
+    /// Every message the agent sent after `mark` (see [`Client::mark`]), in order.
+    pub fn received_since(&self, mark: usize) -> Vec<Value> {
+        self.transcript[mark.min(self.transcript.len())..]
+            .iter()
+            .filter(|entry| entry.direction == Direction::FromAgent)
+            .filter_map(|entry| entry.message.clone())
+            .collect()
+    }
+
+    /// A position in the transcript, for [`Client::snapshot_since`] and
+    /// [`Client::received_since`].
     pub fn mark(&self) -> usize {
         self.transcript.len()
     }

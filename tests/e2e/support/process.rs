@@ -73,7 +73,8 @@ pub struct Process {
 impl Process {
     /// Starts the `warden` binary built for these tests.
     ///
-    /// The child gets a fresh `WARDEN_HOME`, a managed policy path that does not exist,
+    /// The child gets a fresh `WARDEN_HOME`, a managed policy path that does not exist
+    /// (`managed/policy.toml`),
     /// XDG directories inside the same temporary folder (so the user's own files never
     /// leak into a test), no `RUST_LOG`, and a `project/` folder to use as a session cwd.
     pub fn spawn(options: &Spawn) -> Process {
@@ -91,9 +92,11 @@ impl Process {
             .args(&options.args)
             .env_remove("RUST_LOG")
             .env("WARDEN_HOME", &home)
+            // In a folder of its own, like /etc/warden/: Warden protects the managed
+            // policy's folder, so it must not be an ancestor of the project.
             .env(
                 "WARDEN_MANAGED_POLICY",
-                dir.path().join("no-such-managed-policy.toml"),
+                dir.path().join("managed").join("policy.toml"),
             )
             .env("XDG_CONFIG_HOME", dir.path().join("xdg-config"))
             .env("XDG_STATE_HOME", dir.path().join("xdg-state"))
