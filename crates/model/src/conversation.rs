@@ -95,11 +95,17 @@ pub fn denied_content(note: Option<&str>) -> String {
     }
 }
 
-/// A conversation: the messages a model answers, oldest first.
-#[derive(Debug, Clone, PartialEq)]
+/// A conversation: the messages a model answers, oldest first. It serializes as
+/// `{"messages": [...], "tool_output_limit": N}`, so that a session can be stored and loaded.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Conversation {
     messages: Vec<Message>,
+    #[serde(default = "default_limit")]
     tool_output_limit: usize,
+}
+
+fn default_limit() -> usize {
+    DEFAULT_TOOL_OUTPUT_LIMIT
 }
 
 impl Default for Conversation {
@@ -113,6 +119,14 @@ impl Conversation {
     pub fn new() -> Conversation {
         Conversation {
             messages: Vec::new(),
+            tool_output_limit: DEFAULT_TOOL_OUTPUT_LIMIT,
+        }
+    }
+
+    /// A conversation holding `messages` as they are (for a stored session).
+    pub fn from_messages(messages: Vec<Message>) -> Conversation {
+        Conversation {
+            messages,
             tool_output_limit: DEFAULT_TOOL_OUTPUT_LIMIT,
         }
     }

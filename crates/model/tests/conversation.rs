@@ -96,3 +96,30 @@ fn offered_models_boundaries() {
     expect!["scripted (Scripted), openai:qwen2.5-coder:7b (qwen2.5-coder:7b)"]
         .assert_eq(&render("openai:qwen2.5-coder:7b"));
 }
+
+#[test]
+fn a_conversation_round_trips_through_json() {
+    let mut conversation = Conversation::new().with_tool_output_limit(100);
+    conversation.push_user("read a");
+    conversation.push_assistant(
+        "",
+        vec![warden_model::ToolCallRequest {
+            id: "call_1".to_owned(),
+            name: "fs_read".to_owned(),
+            arguments: serde_json::json!({"path": "a"}),
+        }],
+    );
+    conversation.push_user_note("call_1", "quick");
+    conversation.push_tool_result("call_1", "fs_read", ToolOutcome::TimedOut, "late");
+    let json = serde_json::to_string(&conversation).expect("serialize");
+    expect![[r#"{"messages":[{"role":"user","text":"read a"},{"role":"assistant","text":"","tool_calls":[{"id":"call_1","name":"fs_read","arguments":{"path":"a"}}]},{"role":"user_note","call_id":"call_1","text":"quick"},{"role":"tool_result","call_id":"call_1","tool":"fs_read","outcome":"timed_out","content":"late"}],"tool_output_limit":100}"#]].assert_eq(&json);
+    let back: Conversation = serde_json::from_str(&json).expect("deserialize");
+    assert_eq!(back, conversation);
+    let without_limit: Conversation =
+        serde_json::from_str(r#"{"messages":[]}"#).expect("deserialize");
+    assert_eq!(without_limit.tool_output_limit(), 32 * 1024);
+    assert_eq!(
+        Conversation::from_messages(back.messages().to_vec()).messages(),
+        conversation.messages()
+    );
+}
