@@ -15,6 +15,8 @@ mod openai;
 mod risk_hint;
 mod scripted;
 mod system_prompt;
+#[cfg(feature = "test-support")]
+pub mod testing;
 mod tool_spec;
 
 pub use conversation::{

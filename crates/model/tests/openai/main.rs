@@ -7,7 +7,7 @@ use std::time::Duration;
 use expect_test::{Expect, expect};
 use futures::StreamExt;
 use serde_json::{Value, json};
-use server::{Reply, Server};
+use server::{Reply, Server, call_delta, data, done, finish, text_chunk};
 use warden_model::{
     Conversation, Model, ModelError, ModelEvent, OpenAiConfig, OpenAiModel, ToolOutcome, ToolSpec,
     denied_content,
@@ -38,35 +38,6 @@ fn prompt(text: &str) -> Conversation {
     let mut conversation = Conversation::new();
     conversation.push_user(text);
     conversation
-}
-
-/// One `data:` event.
-fn data(value: Value) -> String {
-    format!("data: {value}\n\n")
-}
-
-fn done() -> String {
-    "data: [DONE]\n\n".to_owned()
-}
-
-fn text_chunk(text: &str) -> String {
-    data(json!({"choices": [{"index": 0, "delta": {"content": text}, "finish_reason": null}]}))
-}
-
-fn finish(reason: &str) -> String {
-    data(json!({"choices": [{"index": 0, "delta": {}, "finish_reason": reason}]}))
-}
-
-fn call_delta(index: u32, id: Option<&str>, name: Option<&str>, arguments: &str) -> String {
-    let mut call = json!({"index": index, "function": {"arguments": arguments}});
-    if let Some(id) = id {
-        call["id"] = json!(id);
-        call["type"] = json!("function");
-    }
-    if let Some(name) = name {
-        call["function"]["name"] = json!(name);
-    }
-    data(json!({"choices": [{"index": 0, "delta": {"tool_calls": [call]}}]}))
 }
 
 /// The events of one reply, one line each; the server's address is replaced by `<server>`.

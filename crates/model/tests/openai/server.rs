@@ -1,12 +1,50 @@
 //! A tiny HTTP/1.1 server on 127.0.0.1 that answers Chat Completions requests with scripted
-//! replies, speaking real server-sent events.
+//! replies, speaking real server-sent events, and helpers to write those events.
+//!
+//! This file is shared: the crate's own tests include it, and other crates' tests reach it as
+//! `warden_model::testing` with the `test-support` feature.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Notify;
+
+/// One `data:` event.
+pub fn data(value: Value) -> String {
+    format!("data: {value}\n\n")
+}
+
+/// The stream's end marker.
+pub fn done() -> String {
+    "data: [DONE]\n\n".to_owned()
+}
+
+/// A chunk carrying a piece of the reply's text.
+pub fn text_chunk(text: &str) -> String {
+    data(json!({"choices": [{"index": 0, "delta": {"content": text}, "finish_reason": null}]}))
+}
+
+/// A chunk carrying the finish reason (`stop`, `tool_calls`, `length`, ...).
+pub fn finish(reason: &str) -> String {
+    data(json!({"choices": [{"index": 0, "delta": {}, "finish_reason": reason}]}))
+}
+
+/// A chunk carrying one tool-call delta: `id` and `name` come with a call's first delta,
+/// `arguments` is a piece of the arguments' JSON text.
+pub fn call_delta(index: u32, id: Option<&str>, name: Option<&str>, arguments: &str) -> String {
+    let mut call = json!({"index": index, "function": {"arguments": arguments}});
+    if let Some(id) = id {
+        call["id"] = json!(id);
+        call["type"] = json!("function");
+    }
+    if let Some(name) = name {
+        call["function"]["name"] = json!(name);
+    }
+    data(json!({"choices": [{"index": 0, "delta": {"tool_calls": [call]}}]}))
+}
 
 /// One scripted answer.
 #[derive(Debug, Clone)]
@@ -15,8 +53,11 @@ pub enum Reply {
     Sse(Vec<String>),
     /// Another status with a body and extra headers.
     Status {
+        /// The HTTP status.
         status: u16,
+        /// Extra headers, e.g. `retry-after`.
         headers: Vec<(&'static str, String)>,
+        /// The body, sent as `application/json`.
         body: String,
     },
     /// `200 text/event-stream` and the pieces, then nothing more until the client hangs up.
@@ -28,12 +69,16 @@ pub enum Reply {
 /// A request the server received.
 #[derive(Debug, Clone)]
 pub struct Recorded {
+    /// The request path, e.g. `/v1/chat/completions`.
     pub path: String,
+    /// The `Authorization` header, if any.
     pub authorization: Option<String>,
+    /// The JSON body.
     pub body: serde_json::Value,
 }
 
 /// The running server. The last reply repeats for any further request.
+#[derive(Debug)]
 pub struct Server {
     addr: std::net::SocketAddr,
     requests: Arc<Mutex<Vec<Recorded>>>,
@@ -41,6 +86,7 @@ pub struct Server {
 }
 
 impl Server {
+    /// Starts serving `replies` in order, one per request; the last repeats.
     pub async fn start(replies: Vec<Reply>) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("local addr");
@@ -72,10 +118,12 @@ impl Server {
         format!("http://{}/v1", self.addr)
     }
 
+    /// The address the server listens on.
     pub fn addr(&self) -> std::net::SocketAddr {
         self.addr
     }
 
+    /// The requests received so far, in order.
     pub fn requests(&self) -> Vec<Recorded> {
         self.requests.lock().expect("lock").clone()
     }
