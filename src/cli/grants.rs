@@ -1,13 +1,125 @@
 //! `warden grants list` and `warden grants revoke ID`.
 
+use std::io::Write as _;
 use std::process::ExitCode;
+use std::time::SystemTime;
+
+use anyhow::Context as _;
+use warden_permissions::grant::time;
+use warden_permissions::{Effect, GrantStore, Locations};
 
 #[derive(Debug, clap::Subcommand)]
 pub enum GrantsCommand {
     /// List the stored decisions.
-    List,
+    List(ListArgs),
+    /// Revoke a stored decision by its id.
+    Revoke(RevokeArgs),
+    /// Drop expired and revoked grants from the file.
+    Expire,
 }
 
-pub fn run(_cmd: GrantsCommand) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`warden grants` is not implemented yet")
+#[derive(Debug, clap::Args)]
+pub struct ListArgs {
+    /// One JSON object a line instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RevokeArgs {
+    /// The grant's id, as `warden grants list` shows it.
+    id: String,
+}
+
+pub fn run(cmd: GrantsCommand) -> anyhow::Result<ExitCode> {
+    let store = GrantStore::new(Locations::from_env().grants());
+    match cmd {
+        GrantsCommand::List(args) => list(&store, args.json),
+        GrantsCommand::Revoke(args) => revoke(&store, &args.id),
+        GrantsCommand::Expire => expire(&store),
+    }
+}
+
+#[allow(clippy::print_stdout)]
+fn list(store: &GrantStore, json: bool) -> anyhow::Result<ExitCode> {
+    let grants = store
+        .load()
+        .with_context(|| format!("cannot read {}", store.path().display()))?;
+    let now = SystemTime::now();
+    let mut out = std::io::stdout().lock();
+    if json {
+        for g in &grants {
+            writeln!(out, "{}", serde_json::to_string(g)?)?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if grants.is_empty() {
+        writeln!(out, "No stored grants ({}).", store.path().display())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(
+        out,
+        "{:<18} {:<6} {:<8} {:<20} {:<12} {:<8} WHAT",
+        "ID", "EFFECT", "SCOPE", "CREATED", "CLIENT", "STATUS"
+    )?;
+    for g in &grants {
+        let effect = match g.effect {
+            Effect::Allow => "allow",
+            Effect::Deny => "deny",
+        };
+        let scope = serde_json::to_value(g.scope)?
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        let status = match g.expires_at {
+            Some(t) if t <= now => "expired".to_owned(),
+            Some(_) => "expires".to_owned(),
+            None => "active".to_owned(),
+        };
+        let mut what = g.subject.clone();
+        if let Some(p) = &g.project {
+            what.push_str(&format!(" in {}", p.display()));
+        }
+        if let Some(t) = g.expires_at {
+            what.push_str(&format!(" (until {})", time::format(t)));
+        }
+        writeln!(
+            out,
+            "{:<18} {:<6} {:<8} {:<20} {:<12} {:<8} {what}",
+            g.id,
+            effect,
+            scope,
+            time::format(g.created_at),
+            g.client,
+            status
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[allow(clippy::print_stdout)]
+fn revoke(store: &GrantStore, id: &str) -> anyhow::Result<ExitCode> {
+    let found = store
+        .revoke(id)
+        .with_context(|| format!("cannot revoke in {}", store.path().display()))?;
+    let mut out = std::io::stdout().lock();
+    if found {
+        writeln!(out, "Revoked {id}.")?;
+        Ok(ExitCode::SUCCESS)
+    } else {
+        writeln!(out, "No stored grant has the id {id}.")?;
+        Ok(ExitCode::from(1))
+    }
+}
+
+#[allow(clippy::print_stdout)]
+fn expire(store: &GrantStore) -> anyhow::Result<ExitCode> {
+    let dropped = store
+        .expire(SystemTime::now())
+        .with_context(|| format!("cannot compact {}", store.path().display()))?;
+    writeln!(
+        std::io::stdout().lock(),
+        "Dropped {dropped} expired grant(s)."
+    )?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,15 +1,174 @@
 //! `warden policy check` and `warden policy lint`.
 
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+use anyhow::Context as _;
+use warden_permissions::policy::Source;
+use warden_permissions::{Context, Engine, Layer, Locations, Mode, Severity, ToolCall, lint};
 
 #[derive(Debug, clap::Subcommand)]
 pub enum PolicyCommand {
-    /// Evaluate one call and print the evaluation as JSON.
-    Check,
-    /// Report parse errors, shadowed, duplicate and dead rules.
-    Lint,
+    /// Evaluate one call and print the evaluation as JSON. Changes nothing; exits 0
+    /// whenever it prints an evaluation, whatever the decision.
+    Check(CheckArgs),
+    /// Report parse errors, shadowed, duplicate and dead rules and failed examples.
+    /// Exits 1 when it finds errors.
+    Lint(LintArgs),
 }
 
-pub fn run(_cmd: PolicyCommand) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`warden policy` is not implemented yet")
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// The tool's name (`fs_read`, `terminal`, `mcp__server__tool`, ...).
+    #[arg(long)]
+    tool: String,
+    /// The call's arguments as a JSON object (`risk_level` is read as the model's hint).
+    #[arg(long, value_name = "JSON")]
+    args: String,
+    /// The session's working folder and project root (default: the current folder).
+    #[arg(long, value_name = "DIR")]
+    cwd: Option<PathBuf>,
+    /// The session mode (default: the policy's `mode`).
+    #[arg(long, value_parser = parse_mode)]
+    mode: Option<Mode>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct LintArgs {
+    /// Policy files to lint (default: the user, project and managed files in effect).
+    files: Vec<PathBuf>,
+    /// The project whose policy is in effect (default: the current folder).
+    #[arg(long, value_name = "DIR")]
+    cwd: Option<PathBuf>,
+    /// Print the findings as JSON lines.
+    #[arg(long)]
+    json: bool,
+    /// Exit 1 on warnings too.
+    #[arg(long)]
+    deny_warnings: bool,
+}
+
+fn parse_mode(s: &str) -> Result<Mode, String> {
+    Mode::parse(s).ok_or_else(|| {
+        let ids: Vec<&str> = Mode::ALL.iter().map(|m| m.id()).collect();
+        format!("unknown mode `{s}`; one of: {}", ids.join(", "))
+    })
+}
+
+pub fn run(cmd: PolicyCommand) -> anyhow::Result<ExitCode> {
+    match cmd {
+        PolicyCommand::Check(args) => check(args),
+        PolicyCommand::Lint(args) => lint_files(args),
+    }
+}
+
+fn session_dir(cwd: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    let dir = match cwd {
+        Some(dir) => dir,
+        None => std::env::current_dir().context("cannot read the current folder")?,
+    };
+    let dir = if dir.is_absolute() {
+        dir
+    } else {
+        std::env::current_dir()
+            .context("cannot read the current folder")?
+            .join(dir)
+    };
+    Ok(dir.canonicalize().unwrap_or(dir))
+}
+
+/// The context a session in `cwd` would have.
+pub fn session_context(cwd: &Path, locations: &Locations) -> Context {
+    let mut ctx = Context::new(cwd).with_protected(locations.protected());
+    if let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
+        let home = PathBuf::from(home);
+        ctx = ctx.with_home(home.canonicalize().unwrap_or(home));
+    }
+    ctx
+}
+
+#[allow(clippy::print_stdout)]
+fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
+    let locations = Locations::from_env();
+    let cwd = session_dir(args.cwd)?;
+    let engine = Engine::load(&locations, &cwd);
+    let mode = args.mode.unwrap_or(engine.settings().mode);
+    let ctx = session_context(&cwd, &locations);
+    let evaluation = match serde_json::from_str::<serde_json::Value>(&args.args) {
+        Ok(value) => {
+            let call = ToolCall::from_model(args.tool, value);
+            engine.evaluate(&call, &ctx, mode, "warden-policy-check")
+        }
+        Err(e) => engine.reject_malformed(
+            &args.tool,
+            &format!("the arguments are not valid JSON ({e})"),
+            mode,
+        ),
+    };
+    let json = serde_json::to_string_pretty(&evaluation).context("cannot encode the evaluation")?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{json}").context("cannot write to stdout")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[allow(clippy::print_stdout)]
+fn lint_files(args: LintArgs) -> anyhow::Result<ExitCode> {
+    let sources: Vec<Source> = if args.files.is_empty() {
+        let locations = Locations::from_env();
+        let cwd = session_dir(args.cwd)?;
+        [
+            (Layer::User, locations.user_policy()),
+            (Layer::Project, cwd.join(warden_permissions::PROJECT_POLICY)),
+            (Layer::Managed, locations.managed_policy.clone()),
+        ]
+        .into_iter()
+        .filter_map(|(layer, path)| Source::read(layer, &path))
+        .collect()
+    } else {
+        args.files
+            .iter()
+            .map(|path| {
+                Source::read(Layer::User, path).unwrap_or_else(|| Source {
+                    layer: Layer::User,
+                    file: path.display().to_string(),
+                    text: Err("the file does not exist".into()),
+                })
+            })
+            .collect()
+    };
+    let findings = lint(&sources);
+    let mut out = std::io::stdout().lock();
+    for finding in &findings {
+        if args.json {
+            let line = serde_json::to_string(finding).context("cannot encode a finding")?;
+            writeln!(out, "{line}")?;
+        } else {
+            writeln!(out, "{finding}")?;
+        }
+    }
+    let errors = findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .count();
+    let warnings = findings.len() - errors;
+    if !args.json {
+        let files: Vec<&str> = sources.iter().map(|s| s.file.as_str()).collect();
+        writeln!(
+            out,
+            "{} file(s) checked{}: {errors} error(s), {warnings} warning(s)",
+            files.len(),
+            if files.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", files.join(", "))
+            }
+        )?;
+    }
+    let failed = errors > 0 || (args.deny_warnings && warnings > 0);
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

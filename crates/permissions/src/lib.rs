@@ -26,3 +26,23 @@ pub mod shell;
 
 pub use paths::{FileOp, ResolvedPath, Sensitive, path_risk, resolve};
 pub use shell::{CommandAnalysis, Segment, analyse};
+
+pub mod assess;
+mod call;
+mod engine;
+mod evaluation;
+pub mod grant;
+pub mod policy;
+pub mod rule;
+pub mod store;
+
+pub use assess::{Assessment, Unit, UnitPath, assess};
+pub use call::{ToolAnnotations, ToolCall};
+pub use engine::Engine;
+pub use evaluation::{DecidedBy, Evaluation, MatchedRule, SegmentEvaluation};
+pub use grant::{Effect, Grant, GrantMatcher, GrantProposal, GrantSet, Scope};
+pub use policy::{HintPolicy, Policy, PolicyError, PolicyFile, Settings};
+pub use rule::{Layer, RawRule, Rule};
+pub use store::{GrantStore, StoreError, TrustStore};
+pub mod lint;
+pub use lint::{Finding, Severity, lint};

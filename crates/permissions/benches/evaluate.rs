@@ -1,0 +1,3 @@
+//! Benchmarks (filled in below).
+
+fn main() {}

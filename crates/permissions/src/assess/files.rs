@@ -1,0 +1,150 @@
+//! The file tools: `fs_read`, `fs_list`, `fs_search`, `fs_write`, `fs_edit`,
+//! `fs_delete`, `fs_move`.
+
+use super::args::{ArgError, Args};
+use super::{Assessment, Unit, UnitPath};
+use crate::paths::{self, FileOp, ResolvedPath};
+use crate::{Context, Risk, ToolCall};
+
+/// A path as people read it: relative to the cwd when it lies below it.
+fn shown(p: &ResolvedPath, ctx: &Context) -> String {
+    p.lexical
+        .display()
+        .to_string()
+        .replace(&format!("{}/", ctx.cwd.display()), "")
+}
+
+fn file_unit(text: String, risk: Risk, reason: String, paths: Vec<UnitPath>) -> Unit {
+    Unit {
+        text,
+        risk,
+        reason,
+        argv: Vec::new(),
+        paths,
+        writes_files: false,
+        opaque: false,
+    }
+}
+
+/// `fs_read {path, line?, limit?}`, `fs_list {path}`, `fs_search {pattern, path?}`.
+pub(super) fn read(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgError> {
+    let (raw, verb) = match call.tool.as_str() {
+        "fs_read" => {
+            let args = Args::new(&call.args, &["path", "line", "limit"])?;
+            args.opt_u64("line")?;
+            args.opt_u64("limit")?;
+            (args.string("path")?.to_owned(), "Read file at")
+        }
+        "fs_list" => {
+            let args = Args::new(&call.args, &["path"])?;
+            (args.string("path")?.to_owned(), "List folder")
+        }
+        _ => {
+            let args = Args::new(&call.args, &["pattern", "path"])?;
+            let pattern = args.string("pattern")?;
+            let path = args.opt_string("path")?.unwrap_or(".");
+            if path.is_empty() {
+                return Err(ArgError::Empty("path"));
+            }
+            let resolved = paths::resolve(path, ctx);
+            let (risk, why) = paths::path_risk(FileOp::Read, &resolved);
+            let reason = format!("Search for `{pattern}` in {}", resolved.lexical.display());
+            let unit = file_unit(reason.clone(), risk, why, vec![UnitPath::from(&resolved)]);
+            return Ok(Assessment {
+                reason,
+                ..Assessment::single(unit)
+            });
+        }
+    };
+    let resolved = paths::resolve(&raw, ctx);
+    let (risk, why) = paths::path_risk(FileOp::Read, &resolved);
+    let reason = format!("{verb} {}", resolved.lexical.display());
+    let unit = file_unit(reason.clone(), risk, why, vec![UnitPath::from(&resolved)]);
+    Ok(Assessment {
+        reason,
+        ..Assessment::single(unit)
+    })
+}
+
+/// `fs_write {path, content}` and `fs_edit {path, old_text, new_text}`.
+pub(super) fn write(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgError> {
+    let (raw, reason) = if call.tool == "fs_write" {
+        let args = Args::new(&call.args, &["path", "content"])?;
+        let raw = args.string("path")?;
+        let content = args.text("content")?;
+        (raw, format!("Write {} bytes to {raw}", content.len()))
+    } else {
+        let args = Args::new(&call.args, &["path", "old_text", "new_text"])?;
+        let raw = args.string("path")?;
+        let old = args.text("old_text")?;
+        let new = args.text("new_text")?;
+        (
+            raw,
+            format!(
+                "Edit {raw}: replace {} bytes with {} bytes",
+                old.len(),
+                new.len()
+            ),
+        )
+    };
+    let resolved = paths::resolve(raw, ctx);
+    let (risk, why) = paths::path_risk(FileOp::Write, &resolved);
+    let unit = file_unit(reason.clone(), risk, why, vec![UnitPath::from(&resolved)]);
+    Ok(Assessment {
+        reason,
+        edit_inside_workspace: resolved.inside_workspace && resolved.sensitive.is_none(),
+        ..Assessment::single(unit)
+    })
+}
+
+/// `fs_delete {path, recursive?}`.
+pub(super) fn delete(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgError> {
+    let args = Args::new(&call.args, &["path", "recursive"])?;
+    let raw = args.string("path")?;
+    let recursive = args.opt_bool("recursive")?.unwrap_or(false);
+    let resolved = paths::resolve(raw, ctx);
+    let (mut risk, mut why) = paths::path_risk(FileOp::Delete, &resolved);
+    if recursive && paths::is_precious(&resolved, ctx) {
+        risk = Risk::Critical;
+        why = format!(
+            "deleting {} recursively would remove a root folder",
+            resolved.lexical.display()
+        );
+    }
+    let reason = if recursive {
+        format!("Delete {} and everything in it", shown(&resolved, ctx))
+    } else {
+        format!("Delete {}", shown(&resolved, ctx))
+    };
+    let unit = file_unit(reason.clone(), risk, why, vec![UnitPath::from(&resolved)]);
+    Ok(Assessment {
+        reason,
+        ..Assessment::single(unit)
+    })
+}
+
+/// `fs_move {from, to}`: removing `from` is judged like a delete, creating `to` like
+/// a write; the stricter decides.
+pub(super) fn move_(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgError> {
+    let args = Args::new(&call.args, &["from", "to"])?;
+    let from = paths::resolve(args.string("from")?, ctx);
+    let to = paths::resolve(args.string("to")?, ctx);
+    let (from_risk, from_why) = paths::path_risk(FileOp::Delete, &from);
+    let (to_risk, to_why) = paths::path_risk(FileOp::Write, &to);
+    let (risk, why) = if to_risk > from_risk {
+        (to_risk, to_why)
+    } else {
+        (from_risk, from_why)
+    };
+    let reason = format!("Move {} to {}", shown(&from, ctx), shown(&to, ctx));
+    let unit = file_unit(
+        reason.clone(),
+        risk,
+        why,
+        vec![UnitPath::from(&from), UnitPath::from(&to)],
+    );
+    Ok(Assessment {
+        reason,
+        ..Assessment::single(unit)
+    })
+}

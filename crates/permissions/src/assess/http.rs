@@ -1,0 +1,55 @@
+//! `http_fetch {url, method?, body?}`: always High (seed 004); only http and https.
+
+use super::args::{ArgError, Args};
+use super::{Assessment, Unit};
+use crate::{Risk, ToolCall};
+
+pub(super) fn assess(call: &ToolCall) -> Result<Assessment, ArgError> {
+    let args = Args::new(&call.args, &["url", "method", "body"])?;
+    let raw = args.string("url")?;
+    let method = args
+        .opt_string("method")?
+        .unwrap_or("GET")
+        .to_ascii_uppercase();
+    args.opt_string("body")?;
+    if !method.chars().all(|c| c.is_ascii_alphabetic()) || method.is_empty() {
+        return Err(ArgError::Invalid(format!(
+            "`{method}` is not an HTTP method"
+        )));
+    }
+    let url = url::Url::parse(raw)
+        .map_err(|e| ArgError::Invalid(format!("`{raw}` is not a valid URL ({e})")))?;
+    // Other schemes (file:, ftp:, data:, javascript:) would read local files or
+    // reach things the tool was never meant to; they are refused outright.
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(ArgError::Invalid(format!(
+            "only http and https URLs can be fetched, not `{}:`",
+            url.scheme()
+        )));
+    }
+    let Some(host) = url
+        .host_str()
+        .map(|h| h.trim_end_matches('.').to_ascii_lowercase())
+    else {
+        return Err(ArgError::Invalid(format!("`{raw}` has no host")));
+    };
+    let reason = if method == "GET" {
+        format!("Fetch {url}")
+    } else {
+        format!("Send {method} request to {url}")
+    };
+    let unit = Unit {
+        text: format!("{method} {url}"),
+        risk: Risk::High,
+        reason: "a web request can send data out and bring untrusted content in".into(),
+        argv: Vec::new(),
+        paths: Vec::new(),
+        writes_files: false,
+        opaque: false,
+    };
+    Ok(Assessment {
+        reason,
+        domain: Some(host),
+        ..Assessment::single(unit)
+    })
+}

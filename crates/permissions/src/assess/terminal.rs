@@ -1,0 +1,85 @@
+//! `terminal {command, cwd?, timeout_secs?}`: a shell command line, judged segment by
+//! segment with the shell analyser.
+
+use super::args::{ArgError, Args};
+use super::{Assessment, Unit, UnitPath};
+use crate::paths::{self, FileOp};
+use crate::shell;
+use crate::{Context, Risk, ToolCall};
+
+pub(super) fn assess(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgError> {
+    let args = Args::new(&call.args, &["command", "cwd", "timeout_secs"])?;
+    let command = args.string("command")?;
+    args.opt_u64("timeout_secs")?;
+    let cwd = args.opt_string("cwd")?;
+
+    // The command runs in `cwd`: its relative paths resolve there, and a folder
+    // outside the workspace (or a sensitive one) makes every part riskier.
+    let (inner_ctx, cwd_risk) = match cwd {
+        Some("") => return Err(ArgError::Empty("cwd")),
+        Some(raw) => {
+            let resolved = paths::resolve(raw, ctx);
+            let (risk, why) = paths::path_risk(FileOp::Read, &resolved);
+            let mut inner = ctx.clone();
+            inner.cwd = resolved.lexical.clone();
+            (inner, Some((risk, why, resolved.lexical)))
+        }
+        None => (ctx.clone(), None),
+    };
+
+    let analysis = shell::analyse(command, &inner_ctx);
+    let mut units: Vec<Unit> = analysis
+        .segments
+        .iter()
+        .map(|s| Unit {
+            text: s.text.clone(),
+            risk: s.risk,
+            reason: s.reason.clone(),
+            argv: s.argv.clone(),
+            paths: s.writes.iter().map(UnitPath::from).collect(),
+            writes_files: !s.writes.is_empty(),
+            opaque: s.opaque,
+        })
+        .collect();
+
+    // Whatever the analyser could not pin on a segment (a parse problem, an
+    // over-long command, a substitution) still has to be judged: it becomes a part
+    // of its own that no allow rule or grant can match.
+    let seg_max = units.iter().map(|u| u.risk).max();
+    if units.is_empty() || analysis.problem.is_some() || Some(analysis.risk) > seg_max {
+        units.push(Unit {
+            text: command.to_owned(),
+            risk: analysis.risk.max(Risk::High),
+            reason: analysis
+                .problem
+                .clone()
+                .unwrap_or_else(|| "the command as a whole cannot be judged part by part".into()),
+            argv: Vec::new(),
+            paths: Vec::new(),
+            writes_files: false,
+            opaque: true,
+        });
+    }
+
+    if let Some((risk, why, dir)) = &cwd_risk {
+        for unit in units.iter_mut().filter(|u| u.risk < *risk) {
+            unit.risk = *risk;
+            unit.reason = format!("it runs in {}: {why}", dir.display());
+        }
+    }
+
+    let risk = units.iter().map(|u| u.risk).max().unwrap_or(Risk::High);
+    let reason = match &cwd_risk {
+        Some((_, _, dir)) => format!("Execute command in {}: {command}", dir.display()),
+        None => format!("Execute command: {command}"),
+    };
+    Ok(Assessment {
+        risk,
+        reason,
+        units,
+        is_shell: true,
+        edit_inside_workspace: false,
+        domain: None,
+        malformed: None,
+    })
+}

@@ -1,0 +1,220 @@
+//! Grants: stored decisions ("allow `npm test …` in this project"), and the proposals
+//! the engine makes before the user answers.
+//!
+//! A grant holds a generalised matcher, never the raw argument string: a program and
+//! subcommand prefix for shell commands, a file (or, for reads, its folder), a
+//! domain, or a tool. It also holds the highest risk it was proposed for, and covers
+//! no call above it: "allow `rm` in this project", given for `rm build/x.o`, does not
+//! cover a riskier `rm` outside the workspace.
+
+mod propose;
+mod set;
+pub mod time;
+
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use serde::{Deserialize, Serialize};
+
+use crate::assess::{Assessment, Unit};
+use crate::{Risk, ToolCall};
+
+pub use propose::{OVER_BROAD_PROGRAMS, propose};
+pub use set::GrantSet;
+
+/// How long and where a grant holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    /// This call only: nothing is stored.
+    Once,
+    /// Until the session ends; kept in memory.
+    Session,
+    /// In this project (its canonical root), stored.
+    Project,
+    /// Everywhere, for this user, stored.
+    User,
+}
+
+/// What a grant does to the calls it covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Effect {
+    Allow,
+    Deny,
+}
+
+/// What a grant covers.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum GrantMatcher {
+    /// `terminal` segments whose argv starts with `prefix` (the program exactly as
+    /// the analyser normalised it, then the subcommand words).
+    Command { prefix: Vec<String> },
+    /// Calls of `tool` that touch exactly these files (resolved paths).
+    Files { tool: String, paths: Vec<PathBuf> },
+    /// Calls of `tool` that touch only files inside this folder (resolved path).
+    Folder { tool: String, path: PathBuf },
+    /// Calls of `tool` to this host.
+    Domain { tool: String, domain: String },
+    /// Every call of this tool.
+    Tool { tool: String },
+}
+
+impl GrantMatcher {
+    /// A short description: "`npm test …`", "writes to src/main.rs".
+    pub fn describe(&self) -> String {
+        match self {
+            GrantMatcher::Command { prefix } => format!("`{} …`", prefix.join(" ")),
+            GrantMatcher::Files { tool, paths } => {
+                let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+                format!("`{tool}` on {}", paths.join(" and "))
+            }
+            GrantMatcher::Folder { tool, path } => {
+                format!("`{tool}` in {}", path.display())
+            }
+            GrantMatcher::Domain { tool, domain } => format!("`{tool}` to {domain}"),
+            GrantMatcher::Tool { tool } => format!("`{tool}`"),
+        }
+    }
+
+    /// The key under which [`GrantSet`] files the grant: the program for commands,
+    /// the tool otherwise.
+    pub(crate) fn key(&self) -> &str {
+        match self {
+            GrantMatcher::Command { prefix } => prefix.first().map_or("", String::as_str),
+            GrantMatcher::Files { tool, .. }
+            | GrantMatcher::Folder { tool, .. }
+            | GrantMatcher::Domain { tool, .. }
+            | GrantMatcher::Tool { tool } => tool,
+        }
+    }
+
+    /// Whether the matcher covers one unit of a call.
+    pub fn covers(&self, call: &ToolCall, assessment: &Assessment, unit: &Unit) -> bool {
+        match self {
+            GrantMatcher::Command { prefix } => {
+                assessment.is_shell
+                    && call.tool == "terminal"
+                    && !unit.opaque
+                    && unit.argv.len() >= prefix.len()
+                    && unit.argv.iter().zip(prefix).all(|(a, p)| a == p)
+            }
+            GrantMatcher::Files { tool, paths } => {
+                *tool == call.tool
+                    && !unit.paths.is_empty()
+                    && unit.paths.iter().all(|p| paths.contains(&p.real))
+            }
+            GrantMatcher::Folder { tool, path } => {
+                *tool == call.tool
+                    && !unit.paths.is_empty()
+                    && unit
+                        .paths
+                        .iter()
+                        .all(|p| p.real.starts_with(path) && p.lexical.starts_with(path))
+            }
+            GrantMatcher::Domain { tool, domain } => {
+                *tool == call.tool && assessment.domain.as_deref() == Some(domain.as_str())
+            }
+            GrantMatcher::Tool { tool } => *tool == call.tool,
+        }
+    }
+}
+
+/// The grant the engine proposes for a call that asks, so a permission option can
+/// name it ("Always allow `npm test …` in this project").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GrantProposal {
+    /// One matcher per part of the call that asked; a grant made from the proposal
+    /// covers a part when any of them does.
+    pub matchers: Vec<GrantMatcher>,
+    /// The strictest risk among the parts it was proposed for: the grant covers no
+    /// call above it.
+    pub max_risk: Risk,
+    /// For the project-scope option: "`npm test …` in this project".
+    pub label: String,
+    /// What it covers, without a scope: "`npm test …`".
+    pub subject: String,
+}
+
+/// A stored (or session) decision.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Grant {
+    pub id: String,
+    #[serde(with = "time")]
+    pub created_at: SystemTime,
+    #[serde(
+        default,
+        with = "time::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub expires_at: Option<SystemTime>,
+    /// The client that granted it (e.g. "zed", "warden-chat").
+    pub client: String,
+    pub effect: Effect,
+    pub scope: Scope,
+    /// The canonical project root, for project scope.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project: Option<PathBuf>,
+    /// The session, for session scope.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    pub matchers: Vec<GrantMatcher>,
+    pub max_risk: Risk,
+    /// What it covers, for people.
+    pub subject: String,
+}
+
+impl Grant {
+    /// Whether the grant holds at `now` in this project.
+    pub fn is_live(&self, now: SystemTime, project_root: &Path) -> bool {
+        self.expires_at.is_none_or(|t| t > now)
+            && (self.scope != Scope::Project || self.project.as_deref() == Some(project_root))
+    }
+
+    /// Whether the grant covers one unit of a call of this risk. An allow grant
+    /// covers nothing Critical and nothing riskier than it was proposed for; a deny
+    /// grant covers its matches whatever their risk.
+    pub fn covers(
+        &self,
+        call: &ToolCall,
+        assessment: &Assessment,
+        unit: &Unit,
+        risk: Risk,
+    ) -> bool {
+        if self.effect == Effect::Allow && (risk == Risk::Critical || risk > self.max_risk) {
+            return false;
+        }
+        self.matchers
+            .iter()
+            .any(|m| m.covers(call, assessment, unit))
+    }
+
+    /// Whether two grants say the same thing (for skipping duplicates).
+    pub fn same_decision(&self, other: &Grant) -> bool {
+        self.effect == other.effect
+            && self.scope == other.scope
+            && self.project == other.project
+            && self.session == other.session
+            && self.matchers == other.matchers
+            && self.max_risk == other.max_risk
+            && self.expires_at == other.expires_at
+    }
+
+    /// A fresh random id, `g-` and 16 hex digits.
+    pub fn new_id() -> String {
+        use std::hash::{BuildHasher, Hasher};
+        // RandomState is seeded from the OS per process; mixing in the time and a
+        // counter makes ids unique within the process as well.
+        static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u64(COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+        h.write_u128(
+            SystemTime::now()
+                .duration_since(SystemTime::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos()),
+        );
+        h.write_u32(std::process::id());
+        format!("g-{:016x}", h.finish())
+    }
+}

@@ -1,0 +1,257 @@
+//! Proposing a generalised grant for a call that asks.
+
+use std::path::PathBuf;
+
+use super::{GrantMatcher, GrantProposal};
+use crate::assess::{Assessment, Unit};
+use crate::{Risk, ToolCall};
+
+/// Programs for which no command grant is ever proposed: interpreters and shells
+/// (whatever follows is arbitrary code), wrappers that run another program, and
+/// privilege changers. "Always allow `python …`" would allow everything.
+pub const OVER_BROAD_PROGRAMS: &[&str] = &[
+    "python",
+    "python2",
+    "python3",
+    "pypy",
+    "pypy3",
+    "node",
+    "nodejs",
+    "deno",
+    "bun",
+    "ruby",
+    "perl",
+    "php",
+    "lua",
+    "luajit",
+    "tclsh",
+    "Rscript",
+    "julia",
+    "osascript",
+    "pwsh",
+    "powershell",
+    "bash",
+    "sh",
+    "zsh",
+    "fish",
+    "dash",
+    "ksh",
+    "csh",
+    "tcsh",
+    "busybox",
+    "env",
+    "sudo",
+    "su",
+    "doas",
+    "pkexec",
+    "xargs",
+    "eval",
+    "exec",
+    "source",
+    ".",
+    "nohup",
+    "timeout",
+    "nice",
+    "time",
+    "command",
+    "builtin",
+    "stdbuf",
+    "setsid",
+    "ionice",
+    "watch",
+    "awk",
+    "gawk",
+    "mawk",
+    "ssh",
+    "parallel",
+    "find",
+];
+
+/// Programs whose first operand is a subcommand that says what they do
+/// (`git log`, `npm test`, `cargo build`); their grants name it.
+const SUBCOMMAND_PROGRAMS: &[&str] = &[
+    "git",
+    "npm",
+    "pnpm",
+    "yarn",
+    "cargo",
+    "go",
+    "docker",
+    "podman",
+    "kubectl",
+    "helm",
+    "make",
+    "pip",
+    "pip3",
+    "uv",
+    "poetry",
+    "pipenv",
+    "bundle",
+    "gem",
+    "mvn",
+    "gradle",
+    "./gradlew",
+    "dotnet",
+    "brew",
+    "apt",
+    "apt-get",
+    "dnf",
+    "systemctl",
+    "terraform",
+    "gh",
+    "rustup",
+    "just",
+    "npx",
+    "pnpx",
+    "composer",
+    "mix",
+    "stack",
+    "cabal",
+    "swift",
+    "zig",
+    "nix",
+    "jj",
+    "hg",
+    "svn",
+];
+
+/// Subcommands that run a named script; the script's name is part of the grant
+/// (`npm run build`).
+const SCRIPT_RUNNERS: &[(&str, &str)] = &[
+    ("npm", "run"),
+    ("npm", "exec"),
+    ("pnpm", "run"),
+    ("pnpm", "exec"),
+    ("yarn", "run"),
+    ("cargo", "run"),
+    ("uv", "run"),
+    ("poetry", "run"),
+    ("pipenv", "run"),
+    ("bundle", "exec"),
+    ("go", "run"),
+];
+
+fn basename(program: &str) -> &str {
+    program.rsplit('/').next().unwrap_or(program)
+}
+
+fn is_flag(word: &str) -> bool {
+    word.starts_with('-')
+}
+
+/// The argv prefix a command grant for this segment names, if a narrow one exists.
+pub(crate) fn command_prefix(unit: &Unit) -> Option<Vec<String>> {
+    let (program, rest) = unit.argv.split_first()?;
+    if unit.opaque || program.is_empty() || program.starts_with('$') {
+        return None;
+    }
+    if OVER_BROAD_PROGRAMS.contains(&basename(program)) {
+        return None;
+    }
+    let mut prefix = vec![program.clone()];
+    if SUBCOMMAND_PROGRAMS.contains(&program.as_str()) {
+        match rest.first() {
+            // A bare `make` or `cargo` is named exactly.
+            None => {}
+            Some(sub) if is_flag(sub) => return None,
+            Some(sub) => {
+                prefix.push(sub.clone());
+                if SCRIPT_RUNNERS.contains(&(program.as_str(), sub.as_str())) {
+                    match rest.get(1) {
+                        Some(script) if !is_flag(script) => prefix.push(script.clone()),
+                        _ => return None,
+                    }
+                }
+            }
+        }
+    }
+    Some(prefix)
+}
+
+fn is_root_like(path: &std::path::Path, home: Option<&std::path::Path>) -> bool {
+    path.parent().is_none() || Some(path) == home
+}
+
+fn matcher_for(
+    call: &ToolCall,
+    assessment: &Assessment,
+    unit: &Unit,
+    home: Option<&std::path::Path>,
+) -> Option<GrantMatcher> {
+    let tool = call.tool.clone();
+    let reals = || {
+        unit.paths
+            .iter()
+            .map(|p| p.real.clone())
+            .collect::<Vec<PathBuf>>()
+    };
+    match call.tool.as_str() {
+        "terminal" => command_prefix(unit).map(|prefix| GrantMatcher::Command { prefix }),
+        // Reads generalise to the folder: reading one file of a folder the user let
+        // the agent read is no news. A folder that is the root or the home folder
+        // would be too broad; then the file itself.
+        "fs_read" | "fs_list" | "fs_search" => {
+            let path = unit.paths.first()?;
+            let folder = if call.tool == "fs_read" {
+                path.real.parent()?.to_path_buf()
+            } else {
+                path.real.clone()
+            };
+            if is_root_like(&folder, home) {
+                Some(GrantMatcher::Files {
+                    tool,
+                    paths: reals(),
+                })
+            } else {
+                Some(GrantMatcher::Folder { tool, path: folder })
+            }
+        }
+        "fs_write" | "fs_edit" | "fs_delete" | "fs_move" => {
+            (!unit.paths.is_empty()).then(|| GrantMatcher::Files {
+                tool,
+                paths: reals(),
+            })
+        }
+        "http_fetch" => assessment
+            .domain
+            .clone()
+            .map(|domain| GrantMatcher::Domain { tool, domain }),
+        _ => Some(GrantMatcher::Tool { tool }),
+    }
+}
+
+/// Proposes a grant that covers the parts of a call that asked (`asking`), or none
+/// when one of them cannot be generalised narrowly or is Critical.
+pub fn propose(
+    call: &ToolCall,
+    assessment: &Assessment,
+    asking: &[(&Unit, Risk)],
+    home: Option<&std::path::Path>,
+) -> Option<GrantProposal> {
+    if asking.is_empty() || assessment.malformed.is_some() {
+        return None;
+    }
+    let mut matchers: Vec<GrantMatcher> = Vec::new();
+    let mut max_risk = Risk::Low;
+    for (unit, risk) in asking {
+        if *risk == Risk::Critical {
+            return None;
+        }
+        let matcher = matcher_for(call, assessment, unit, home)?;
+        if !matchers.contains(&matcher) {
+            matchers.push(matcher);
+        }
+        max_risk = max_risk.max(*risk);
+    }
+    let subject = matchers
+        .iter()
+        .map(GrantMatcher::describe)
+        .collect::<Vec<_>>()
+        .join(", ");
+    Some(GrantProposal {
+        label: format!("{subject} in this project"),
+        subject,
+        matchers,
+        max_risk,
+    })
+}

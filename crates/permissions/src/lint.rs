@@ -1,0 +1,226 @@
+//! `warden policy lint`: problems in policy files that loading alone does not show.
+//!
+//! Errors (the exit status is non-zero): a file that cannot be read or parsed, a rule
+//! that does not compile, an embedded example that fails, and a dead rule (one that
+//! can never match, such as `command` on a tool glob that cannot be `terminal`: it
+//! usually means a deny rule silently protects nothing). Warnings: duplicate rules,
+//! rules shadowed by an earlier rule of the same decision in the same file (it always
+//! matches first), and allow rules that a deny rule fully covers.
+
+use serde::Serialize;
+
+use crate::policy::{Source, load_file};
+use crate::rule::{Layer, Rule};
+use crate::{Decision, Risk};
+
+/// How bad a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+/// One problem found by lint.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    pub severity: Severity,
+    /// `parse`, `rule`, `example`, `dead`, `duplicate`, `shadowed` or `covered`.
+    pub kind: &'static str,
+    pub file: String,
+    /// The rule's `id` or `<layer>#<index>`, when the finding is about one rule.
+    pub rule: Option<String>,
+    pub message: String,
+}
+
+impl std::fmt::Display for Finding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let severity = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        match &self.rule {
+            Some(rule) => write!(
+                f,
+                "{}: {severity} [{}] rule `{rule}`: {}",
+                self.file, self.kind, self.message
+            ),
+            None => write!(
+                f,
+                "{}: {severity} [{}] {}",
+                self.file, self.kind, self.message
+            ),
+        }
+    }
+}
+
+/// The tools that carry file paths a `path` rule can match.
+const PATH_TOOLS: &[&str] = &[
+    "fs_read",
+    "fs_list",
+    "fs_search",
+    "fs_write",
+    "fs_edit",
+    "fs_delete",
+    "fs_move",
+    "terminal",
+];
+
+/// Whether a tool-name pattern has glob syntax (else it is one exact name).
+fn is_literal(pattern: &str) -> bool {
+    !pattern.contains(['*', '?', '[', '{', '\\'])
+}
+
+/// Why a rule can never match, if it cannot.
+fn dead_reason(rule: &Rule) -> Option<String> {
+    let tool_can = |name: &str| rule.tool_matches(name);
+    if rule.command.is_some() && !tool_can("terminal") {
+        return Some(
+            "`command` only matches `terminal` calls, and `tool` excludes `terminal`".into(),
+        );
+    }
+    if rule.domain.is_some() && !tool_can("http_fetch") {
+        return Some(
+            "`domain` only matches `http_fetch` calls, and `tool` excludes `http_fetch`".into(),
+        );
+    }
+    if rule.command.is_some() && rule.domain.is_some() {
+        return Some("no call has both a `command` and a `domain`".into());
+    }
+    if rule.path.is_some() && !PATH_TOOLS.iter().any(|t| tool_can(t)) {
+        return Some(
+            "`path` only matches file tools and `terminal`, and `tool` excludes them all".into(),
+        );
+    }
+    if rule.decision == Decision::Allow && rule.risk == Some(Risk::Critical) {
+        return Some("nothing allows a Critical call, so this allow rule never decides".into());
+    }
+    None
+}
+
+/// Whether `a` matches every call `b` matches (conservative: false when unsure).
+pub fn covers(a: &Rule, b: &Rule) -> bool {
+    let tool = match (&a.tool, &b.tool) {
+        (None, _) => true,
+        (Some((pa, _)), Some((pb, _))) => {
+            pa == pb || pa == "*" || (is_literal(pb) && a.tool_matches(pb))
+        }
+        (Some((pa, _)), None) => pa == "*",
+    };
+    let command = match (&a.command, &b.command) {
+        (None, _) => true,
+        (Some((_, pa)), Some((_, pb))) => pb.is_covered_by(pa),
+        (Some(_), None) => false,
+    };
+    let path = match (&a.path, &b.path) {
+        (None, _) => true,
+        (Some(pa), Some(pb)) => pa.source == pb.source,
+        (Some(_), None) => false,
+    };
+    let domain = match (&a.domain, &b.domain) {
+        (None, _) => true,
+        (Some((_, pa)), Some((_, pb))) => pb.is_covered_by(pa),
+        (Some(_), None) => false,
+    };
+    let args = a.raw.args.iter().flatten().all(|(k, v)| {
+        b.raw.args.as_ref().and_then(|m| m.get(k)) == Some(v)
+            || v == "*" && b.raw.args.as_ref().is_some_and(|m| m.contains_key(k))
+    });
+    let risk = a.risk.is_none() || a.risk == b.risk;
+    tool && command && path && domain && args && risk
+}
+
+fn same_conditions(a: &Rule, b: &Rule) -> bool {
+    a.raw.tool == b.raw.tool
+        && a.command.as_ref().map(|c| &c.1) == b.command.as_ref().map(|c| &c.1)
+        && a.raw.path == b.raw.path
+        && a.domain.as_ref().map(|d| &d.1) == b.domain.as_ref().map(|d| &d.1)
+        && a.raw.args == b.raw.args
+        && a.risk == b.risk
+}
+
+/// Lints the given files as the layers in effect (or as separate files: each is
+/// linted on its own, and allow rules are checked against every file's deny rules).
+pub fn lint(sources: &[Source]) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    let mut all: Vec<Rule> = Vec::new();
+    for source in sources {
+        let (loaded, rules) = load_file(source, true);
+        for e in &loaded.errors {
+            let kind = if loaded.parsed.is_none() {
+                "parse"
+            } else if e.contains("example `") {
+                "example"
+            } else {
+                "rule"
+            };
+            findings.push(Finding {
+                severity: Severity::Error,
+                kind,
+                file: source.file.clone(),
+                rule: None,
+                message: e.clone(),
+            });
+        }
+        for (i, rule) in rules.iter().enumerate() {
+            let finding = |severity, kind, message: String| Finding {
+                severity,
+                kind,
+                file: source.file.clone(),
+                rule: Some(rule.label()),
+                message,
+            };
+            if let Some(why) = dead_reason(rule) {
+                findings.push(finding(
+                    Severity::Error,
+                    "dead",
+                    format!("can never match: {why}"),
+                ));
+                continue;
+            }
+            let earlier = &rules[..i];
+            if let Some(dup) = earlier.iter().find(|e| same_conditions(e, rule)) {
+                findings.push(finding(
+                    Severity::Warning,
+                    "duplicate",
+                    format!("has the same conditions as rule `{}`", dup.label()),
+                ));
+            } else if let Some(first) = earlier
+                .iter()
+                .find(|e| e.decision == rule.decision && covers(e, rule))
+            {
+                findings.push(finding(
+                    Severity::Warning,
+                    "shadowed",
+                    format!(
+                        "rule `{}` comes first with the same decision and matches every call this one does",
+                        first.label()
+                    ),
+                ));
+            }
+        }
+        all.extend(rules.into_iter().filter(|r| r.layer != Layer::Builtin));
+    }
+    for rule in all
+        .iter()
+        .filter(|r| r.decision == Decision::Allow && dead_reason(r).is_none())
+    {
+        if let Some(deny) = all
+            .iter()
+            .find(|d| d.decision == Decision::Deny && dead_reason(d).is_none() && covers(d, rule))
+        {
+            findings.push(Finding {
+                severity: Severity::Warning,
+                kind: "covered",
+                file: rule.file.to_string(),
+                rule: Some(rule.label()),
+                message: format!(
+                    "deny rule `{}` in {} matches every call this allow rule does, so it never allows anything",
+                    deny.label(),
+                    deny.file
+                ),
+            });
+        }
+    }
+    findings
+}

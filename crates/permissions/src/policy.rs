@@ -1,0 +1,240 @@
+//! Policy files, their layers and the merged policy in effect.
+//!
+//! Layers, weakest first: the built-in defaults, the user's `policy.toml`, the
+//! project's `.warden/policy.toml`, the managed policy. A file that cannot be read or
+//! parsed (or whose rules do not compile, or whose examples fail) is recorded as a
+//! [`PolicyError`]; the engine then asks for every call instead of failing open.
+
+mod builtin;
+mod file;
+mod index;
+mod settings;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use globset::{GlobSet, GlobSetBuilder};
+use serde::Serialize;
+
+use crate::rule::{Layer, Rule, build_name_glob};
+
+pub use builtin::BUILTIN_POLICY;
+pub use file::{HintPolicy, PolicyFile, RiskTimeouts};
+pub(crate) use index::RuleIndex;
+pub use settings::{
+    DEFAULT_APPROVAL_TIMEOUT_SECS, DEFAULT_MAX_ASKS_PER_TURN, DEFAULT_MAX_PENDING_REQUESTS,
+    Settings,
+};
+
+/// A policy file that could not be used, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PolicyError {
+    /// The file's path.
+    pub file: String,
+    pub layer: Layer,
+    /// What is wrong, e.g. the TOML parser's message with line and column.
+    pub error: String,
+}
+
+/// The text of one layer's file, before parsing.
+#[derive(Debug, Clone)]
+pub struct Source {
+    pub layer: Layer,
+    /// The file's path, as shown in evaluations.
+    pub file: String,
+    /// The text, or why it could not be read.
+    pub text: Result<String, String>,
+}
+
+impl Source {
+    /// Reads a layer's file; a missing file is no layer at all (`None`).
+    pub fn read(layer: Layer, path: &Path) -> Option<Source> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => Ok(text),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+            Err(e) => Err(format!("cannot read the file: {e}")),
+        };
+        Some(Source {
+            layer,
+            file: path.display().to_string(),
+            text,
+        })
+    }
+
+    pub fn text(layer: Layer, file: impl Into<String>, text: impl Into<String>) -> Source {
+        Source {
+            layer,
+            file: file.into(),
+            text: Ok(text.into()),
+        }
+    }
+}
+
+/// One parsed layer, for lint and for people.
+#[derive(Debug, Clone)]
+pub struct LoadedFile {
+    pub layer: Layer,
+    pub file: String,
+    /// `None` when the file could not be read or parsed.
+    pub parsed: Option<PolicyFile>,
+    /// Every problem found in the file.
+    pub errors: Vec<String>,
+}
+
+/// Parses and compiles one file's text into its rules; problems are collected, the
+/// rules that compile are kept (so that a broken file's deny rules still apply).
+pub fn load_file(source: &Source, trusted: bool) -> (LoadedFile, Vec<Rule>) {
+    let file: Arc<str> = Arc::from(source.file.as_str());
+    let mut errors = Vec::new();
+    let mut rules = Vec::new();
+    let parsed = match &source.text {
+        Err(e) => {
+            errors.push(e.clone());
+            None
+        }
+        Ok(text) => match PolicyFile::parse(text) {
+            Err(e) => {
+                errors.push(e.to_string().trim_end().to_owned());
+                None
+            }
+            Ok(parsed) => Some(parsed),
+        },
+    };
+    if let Some(parsed) = &parsed {
+        for (i, raw) in parsed.rules.iter().enumerate() {
+            match Rule::compile(raw.clone(), i + 1, source.layer, file.clone()) {
+                Ok(mut rule) => {
+                    // A cloned repository must not be able to grant itself anything.
+                    rule.applies = !(source.layer == Layer::Project
+                        && !trusted
+                        && rule.decision == crate::Decision::Allow);
+                    rules.push(rule);
+                }
+                Err(e) => errors.push(format!("rule {}: {e}", i + 1)),
+            }
+        }
+        for tool in parsed.auto_approved_tools.iter().flatten() {
+            if let Err(e) = build_name_glob(tool) {
+                errors.push(format!("auto_approved_tools: `{tool}`: {e}"));
+            }
+        }
+    }
+    let loaded = LoadedFile {
+        layer: source.layer,
+        file: source.file.clone(),
+        parsed,
+        errors,
+    };
+    (loaded, rules)
+}
+
+/// The policy in effect: every layer's rules, the merged settings, and the files that
+/// could not be used.
+#[derive(Debug)]
+pub struct Policy {
+    /// The rules of the managed, project and user layers, in the order they are
+    /// consulted: managed first, then project, then user; within a file, in order.
+    pub rules: Vec<Rule>,
+    /// The built-in default rules (seed 004), consulted last.
+    pub builtin: Vec<Rule>,
+    pub settings: Settings,
+    pub errors: Vec<PolicyError>,
+    /// The files that were loaded, weakest first.
+    pub files: Vec<LoadedFile>,
+    /// Whether the project's allow rules apply.
+    pub project_trusted: bool,
+    pub(crate) index: RuleIndex,
+    pub(crate) auto_approved: GlobSet,
+}
+
+impl Policy {
+    /// Builds the policy from the layers' sources (weakest first; the built-in layer
+    /// is always added).
+    pub fn from_sources(sources: &[Source], project_trusted: bool) -> Policy {
+        let mut settings = Settings::default();
+        let mut errors = Vec::new();
+        let mut files = Vec::new();
+        let mut by_layer: Vec<(Layer, Vec<Rule>)> = Vec::new();
+
+        let builtin_source = Source::text(Layer::Builtin, "<builtin>", BUILTIN_POLICY);
+        let mut all = vec![builtin_source];
+        all.extend(
+            sources
+                .iter()
+                .filter(|s| s.layer != Layer::Builtin)
+                .cloned(),
+        );
+        all.sort_by_key(|s| s.layer);
+
+        for source in &all {
+            let (loaded, rules) = load_file(source, project_trusted);
+            if let Some(parsed) = &loaded.parsed {
+                settings.apply(source.layer, project_trusted, parsed);
+            }
+            errors.extend(loaded.errors.iter().map(|e| PolicyError {
+                file: source.file.clone(),
+                layer: source.layer,
+                error: e.clone(),
+            }));
+            files.push(loaded);
+            by_layer.push((source.layer, rules));
+        }
+
+        let mut builtin = Vec::new();
+        let mut rules = Vec::new();
+        for (layer, layer_rules) in by_layer.into_iter().rev() {
+            if layer == Layer::Builtin {
+                builtin.extend(layer_rules);
+            } else {
+                rules.extend(layer_rules);
+            }
+        }
+        let mut auto = GlobSetBuilder::new();
+        for tool in &settings.auto_approved_tools {
+            if let Ok(glob) = build_name_glob(tool) {
+                auto.add(glob);
+            }
+        }
+        Policy {
+            index: RuleIndex::build(&rules),
+            auto_approved: auto.build().unwrap_or_else(|_| GlobSet::empty()),
+            rules,
+            builtin,
+            settings,
+            errors,
+            files,
+            project_trusted,
+        }
+    }
+
+    /// Reads the user, project and managed files.
+    pub fn load(
+        locations: &crate::Locations,
+        project_root: &Path,
+        project_trusted: bool,
+    ) -> Policy {
+        let sources: Vec<Source> = [
+            (Layer::User, locations.user_policy()),
+            (Layer::Project, project_root.join(crate::PROJECT_POLICY)),
+            (Layer::Managed, locations.managed_policy.clone()),
+        ]
+        .into_iter()
+        .filter_map(|(layer, path)| Source::read(layer, &path))
+        .collect();
+        Policy::from_sources(&sources, project_trusted)
+    }
+
+    /// Whether `tool` is on the `auto_approved_tools` list.
+    pub fn is_auto_approved(&self, tool: &str) -> bool {
+        self.auto_approved.is_match(tool)
+    }
+
+    /// The paths of the files in effect, weakest first.
+    pub fn file_paths(&self) -> Vec<PathBuf> {
+        self.files
+            .iter()
+            .filter(|f| f.layer != Layer::Builtin)
+            .map(|f| PathBuf::from(&f.file))
+            .collect()
+    }
+}

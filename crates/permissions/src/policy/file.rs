@@ -1,0 +1,94 @@
+//! The TOML format of a policy file (contract, section 6).
+
+use serde::{Deserialize, Serialize};
+
+use crate::rule::RawRule;
+use crate::{Mode, Risk};
+
+/// What the model's `risk_level` hint may do (seed 000).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HintPolicy {
+    /// The hint is recorded and has no effect.
+    Ignore,
+    /// The hint may raise the risk, never lower it (the default).
+    #[default]
+    Escalate,
+    /// The hint replaces the assessed risk, except for Critical calls and calls that
+    /// a deny or ask rule matched.
+    Trust,
+}
+
+impl HintPolicy {
+    /// How much a setting protects: an untrusted project may only move it up.
+    pub(crate) fn strictness(self) -> u8 {
+        match self {
+            HintPolicy::Trust => 0,
+            HintPolicy::Ignore => 1,
+            HintPolicy::Escalate => 2,
+        }
+    }
+}
+
+/// Approval timeouts per risk, in seconds (`[approval_timeout_secs_by_risk]`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RiskTimeouts {
+    pub low: Option<u64>,
+    pub medium: Option<u64>,
+    pub high: Option<u64>,
+    pub critical: Option<u64>,
+}
+
+impl RiskTimeouts {
+    pub fn get(&self, risk: Risk) -> Option<u64> {
+        match risk {
+            Risk::Low => self.low,
+            Risk::Medium => self.medium,
+            Risk::High => self.high,
+            Risk::Critical => self.critical,
+        }
+    }
+
+    pub(crate) fn set(&mut self, risk: Risk, secs: u64) {
+        let slot = match risk {
+            Risk::Low => &mut self.low,
+            Risk::Medium => &mut self.medium,
+            Risk::High => &mut self.high,
+            Risk::Critical => &mut self.critical,
+        };
+        *slot = Some(secs);
+    }
+}
+
+/// One policy file as written. Unknown keys are an error, so that a typo cannot
+/// silently drop a rule.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PolicyFile {
+    /// The default session mode.
+    pub mode: Option<Mode>,
+    /// How long a permission request waits for the user; 0 waits for ever.
+    pub approval_timeout_secs: Option<u64>,
+    /// Per-risk overrides of `approval_timeout_secs`.
+    pub approval_timeout_secs_by_risk: Option<RiskTimeouts>,
+    /// `ignore`, `escalate` (default) or `trust`.
+    pub model_risk_hints: Option<HintPolicy>,
+    /// Tools (names or globs) that skip the question (seed 001): still subject to
+    /// deny and ask rules, never for Critical calls.
+    pub auto_approved_tools: Option<Vec<String>>,
+    /// How many permission requests may wait at once in a session.
+    pub max_pending_requests: Option<usize>,
+    /// How many questions one prompt turn may ask before the rest are denied.
+    pub max_asks_per_turn: Option<usize>,
+    /// The rules, in order.
+    #[serde(default, rename = "rule", skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<RawRule>,
+}
+
+impl PolicyFile {
+    /// Parses a policy file's text.
+    pub fn parse(text: &str) -> Result<PolicyFile, toml::de::Error> {
+        toml::from_str(text)
+    }
+}

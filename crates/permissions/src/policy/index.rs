@@ -1,0 +1,213 @@
+//! An index over compiled rules, so that one evaluation looks at the few rules that
+//! can match instead of all of them.
+//!
+//! Each condition (tool glob, command program, path glob, domain) gives the set of
+//! rules it lets through: rules without that condition always pass, rules with it
+//! pass when it matches. Tool and path globs are compiled into `GlobSet`s, commands
+//! and domains into hash maps. The sets are intersected as bitsets and only the
+//! survivors are checked in full by [`Rule::matches`].
+
+use std::collections::HashMap;
+
+use globset::{GlobSet, GlobSetBuilder};
+
+use crate::Context;
+use crate::assess::Unit;
+use crate::rule::{Anchor, DomainPattern, PathPattern, Rule};
+
+/// A fixed-size set of rule indices.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(n: usize) -> Bits {
+        Bits(vec![0; n.div_ceil(64)])
+    }
+
+    fn set(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    fn union(&mut self, other: &Bits) {
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a |= b;
+        }
+    }
+
+    fn intersect(&mut self, other: &Bits) {
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a &= b;
+        }
+    }
+
+    pub(crate) fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &word)| {
+            let mut word = word;
+            std::iter::from_fn(move || {
+                (word != 0).then(|| {
+                    let bit = word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    w * 64 + bit
+                })
+            })
+        })
+    }
+}
+
+#[derive(Debug)]
+struct PathSet {
+    anchor: Anchor,
+    set: GlobSet,
+    owners: Vec<usize>,
+}
+
+/// The index over one ordered list of rules.
+#[derive(Debug)]
+pub(crate) struct RuleIndex {
+    len: usize,
+    tools: GlobSet,
+    tool_owners: Vec<usize>,
+    no_tool: Bits,
+    programs: HashMap<String, Vec<usize>>,
+    any_program: Bits,
+    no_command: Bits,
+    paths: Vec<PathSet>,
+    no_path: Bits,
+    domains: HashMap<String, Vec<usize>>,
+    no_domain: Bits,
+}
+
+fn basename(program: &str) -> &str {
+    program.rsplit('/').next().unwrap_or(program)
+}
+
+impl RuleIndex {
+    pub(crate) fn build(rules: &[Rule]) -> RuleIndex {
+        let n = rules.len();
+        let mut tools = GlobSetBuilder::new();
+        let mut tool_owners = Vec::new();
+        let mut no_tool = Bits::new(n);
+        let mut programs: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut any_program = Bits::new(n);
+        let mut no_command = Bits::new(n);
+        let mut path_builders: Vec<(Anchor, GlobSetBuilder, Vec<usize>)> =
+            [Anchor::Absolute, Anchor::Cwd, Anchor::Home]
+                .into_iter()
+                .map(|a| (a, GlobSetBuilder::new(), Vec::new()))
+                .collect();
+        let mut no_path = Bits::new(n);
+        let mut domains: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut no_domain = Bits::new(n);
+
+        for (i, rule) in rules.iter().enumerate() {
+            match &rule.tool {
+                Some((_, glob)) => {
+                    tools.add(glob.clone());
+                    tool_owners.push(i);
+                }
+                None => no_tool.set(i),
+            }
+            match rule.command.as_ref().map(|(_, p)| p.program()) {
+                None => no_command.set(i),
+                Some(None) => any_program.set(i),
+                Some(Some(program)) => programs
+                    .entry(basename(program).to_owned())
+                    .or_default()
+                    .push(i),
+            }
+            match &rule.path {
+                None => no_path.set(i),
+                Some(PathPattern { anchor, glob, .. }) => {
+                    if let Some((_, builder, owners)) =
+                        path_builders.iter_mut().find(|(a, _, _)| a == anchor)
+                    {
+                        builder.add(glob.clone());
+                        owners.push(i);
+                    }
+                }
+            }
+            // Domains are keyed by the host (exact) or by the suffix with its dot
+            // (`*.example.com` under `.example.com`); a host looks up itself and
+            // each of its dotted suffixes.
+            match &rule.domain {
+                None => no_domain.set(i),
+                Some((_, DomainPattern::Exact(h) | DomainPattern::Subdomains(h))) => {
+                    domains.entry(h.clone()).or_default().push(i)
+                }
+            }
+        }
+        let build = |b: GlobSetBuilder| b.build().unwrap_or_else(|_| GlobSet::empty());
+        RuleIndex {
+            len: n,
+            tools: build(tools),
+            tool_owners,
+            no_tool,
+            programs,
+            any_program,
+            no_command,
+            paths: path_builders
+                .into_iter()
+                .map(|(anchor, b, owners)| PathSet {
+                    anchor,
+                    set: build(b),
+                    owners,
+                })
+                .collect(),
+            no_path,
+            domains,
+            no_domain,
+        }
+    }
+
+    /// The rules that may match this unit of a call to `tool`; each must still be
+    /// checked with [`Rule::matches`].
+    pub(crate) fn candidates(
+        &self,
+        tool: &str,
+        unit: &Unit,
+        domain: Option<&str>,
+        ctx: &Context,
+    ) -> Bits {
+        let mut result = self.no_tool.clone();
+        for i in self.tools.matches(tool) {
+            result.set(self.tool_owners[i]);
+        }
+
+        let mut commands = self.no_command.clone();
+        if let Some(program) = unit.argv.first() {
+            commands.union(&self.any_program);
+            if let Some(rules) = self.programs.get(basename(program)) {
+                rules.iter().for_each(|&i| commands.set(i));
+            }
+        }
+        result.intersect(&commands);
+
+        let mut paths = self.no_path.clone();
+        for set in self.paths.iter().filter(|s| !s.owners.is_empty()) {
+            for p in &unit.paths {
+                for path in [&p.lexical, &p.real] {
+                    if let Some(subject) = PathPattern::subject(set.anchor, path, ctx) {
+                        for i in set.set.matches(subject) {
+                            paths.set(set.owners[i]);
+                        }
+                    }
+                }
+            }
+        }
+        result.intersect(&paths);
+
+        let mut domains = self.no_domain.clone();
+        if let Some(host) = domain {
+            let suffixes =
+                std::iter::once(host).chain(host.match_indices('.').map(|(i, _)| &host[i..]));
+            for key in suffixes {
+                if let Some(rules) = self.domains.get(key) {
+                    rules.iter().for_each(|&i| domains.set(i));
+                }
+            }
+        }
+        result.intersect(&domains);
+        debug_assert_eq!(result.0.len(), self.len.div_ceil(64));
+        result
+    }
+}

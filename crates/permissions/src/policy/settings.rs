@@ -1,0 +1,118 @@
+//! The settings of the layers in effect, merged.
+
+use std::time::Duration;
+
+use serde::Serialize;
+
+use super::file::{HintPolicy, PolicyFile, RiskTimeouts};
+use crate::rule::Layer;
+use crate::{Mode, Risk};
+
+/// The approval timeout when no file sets one.
+pub const DEFAULT_APPROVAL_TIMEOUT_SECS: u64 = 30;
+/// `max_pending_requests` when no file sets it.
+pub const DEFAULT_MAX_PENDING_REQUESTS: usize = 16;
+/// `max_asks_per_turn` when no file sets it.
+pub const DEFAULT_MAX_ASKS_PER_TURN: usize = 32;
+
+/// The merged settings of all layers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Settings {
+    /// The mode a new session starts in.
+    pub mode: Mode,
+    /// Seconds a permission request waits; 0 waits for ever.
+    pub approval_timeout_secs: u64,
+    /// Per-risk overrides.
+    pub approval_timeout_secs_by_risk: RiskTimeouts,
+    pub model_risk_hints: HintPolicy,
+    /// Tool names or globs that skip the question.
+    pub auto_approved_tools: Vec<String>,
+    pub max_pending_requests: usize,
+    pub max_asks_per_turn: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            mode: Mode::Ask,
+            approval_timeout_secs: DEFAULT_APPROVAL_TIMEOUT_SECS,
+            approval_timeout_secs_by_risk: RiskTimeouts::default(),
+            model_risk_hints: HintPolicy::Escalate,
+            auto_approved_tools: Vec::new(),
+            max_pending_requests: DEFAULT_MAX_PENDING_REQUESTS,
+            max_asks_per_turn: DEFAULT_MAX_ASKS_PER_TURN,
+        }
+    }
+}
+
+/// How much a mode protects: an untrusted project may only move it up.
+fn mode_strictness(mode: Mode) -> u8 {
+    match mode {
+        Mode::AutoApprove => 0,
+        Mode::AcceptEdits => 1,
+        Mode::Ask => 2,
+        Mode::ReadOnly | Mode::AutoDeny => 3,
+    }
+}
+
+impl Settings {
+    /// How long a permission request for a call of this risk waits; `None` waits for
+    /// ever.
+    pub fn approval_timeout(&self, risk: Risk) -> Option<Duration> {
+        let secs = self
+            .approval_timeout_secs_by_risk
+            .get(risk)
+            .unwrap_or(self.approval_timeout_secs);
+        (secs > 0).then(|| Duration::from_secs(secs))
+    }
+
+    /// Applies one layer's file over the settings so far. Layers come weakest first.
+    ///
+    /// An untrusted project cannot loosen anything: it may make the mode and the
+    /// model-hint policy stricter and the limits lower, and its other settings
+    /// (timeouts, `auto_approved_tools`) are ignored. The managed layer's settings
+    /// win over every other layer's.
+    pub(crate) fn apply(&mut self, layer: Layer, trusted: bool, file: &PolicyFile) {
+        let untrusted = layer == Layer::Project && !trusted;
+        if let Some(mode) = file.mode
+            && (!untrusted || mode_strictness(mode) > mode_strictness(self.mode))
+        {
+            self.mode = mode;
+        }
+        if let Some(h) = file.model_risk_hints
+            && (!untrusted || h.strictness() > self.model_risk_hints.strictness())
+        {
+            self.model_risk_hints = h;
+        }
+        if let Some(n) = file.max_pending_requests
+            && (!untrusted || n < self.max_pending_requests)
+        {
+            self.max_pending_requests = n;
+        }
+        if let Some(n) = file.max_asks_per_turn
+            && (!untrusted || n < self.max_asks_per_turn)
+        {
+            self.max_asks_per_turn = n;
+        }
+        if untrusted {
+            return;
+        }
+        if let Some(secs) = file.approval_timeout_secs {
+            self.approval_timeout_secs = secs;
+        }
+        if let Some(by_risk) = file.approval_timeout_secs_by_risk {
+            for risk in [Risk::Low, Risk::Medium, Risk::High, Risk::Critical] {
+                if let Some(secs) = by_risk.get(risk) {
+                    self.approval_timeout_secs_by_risk.set(risk, secs);
+                }
+            }
+        }
+        if let Some(tools) = &file.auto_approved_tools {
+            for tool in tools {
+                if !self.auto_approved_tools.contains(tool) {
+                    self.auto_approved_tools.push(tool.clone());
+                }
+            }
+        }
+    }
+}

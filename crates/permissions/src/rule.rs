@@ -1,0 +1,294 @@
+//! One policy rule, compiled: what it matches and what it decides.
+
+mod command;
+mod domain;
+mod path;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use globset::{Glob, GlobBuilder, GlobMatcher};
+use serde::{Deserialize, Serialize};
+
+use crate::assess::{Assessment, Unit};
+use crate::{Context, Decision, Risk, ToolCall};
+
+pub use command::{CommandPattern, Strictness, Word};
+pub use domain::DomainPattern;
+pub use path::{Anchor, PathPattern, build_glob};
+
+/// Where a rule comes from, weakest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Layer {
+    /// The built-in defaults (seed 004).
+    Builtin,
+    /// The user's `policy.toml`.
+    User,
+    /// The project's `.warden/policy.toml`.
+    Project,
+    /// The administrator's policy.
+    Managed,
+}
+
+impl Layer {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Layer::Builtin => "builtin",
+            Layer::User => "user",
+            Layer::Project => "project",
+            Layer::Managed => "managed",
+        }
+    }
+}
+
+/// A `[[rule]]` table as written in a policy file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRule {
+    /// A name for the rule, shown in evaluations and by lint.
+    pub id: Option<String>,
+    /// A glob over tool names (`terminal`, `fs_*`, `mcp__github__*`).
+    pub tool: Option<String>,
+    /// For `terminal`: an argv prefix; `*` matches one word.
+    pub command: Option<String>,
+    /// A glob over file paths: relative to the session cwd, `~/...`, `**/...` or absolute.
+    pub path: Option<String>,
+    /// For `http_fetch`: a host, or `*.` and a host for its subdomains.
+    pub domain: Option<String>,
+    /// Globs over the call's arguments, by name (or by JSON pointer when the name
+    /// starts with `/`): every one must match.
+    pub args: Option<BTreeMap<String, String>>,
+    /// The assessed risk the call must have.
+    pub risk: Option<Risk>,
+    pub decision: Decision,
+    /// Why, in a sentence: shown as the evaluation's reason when this rule decides.
+    pub reason: Option<String>,
+    /// Examples the rule must match, checked when the file loads.
+    #[serde(rename = "match", default, skip_serializing_if = "Vec::is_empty")]
+    pub match_examples: Vec<String>,
+    /// Examples the rule must not match, checked when the file loads.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_match: Vec<String>,
+}
+
+/// A compiled rule.
+#[derive(Debug, Clone)]
+pub struct Rule {
+    pub id: Option<String>,
+    /// The rule's position in its file, from 1.
+    pub index: usize,
+    pub layer: Layer,
+    /// The file the rule comes from ("<builtin>" for the defaults).
+    pub file: Arc<str>,
+    pub decision: Decision,
+    pub reason: Option<String>,
+    pub risk: Option<Risk>,
+    pub tool: Option<(String, Glob)>,
+    pub command: Option<(String, CommandPattern)>,
+    pub path: Option<PathPattern>,
+    pub domain: Option<(String, DomainPattern)>,
+    pub args: Vec<(String, GlobMatcher)>,
+    /// False for an untrusted project's allow rules: they are listed when they
+    /// match, but decide nothing.
+    pub applies: bool,
+    pub raw: RawRule,
+    tool_matcher: Option<GlobMatcher>,
+}
+
+/// Builds a glob over tool names or argument values, where `/` is an ordinary
+/// character.
+pub fn build_name_glob(pattern: &str) -> Result<Glob, globset::Error> {
+    GlobBuilder::new(pattern).literal_separator(false).build()
+}
+
+impl Rule {
+    /// Compiles a rule and checks its embedded examples.
+    pub fn compile(
+        raw: RawRule,
+        index: usize,
+        layer: Layer,
+        file: Arc<str>,
+    ) -> Result<Rule, String> {
+        let tool = raw
+            .tool
+            .as_deref()
+            .map(|t| {
+                build_name_glob(t)
+                    .map(|g| (t.to_owned(), g))
+                    .map_err(|e| format!("`tool = \"{t}\"`: {e}"))
+            })
+            .transpose()?;
+        let command = raw
+            .command
+            .as_deref()
+            .map(|c| CommandPattern::parse(c).map(|p| (c.to_owned(), p)))
+            .transpose()?;
+        let path = raw.path.as_deref().map(PathPattern::parse).transpose()?;
+        let domain = raw
+            .domain
+            .as_deref()
+            .map(|d| DomainPattern::parse(d).map(|p| (d.to_owned(), p)))
+            .transpose()?;
+        let args = raw
+            .args
+            .iter()
+            .flatten()
+            .map(|(k, v)| {
+                build_name_glob(v)
+                    .map(|g| (k.clone(), g.compile_matcher()))
+                    .map_err(|e| format!("`args.{k} = \"{v}\"`: {e}"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let rule = Rule {
+            id: raw.id.clone(),
+            index,
+            layer,
+            file,
+            decision: raw.decision,
+            reason: raw.reason.clone(),
+            risk: raw.risk,
+            tool_matcher: tool.as_ref().map(|(_, g)| g.compile_matcher()),
+            tool,
+            command,
+            path,
+            domain,
+            args,
+            applies: true,
+            raw,
+        };
+        rule.check_examples()?;
+        Ok(rule)
+    }
+
+    /// The rule's name in evaluations: its `id`, or `<layer>#<index>`.
+    pub fn label(&self) -> String {
+        match &self.id {
+            Some(id) => id.clone(),
+            None => format!("{}#{}", self.layer.as_str(), self.index),
+        }
+    }
+
+    fn strictness(&self) -> Strictness {
+        if self.decision == Decision::Allow {
+            Strictness::Narrow
+        } else {
+            Strictness::Broad
+        }
+    }
+
+    pub fn tool_matches(&self, tool: &str) -> bool {
+        self.tool_matcher.as_ref().is_none_or(|m| m.is_match(tool))
+    }
+
+    /// Whether the rule matches one unit of a call, whose risk (after any
+    /// escalation by the model's hint) is `risk`.
+    ///
+    /// Allow rules match narrowly: every path of the unit, as written and as
+    /// resolved, must match `path`; a `command` allow rule matches no segment that
+    /// writes files it does not name and no segment that cannot be read. Deny and ask
+    /// rules match broadly: one path, as written or as resolved, is enough.
+    pub fn matches(
+        &self,
+        call: &ToolCall,
+        assessment: &Assessment,
+        unit: &Unit,
+        risk: Risk,
+        ctx: &Context,
+    ) -> bool {
+        let allow = self.decision == Decision::Allow;
+        if !self.tool_matches(&call.tool) || self.risk.is_some_and(|r| r != risk) {
+            return false;
+        }
+        if let Some((_, pattern)) = &self.command {
+            if !assessment.is_shell || !pattern.matches(&unit.argv, self.strictness()) {
+                return false;
+            }
+            if allow && (unit.opaque || (unit.writes_files && self.path.is_none())) {
+                return false;
+            }
+        }
+        if allow && unit.opaque {
+            return false;
+        }
+        if let Some(pattern) = &self.path {
+            if unit.paths.is_empty() {
+                return false;
+            }
+            let ok = if allow {
+                unit.paths
+                    .iter()
+                    .all(|p| pattern.matches(&p.lexical, ctx) && pattern.matches(&p.real, ctx))
+            } else {
+                unit.paths
+                    .iter()
+                    .any(|p| pattern.matches(&p.lexical, ctx) || pattern.matches(&p.real, ctx))
+            };
+            if !ok {
+                return false;
+            }
+        }
+        if let Some((_, pattern)) = &self.domain
+            && !assessment
+                .domain
+                .as_deref()
+                .is_some_and(|d| pattern.matches(d))
+        {
+            return false;
+        }
+        self.args.iter().all(|(key, glob)| {
+            let value = if key.starts_with('/') {
+                call.args.pointer(key)
+            } else {
+                call.args.get(key)
+            };
+            match value {
+                Some(serde_json::Value::String(s)) => glob.is_match(s),
+                Some(v @ (serde_json::Value::Number(_) | serde_json::Value::Bool(_))) => {
+                    glob.is_match(v.to_string())
+                }
+                _ => false,
+            }
+        })
+    }
+
+    /// Checks `match` and `not_match`. An example is tested against the rule's most
+    /// specific condition: `command`, else `path`, else `domain`, else `tool`.
+    fn check_examples(&self) -> Result<(), String> {
+        if self.raw.match_examples.is_empty() && self.raw.not_match.is_empty() {
+            return Ok(());
+        }
+        let test = |example: &str| -> Result<bool, String> {
+            if let Some((_, pattern)) = &self.command {
+                let analysis = crate::shell::analyse(example, &Context::new("/"));
+                Ok(analysis
+                    .segments
+                    .iter()
+                    .any(|s| pattern.matches(&s.argv, self.strictness())))
+            } else if let Some(pattern) = &self.path {
+                Ok(pattern.matches_example(example))
+            } else if let Some((_, pattern)) = &self.domain {
+                let host = url::Url::parse(example)
+                    .ok()
+                    .and_then(|u| u.host_str().map(str::to_owned))
+                    .unwrap_or_else(|| example.to_owned());
+                Ok(pattern.matches(&host.to_ascii_lowercase()))
+            } else if self.tool.is_some() {
+                Ok(self.tool_matches(example))
+            } else {
+                Err("examples need a `command`, `path`, `domain` or `tool` to test".into())
+            }
+        };
+        for example in &self.raw.match_examples {
+            if !test(example)? {
+                return Err(format!("example `{example}` should match but does not"));
+            }
+        }
+        for example in &self.raw.not_match {
+            if test(example)? {
+                return Err(format!("example `{example}` should not match but does"));
+            }
+        }
+        Ok(())
+    }
+}

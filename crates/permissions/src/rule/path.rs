@@ -1,0 +1,86 @@
+//! `path = "src/**"`: a glob over file paths, relative to the session cwd, relative to
+//! the home folder (`~/...`), anywhere (`**/...`), or absolute.
+
+use std::path::Path;
+
+use globset::{Glob, GlobBuilder, GlobMatcher};
+
+use crate::Context;
+
+/// Where a path glob is anchored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Anchor {
+    /// An absolute glob (`/etc/**`), or one that starts with `**/` and so matches
+    /// anywhere.
+    Absolute,
+    /// Relative to the session's cwd (`src/**`).
+    Cwd,
+    /// Relative to the home folder (`~/.ssh/**`).
+    Home,
+}
+
+/// A compiled path glob.
+#[derive(Debug, Clone)]
+pub struct PathPattern {
+    pub source: String,
+    pub anchor: Anchor,
+    /// The glob as compiled, without the anchor (`~/` taken off).
+    pub glob: Glob,
+    matcher: GlobMatcher,
+}
+
+/// Builds a glob the way every path glob in Warden is built: `*` stays within one
+/// path component, `**` crosses them.
+pub fn build_glob(pattern: &str) -> Result<Glob, globset::Error> {
+    GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .backslash_escape(true)
+        .build()
+}
+
+impl PathPattern {
+    pub fn parse(source: &str) -> Result<PathPattern, String> {
+        let (anchor, rest) = if let Some(rest) = source.strip_prefix("~/") {
+            (Anchor::Home, rest)
+        } else if source.starts_with('/') || source.starts_with("**/") {
+            (Anchor::Absolute, source)
+        } else if source.is_empty() || source.starts_with('~') {
+            return Err(format!("`path = \"{source}\"` is not a path glob"));
+        } else {
+            (Anchor::Cwd, source.strip_prefix("./").unwrap_or(source))
+        };
+        // `**/x` must also match `/x` itself and absolute paths; globset's `**/`
+        // prefix matches any leading folders, including none.
+        let glob = build_glob(rest).map_err(|e| format!("`path = \"{source}\"`: {e}"))?;
+        Ok(PathPattern {
+            source: source.to_owned(),
+            anchor,
+            matcher: glob.compile_matcher(),
+            glob,
+        })
+    }
+
+    /// The part of `path` this pattern is compared with, if any.
+    pub fn subject<'p>(anchor: Anchor, path: &'p Path, ctx: &Context) -> Option<&'p Path> {
+        match anchor {
+            Anchor::Absolute => Some(path),
+            Anchor::Cwd => path.strip_prefix(&ctx.cwd).ok(),
+            Anchor::Home => ctx.home.as_deref().and_then(|h| path.strip_prefix(h).ok()),
+        }
+    }
+
+    pub fn matches(&self, path: &Path, ctx: &Context) -> bool {
+        PathPattern::subject(self.anchor, path, ctx).is_some_and(|p| self.matcher.is_match(p))
+    }
+
+    /// Matches a path written in the policy file (an embedded example): relative
+    /// examples are compared as they are, `~/x` below the home anchor.
+    pub fn matches_example(&self, example: &str) -> bool {
+        let subject = match self.anchor {
+            Anchor::Home => example.strip_prefix("~/"),
+            Anchor::Cwd => Some(example.strip_prefix("./").unwrap_or(example)),
+            Anchor::Absolute => Some(example),
+        };
+        subject.is_some_and(|s| self.matcher.is_match(s))
+    }
+}

@@ -1,0 +1,192 @@
+//! Persistence: `grants.jsonl` and `trusted.jsonl` in the user's state folder.
+//!
+//! Both are JSON Lines files, one record a line, written only under an advisory lock
+//! on a sibling `.lock` file (so that two Warden processes granting at once lose
+//! nothing), fsynced after each write, and created with mode 0600. Reading needs no
+//! lock: appends are whole lines, and a torn or corrupt line is skipped with a
+//! warning while the others load.
+//!
+//! Revoking a grant appends a revocation record rather than rewriting the file: an
+//! append cannot lose a concurrent writer's line, and the history stays visible.
+//! [`GrantStore::expire`] compacts the file (drops expired and revoked grants) by
+//! rewriting it under the lock.
+
+mod jsonl;
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use serde::{Deserialize, Serialize};
+
+use crate::grant::{Grant, time};
+
+use jsonl::JsonlFile;
+pub use jsonl::StoreError;
+
+/// One line of `grants.jsonl`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GrantRecord {
+    Grant(Grant),
+    Revoke(Revocation),
+}
+
+/// A revocation of an earlier grant.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Revocation {
+    pub id: String,
+    #[serde(with = "time")]
+    pub at: SystemTime,
+}
+
+/// The grants file.
+#[derive(Debug, Clone)]
+pub struct GrantStore {
+    file: JsonlFile,
+}
+
+/// Applies the records in order: the grants not revoked, first occurrence of an id.
+fn replay(records: Vec<GrantRecord>) -> Vec<Grant> {
+    let revoked: HashSet<String> = records
+        .iter()
+        .filter_map(|r| match r {
+            GrantRecord::Revoke(r) => Some(r.id.clone()),
+            GrantRecord::Grant(_) => None,
+        })
+        .collect();
+    let mut seen = HashSet::new();
+    records
+        .into_iter()
+        .filter_map(|r| match r {
+            GrantRecord::Grant(g) if !revoked.contains(&g.id) && seen.insert(g.id.clone()) => {
+                Some(g)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+impl GrantStore {
+    pub fn new(path: impl Into<PathBuf>) -> GrantStore {
+        GrantStore {
+            file: JsonlFile::new(path.into()),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.file.path()
+    }
+
+    /// Every grant not revoked (expired ones included: the engine ignores them, and
+    /// `warden grants list` shows them as expired). A missing file holds none.
+    pub fn load(&self) -> Result<Vec<Grant>, StoreError> {
+        Ok(replay(self.file.read::<GrantRecord>()?))
+    }
+
+    /// Stores a grant, unless an equal one is already stored: then that one is
+    /// returned and nothing is written.
+    pub fn add(&self, grant: Grant) -> Result<Grant, StoreError> {
+        let _lock = self.file.lock()?;
+        let current = replay(self.file.read::<GrantRecord>()?);
+        if let Some(existing) = current.into_iter().find(|g| g.same_decision(&grant)) {
+            return Ok(existing);
+        }
+        self.file.append(&GrantRecord::Grant(grant.clone()))?;
+        Ok(grant)
+    }
+
+    /// Revokes a grant by id. Returns false when no such grant is stored.
+    pub fn revoke(&self, id: &str) -> Result<bool, StoreError> {
+        let _lock = self.file.lock()?;
+        let current = replay(self.file.read::<GrantRecord>()?);
+        if !current.iter().any(|g| g.id == id) {
+            return Ok(false);
+        }
+        self.file.append(&GrantRecord::Revoke(Revocation {
+            id: id.to_owned(),
+            at: SystemTime::now(),
+        }))?;
+        Ok(true)
+    }
+
+    /// Rewrites the file without the grants that expired before `now` and without
+    /// revoked ones. Returns how many grants were dropped.
+    pub fn expire(&self, now: SystemTime) -> Result<usize, StoreError> {
+        let _lock = self.file.lock()?;
+        let current = replay(self.file.read::<GrantRecord>()?);
+        let before = current.len();
+        let keep: Vec<GrantRecord> = current
+            .into_iter()
+            .filter(|g| g.expires_at.is_none_or(|t| t > now))
+            .map(GrantRecord::Grant)
+            .collect();
+        let dropped = before - keep.len();
+        self.file.rewrite(&keep)?;
+        Ok(dropped)
+    }
+}
+
+/// One line of `trusted.jsonl`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TrustRecord {
+    /// The project's canonical root.
+    pub path: PathBuf,
+    #[serde(with = "time")]
+    pub trusted_at: SystemTime,
+}
+
+/// The trusted-projects file.
+#[derive(Debug, Clone)]
+pub struct TrustStore {
+    file: JsonlFile,
+}
+
+impl TrustStore {
+    pub fn new(path: impl Into<PathBuf>) -> TrustStore {
+        TrustStore {
+            file: JsonlFile::new(path.into()),
+        }
+    }
+
+    /// Whether the project at `root` is trusted. The root is compared in canonical
+    /// form, so a symlink or `..` cannot make another folder look trusted. A file that
+    /// cannot be read trusts nothing.
+    pub fn is_trusted(&self, root: &Path) -> bool {
+        let Ok(canonical) = root.canonicalize() else {
+            return false;
+        };
+        match self.file.read::<TrustRecord>() {
+            Ok(records) => records.iter().any(|r| r.path == canonical),
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot read the trusted projects; trusting none");
+                false
+            }
+        }
+    }
+
+    /// Marks the project at `root` as trusted; returns its canonical path.
+    pub fn trust(&self, root: &Path) -> Result<PathBuf, StoreError> {
+        let canonical = root
+            .canonicalize()
+            .map_err(|source| StoreError::io(root, "resolve the project folder", source))?;
+        let _lock = self.file.lock()?;
+        if !self
+            .file
+            .read::<TrustRecord>()?
+            .iter()
+            .any(|r| r.path == canonical)
+        {
+            self.file.append(&TrustRecord {
+                path: canonical.clone(),
+                trusted_at: SystemTime::now(),
+            })?;
+        }
+        Ok(canonical)
+    }
+
+    /// The trusted projects.
+    pub fn list(&self) -> Result<Vec<TrustRecord>, StoreError> {
+        self.file.read()
+    }
+}
