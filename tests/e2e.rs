@@ -10,4 +10,5 @@ mod e2e {
     mod bad_input;
     mod lifecycle;
     mod protocol;
+    mod turns;
 }

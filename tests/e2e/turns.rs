@@ -1,0 +1,412 @@
+//! The prompt turn through the real binary: every outcome of a permission request
+//! (contract, section 5), batches, the `_meta.warden` extension and each mode.
+//!
+//! Calls are `terminal` commands that create files in the project, so that whether a
+//! call ran is read off the disk, not only off what the agent says.
+
+use serde_json::{Value, json};
+
+use super::support::{Answer, Client, Spawn};
+
+fn selected(option: &str) -> Value {
+    json!({"outcome": {"outcome": "selected", "optionId": option}})
+}
+
+fn touch(name: &str) -> String {
+    format!(r#"/call terminal {{"command": "touch {name}"}}"#)
+}
+
+/// Every agent request, answered `option` if it is a permission request.
+fn always(option: &'static str) -> impl FnMut(&Value) -> Answer {
+    move |request: &Value| {
+        assert_eq!(request["method"], "session/request_permission", "{request}");
+        Answer::Result(selected(option))
+    }
+}
+
+fn permission_requests(client: &Client) -> Vec<Value> {
+    client
+        .transcript()
+        .iter()
+        .filter_map(|entry| entry.message.as_ref())
+        .filter(|m| m["method"] == "session/request_permission" && m.get("id").is_some())
+        .cloned()
+        .collect()
+}
+
+fn statuses(client: &Client, call_id: &str) -> Vec<String> {
+    client
+        .session_updates()
+        .iter()
+        .filter(|u| u["toolCallId"] == call_id)
+        .filter_map(|u| u["status"].as_str().map(str::to_owned))
+        .collect()
+}
+
+fn exists(client: &Client, name: &str) -> bool {
+    client.process().project().join(name).exists()
+}
+
+#[test]
+fn allow_once_runs_the_call_after_its_pending_tool_call() {
+    let mut client = Client::spawn();
+    let session = client.ready_session();
+    client.on_request(always("allow-once"));
+    let result = client.prompt(&session, &touch("made"));
+    assert_eq!(result["stopReason"], "end_turn");
+    assert!(exists(&client, "made"));
+    assert_eq!(
+        statuses(&client, "call_1"),
+        ["pending", "in_progress", "completed"]
+    );
+    // The tool_call notification comes before the permission request for it.
+    let order: Vec<&str> = client
+        .transcript()
+        .iter()
+        .filter_map(|e| e.message.as_ref())
+        .filter_map(|m| {
+            match (
+                m["method"].as_str(),
+                m["params"]["update"]["sessionUpdate"].as_str(),
+            ) {
+                (Some("session/request_permission"), _) => Some("request"),
+                (Some("session/update"), Some("tool_call")) => Some("tool_call"),
+                _ => None,
+            }
+        })
+        .collect();
+    assert_eq!(order, ["tool_call", "request"]);
+    let request = &permission_requests(&client)[0];
+    let options: Vec<&str> = request["params"]["options"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|o| o["optionId"].as_str())
+        .collect();
+    assert!(
+        options.contains(&"allow-once") && options.contains(&"reject-once"),
+        "{options:?}"
+    );
+    assert!(
+        request["params"]["_meta"]["warden"]["risk"].is_string(),
+        "{request}"
+    );
+    assert!(
+        client.agent_text().contains("terminal: completed"),
+        "{}",
+        client.agent_text()
+    );
+}
+
+#[test]
+fn allow_for_the_session_lets_the_next_matching_call_run_unasked() {
+    let mut client = Client::spawn();
+    let session = client.ready_session();
+    client.on_request(always("allow-session"));
+    client.prompt(&session, &touch("first"));
+    assert_eq!(permission_requests(&client).len(), 1);
+    client.prompt(&session, &touch("second"));
+    assert!(exists(&client, "first") && exists(&client, "second"));
+    assert_eq!(
+        permission_requests(&client).len(),
+        1,
+        "the second call asked again"
+    );
+}
+
+#[test]
+fn allow_for_the_project_survives_a_restart() {
+    let mut first = Client::spawn();
+    let session = first.ready_session();
+    first.on_request(always("allow-project"));
+    first.prompt(&session, &touch("first"));
+    assert_eq!(permission_requests(&first).len(), 1);
+    assert_eq!(first.finish().code(), Some(0));
+
+    let home = first.process().home().display().to_string();
+    let project = first.process().project();
+    let mut second = Client::spawn_with(&Spawn::default().env("WARDEN_HOME", home));
+    second.initialize();
+    let result = second.request_ok(
+        "session/new",
+        json!({"cwd": project.display().to_string(), "mcpServers": []}),
+    );
+    let session = result["sessionId"].as_str().unwrap_or_default().to_owned();
+    second.on_request(always("reject-once"));
+    second.prompt(&session, &touch("second"));
+    assert!(project.join("second").exists(), "{}", second.agent_text());
+    assert!(permission_requests(&second).is_empty());
+}
+
+#[test]
+fn reject_once_does_not_run_the_call_and_tells_the_model() {
+    let mut client = Client::spawn();
+    let session = client.ready_session();
+    client.on_request(always("reject-once"));
+    let result = client.prompt(&session, &touch("made"));
+    assert_eq!(result["stopReason"], "end_turn");
+    assert!(!exists(&client, "made"));
+    assert_eq!(
+        statuses(&client, "call_1").last().map(String::as_str),
+        Some("failed")
+    );
+    assert!(
+        client.agent_text().contains("User denied tool invocation"),
+        "{}",
+        client.agent_text()
+    );
+}
+
+#[test]
+fn reject_for_the_project_denies_later_calls_without_asking() {
+    let mut client = Client::spawn();
+    let session = client.ready_session();
+    client.on_request(always("reject-project"));
+    client.prompt(&session, &touch("first"));
+    client.prompt(&session, &touch("second"));
+    assert!(!exists(&client, "first") && !exists(&client, "second"));
+    assert_eq!(permission_requests(&client).len(), 1);
+}
+
+#[test]
+fn cancel_while_a_request_is_pending_ends_the_turn_cancelled() {
+    let mut client = Client::spawn();
+    let session = client.ready_session();
+    let prompt = client.send_prompt(&session, &touch("made"));
+    let request = client.agent_request("session/request_permission");
+    client.notify("session/cancel", json!({"sessionId": session}));
+    // The spec has the client answer its open permission requests `cancelled`.
+    client.respond(&request, json!({"outcome": {"outcome": "cancelled"}}));
+    let response = client.response(&prompt);
+    assert_eq!(response["result"]["stopReason"], "cancelled", "{response}");
+    assert!(!exists(&client, "made"));
+    assert_eq!(
+        statuses(&client, "call_1").last().map(String::as_str),
+        Some("failed")
+    );
+}
+
+#[test]
+fn cancel_withdraws_a_request_the_client_never_answers() {
+    let mut client = Client::spawn();
+    let session = client.ready_session();
+    let prompt = client.send_prompt(&session, &touch("made"));
+    let request = client.agent_request("session/request_permission");
+    client.notify("session/cancel", json!({"sessionId": session}));
+    let response = client.response(&prompt);
+    assert_eq!(response["result"]["stopReason"], "cancelled", "{response}");
+    let withdrawn = client.wait_for("the $/cancel_request for the permission request", |m| {
+        m["method"] == "$/cancel_request"
+    });
+    assert_eq!(
+        withdrawn["params"]["requestId"], request["id"],
+        "{withdrawn}"
+    );
+    assert!(!exists(&client, "made"));
+}
+
+#[test]
+fn an_unknown_option_id_is_a_denial() {
+    let mut client = Client::spawn();
+    let session = client.ready_session();
+    client.on_request(always("allow-always-and-forever"));
+    client.prompt(&session, &touch("made"));
+    assert!(!exists(&client, "made"));
+    assert!(
+        client.agent_text().contains("terminal: denied"),
+        "{}",
+        client.agent_text()
+    );
+}
+
+#[test]
+fn a_malformed_answer_is_a_denial() {
+    let mut client = Client::spawn();
+    let session = client.ready_session();
+    client.on_request(|_| Answer::Result(json!({"outcome": {"outcome": "maybe"}})));
+    client.prompt(&session, &touch("made"));
+    assert!(!exists(&client, "made"));
+    assert!(
+        client.agent_text().contains("terminal: denied"),
+        "{}",
+        client.agent_text()
+    );
+}
+
+#[test]
+fn an_error_answer_is_a_denial() {
+    let mut client = Client::spawn();
+    let session = client.ready_session();
+    client.on_request(|_| Answer::Error {
+        code: -32603,
+        message: "the dialog crashed".to_owned(),
+    });
+    client.prompt(&session, &touch("made"));
+    assert!(!exists(&client, "made"));
+    assert!(
+        client.agent_text().contains("terminal: denied"),
+        "{}",
+        client.agent_text()
+    );
+}
+
+#[test]
+fn no_answer_within_the_timeout_fails_the_call_and_withdraws_the_request() {
+    let mut client = Client::spawn();
+    std::fs::write(
+        client.process().home().join("policy.toml"),
+        "approval_timeout_secs = 1\n",
+    )
+    .expect("write the user policy");
+    let session = client.ready_session();
+    let prompt = client.send_prompt(&session, &touch("made"));
+    let request = client.agent_request("session/request_permission");
+    let withdrawn = client.wait_for("the $/cancel_request of the timed-out request", |m| {
+        m["method"] == "$/cancel_request"
+    });
+    assert_eq!(withdrawn["params"]["requestId"], request["id"]);
+    let response = client.response(&prompt);
+    assert_eq!(response["result"]["stopReason"], "end_turn");
+    assert!(!exists(&client, "made"));
+    assert!(
+        client.agent_text().contains("terminal: timed out"),
+        "{}",
+        client.agent_text()
+    );
+    let audit =
+        std::fs::read_to_string(client.process().home().join("audit.jsonl")).unwrap_or_default();
+    assert!(audit.contains("timed_out"), "{audit}");
+}
+
+#[test]
+fn a_batch_with_mixed_outcomes_asks_everything_at_once() {
+    let mut client = Client::spawn();
+    let session = client.ready_session();
+    let prompt = client.send_prompt(
+        &session,
+        &[
+            touch("a"),
+            touch("b"),
+            touch("c"),
+            r#"/call terminal {"command": "ls"}"#.to_owned(),
+        ]
+        .join("\n"),
+    );
+    // All three questions are open at the same time before any is answered.
+    let requests: Vec<Value> = (0..3)
+        .map(|_| client.agent_request("session/request_permission"))
+        .collect();
+    for request in &requests {
+        let command = request["params"]["toolCall"]["rawInput"]["command"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        let option = if command.ends_with('b') {
+            "reject-once"
+        } else {
+            "allow-once"
+        };
+        client.respond(request, selected(option));
+    }
+    let response = client.response(&prompt);
+    assert_eq!(response["result"]["stopReason"], "end_turn");
+    assert!(exists(&client, "a") && !exists(&client, "b") && exists(&client, "c"));
+    let text = client.agent_text();
+    assert_eq!(text.matches("terminal: completed").count(), 3, "{text}");
+    assert_eq!(text.matches("terminal: denied").count(), 1, "{text}");
+}
+
+#[test]
+fn edited_input_runs_instead_and_a_denial_note_reaches_the_model() {
+    let mut client = Client::spawn();
+    let session = client.ready_session();
+    client.on_request(|_| {
+        Answer::Result(json!({
+            "outcome": {"outcome": "selected", "optionId": "allow-once"},
+            "_meta": {"warden": {"editedInput": {"command": "touch edited"}}}
+        }))
+    });
+    client.prompt(&session, &touch("original"));
+    assert!(exists(&client, "edited") && !exists(&client, "original"));
+
+    client.on_request(|_| {
+        Answer::Result(json!({
+            "outcome": {"outcome": "selected", "optionId": "reject-once"},
+            "_meta": {"warden": {"note": "not on a Friday"}}
+        }))
+    });
+    client.prompt(&session, &touch("friday"));
+    assert!(!exists(&client, "friday"));
+    assert!(
+        client.agent_text().contains("not on a Friday"),
+        "{}",
+        client.agent_text()
+    );
+}
+
+#[test]
+fn a_malformed_extension_is_a_denial() {
+    let mut client = Client::spawn();
+    let session = client.ready_session();
+    client.on_request(|_| {
+        Answer::Result(json!({
+            "outcome": {"outcome": "selected", "optionId": "allow-once"},
+            "_meta": {"warden": {"editedInput": "touch sneaky"}}
+        }))
+    });
+    client.prompt(&session, &touch("made"));
+    assert!(!exists(&client, "made") && !exists(&client, "sneaky"));
+}
+
+fn in_mode(mode: &str, prompt: &str) -> Client {
+    let mut client = Client::spawn();
+    let session = client.ready_session();
+    client.request_ok(
+        "session/set_mode",
+        json!({"sessionId": session, "modeId": mode}),
+    );
+    client.on_request(always("allow-once"));
+    client.prompt(&session, prompt);
+    client
+}
+
+#[test]
+fn each_mode_decides_as_the_contract_says() {
+    let read_only = in_mode("read-only", &touch("made"));
+    assert!(!exists(&read_only, "made"));
+    assert!(permission_requests(&read_only).is_empty());
+
+    let auto_deny = in_mode("auto-deny", &touch("made"));
+    assert!(!exists(&auto_deny, "made"));
+    assert!(permission_requests(&auto_deny).is_empty());
+
+    let auto_approve = in_mode("auto-approve", &touch("made"));
+    assert!(exists(&auto_approve, "made"));
+    assert!(permission_requests(&auto_approve).is_empty());
+
+    let write = r#"/call fs_write {"path": "notes.txt", "content": "hi"}"#;
+    let accept_edits = in_mode("accept-edits", write);
+    assert!(exists(&accept_edits, "notes.txt"));
+    assert!(permission_requests(&accept_edits).is_empty());
+
+    let ask = in_mode("ask", write);
+    assert!(exists(&ask, "notes.txt"));
+    assert_eq!(permission_requests(&ask).len(), 1);
+}
+
+#[test]
+fn critical_calls_offer_no_always_options() {
+    let mut client = Client::spawn();
+    let session = client.ready_session();
+    client.on_request(always("reject-once"));
+    client.prompt(&session, r#"/call terminal {"command": "sudo rm -rf /"}"#);
+    let request = &permission_requests(&client)[0];
+    let kinds: Vec<&str> = request["params"]["options"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|o| o["kind"].as_str())
+        .collect();
+    assert!(!kinds.contains(&"allow_always"), "{kinds:?}");
+    assert_eq!(request["params"]["_meta"]["warden"]["risk"], "critical");
+}
