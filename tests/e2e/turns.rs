@@ -39,7 +39,12 @@ fn statuses(client: &Client, call_id: &str) -> Vec<String> {
         .session_updates()
         .iter()
         .filter(|u| u["toolCallId"] == call_id)
-        .filter_map(|u| u["status"].as_str().map(str::to_owned))
+        .filter_map(|u| match (u["sessionUpdate"].as_str(), u["status"].as_str()) {
+            // The schema's default status of a new tool call is `pending`, and the SDK
+            // leaves a default out of the JSON.
+            (Some("tool_call"), None) => Some("pending".to_owned()),
+            (_, status) => status.map(str::to_owned),
+        })
         .collect()
 }
 
