@@ -40,7 +40,7 @@ pub fn run(trace: Option<&Path>) -> anyhow::Result<ExitCode> {
     }
     let config = AgentConfig {
         locations: Locations::from_env(),
-        model_spec: std::env::var("WARDEN_MODEL").unwrap_or_else(|_| "scripted".to_owned()),
+        model_spec: std::env::var("WARDEN_MODEL").ok().filter(|v| !v.is_empty()),
         env: Arc::new(|name| std::env::var(name).ok().filter(|v| !v.is_empty())),
         tool_limits: warden_tools::Limits::default(),
         max_model_requests: 50,

@@ -62,6 +62,11 @@ impl Locations {
         self.config_dir.join("policy.toml")
     }
 
+    /// The user's settings that are not policy (`model`).
+    pub fn user_config(&self) -> PathBuf {
+        self.config_dir.join("config.toml")
+    }
+
     pub fn grants(&self) -> PathBuf {
         self.state_dir.join("grants.jsonl")
     }

@@ -34,8 +34,10 @@ pub type EnvReader = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
 /// How the agent is set up.
 pub struct AgentConfig {
     pub locations: Locations,
-    /// The configured model: `scripted` or `openai:<model>`.
-    pub model_spec: String,
+    /// The configured model: `scripted` or `openai:<model>`, from `WARDEN_MODEL`;
+    /// `None` reads `model` from the user's `config.toml` when the first session starts
+    /// (never before `initialize` is answered), and falls back to `scripted`.
+    pub model_spec: Option<String>,
     /// The environment the model backends read (`OPENAI_API_KEY`, ...).
     pub env: EnvReader,
     pub tool_limits: warden_tools::Limits,
@@ -70,6 +72,7 @@ pub struct WardenAgent {
     sessions: Mutex<HashMap<String, Arc<Session>>>,
     engines: Mutex<HashMap<PathBuf, Arc<Engine>>>,
     audit: OnceLock<Option<Arc<AuditLogSink>>>,
+    model_spec: OnceLock<String>,
     tools: Arc<[ToolSpec]>,
     shutdown: CancellationToken,
     turns: TaskTracker,
@@ -108,6 +111,7 @@ impl WardenAgent {
             sessions: Mutex::new(HashMap::new()),
             engines: Mutex::new(HashMap::new()),
             audit: OnceLock::new(),
+            model_spec: OnceLock::new(),
             tools,
             shutdown: CancellationToken::new(),
             turns: TaskTracker::new(),
@@ -143,6 +147,23 @@ impl WardenAgent {
                 }
             })
             .clone()
+    }
+
+    /// The configured model spec (see [`AgentConfig::model_spec`]).
+    fn model_spec(&self) -> &str {
+        self.model_spec.get_or_init(|| {
+            if let Some(spec) = &self.config.model_spec {
+                return spec.clone();
+            }
+            let path = self.config.locations.user_config();
+            match crate::user_config::read(&path) {
+                Ok(config) => config.model.unwrap_or_else(|| "scripted".to_owned()),
+                Err(err) => {
+                    tracing::error!(%err, "ignoring the user config; using the scripted model");
+                    "scripted".to_owned()
+                }
+            }
+        })
     }
 
     fn new_session_id(&self) -> SessionId {
@@ -260,13 +281,12 @@ impl AgentHandler for WardenAgent {
             mode_cell.clone(),
             client_name,
         ));
-        let model =
-            warden_model::from_spec(&self.config.model_spec, &|name| (self.config.env)(name))
-                .map_err(|e| e.to_string());
+        let model = warden_model::from_spec(self.model_spec(), &|name| (self.config.env)(name))
+            .map_err(|e| e.to_string());
         let current = model
             .as_ref()
             .map(|m| m.id().to_owned())
-            .unwrap_or_else(|_| self.config.model_spec.clone());
+            .unwrap_or_else(|_| self.model_spec().to_owned());
         let session = Arc::new(Session {
             id: id.clone(),
             cwd,
@@ -280,7 +300,7 @@ impl AgentHandler for WardenAgent {
         lock(&self.sessions).insert(id.0.to_string(), session);
         Ok(NewSessionResponse::new(id)
             .modes(mode_state(mode))
-            .config_options(vec![model_option(&self.config.model_spec, &current)]))
+            .config_options(vec![model_option(self.model_spec(), &current)]))
     }
 
     fn prompt(&self, request: PromptRequest, responder: PromptResponder, client: ClientHandle) {
@@ -398,7 +418,7 @@ impl AgentHandler for WardenAgent {
         let SessionConfigOptionValue::ValueId { value } = &request.value else {
             return Err(invalid_params("the model option takes a model id"));
         };
-        let offered = warden_model::offered_models(&self.config.model_spec);
+        let offered = warden_model::offered_models(self.model_spec());
         if !offered.iter().any(|m| m.id == value.0.as_ref()) {
             let ids: Vec<_> = offered.iter().map(|m| m.id.as_str()).collect();
             return Err(invalid_params(format!(
@@ -412,7 +432,7 @@ impl AgentHandler for WardenAgent {
         let current = model.id().to_owned();
         *lock(&session.model) = Ok(model);
         Ok(SetSessionConfigOptionResponse::new(vec![model_option(
-            &self.config.model_spec,
+            self.model_spec(),
             &current,
         )]))
     }

@@ -12,6 +12,7 @@ mod modes;
 mod permission;
 mod turn;
 mod updates;
+mod user_config;
 
 pub use agent::{AgentConfig, EnvReader, WardenAgent};
 pub use driver::{AuditSink, TurnSetup, drive};
@@ -20,3 +21,4 @@ pub use engine_gate::{EngineGate, ModeCell};
 pub use gate::{Gate, GrantEffect, GrantScope, Prepared, Verdict};
 pub use permission::{Answer, Choice};
 pub use turn::{AuditKind, AuditNote, Command, Event, ToolResult, Turn, TurnLimits};
+pub use user_config::{ConfigError, UserConfig};
