@@ -148,6 +148,18 @@ pub(crate) fn command_prefix(unit: &Unit) -> Option<Vec<String>> {
     if OVER_BROAD_PROGRAMS.contains(&basename(program)) {
         return None;
     }
+    // The analyser unwraps wrappers (`xargs echo` is judged as `echo`); a grant must
+    // not generalise a wrapped command either, since the wrapper changes what runs
+    // (`xargs` adds operands read at run time).
+    let written = unit
+        .text
+        .split_whitespace()
+        .find(|w| !w.contains('=') || w.starts_with('='));
+    if written
+        .is_some_and(|w| OVER_BROAD_PROGRAMS.contains(&basename(w.trim_matches(['\'', '"', '\\']))))
+    {
+        return None;
+    }
     let mut prefix = vec![program.clone()];
     if SUBCOMMAND_PROGRAMS.contains(&program.as_str()) {
         match rest.first() {

@@ -1,1 +1,521 @@
-//! (filled in below)
+//! Grants: what is proposed, what a grant covers, and the grants file.
+
+use std::time::{Duration, SystemTime};
+
+use serde_json::json;
+use warden_permissions::{
+    DecidedBy, Decision, Effect, Engine, GrantMatcher, GrantStore, Layer, Mode, Policy, Risk,
+    Scope, ToolCall,
+};
+
+use crate::support::World;
+
+fn proposal_of(
+    w: &World,
+    engine: &Engine,
+    tool: &str,
+    args: &str,
+) -> Option<warden_permissions::GrantProposal> {
+    w.eval(engine, tool, args, Mode::Ask).proposal
+}
+
+#[test]
+fn command_grants_name_the_program_and_subcommand() {
+    let w = World::new();
+    let engine = w.engine(&[], false);
+    for (command, prefix, label) in [
+        (
+            "npm test",
+            vec!["npm", "test"],
+            "`npm test …` in this project",
+        ),
+        (
+            "npm test -- --watch",
+            vec!["npm", "test"],
+            "`npm test …` in this project",
+        ),
+        (
+            "npm install left-pad",
+            vec!["npm", "install"],
+            "`npm install …` in this project",
+        ),
+        (
+            "npm run build",
+            vec!["npm", "run", "build"],
+            "`npm run build …` in this project",
+        ),
+        (
+            "cargo build --release",
+            vec!["cargo", "build"],
+            "`cargo build …` in this project",
+        ),
+        (
+            "git fetch origin",
+            vec!["git", "fetch"],
+            "`git fetch …` in this project",
+        ),
+        ("make", vec!["make"], "`make …` in this project"),
+        (
+            "curl https://example.com",
+            vec!["curl"],
+            "`curl …` in this project",
+        ),
+    ] {
+        let p = proposal_of(
+            &w,
+            &engine,
+            "terminal",
+            &json!({"command": command}).to_string(),
+        )
+        .unwrap_or_else(|| panic!("no proposal for {command}"));
+        let prefix: Vec<String> = prefix.into_iter().map(str::to_owned).collect();
+        assert_eq!(
+            p.matchers,
+            vec![GrantMatcher::Command { prefix }],
+            "{command}"
+        );
+        assert_eq!(p.label, label, "{command}");
+    }
+}
+
+#[test]
+fn no_grant_is_proposed_for_over_broad_commands() {
+    let w = World::new();
+    let engine = w.engine(&[], false);
+    for command in [
+        "python -c 'print(1)'",
+        "python script.py",
+        "python3",
+        "bash -c 'npm install'",
+        "sh -c 'curl https://x.org'",
+        "node -e 'x'",
+        "node server.js",
+        "env FOO=1 python x.py",
+        "xargs echo",
+        "sudo ls",
+        "rm -rf ~",
+        "$CMD arg",
+        "npm --global install x",
+        "npm run",
+        "ls && python -c 'x'",
+    ] {
+        let e = w.eval(
+            &engine,
+            "terminal",
+            &json!({"command": command}).to_string(),
+            Mode::Ask,
+        );
+        assert_ne!(e.decision, Decision::Allow, "{command}");
+        assert!(e.proposal.is_none(), "{command}: {:?}", e.proposal);
+    }
+}
+
+#[test]
+fn other_tools_get_a_file_folder_domain_or_tool_grant() {
+    let w = World::new();
+    let engine = w.engine(&[], false);
+    let p =
+        |tool: &str, args: &str| proposal_of(&w, &engine, tool, &w.expand(args)).expect("proposal");
+    assert_eq!(
+        p("fs_write", r#"{"path": "src/main.rs", "content": "x"}"#).matchers,
+        vec![GrantMatcher::Files {
+            tool: "fs_write".into(),
+            paths: vec![w.ws.join("src/main.rs")]
+        }]
+    );
+    assert_eq!(
+        p("fs_read", r#"{"path": "$ROOT/outside/notes.txt"}"#).matchers,
+        vec![GrantMatcher::Folder {
+            tool: "fs_read".into(),
+            path: w.root.join("outside")
+        }]
+    );
+    assert_eq!(
+        p("http_fetch", r#"{"url": "https://Docs.rs/serde?x=1"}"#).matchers,
+        vec![GrantMatcher::Domain {
+            tool: "http_fetch".into(),
+            domain: "docs.rs".into()
+        }]
+    );
+    assert_eq!(
+        p("mcp__github__create_issue", r#"{"title": "secret title"}"#).matchers,
+        vec![GrantMatcher::Tool {
+            tool: "mcp__github__create_issue".into()
+        }]
+    );
+}
+
+#[test]
+fn a_grant_stores_the_generalised_matcher_never_the_raw_arguments() {
+    let w = World::new();
+    let engine = w.engine(&[], false);
+    let p = proposal_of(
+        &w,
+        &engine,
+        "terminal",
+        r#"{"command": "npm install left-pad --token=SECRET"}"#,
+    )
+    .expect("proposal");
+    engine
+        .grant("s1", &p, Scope::User, Effect::Allow, "zed")
+        .expect("grant");
+    let text = std::fs::read_to_string(w.state.join("grants.jsonl")).expect("read");
+    assert!(text.contains("\"npm\",\"install\""), "{text}");
+    assert!(
+        !text.contains("left-pad") && !text.contains("SECRET"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_grant_covers_a_compound_command_only_when_it_names_every_part() {
+    let w = World::new();
+    let engine = w.engine(&[], false);
+    let p = proposal_of(
+        &w,
+        &engine,
+        "terminal",
+        r#"{"command": "npm test && npm run lint"}"#,
+    )
+    .expect("proposal");
+    assert_eq!(p.matchers.len(), 2);
+    engine
+        .grant("s1", &p, Scope::Session, Effect::Allow, "zed")
+        .expect("grant");
+    let d = |c: &str| {
+        w.eval(
+            &engine,
+            "terminal",
+            &json!({"command": c}).to_string(),
+            Mode::Ask,
+        )
+        .decision
+    };
+    assert_eq!(d("npm test && npm run lint"), Decision::Allow);
+    assert_eq!(d("npm test"), Decision::Allow);
+    assert_eq!(d("ls && npm test"), Decision::Allow);
+    assert_eq!(d("npm test && npm install"), Decision::Ask);
+    assert_eq!(d("npm test && curl https://x.org"), Decision::Ask);
+    assert_eq!(d("npm test; rm -rf ~"), Decision::Ask);
+    assert_eq!(
+        d("npm run lint > /tmp/x"),
+        Decision::Ask,
+        "a riskier write than proposed for"
+    );
+}
+
+#[test]
+fn session_grants_hold_in_their_session_only() {
+    let w = World::new();
+    let engine = w.engine(&[], false);
+    let p = proposal_of(&w, &engine, "terminal", r#"{"command": "npm test"}"#).expect("proposal");
+    engine
+        .grant("s1", &p, Scope::Session, Effect::Allow, "zed")
+        .expect("grant");
+    let call = ToolCall::new("terminal", json!({"command": "npm test"}));
+    assert_eq!(
+        engine.evaluate(&call, &w.ctx(), Mode::Ask, "s1").decision,
+        Decision::Allow
+    );
+    assert_eq!(
+        engine.evaluate(&call, &w.ctx(), Mode::Ask, "s2").decision,
+        Decision::Ask
+    );
+    assert!(
+        !w.state.join("grants.jsonl").exists(),
+        "a session grant is not stored"
+    );
+    engine.end_session("s1");
+    assert_eq!(
+        engine.evaluate(&call, &w.ctx(), Mode::Ask, "s1").decision,
+        Decision::Ask
+    );
+    // Once: nothing is kept.
+    engine
+        .grant("s1", &p, Scope::Once, Effect::Allow, "zed")
+        .expect("grant");
+    assert_eq!(
+        engine.evaluate(&call, &w.ctx(), Mode::Ask, "s1").decision,
+        Decision::Ask
+    );
+}
+
+#[test]
+fn project_grants_persist_for_their_project_and_user_grants_everywhere() {
+    let w = World::new();
+    let store = || Some(GrantStore::new(w.state.join("grants.jsonl")));
+    let engine = w.engine(&[], false);
+    let test =
+        proposal_of(&w, &engine, "terminal", r#"{"command": "npm test"}"#).expect("proposal");
+    let docs = proposal_of(&w, &engine, "http_fetch", r#"{"url": "https://docs.rs/x"}"#)
+        .expect("proposal");
+    engine
+        .grant("s1", &test, Scope::Project, Effect::Allow, "zed")
+        .expect("grant");
+    engine
+        .grant("s1", &docs, Scope::User, Effect::Allow, "zed")
+        .expect("grant");
+
+    let npm = ToolCall::new("terminal", json!({"command": "npm test"}));
+    let fetch = ToolCall::new("http_fetch", json!({"url": "https://docs.rs/y"}));
+    // A fresh engine for the same project reads them back.
+    let same = Engine::with_policy(Policy::from_sources(&[], false), &w.ws, store());
+    assert_eq!(
+        same.evaluate(&npm, &w.ctx(), Mode::Ask, "s9").decision,
+        Decision::Allow
+    );
+    assert_eq!(
+        same.evaluate(&fetch, &w.ctx(), Mode::Ask, "s9").decision,
+        Decision::Allow
+    );
+    // Another project sees the user grant only.
+    let other_root = w.root.join("outside");
+    let other = Engine::with_policy(Policy::from_sources(&[], false), &other_root, store());
+    let ctx = warden_permissions::Context::new(&other_root);
+    assert_eq!(
+        other.evaluate(&npm, &ctx, Mode::Ask, "s9").decision,
+        Decision::Ask
+    );
+    assert_eq!(
+        other.evaluate(&fetch, &ctx, Mode::Ask, "s9").decision,
+        Decision::Allow
+    );
+}
+
+#[test]
+fn a_deny_grant_denies_even_in_auto_approve() {
+    let w = World::new();
+    let engine = w.engine(&[], false);
+    let p = proposal_of(&w, &engine, "http_fetch", r#"{"url": "https://evil.com/"}"#)
+        .expect("proposal");
+    let g = engine
+        .grant("s1", &p, Scope::Project, Effect::Deny, "zed")
+        .expect("grant");
+    let e = w.eval(
+        &engine,
+        "http_fetch",
+        r#"{"url": "https://evil.com/other"}"#,
+        Mode::AutoApprove,
+    );
+    assert_eq!(e.decision, Decision::Deny);
+    assert_eq!(
+        e.decided_by,
+        DecidedBy::Grant {
+            id: g.id,
+            scope: Scope::Project
+        }
+    );
+}
+
+#[test]
+fn a_grant_covers_no_call_riskier_than_it_was_proposed_for() {
+    let w = World::new();
+    let engine = w.engine(&[], false);
+    // A read grant for the workspace's folder covers other reads there, not `.env`.
+    let p = proposal_of(
+        &w,
+        &engine,
+        "fs_read",
+        r#"{"path": "$ROOT/outside/notes.txt"}"#,
+    )
+    .expect("proposal");
+    assert_eq!(p.max_risk, Risk::Medium);
+    engine
+        .grant("s1", &p, Scope::Session, Effect::Allow, "zed")
+        .expect("grant");
+    assert_eq!(
+        w.eval(
+            &engine,
+            "fs_read",
+            r#"{"path": "$ROOT/outside/other.txt"}"#,
+            Mode::Ask
+        )
+        .decision,
+        Decision::Allow
+    );
+    assert_eq!(
+        w.eval(
+            &engine,
+            "fs_read",
+            r#"{"path": "$ROOT/outside.txt"}"#,
+            Mode::Ask
+        )
+        .decision,
+        Decision::Ask
+    );
+    let p = proposal_of(&w, &engine, "fs_read", r#"{"path": "$HOME/.bashrc"}"#).expect("proposal");
+    assert!(
+        matches!(&p.matchers[0], GrantMatcher::Files { .. }),
+        "the home folder is too broad: {p:?}"
+    );
+}
+
+#[test]
+fn expired_grants_do_not_apply_and_expire_drops_them() {
+    let w = World::new();
+    let engine = w.engine(&[], false);
+    let p = proposal_of(&w, &engine, "terminal", r#"{"command": "npm test"}"#).expect("proposal");
+    let past = SystemTime::now() - Duration::from_secs(60);
+    let future = SystemTime::now() + Duration::from_secs(3600);
+    engine
+        .grant_until("s1", &p, Scope::User, Effect::Allow, "zed", Some(past))
+        .expect("grant");
+    assert_eq!(
+        w.eval(&engine, "terminal", r#"{"command": "npm test"}"#, Mode::Ask)
+            .decision,
+        Decision::Ask
+    );
+    engine
+        .grant_until("s1", &p, Scope::User, Effect::Allow, "zed", Some(future))
+        .expect("grant");
+    assert_eq!(
+        w.eval(&engine, "terminal", r#"{"command": "npm test"}"#, Mode::Ask)
+            .decision,
+        Decision::Allow
+    );
+    let store = GrantStore::new(w.state.join("grants.jsonl"));
+    assert_eq!(store.load().expect("load").len(), 2);
+    assert_eq!(store.expire(SystemTime::now()).expect("expire"), 1);
+    assert_eq!(store.load().expect("load").len(), 1);
+}
+
+#[test]
+fn revoking_a_grant_stops_it_and_survives_a_reload() {
+    let w = World::new();
+    let engine = w.engine(&[], false);
+    let p = proposal_of(&w, &engine, "terminal", r#"{"command": "npm test"}"#).expect("proposal");
+    let g = engine
+        .grant("s1", &p, Scope::Project, Effect::Allow, "zed")
+        .expect("grant");
+    assert!(engine.revoke(&g.id).expect("revoke"));
+    assert!(!engine.revoke("g-nope").expect("revoke"));
+    assert_eq!(
+        w.eval(&engine, "terminal", r#"{"command": "npm test"}"#, Mode::Ask)
+            .decision,
+        Decision::Ask
+    );
+    let store = GrantStore::new(w.state.join("grants.jsonl"));
+    assert!(store.load().expect("load").is_empty());
+    let text = std::fs::read_to_string(store.path()).expect("read");
+    assert!(
+        text.lines()
+            .last()
+            .is_some_and(|l| l.starts_with("{\"revoke\"")),
+        "{text}"
+    );
+}
+
+#[test]
+fn duplicate_grants_are_skipped() {
+    let w = World::new();
+    let engine = w.engine(&[], false);
+    let p = proposal_of(&w, &engine, "terminal", r#"{"command": "npm test"}"#).expect("proposal");
+    let a = engine
+        .grant("s1", &p, Scope::Project, Effect::Allow, "zed")
+        .expect("grant");
+    let b = engine
+        .grant("s1", &p, Scope::Project, Effect::Allow, "chat")
+        .expect("grant");
+    assert_eq!(a.id, b.id);
+    let other = w.engine(&[], false);
+    let c = other
+        .grant("s1", &p, Scope::Project, Effect::Allow, "zed")
+        .expect("grant");
+    assert_eq!(
+        a.id, c.id,
+        "another process's equal grant is found under the lock"
+    );
+    assert_eq!(
+        GrantStore::new(w.state.join("grants.jsonl"))
+            .load()
+            .expect("load")
+            .len(),
+        1
+    );
+    let d = engine
+        .grant("s1", &p, Scope::User, Effect::Allow, "zed")
+        .expect("grant");
+    assert_ne!(a.id, d.id, "another scope is another grant");
+}
+
+#[test]
+fn a_torn_or_corrupt_line_is_skipped_and_the_others_load() {
+    let w = World::new();
+    let engine = w.engine(&[], false);
+    let p = proposal_of(&w, &engine, "terminal", r#"{"command": "npm test"}"#).expect("proposal");
+    engine
+        .grant("s1", &p, Scope::User, Effect::Allow, "zed")
+        .expect("grant");
+    let path = w.state.join("grants.jsonl");
+    let mut text = std::fs::read_to_string(&path).expect("read");
+    text.push_str("not json at all\n{\"grant\": {\"id\": 3}}\n\u{0}\u{1}\n{\"grant\":{\"id\":\"g-torn\",\"created_");
+    std::fs::write(&path, text).expect("write");
+    let store = GrantStore::new(&path);
+    assert_eq!(store.load().expect("load").len(), 1);
+    // A grant appended after a torn line starts on a line of its own.
+    let q =
+        proposal_of(&w, &engine, "terminal", r#"{"command": "cargo build"}"#).expect("proposal");
+    engine
+        .grant("s1", &q, Scope::User, Effect::Allow, "zed")
+        .expect("grant");
+    assert_eq!(store.load().expect("load").len(), 2);
+}
+
+#[test]
+fn the_grants_file_is_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let w = World::new();
+    let engine = w.engine(&[], false);
+    let p = proposal_of(&w, &engine, "terminal", r#"{"command": "npm test"}"#).expect("proposal");
+    engine
+        .grant("s1", &p, Scope::User, Effect::Allow, "zed")
+        .expect("grant");
+    let mode = std::fs::metadata(w.state.join("grants.jsonl"))
+        .expect("meta")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600);
+}
+
+#[test]
+fn writers_granting_at_once_lose_nothing() {
+    let w = World::new();
+    let path = w.state.join("grants.jsonl");
+    let engine = w.engine(&[], false);
+    let threads: Vec<_> = (0..8)
+        .map(|t| {
+            let path = path.clone();
+            let ws = w.ws.clone();
+            std::thread::spawn(move || {
+                // Each thread is its own writer, with its own file handles, like
+                // another process.
+                let engine = Engine::with_policy(
+                    Policy::from_sources(&[], false),
+                    &ws,
+                    Some(GrantStore::new(&path)),
+                );
+                for i in 0..25 {
+                    let proposal = warden_permissions::GrantProposal {
+                        matchers: vec![GrantMatcher::Command {
+                            prefix: vec![format!("tool{t}"), format!("sub{i}")],
+                        }],
+                        max_risk: Risk::High,
+                        label: String::new(),
+                        subject: String::new(),
+                    };
+                    engine
+                        .grant("s", &proposal, Scope::User, Effect::Allow, "t")
+                        .expect("grant");
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().expect("thread");
+    }
+    let grants = GrantStore::new(&path).load().expect("load");
+    assert_eq!(grants.len(), 200);
+    engine.reload_grants().expect("reload");
+    assert_eq!(engine.grants(None).len(), 200);
+    let _ = Layer::User;
+}

@@ -1,1 +1,609 @@
-//! (filled in below)
+//! The engine's invariants, one test each, and the shape of an evaluation.
+
+use serde_json::json;
+use warden_permissions::{
+    DecidedBy, Decision, Effect, Engine, GrantMatcher, GrantProposal, Layer, Locations, Mode, Risk,
+    Scope, ToolCall, TrustStore,
+};
+
+use crate::support::World;
+
+const ALLOW_TERMINAL: &str = "[[rule]]\ntool = \"terminal\"\ndecision = \"allow\"\n";
+const DENY_NPM: &str = "[[rule]]\ntool = \"terminal\"\ncommand = \"npm install\"\ndecision = \"deny\"\nreason = \"no installs\"\n";
+
+#[test]
+fn a_deny_rule_wins_over_allow_rules_in_every_layer_and_every_mode() {
+    let w = World::new();
+    let layers_with_allow = [Layer::User, Layer::Project, Layer::Managed];
+    for deny_layer in [Layer::User, Layer::Project, Layer::Managed] {
+        for allow_layer in layers_with_allow {
+            let mut layers = vec![(allow_layer, ALLOW_TERMINAL)];
+            if deny_layer == allow_layer {
+                layers[0] = (
+                    allow_layer,
+                    "[[rule]]\ntool = \"terminal\"\ndecision = \"allow\"\n\n[[rule]]\ntool = \"terminal\"\ncommand = \"npm install\"\ndecision = \"deny\"\n",
+                );
+            } else {
+                layers.push((deny_layer, DENY_NPM));
+            }
+            layers.sort_by_key(|(l, _)| *l);
+            let engine = w.engine(&layers, true);
+            for mode in Mode::ALL {
+                let e = w.eval(&engine, "terminal", r#"{"command": "npm install"}"#, mode);
+                assert_eq!(
+                    e.decision,
+                    Decision::Deny,
+                    "deny in {deny_layer:?}, allow in {allow_layer:?}, mode {mode}"
+                );
+                assert!(matches!(e.decided_by, DecidedBy::Rule { .. }));
+            }
+        }
+    }
+}
+
+#[test]
+fn a_deny_rule_wins_over_grants_and_auto_approved_tools() {
+    let w = World::new();
+    let policy = format!("auto_approved_tools = [\"terminal\"]\n{DENY_NPM}");
+    let engine = w.engine(&[(Layer::User, &policy)], false);
+    let proposal = GrantProposal {
+        matchers: vec![GrantMatcher::Command {
+            prefix: vec!["npm".into()],
+        }],
+        max_risk: Risk::High,
+        label: "x".into(),
+        subject: "x".into(),
+    };
+    engine
+        .grant("s1", &proposal, Scope::Session, Effect::Allow, "test")
+        .expect("session grant");
+    let e = w.eval(
+        &engine,
+        "terminal",
+        r#"{"command": "npm install"}"#,
+        Mode::AutoApprove,
+    );
+    assert_eq!(e.decision, Decision::Deny);
+    // The grant does apply to what the deny rule does not name.
+    let e = w.eval(&engine, "terminal", r#"{"command": "npm ci"}"#, Mode::Ask);
+    assert_eq!(e.decision, Decision::Allow);
+    assert!(matches!(e.decided_by, DecidedBy::Grant { .. }));
+}
+
+#[test]
+fn no_layer_loosens_a_managed_ask_or_deny() {
+    let w = World::new();
+    let managed = "[[rule]]\ntool = \"http_fetch\"\ndecision = \"ask\"\n\n[[rule]]\ntool = \"terminal\"\ncommand = \"curl\"\ndecision = \"deny\"\n";
+    let loosen = "[[rule]]\ntool = \"*\"\ndecision = \"allow\"\n\n[[rule]]\ntool = \"terminal\"\ncommand = \"curl\"\ndecision = \"allow\"\n";
+    let engine = w.engine(
+        &[
+            (Layer::User, loosen),
+            (Layer::Project, loosen),
+            (Layer::Managed, managed),
+        ],
+        true,
+    );
+    let proposal = GrantProposal {
+        matchers: vec![GrantMatcher::Tool {
+            tool: "http_fetch".into(),
+        }],
+        max_risk: Risk::High,
+        label: "x".into(),
+        subject: "x".into(),
+    };
+    engine
+        .grant("s1", &proposal, Scope::Session, Effect::Allow, "test")
+        .expect("grant");
+    for mode in [Mode::Ask, Mode::AcceptEdits, Mode::AutoApprove] {
+        let e = w.eval(&engine, "http_fetch", r#"{"url": "https://docs.rs"}"#, mode);
+        assert_eq!(e.decision, Decision::Ask, "mode {mode}");
+        assert!(
+            matches!(
+                &e.decided_by,
+                DecidedBy::Rule {
+                    layer: Layer::Managed,
+                    ..
+                }
+            ),
+            "{:?}",
+            e.decided_by
+        );
+        let e = w.eval(
+            &engine,
+            "terminal",
+            r#"{"command": "curl https://x.org"}"#,
+            mode,
+        );
+        assert_eq!(e.decision, Decision::Deny, "mode {mode}");
+    }
+}
+
+#[test]
+fn a_projects_allow_rules_apply_only_once_the_project_is_trusted() {
+    let w = World::new();
+    let wh = w.root.join("warden-home");
+    std::fs::create_dir_all(w.ws.join(".warden")).expect("mkdir");
+    std::fs::write(
+        w.ws.join(".warden/policy.toml"),
+        "[[rule]]\ntool = \"terminal\"\ncommand = \"npm install\"\ndecision = \"allow\"\n\n[[rule]]\ntool = \"fs_read\"\npath = \"README.md\"\ndecision = \"deny\"\n",
+    )
+    .expect("write");
+    let locations = Locations::from_vars(|name| match name {
+        "WARDEN_HOME" => Some(wh.clone().into()),
+        "WARDEN_MANAGED_POLICY" => Some(wh.join("managed.toml").into()),
+        _ => None,
+    });
+    let install = ToolCall::new("terminal", json!({"command": "npm install"}));
+    let readme = ToolCall::new("fs_read", json!({"path": "README.md"}));
+
+    let engine = Engine::load(&locations, &w.ws);
+    let e = engine.evaluate(&install, &w.ctx(), Mode::Ask, "s");
+    assert_eq!(e.decision, Decision::Ask);
+    assert!(
+        e.matched_rules
+            .iter()
+            .any(|m| m.layer == Layer::Project && !m.applied),
+        "the untrusted allow rule is listed as not applied: {:?}",
+        e.matched_rules
+    );
+    // Its deny rules apply all the same.
+    assert_eq!(
+        engine.evaluate(&readme, &w.ctx(), Mode::Ask, "s").decision,
+        Decision::Deny
+    );
+
+    // Trust through a symlinked path: the canonical root is what counts.
+    let link = w.root.join("project-link");
+    std::os::unix::fs::symlink(&w.ws, &link).expect("symlink");
+    TrustStore::new(locations.trusted_projects())
+        .trust(&link)
+        .expect("trust");
+    let engine = Engine::load(&locations, &w.ws);
+    let e = engine.evaluate(&install, &w.ctx(), Mode::Ask, "s");
+    assert_eq!(e.decision, Decision::Allow);
+    assert!(matches!(
+        &e.decided_by,
+        DecidedBy::Rule {
+            layer: Layer::Project,
+            ..
+        }
+    ));
+    assert_eq!(
+        engine.evaluate(&readme, &w.ctx(), Mode::Ask, "s").decision,
+        Decision::Deny
+    );
+
+    // Another folder is not trusted by it.
+    let other = w.root.join("other");
+    std::fs::create_dir_all(other.join(".warden")).expect("mkdir");
+    std::fs::copy(
+        w.ws.join(".warden/policy.toml"),
+        other.join(".warden/policy.toml"),
+    )
+    .expect("copy");
+    let engine = Engine::load(&locations, &other);
+    let ctx = warden_permissions::Context::new(&other);
+    assert_eq!(
+        engine.evaluate(&install, &ctx, Mode::Ask, "s").decision,
+        Decision::Ask
+    );
+}
+
+#[test]
+fn an_untrusted_project_cannot_loosen_settings() {
+    let w = World::new();
+    let project = "mode = \"auto-approve\"\nmodel_risk_hints = \"trust\"\nauto_approved_tools = [\"terminal\"]\napproval_timeout_secs = 0\n";
+    let engine = w.engine(&[(Layer::Project, project)], false);
+    let s = engine.settings();
+    assert_eq!(s.mode, Mode::Ask);
+    assert_eq!(s.model_risk_hints, warden_permissions::HintPolicy::Escalate);
+    assert!(s.auto_approved_tools.is_empty());
+    assert_eq!(s.approval_timeout_secs, 30);
+    // Stricter settings are taken.
+    let engine = w.engine(
+        &[(
+            Layer::Project,
+            "mode = \"read-only\"\nmax_asks_per_turn = 2\n",
+        )],
+        false,
+    );
+    assert_eq!(engine.settings().mode, Mode::ReadOnly);
+    assert_eq!(engine.settings().max_asks_per_turn, 2);
+    // Trusted, the project's settings apply.
+    let engine = w.engine(&[(Layer::Project, project)], true);
+    assert_eq!(engine.settings().mode, Mode::AutoApprove);
+    assert_eq!(engine.settings().approval_timeout(Risk::High), None);
+}
+
+#[test]
+fn critical_is_never_allowed_by_a_grant_a_mode_auto_approval_a_hint_or_a_rule() {
+    let w = World::new();
+    let policy = "auto_approved_tools = [\"*\"]\nmodel_risk_hints = \"trust\"\n\n[[rule]]\ntool = \"*\"\ndecision = \"allow\"\n";
+    let engine = w.engine(&[(Layer::User, policy), (Layer::Managed, policy)], true);
+    let proposal = GrantProposal {
+        matchers: vec![GrantMatcher::Command {
+            prefix: vec!["rm".into()],
+        }],
+        max_risk: Risk::Critical,
+        label: "x".into(),
+        subject: "x".into(),
+    };
+    for scope in [Scope::Session, Scope::User] {
+        engine
+            .grant("s1", &proposal, scope, Effect::Allow, "test")
+            .expect("grant");
+    }
+    for mode in Mode::ALL {
+        let e = w.eval(
+            &engine,
+            "terminal",
+            r#"{"command": "rm -rf ~", "risk_level": "low"}"#,
+            mode,
+        );
+        assert_eq!(e.risk, Risk::Critical);
+        assert_ne!(e.decision, Decision::Allow, "mode {mode}");
+        assert!(e.once_only);
+        assert!(e.proposal.is_none());
+    }
+}
+
+#[test]
+fn a_policy_file_that_cannot_be_parsed_makes_every_call_ask_and_names_the_file() {
+    let w = World::new();
+    let wh = w.root.join("wh");
+    std::fs::create_dir_all(&wh).expect("mkdir");
+    std::fs::write(
+        wh.join("policy.toml"),
+        "[[rule]]\ntool = \"fs_read\"\ndecison = \"allow\"\n",
+    )
+    .expect("write");
+    let locations = Locations::from_vars(|name| match name {
+        "WARDEN_HOME" => Some(wh.clone().into()),
+        "WARDEN_MANAGED_POLICY" => Some(wh.join("managed").into()),
+        _ => None,
+    });
+    // The managed policy path is a folder: it cannot be read, which is an error too.
+    std::fs::create_dir_all(wh.join("managed")).expect("mkdir");
+    let engine = Engine::load(&locations, &w.ws);
+    assert_eq!(
+        engine.policy().errors.len(),
+        2,
+        "{:?}",
+        engine.policy().errors
+    );
+    let read = ToolCall::new("fs_read", json!({"path": "README.md"}));
+    let e = engine.evaluate(&read, &w.ctx(), Mode::Ask, "s");
+    assert_eq!(e.decision, Decision::Ask);
+    let DecidedBy::PolicyError { file, error } = &e.decided_by else {
+        panic!("{:?}", e.decided_by);
+    };
+    assert!(file.ends_with("policy.toml"), "{file}");
+    assert!(error.contains("decison"), "{error}");
+    assert!(e.explanation.contains("policy.toml"), "{}", e.explanation);
+    // In a mode that cannot ask, it is denied.
+    assert_eq!(
+        engine
+            .evaluate(&read, &w.ctx(), Mode::ReadOnly, "s")
+            .decision,
+        Decision::Deny
+    );
+    assert_eq!(
+        engine
+            .evaluate(&read, &w.ctx(), Mode::AutoApprove, "s")
+            .decision,
+        Decision::Ask
+    );
+}
+
+#[test]
+fn a_broken_files_deny_rules_still_apply() {
+    let w = World::new();
+    let text = "[[rule]]\ntool = \"terminal\"\ncommand = \"ls\"\ndecision = \"deny\"\n\n[[rule]]\ntool = \"terminal\"\ncommand = \"x && y\"\ndecision = \"allow\"\n";
+    let engine = w.engine(&[(Layer::User, text)], false);
+    assert_eq!(engine.policy().errors.len(), 1);
+    assert!(engine.policy().errors[0].error.contains("rule 2"));
+    let e = w.eval(&engine, "terminal", r#"{"command": "ls"}"#, Mode::Ask);
+    assert_eq!(e.decision, Decision::Deny);
+}
+
+#[test]
+fn unknown_keys_and_failed_examples_are_errors() {
+    let w = World::new();
+    for (text, needle) in [
+        (
+            "mode = \"ask\"\naproval_timeout_secs = 3\n",
+            "aproval_timeout_secs",
+        ),
+        (
+            "[[rule]]\ntool = \"terminal\"\ndecision = \"allow\"\nreson = \"x\"\n",
+            "reson",
+        ),
+        ("[[rule]]\ndecision = \"maybe\"\n", "maybe"),
+        ("mode = \"yolo\"\n", "yolo"),
+        ("[approval_timeout_secs_by_risk]\nhihg = 3\n", "hihg"),
+        (
+            "[[rule]]\ntool = \"terminal\"\ncommand = \"git status\"\ndecision = \"allow\"\nmatch = [\"git push\"]\n",
+            "example `git push` should match",
+        ),
+        (
+            "[[rule]]\ntool = \"terminal\"\ncommand = \"git\"\ndecision = \"allow\"\nnot_match = [\"git push\"]\n",
+            "should not match",
+        ),
+    ] {
+        let engine = w.engine(&[(Layer::User, text)], false);
+        let errors = &engine.policy().errors;
+        assert_eq!(errors.len(), 1, "{text}: {errors:?}");
+        assert!(
+            errors[0].error.contains(needle),
+            "{text}: {}",
+            errors[0].error
+        );
+        let e = w.eval(&engine, "fs_read", r#"{"path": "README.md"}"#, Mode::Ask);
+        assert_eq!(e.decision, Decision::Ask, "{text}");
+    }
+    // Passing examples are fine.
+    let ok = "[[rule]]\ntool = \"terminal\"\ncommand = \"git status\"\ndecision = \"allow\"\nmatch = [\"git status\", \"git status --short\"]\nnot_match = [\"git push\", \"git stash\"]\n";
+    assert!(
+        w.engine(&[(Layer::User, ok)], false)
+            .policy()
+            .errors
+            .is_empty()
+    );
+}
+
+#[test]
+fn a_malformed_call_is_denied_and_says_what_is_wrong() {
+    let w = World::new();
+    let engine = w.engine(
+        &[(
+            Layer::User,
+            "[[rule]]\ntool = \"*\"\ndecision = \"allow\"\n",
+        )],
+        false,
+    );
+    for (tool, args, needle) in [
+        ("fs_read", "{}", "`path` is missing"),
+        ("fs_write", r#"{"path": "a"}"#, "`content` is missing"),
+        (
+            "terminal",
+            r#"{"command": 1}"#,
+            "`command` must be a string",
+        ),
+        (
+            "http_fetch",
+            r#"{"url": "file:///etc/passwd"}"#,
+            "only http and https",
+        ),
+        (
+            "fs_delete",
+            r#"{"path": "a", "recursive": 1}"#,
+            "`recursive` must be true or false",
+        ),
+        (
+            "fs_read",
+            r#"{"path": "a", "mode": "x"}"#,
+            "unexpected argument `mode`",
+        ),
+    ] {
+        let e = w.eval(&engine, tool, args, Mode::AutoApprove);
+        assert_eq!(e.decision, Decision::Deny, "{tool} {args}");
+        assert!(matches!(e.decided_by, DecidedBy::Malformed { .. }));
+        assert!(e.reason.contains(needle), "{tool} {args}: {}", e.reason);
+    }
+    let e = engine.reject_malformed("fs_read", "the arguments are not valid JSON", Mode::Ask);
+    assert_eq!(e.decision, Decision::Deny);
+}
+
+#[test]
+fn each_segment_gets_its_own_decision_and_the_strictest_decides() {
+    let w = World::new();
+    let engine = w.engine(
+        &[(Layer::User, "[[rule]]\ntool = \"terminal\"\ncommand = \"git status\"\ndecision = \"allow\"\nid = \"git-status\"\n\n[[rule]]\ntool = \"terminal\"\ncommand = \"curl\"\ndecision = \"deny\"\nid = \"no-curl\"\n")],
+        false,
+    );
+    let e = w.eval(
+        &engine,
+        "terminal",
+        r#"{"command": "git status && npm test && curl https://x.org"}"#,
+        Mode::Ask,
+    );
+    let seg: Vec<(&str, Decision)> = e
+        .segments
+        .iter()
+        .map(|s| (s.text.as_str(), s.decision))
+        .collect();
+    assert_eq!(
+        seg,
+        [
+            ("git status", Decision::Allow),
+            ("npm test", Decision::Ask),
+            ("curl https://x.org", Decision::Deny)
+        ]
+    );
+    assert_eq!(e.decision, Decision::Deny);
+    assert!(e.explanation.contains("curl"), "{}", e.explanation);
+    let ids: Vec<&str> = e.matched_rules.iter().map(|m| m.id.as_str()).collect();
+    assert_eq!(ids, ["git-status", "no-curl"]);
+}
+
+#[test]
+fn every_matching_rule_is_listed_in_the_order_it_is_consulted() {
+    let w = World::new();
+    let engine = w.engine(
+        &[
+            (Layer::User, "[[rule]]\nid = \"u-allow\"\ntool = \"fs_*\"\ndecision = \"allow\"\n\n[[rule]]\nid = \"u-ask\"\npath = \"src/**\"\ndecision = \"ask\"\n"),
+            (Layer::Managed, "[[rule]]\nid = \"m-deny\"\ntool = \"fs_write\"\npath = \"src/*.rs\"\ndecision = \"deny\"\n"),
+        ],
+        false,
+    );
+    let e = w.eval(
+        &engine,
+        "fs_write",
+        r#"{"path": "src/main.rs", "content": ""}"#,
+        Mode::Ask,
+    );
+    let ids: Vec<(&str, Decision)> = e
+        .matched_rules
+        .iter()
+        .map(|m| (m.id.as_str(), m.decision))
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            ("m-deny", Decision::Deny),
+            ("u-allow", Decision::Allow),
+            ("u-ask", Decision::Ask)
+        ]
+    );
+    assert_eq!(
+        e.decided_by,
+        DecidedBy::Rule {
+            id: "m-deny".into(),
+            file: "managed.toml".into(),
+            layer: Layer::Managed
+        }
+    );
+}
+
+#[test]
+fn the_evaluation_serialises_to_the_contracts_json() {
+    let w = World::new();
+    let engine = w.engine(&[], false);
+    let e = w.eval(&engine, "terminal", r#"{"command": "npm test"}"#, Mode::Ask);
+    let v = serde_json::to_value(&e).expect("json");
+    for key in [
+        "decision",
+        "risk",
+        "reason",
+        "decided_by",
+        "matched_rules",
+        "segments",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}: {v}");
+    }
+    let expected = json!({
+        "decision": "ask",
+        "risk": "medium",
+        "reason": "Execute command: npm test",
+        "decided_by": {"kind": "mode", "mode": "ask"},
+        "segments": [{"text": "npm test", "risk": "medium", "decision": "ask"}],
+        "proposal": {"label": "`npm test …` in this project", "max_risk": "medium",
+                     "matchers": [{"kind": "command", "prefix": ["npm", "test"]}]},
+        "once_only": false
+    });
+    assert_eq!(v["decision"], expected["decision"]);
+    assert_eq!(v["risk"], expected["risk"]);
+    assert_eq!(v["reason"], expected["reason"]);
+    assert_eq!(v["decided_by"], expected["decided_by"]);
+    assert_eq!(v["segments"][0]["text"], expected["segments"][0]["text"]);
+    assert_eq!(
+        v["segments"][0]["decision"],
+        expected["segments"][0]["decision"]
+    );
+    assert_eq!(v["proposal"]["label"], expected["proposal"]["label"]);
+    assert_eq!(v["proposal"]["matchers"], expected["proposal"]["matchers"]);
+    assert_eq!(v["once_only"], expected["once_only"]);
+}
+
+#[test]
+fn reasons_are_sentences_for_people() {
+    let w = World::new();
+    let engine = w.engine(&[], false);
+    let readme = w.ws.join("README.md");
+    for (tool, args, reason) in [
+        (
+            "fs_read",
+            r#"{"path": "README.md"}"#.to_owned(),
+            format!("Read file at {}", readme.display()),
+        ),
+        (
+            "terminal",
+            r#"{"command": "npm install"}"#.to_owned(),
+            "Execute command: npm install".to_owned(),
+        ),
+        (
+            "fs_write",
+            format!(
+                r#"{{"path": "src/main.rs", "content": "{}"}}"#,
+                "x".repeat(120)
+            ),
+            "Write 120 bytes to src/main.rs".to_owned(),
+        ),
+        (
+            "http_fetch",
+            r#"{"url": "https://docs.rs/serde"}"#.to_owned(),
+            "Fetch https://docs.rs/serde".to_owned(),
+        ),
+        (
+            "fs_delete",
+            r#"{"path": "build", "recursive": true}"#.to_owned(),
+            "Delete build and everything in it".to_owned(),
+        ),
+        (
+            "mcp__github__create_issue",
+            "{}".to_owned(),
+            "Call tool `create_issue` of MCP server `github`".to_owned(),
+        ),
+    ] {
+        assert_eq!(w.eval(&engine, tool, &args, Mode::Ask).reason, reason);
+    }
+}
+
+#[test]
+fn mcp_annotations_raise_and_lower_no_further_than_medium() {
+    let w = World::new();
+    let engine = w.engine(&[], false);
+    let call = |read_only, destructive| {
+        ToolCall::new("mcp__fs__wipe", json!({})).with_annotations(
+            warden_permissions::ToolAnnotations {
+                read_only,
+                destructive,
+            },
+        )
+    };
+    let risk = |c: &ToolCall| engine.evaluate(c, &w.ctx(), Mode::Ask, "s").risk;
+    assert_eq!(risk(&call(Some(true), None)), Risk::Medium);
+    assert_eq!(risk(&call(None, Some(true))), Risk::Critical);
+    assert_eq!(risk(&call(Some(true), Some(true))), Risk::Critical);
+    assert_eq!(risk(&call(None, Some(false))), Risk::High);
+    let e = engine.evaluate(&call(Some(true), None), &w.ctx(), Mode::Ask, "s");
+    assert_eq!(e.decision, Decision::Ask);
+}
+
+#[test]
+fn settings_give_timeouts_per_risk_and_limits() {
+    let w = World::new();
+    let text = "approval_timeout_secs = 45\nmax_pending_requests = 3\nmax_asks_per_turn = 5\n\n[approval_timeout_secs_by_risk]\nhigh = 60\ncritical = 0\n";
+    let engine = w.engine(&[(Layer::User, text)], false);
+    let s = engine.settings();
+    let secs = |r| s.approval_timeout(r).map(|d| d.as_secs());
+    assert_eq!(secs(Risk::Low), Some(45));
+    assert_eq!(secs(Risk::High), Some(60));
+    assert_eq!(secs(Risk::Critical), None);
+    assert_eq!((s.max_pending_requests, s.max_asks_per_turn), (3, 5));
+    // The managed layer's settings win.
+    let engine = w.engine(
+        &[
+            (Layer::User, text),
+            (
+                Layer::Managed,
+                "approval_timeout_secs = 10\nmode = \"read-only\"\n",
+            ),
+        ],
+        false,
+    );
+    assert_eq!(
+        engine
+            .settings()
+            .approval_timeout(Risk::Low)
+            .map(|d| d.as_secs()),
+        Some(10)
+    );
+    assert_eq!(engine.settings().mode, Mode::ReadOnly);
+}
+
+#[test]
+fn the_engine_is_send_and_sync() {
+    fn check<T: Send + Sync>() {}
+    check::<Engine>();
+}
