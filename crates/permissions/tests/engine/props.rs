@@ -1,1 +1,173 @@
-//! (filled in below)
+//! Property tests over generated policies and calls.
+
+use proptest::prelude::*;
+use serde_json::json;
+use warden_permissions::{Decision, Effect, Layer, Mode, Risk, Scope, ToolCall};
+
+use crate::support::World;
+
+/// Simple commands, from harmless to destructive.
+const COMMANDS: &[&str] = &[
+    "ls",
+    "git status",
+    "git push",
+    "git push --force",
+    "npm test",
+    "npm install",
+    "cargo build",
+    "rm build/x.o",
+    "rm -rf build",
+    "rm -fr ~",
+    "curl https://x.org",
+    "cat .env",
+    "echo hi > notes.txt",
+    "python -c 'x'",
+    "sudo ls",
+    "make",
+];
+
+/// Rules a policy may hold.
+const RULES: &[&str] = &[
+    "tool = \"terminal\"\ncommand = \"git\"",
+    "tool = \"terminal\"\ncommand = \"npm *\"",
+    "tool = \"terminal\"\ncommand = \"rm -rf\"",
+    "tool = \"terminal\"\ncommand = \"curl\"",
+    "tool = \"terminal\"",
+    "tool = \"*\"",
+    "tool = \"fs_*\"\npath = \"src/**\"",
+    "path = \"**/.env\"",
+    "tool = \"http_fetch\"\ndomain = \"*.x.org\"",
+    "risk = \"high\"",
+    "risk = \"low\"",
+    "tool = \"mcp__github__*\"",
+];
+
+const DECISIONS: &[&str] = &["allow", "ask", "deny"];
+
+fn calls() -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = COMMANDS
+        .iter()
+        .map(|c| ("terminal".to_owned(), json!({"command": c}).to_string()))
+        .collect();
+    out.extend(
+        [
+            ("fs_read", r#"{"path": "src/main.rs"}"#),
+            ("fs_read", r#"{"path": ".env"}"#),
+            ("fs_write", r#"{"path": "src/main.rs", "content": "x"}"#),
+            ("fs_write", r#"{"path": ".env", "content": "x"}"#),
+            ("fs_delete", r#"{"path": "build", "recursive": true}"#),
+            ("http_fetch", r#"{"url": "https://a.x.org/"}"#),
+            ("http_fetch", r#"{"url": "https://docs.rs/"}"#),
+            ("mcp__github__create_issue", r#"{"title": "t"}"#),
+        ]
+        .into_iter()
+        .map(|(t, a)| (t.to_owned(), a.to_owned())),
+    );
+    out
+}
+
+fn policy_text(rules: &[(usize, usize)]) -> String {
+    rules
+        .iter()
+        .map(|(r, d)| {
+            format!(
+                "[[rule]]\n{}\ndecision = \"{}\"\n",
+                RULES[*r], DECISIONS[*d]
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn rules_strategy() -> impl Strategy<Value = Vec<(usize, usize)>> {
+    prop::collection::vec((0..RULES.len(), 0..DECISIONS.len()), 0..5)
+}
+
+fn mode_strategy() -> impl Strategy<Value = Mode> {
+    prop::sample::select(Mode::ALL.to_vec())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Adding a deny rule, in any layer, never makes any call's decision less strict.
+    #[test]
+    fn adding_a_deny_rule_never_loosens_a_decision(
+        rules in rules_strategy(),
+        extra in 0..RULES.len(),
+        layer in prop::sample::select(vec![Layer::User, Layer::Project, Layer::Managed]),
+        mode in mode_strategy(),
+    ) {
+        let w = World::new();
+        let base = policy_text(&rules);
+        let before = w.engine(&[(Layer::User, &base)], true);
+        let deny = format!("[[rule]]\n{}\ndecision = \"deny\"\n", RULES[extra]);
+        let mut layers = vec![(Layer::User, base.clone())];
+        if layer == Layer::User {
+            layers[0].1 = format!("{base}\n{deny}");
+        } else {
+            layers.push((layer, deny));
+        }
+        let layers: Vec<(Layer, &str)> = layers.iter().map(|(l, t)| (*l, t.as_str())).collect();
+        let after = w.engine(&layers, true);
+        for (tool, args) in calls() {
+            let b = w.eval(&before, &tool, &args, mode).decision;
+            let a = w.eval(&after, &tool, &args, mode).decision;
+            prop_assert!(a >= b, "{tool} {args}: {b} became {a}\n{layers:?}");
+        }
+    }
+
+    /// A compound command is at least as strict, and as risky, as each of its parts.
+    #[test]
+    fn a_compound_command_is_at_least_as_strict_as_each_part(
+        rules in rules_strategy(),
+        a in 0..COMMANDS.len(),
+        b in 0..COMMANDS.len(),
+        op in prop::sample::select(vec![" && ", " || ", "; ", " | "]),
+        mode in mode_strategy(),
+    ) {
+        let w = World::new();
+        let engine = w.engine(&[(Layer::User, &policy_text(&rules))], false);
+        let eval = |c: &str| w.eval(&engine, "terminal", &json!({"command": c}).to_string(), mode);
+        let whole = eval(&format!("{}{op}{}", COMMANDS[a], COMMANDS[b]));
+        for part in [COMMANDS[a], COMMANDS[b]] {
+            let p = eval(part);
+            prop_assert!(whole.decision >= p.decision, "{part}: {} vs whole {}", p.decision, whole.decision);
+            prop_assert!(whole.risk >= p.risk, "{part}: {} vs whole {}", p.risk, whole.risk);
+        }
+    }
+
+    /// A grant allows only calls its proposal covers, no riskier than it was proposed
+    /// for, and never a Critical one.
+    #[test]
+    fn a_grant_never_allows_more_than_it_was_proposed_for(
+        granted in 0..16usize,
+        scope in prop::sample::select(vec![Scope::Session, Scope::Project, Scope::User]),
+    ) {
+        let w = World::new();
+        let engine = w.engine(&[], false);
+        let calls = calls();
+        let (tool, args) = &calls[granted % calls.len()];
+        let first = w.eval(&engine, tool, args, Mode::Ask);
+        let Some(proposal) = first.proposal.clone() else {
+            return Ok(());
+        };
+        let before: Vec<Decision> = calls.iter().map(|(t, a)| w.eval(&engine, t, a, Mode::Ask).decision).collect();
+        engine.grant("s1", &proposal, scope, Effect::Allow, "test").expect("grant");
+        prop_assert_eq!(w.eval(&engine, tool, args, Mode::Ask).decision, Decision::Allow);
+        for ((t, a), was) in calls.iter().zip(before) {
+            let now = w.eval(&engine, t, a, Mode::Ask);
+            if now.decision == Decision::Allow && was != Decision::Allow {
+                prop_assert!(now.risk <= proposal.max_risk && now.risk != Risk::Critical, "{t} {a}");
+                let call = ToolCall::from_model(t.clone(), serde_json::from_str(&w.expand(a)).expect("json"));
+                prop_assert_eq!(&call.tool, tool, "a grant for one tool allowed another");
+                for seg in &now.segments {
+                    prop_assert!(
+                        seg.risk == Risk::Low || matches!(seg.decided_by, warden_permissions::DecidedBy::Grant { .. }),
+                        "{t} {a}: part {} was allowed by {:?}", seg.text, seg.decided_by
+                    );
+                }
+            }
+        }
+    }
+}
