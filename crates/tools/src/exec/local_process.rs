@@ -94,6 +94,9 @@ pub(crate) async fn run(
         .arg(command)
         .current_dir(cwd)
         .stdin(Stdio::null())
+        // The group is in the background of Warden's terminal (if any); a program that opened
+        // /dev/tty to ask for a password would stop there until the timeout. Git can be told.
+        .env("GIT_TERMINAL_PROMPT", "0")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0)

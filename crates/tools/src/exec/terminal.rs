@@ -17,12 +17,22 @@ use crate::paths::{display, resolve};
 
 const TOOL: &str = "terminal";
 
+/// The timeout that applies, and whether the call asked for more than the session allows.
+#[derive(Debug, Clone, Copy)]
+struct Timeout {
+    limit: Duration,
+    capped: bool,
+}
+
 pub(crate) async fn run(args: &TerminalArgs, cx: &ExecContext<'_>) -> ToolOutput {
     let cwd = resolve(cx.cwd, args.cwd.as_deref().unwrap_or(Path::new("")));
     let requested = args
         .timeout_secs
         .map_or(cx.limits.terminal_timeout, Duration::from_secs);
-    let timeout = requested.min(cx.limits.terminal_max_timeout);
+    let timeout = Timeout {
+        limit: requested.min(cx.limits.terminal_max_timeout),
+        capped: requested > cx.limits.terminal_max_timeout,
+    };
     if !cwd.is_dir() {
         return ToolOutput::failed(
             TOOL,
@@ -41,11 +51,15 @@ pub(crate) async fn run(args: &TerminalArgs, cx: &ExecContext<'_>) -> ToolOutput
 }
 
 /// The first line for the model: how the command ended.
-fn verdict(ending: Ending, code: Option<i64>, signal: Option<String>, timeout: Duration) -> String {
+fn verdict(ending: Ending, code: Option<i64>, signal: Option<String>, timeout: Timeout) -> String {
     match ending {
+        Ending::TimedOut if timeout.capped => format!(
+            "Timed out after {} s (the longest timeout allowed); the command was killed.",
+            timeout.limit.as_secs()
+        ),
         Ending::TimedOut => format!(
             "Timed out after {} s; the command was killed.",
-            timeout.as_secs()
+            timeout.limit.as_secs()
         ),
         Ending::Cancelled => "Cancelled; the command was killed.".to_owned(),
         Ending::Exited => match (code, signal) {
@@ -73,12 +87,12 @@ fn for_model(verdict: &str, output: &str, truncated: bool) -> String {
     text
 }
 
-async fn locally(command: &str, cwd: &Path, timeout: Duration, cx: &ExecContext<'_>) -> ToolOutput {
+async fn locally(command: &str, cwd: &Path, timeout: Timeout, cx: &ExecContext<'_>) -> ToolOutput {
     let limits = &cx.limits;
     let run = local_process::run(
         command,
         cwd,
-        timeout,
+        timeout.limit,
         limits.kill_grace,
         limits.output_bytes,
         &cx.cancel,
@@ -159,7 +173,7 @@ async fn in_editor(
     editor: Arc<dyn Editor>,
     command: &str,
     cwd: PathBuf,
-    timeout: Duration,
+    timeout: Timeout,
     cx: &ExecContext<'_>,
 ) -> ToolOutput {
     let request = TerminalRequest {
@@ -183,7 +197,7 @@ async fn in_editor(
     let waited = tokio::select! {
         biased;
         () = cx.cancel.cancelled() => Err(Ending::Cancelled),
-        () = tokio::time::sleep(timeout) => Err(Ending::TimedOut),
+        () = tokio::time::sleep(timeout.limit) => Err(Ending::TimedOut),
         exit = editor.wait_for_terminal_exit(&id) => Ok(exit),
     };
     let (ending, waited_exit, wait_error) = match waited {

@@ -124,6 +124,40 @@ async fn timeout_kills_the_whole_process_group() {
 }
 
 #[tokio::test]
+async fn a_timeout_over_the_maximum_is_capped_and_says_so() {
+    let dir = workspace();
+    let limits = Limits {
+        terminal_max_timeout: std::time::Duration::from_secs(1),
+        ..Limits::default()
+    };
+    let out = run_with(
+        dir.path(),
+        None,
+        limits,
+        "terminal",
+        json!({"command": "sleep 30", "timeout_secs": 60}),
+    )
+    .await;
+    assert!(!out.ok);
+    assert_eq!(
+        out.for_model,
+        "Timed out after 1 s (the longest timeout allowed); the command was killed.\n(no output)"
+    );
+}
+
+#[tokio::test]
+async fn git_never_prompts_for_credentials() {
+    let dir = workspace();
+    let out = run(
+        dir.path(),
+        "terminal",
+        json!({"command": "echo $GIT_TERMINAL_PROMPT"}),
+    )
+    .await;
+    assert_eq!(out.for_model, "Exit code 0.\n0\n");
+}
+
+#[tokio::test]
 async fn cancel_kills_the_whole_process_group() {
     let dir = workspace();
     let pid_file = dir.path().join("pid");
