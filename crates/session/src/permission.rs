@@ -126,7 +126,7 @@ pub fn request(
         .collect();
     let prompt = match &call.server {
         Some(server) => format!("Allow tool call from {server}?"),
-        None => format!("Allow {}?", call.title),
+        None => format!("{}?", call.title),
     };
     let fields = ToolCallUpdateFields::new()
         .title(call.title.clone())
