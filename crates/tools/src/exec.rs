@@ -43,6 +43,9 @@ pub struct Limits {
     pub terminal_max_timeout: Duration,
     /// How long a local command has between SIGTERM and SIGKILL.
     pub kill_grace: Duration,
+    /// How long the editor may take to answer `terminal/kill`, `terminal/output` and
+    /// `terminal/release`; past it the call goes on without the answer.
+    pub editor_step_timeout: Duration,
     /// The timeout of a whole `http_fetch` request, body included.
     pub http_timeout: Duration,
     /// The most response body `http_fetch` reads, in bytes.
@@ -63,6 +66,7 @@ impl Default for Limits {
             terminal_timeout: Duration::from_secs(120),
             terminal_max_timeout: Duration::from_secs(600),
             kill_grace: Duration::from_secs(2),
+            editor_step_timeout: Duration::from_secs(10),
             http_timeout: Duration::from_secs(30),
             http_max_bytes: 1024 * 1024,
             http_max_redirects: 5,

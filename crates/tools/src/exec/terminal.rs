@@ -12,7 +12,7 @@ use serde_json::json;
 use super::local_process::{self, Ending};
 use super::{ExecContext, ToolOutput};
 use crate::call::TerminalArgs;
-use crate::editor::{Editor, TerminalExit, TerminalRequest};
+use crate::editor::{Editor, EditorError, TerminalExit, TerminalRequest};
 use crate::paths::{display, resolve};
 
 const TOOL: &str = "terminal";
@@ -137,15 +137,40 @@ async fn locally(command: &str, cwd: &Path, timeout: Timeout, cx: &ExecContext<'
 struct Release {
     editor: Option<Arc<dyn Editor>>,
     id: String,
+    limit: Duration,
 }
 
 impl Release {
     async fn now(mut self) {
         if let Some(editor) = self.editor.take()
-            && let Err(err) = editor.release_terminal(&self.id).await
+            && let Err(err) = step(
+                "terminal/release",
+                self.limit,
+                editor.release_terminal(&self.id),
+            )
+            .await
         {
             tracing::warn!(terminal = %self.id, %err, "terminal/release failed");
         }
+    }
+}
+
+/// One follow-up request to the editor (kill, output, release), bounded in time: an editor
+/// that stops answering must not keep a cancelled turn from ending.
+async fn step<T>(
+    method: &'static str,
+    limit: Duration,
+    request: impl Future<Output = Result<T, EditorError>>,
+) -> Result<T, EditorError> {
+    match tokio::time::timeout(limit, request).await {
+        Ok(result) => result,
+        Err(_) => Err(EditorError::Failed {
+            method,
+            message: match limit.subsec_millis() {
+                0 => format!("no answer within {} s", limit.as_secs()),
+                _ => format!("no answer within {} ms", limit.as_millis()),
+            },
+        }),
     }
 }
 
@@ -155,11 +180,13 @@ impl Drop for Release {
             return;
         };
         let id = std::mem::take(&mut self.id);
+        let limit = self.limit;
         match tokio::runtime::Handle::try_current() {
             Ok(runtime) => {
                 runtime.spawn(async move {
-                    let _ = editor.kill_terminal(&id).await;
-                    if let Err(err) = editor.release_terminal(&id).await {
+                    let _ = step("terminal/kill", limit, editor.kill_terminal(&id)).await;
+                    let release = step("terminal/release", limit, editor.release_terminal(&id));
+                    if let Err(err) = release.await {
                         tracing::warn!(terminal = %id, %err, "terminal/release failed");
                     }
                 });
@@ -192,6 +219,7 @@ async fn in_editor(
     let release = Release {
         editor: Some(editor.clone()),
         id: id.clone(),
+        limit: cx.limits.editor_step_timeout,
     };
     (cx.progress)(vec![ToolCallContent::Terminal(Terminal::new(id.clone()))]);
     let waited = tokio::select! {
@@ -204,13 +232,19 @@ async fn in_editor(
         Ok(Ok(exit)) => (Ending::Exited, Some(exit), None),
         Ok(Err(err)) => (Ending::Exited, None, Some(err)),
         Err(ending) => {
-            if let Err(err) = editor.kill_terminal(&id).await {
+            let limit = cx.limits.editor_step_timeout;
+            if let Err(err) = step("terminal/kill", limit, editor.kill_terminal(&id)).await {
                 tracing::warn!(terminal = %id, %err, "terminal/kill failed");
             }
             (ending, None, None)
         }
     };
-    let output = editor.terminal_output(&id).await;
+    let output = step(
+        "terminal/output",
+        cx.limits.editor_step_timeout,
+        editor.terminal_output(&id),
+    )
+    .await;
     release.now().await;
     if let Some(err) = wait_error {
         return ToolOutput::failed(TOOL, err);

@@ -15,6 +15,15 @@ async fn run_in(
     args: serde_json::Value,
     cancel: CancellationToken,
 ) -> (ToolOutput, Vec<String>, Vec<String>) {
+    run_in_with(editor, args, cancel, Limits::default()).await
+}
+
+async fn run_in_with(
+    editor: Arc<FakeEditor>,
+    args: serde_json::Value,
+    cancel: CancellationToken,
+    limits: Limits,
+) -> (ToolOutput, Vec<String>, Vec<String>) {
     let dir = workspace();
     let progress = Mutex::new(Vec::new());
     let sink = |content: Vec<ToolCallContent>| {
@@ -30,7 +39,7 @@ async fn run_in(
     let out = run_full(
         dir.path(),
         Some(dyn_editor),
-        Limits::default(),
+        limits,
         cancel,
         &sink,
         "terminal",
@@ -197,5 +206,35 @@ async fn dropping_the_call_kills_and_releases_the_terminal() {
     assert_eq!(
         editor.log()[1..],
         ["wait term-1", "kill term-1", "release term-1"]
+    );
+}
+
+#[tokio::test]
+async fn an_editor_that_stops_answering_cannot_hold_the_call() {
+    let editor = Arc::new(FakeEditor::new(false, false, true).with_command(Command::Unresponsive));
+    let limits = Limits {
+        editor_step_timeout: std::time::Duration::from_millis(100),
+        ..Limits::default()
+    };
+    let (out, log, _) = run_in_with(
+        editor,
+        json!({"command": "sleep 30", "timeout_secs": 1}),
+        CancellationToken::new(),
+        limits,
+    )
+    .await;
+    assert!(!out.ok);
+    assert_eq!(
+        out.for_model,
+        "terminal: terminal/output failed: no answer within 100 ms"
+    );
+    assert_eq!(
+        log[1..],
+        [
+            "wait term-1",
+            "kill term-1",
+            "output term-1",
+            "release term-1"
+        ]
     );
 }

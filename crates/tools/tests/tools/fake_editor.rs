@@ -19,6 +19,8 @@ pub enum Command {
     Hangs,
     /// `terminal/wait_for_exit` fails.
     WaitFails,
+    /// After `terminal/create`, the editor never answers again.
+    Unresponsive,
 }
 
 #[derive(Debug)]
@@ -155,6 +157,7 @@ impl Editor for FakeEditor {
                 Command::WaitFails => Err(EditorError::Closed {
                     method: "terminal/wait_for_exit",
                 }),
+                Command::Unresponsive => futures::future::pending().await,
                 Command::Hangs => {
                     let _ = killed.wait_for(|k| *k).await;
                     // Like a real terminal, a killed command's exit is reported after a while.
@@ -171,6 +174,9 @@ impl Editor for FakeEditor {
 
     fn terminal_output(&self, id: &str) -> BoxFuture<'_, Result<TerminalOutput, EditorError>> {
         self.record(format!("output {id}"));
+        if let Command::Unresponsive = self.command {
+            return futures::future::pending().boxed();
+        }
         let output = match self.command {
             Command::Exits(code, text) => TerminalOutput {
                 output: text.to_owned(),
@@ -180,7 +186,7 @@ impl Editor for FakeEditor {
                     signal: None,
                 }),
             },
-            Command::Hangs | Command::WaitFails => TerminalOutput {
+            Command::Hangs | Command::WaitFails | Command::Unresponsive => TerminalOutput {
                 output: "partial\n".to_owned(),
                 truncated: false,
                 exit: Some(TerminalExit {
@@ -195,11 +201,17 @@ impl Editor for FakeEditor {
     fn kill_terminal(&self, id: &str) -> BoxFuture<'_, Result<(), EditorError>> {
         self.record(format!("kill {id}"));
         self.killed.send_replace(true);
+        if let Command::Unresponsive = self.command {
+            return futures::future::pending().boxed();
+        }
         async { Ok(()) }.boxed()
     }
 
     fn release_terminal(&self, id: &str) -> BoxFuture<'_, Result<(), EditorError>> {
         self.record(format!("release {id}"));
+        if let Command::Unresponsive = self.command {
+            return futures::future::pending().boxed();
+        }
         async { Ok(()) }.boxed()
     }
 }
