@@ -1,0 +1,410 @@
+"""Warden's permission flow, driven by the official Python ACP SDK client.
+
+Each test is one scenario of the contract (sections 3-5): it prompts the scripted model with
+`/call` lines, answers the permission requests the way a user would, and asserts what can be
+observed: the prompt's stopReason, the tool call statuses, the agent's final message, and the
+files created (or not) in the project folder.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from acp import RequestError
+
+from harness import (
+    Recorder,
+    always,
+    by_command,
+    cancelled,
+    never_asked,
+    selected,
+    until_withdrawn,
+    warden,
+)
+
+
+def call(tool: str, args: dict) -> str:
+    """One scripted-model directive line."""
+    return f"/call {tool} {json.dumps(args)}"
+
+
+def touch(name: str) -> str:
+    return call("terminal", {"command": f"touch {name}"})
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    path = tmp_path / "warden-home"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    path = tmp_path / "project"
+    path.mkdir()
+    return path
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+def option_ids(request: dict) -> list[str]:
+    return [o["optionId"] for o in request["options"]]
+
+
+# --- allow -----------------------------------------------------------------------------------
+
+
+def test_allow_once_runs_the_call_and_asks_again_next_time(home: Path, project: Path) -> None:
+    async def scenario() -> None:
+        async with warden(home, by_command({"touch a": "allow-once", "touch b": "reject-once"})) as w:
+            sid = await w.new_session(project)
+            turn = await w.prompt(sid, touch("a"))
+            assert turn.stop_reason == "end_turn"
+            [request] = turn.permission_requests
+            assert option_ids(request) == ["allow-once", "allow-session", "allow-project", "reject-once", "reject-project"]
+            assert request["toolCall"]["rawInput"] == {"command": "touch a"}
+            [call_id] = turn.call_ids()
+            assert request["toolCall"]["toolCallId"] == call_id
+            assert turn.statuses()[call_id] == ["pending", "in_progress", "completed"]
+            assert turn.message() == "terminal: completed"
+            assert (project / "a").exists()
+
+            # allow-once stores nothing: the next matching call asks again.
+            again = await w.prompt(sid, touch("b"))
+            assert len(again.permission_requests) == 1
+            assert not (project / "b").exists()
+
+    run(scenario())
+
+
+def test_allow_session_runs_later_matching_calls_unasked(home: Path, project: Path) -> None:
+    async def scenario() -> None:
+        async with warden(home, by_command({"touch a": "allow-session", "touch c": "reject-once"})) as w:
+            sid = await w.new_session(project)
+            first = await w.prompt(sid, touch("a"))
+            assert len(first.permission_requests) == 1
+            assert (project / "a").exists()
+
+            second = await w.prompt(sid, touch("b"))
+            assert second.permission_requests == []
+            assert second.stop_reason == "end_turn"
+            assert list(second.statuses().values()) == [["pending", "in_progress", "completed"]]
+            assert second.message() == "terminal: completed"
+            assert (project / "b").exists()
+
+            # The grant is the session's: another session of the same process still asks.
+            other = await w.new_session(project)
+            third = await w.prompt(other, touch("c"))
+            assert len(third.permission_requests) == 1
+            assert not (project / "c").exists()
+
+    run(scenario())
+
+
+def test_allow_project_survives_a_restart(home: Path, project: Path) -> None:
+    async def first_process() -> None:
+        async with warden(home, always("allow-project")) as w:
+            sid = await w.new_session(project)
+            turn = await w.prompt(sid, touch("a"))
+            assert len(turn.permission_requests) == 1
+            assert turn.message() == "terminal: completed"
+            assert (project / "a").exists()
+
+    async def second_process() -> None:
+        async with warden(home, never_asked()) as w:
+            sid = await w.new_session(project)
+            turn = await w.prompt(sid, touch("b"))
+            assert turn.permission_requests == []
+            assert turn.message() == "terminal: completed"
+            assert (project / "b").exists()
+
+    run(first_process())
+    run(second_process())
+
+
+# --- reject ----------------------------------------------------------------------------------
+
+
+def test_reject_once_does_not_run_the_call(home: Path, project: Path) -> None:
+    async def scenario() -> None:
+        async with warden(home, always("reject-once")) as w:
+            sid = await w.new_session(project)
+            turn = await w.prompt(sid, touch("a"))
+            assert turn.stop_reason == "end_turn"
+            assert len(turn.permission_requests) == 1
+            [call_id] = turn.call_ids()
+            assert turn.statuses()[call_id] == ["pending", "failed"]
+            assert turn.message() == "terminal: denied (User denied tool invocation)"
+            assert not (project / "a").exists()
+
+    run(scenario())
+
+
+def test_reject_project_denies_a_later_call_unasked(home: Path, project: Path) -> None:
+    async def scenario() -> None:
+        async with warden(home, by_command({"touch a": "reject-project", "touch b": "allow-once"})) as w:
+            sid = await w.new_session(project)
+            first = await w.prompt(sid, touch("a"))
+            assert len(first.permission_requests) == 1
+            assert first.message().startswith("terminal: denied")
+            assert not (project / "a").exists()
+
+            second = await w.prompt(sid, touch("b"))
+            assert second.permission_requests == []
+            assert list(second.statuses().values()) == [["pending", "failed"]]
+            assert second.message().startswith("terminal: denied")
+            assert not (project / "b").exists()
+
+    run(scenario())
+
+
+# --- cancel and fail-closed answers ----------------------------------------------------------
+
+
+def test_cancel_while_a_permission_request_is_pending(home: Path, project: Path) -> None:
+    async def scenario() -> None:
+        async with warden(home, until_withdrawn) as w:
+            sid = await w.new_session(project)
+            task = w.start_prompt(sid, touch("a"))
+            await asyncio.wait_for(w.recorder.asked.wait(), 20)
+            # The user presses stop: the client cancels the turn and, as the spec requires,
+            # answers every pending permission request with the `cancelled` outcome.
+            await w.conn.cancel(session_id=sid)
+            w.recorder.answer_all_pending(cancelled())
+            turn = await task
+            assert turn.stop_reason == "cancelled"
+            [call_id] = turn.call_ids()
+            assert turn.final_status(call_id) == "failed"
+            assert not (project / "a").exists()
+            answers = [m for m in w.recorder.raw_out if "result" in m and m["id"] in w.recorder.request_ids]
+            assert [a["result"]["outcome"] for a in answers] == [{"outcome": "cancelled"}]
+
+            # The session is still usable after the cancelled turn.
+            after = await w.prompt(sid, "/say still here")
+            assert after.stop_reason == "end_turn"
+            assert after.message() == "still here"
+
+    run(scenario())
+
+
+def test_unknown_option_id_is_a_denial(home: Path, project: Path) -> None:
+    async def scenario() -> None:
+        async with warden(home, always("yes-please")) as w:
+            sid = await w.new_session(project)
+            turn = await w.prompt(sid, touch("a"))
+            assert turn.stop_reason == "end_turn"
+            [call_id] = turn.call_ids()
+            assert turn.statuses()[call_id] == ["pending", "failed"]
+            assert turn.message().startswith("terminal: denied")
+            assert not (project / "a").exists()
+
+    run(scenario())
+
+
+def test_malformed_answer_without_outcome_is_a_denial(home: Path, project: Path) -> None:
+    async def malformed(_request: dict, _recorder: Recorder) -> dict:
+        # The SDK sends a plain dict unchecked, so this goes out as `{"result": {"foo": 1}}`.
+        return {"foo": 1}
+
+    async def scenario() -> None:
+        async with warden(home, malformed) as w:
+            sid = await w.new_session(project)
+            turn = await w.prompt(sid, touch("a"))
+            sent = [m for m in w.recorder.raw_out if m.get("id") in w.recorder.request_ids]
+            assert [m.get("result") for m in sent] == [{"foo": 1}]
+            assert turn.stop_reason == "end_turn"
+            [call_id] = turn.call_ids()
+            assert turn.statuses()[call_id] == ["pending", "failed"]
+            assert turn.message().startswith("terminal: denied")
+            assert not (project / "a").exists()
+
+    run(scenario())
+
+
+def test_error_response_is_a_denial(home: Path, project: Path) -> None:
+    async def error(_request: dict, _recorder: Recorder) -> dict:
+        raise RequestError(-32603, "the dialog crashed")
+
+    async def scenario() -> None:
+        async with warden(home, error) as w:
+            sid = await w.new_session(project)
+            turn = await w.prompt(sid, touch("a"))
+            sent = [m for m in w.recorder.raw_out if m.get("id") in w.recorder.request_ids]
+            assert [m["error"]["code"] for m in sent] == [-32603]
+            assert turn.stop_reason == "end_turn"
+            [call_id] = turn.call_ids()
+            assert turn.statuses()[call_id] == ["pending", "failed"]
+            assert turn.message().startswith("terminal: denied")
+            assert not (project / "a").exists()
+
+    run(scenario())
+
+
+def test_timeout_withdraws_the_request_and_fails_the_call(home: Path, project: Path) -> None:
+    (home / "policy.toml").write_text("approval_timeout_secs = 1\n")
+
+    async def scenario() -> None:
+        async with warden(home, until_withdrawn) as w:
+            sid = await w.new_session(project)
+            turn = await w.prompt(sid, touch("a"))
+            assert turn.stop_reason == "end_turn"
+            [call_id] = turn.call_ids()
+            assert turn.statuses()[call_id] == ["pending", "failed"]
+            assert turn.message() == "terminal: timed out"
+            assert not (project / "a").exists()
+            # The SDK does not surface `$/cancel_request`; the raw stream shows it names the
+            # permission request that was never answered.
+            [withdrawn] = w.recorder.cancel_requests_received()
+            assert w.recorder.request_ids[withdrawn["params"]["requestId"]] == call_id
+
+            # The late `cancelled` answer the client sent after the withdrawal is ignored.
+            after = await w.prompt(sid, "/say still here")
+            assert after.message() == "still here"
+
+    run(scenario())
+
+
+# --- batches and the _meta extension ---------------------------------------------------------
+
+
+def test_batch_with_mixed_outcomes(home: Path, project: Path) -> None:
+    choices = {"touch a": "allow-once", "touch b": "reject-once", "touch c": "allow-once"}
+
+    async def all_at_once(request: dict, recorder: Recorder) -> object:
+        # Answer only once all three requests are open: the batch is asked at once.
+        future = recorder.pending_future(request["toolCall"]["toolCallId"])
+        if len(recorder.permission_requests) == 3:
+            for asked in recorder.permission_requests:
+                response = selected(choices[asked["toolCall"]["rawInput"]["command"]])
+                recorder.pending_future(asked["toolCall"]["toolCallId"]).set_result(response)
+        return await future
+
+    async def scenario() -> None:
+        async with warden(home, all_at_once) as w:
+            sid = await w.new_session(project)
+            turn = await w.prompt(sid, "\n".join([touch("a"), touch("b"), touch("c")]))
+            assert turn.stop_reason == "end_turn"
+            assert len(turn.permission_requests) == 3
+            by_input = {
+                r["toolCall"]["rawInput"]["command"]: r["toolCall"]["toolCallId"] for r in turn.permission_requests
+            }
+            assert turn.final_status(by_input["touch a"]) == "completed"
+            assert turn.final_status(by_input["touch b"]) == "failed"
+            assert turn.final_status(by_input["touch c"]) == "completed"
+            assert turn.message().splitlines() == [
+                "terminal: completed",
+                "terminal: denied (User denied tool invocation)",
+                "terminal: completed",
+            ]
+            assert sorted(p.name for p in project.iterdir()) == ["a", "c"]
+
+    run(scenario())
+
+
+def test_edited_input_runs_the_edited_command(home: Path, project: Path) -> None:
+    edit = {"warden": {"editedInput": {"command": "touch edited"}}}
+
+    async def scenario() -> None:
+        async with warden(home, always("allow-once", edit)) as w:
+            assert w.initialize["agentCapabilities"]["_meta"]["warden"]["permissionResponseMeta"]["editedInput"]
+            sid = await w.new_session(project)
+            turn = await w.prompt(sid, touch("original"))
+            assert turn.stop_reason == "end_turn"
+            [call_id] = turn.call_ids()
+            assert turn.final_status(call_id) == "completed"
+            edited = [u for u in turn.updates if u.get("sessionUpdate") == "tool_call_update" and "rawInput" in u]
+            assert [u["rawInput"] for u in edited] == [{"command": "touch edited"}]
+            assert turn.message() == "terminal: completed"
+            assert (project / "edited").exists()
+            assert not (project / "original").exists()
+
+    run(scenario())
+
+
+def test_note_on_a_denial_reaches_the_final_message(home: Path, project: Path) -> None:
+    note = {"warden": {"note": "use the staging database instead"}}
+
+    async def scenario() -> None:
+        async with warden(home, always("reject-once", note)) as w:
+            sid = await w.new_session(project)
+            turn = await w.prompt(sid, touch("a"))
+            [call_id] = turn.call_ids()
+            assert turn.final_status(call_id) == "failed"
+            assert turn.message() == "terminal: denied (User denied tool invocation: use the staging database instead)"
+            assert not (project / "a").exists()
+
+    run(scenario())
+
+
+# --- modes -----------------------------------------------------------------------------------
+
+
+def mode_updates(updates: list[dict]) -> list[str]:
+    return [u["currentModeId"] for u in updates if u.get("sessionUpdate") == "current_mode_update"]
+
+
+def test_read_only_mode_denies_a_write_unasked(home: Path, project: Path) -> None:
+    async def scenario() -> None:
+        async with warden(home, never_asked()) as w:
+            sid = await w.new_session(project)
+            await w.set_mode(sid, "read-only")
+            assert mode_updates(w.recorder.updates) == ["read-only"]
+            turn = await w.prompt(sid, call("fs_write", {"path": "w.txt", "content": "hi"}))
+            assert turn.permission_requests == []
+            assert list(turn.statuses().values()) == [["pending", "failed"]]
+            assert turn.message().startswith("fs_write: denied")
+            assert not (project / "w.txt").exists()
+
+    run(scenario())
+
+
+def test_auto_approve_mode_runs_a_medium_risk_call_unasked(home: Path, project: Path) -> None:
+    async def scenario() -> None:
+        async with warden(home, never_asked()) as w:
+            sid = await w.new_session(project)
+            await w.set_mode(sid, "auto-approve")
+            assert mode_updates(w.recorder.updates) == ["auto-approve"]
+            turn = await w.prompt(sid, touch("a"))
+            assert turn.permission_requests == []
+            assert list(turn.statuses().values()) == [["pending", "in_progress", "completed"]]
+            assert turn.message() == "terminal: completed"
+            assert (project / "a").exists()
+
+    run(scenario())
+
+
+def test_auto_deny_mode_denies_unasked(home: Path, project: Path) -> None:
+    async def scenario() -> None:
+        async with warden(home, never_asked()) as w:
+            sid = await w.new_session(project)
+            await w.set_mode(sid, "auto-deny")
+            assert mode_updates(w.recorder.updates) == ["auto-deny"]
+            turn = await w.prompt(sid, touch("a"))
+            assert turn.permission_requests == []
+            assert list(turn.statuses().values()) == [["pending", "failed"]]
+            assert turn.message().startswith("terminal: denied")
+            assert not (project / "a").exists()
+
+    run(scenario())
+
+
+def test_accept_edits_mode_writes_inside_the_workspace_unasked(home: Path, project: Path) -> None:
+    async def scenario() -> None:
+        async with warden(home, never_asked()) as w:
+            sid = await w.new_session(project)
+            await w.set_mode(sid, "accept-edits")
+            assert mode_updates(w.recorder.updates) == ["accept-edits"]
+            turn = await w.prompt(sid, call("fs_write", {"path": "w.txt", "content": "hello"}))
+            assert turn.permission_requests == []
+            assert list(turn.statuses().values()) == [["pending", "in_progress", "completed"]]
+            assert turn.message() == "fs_write: completed"
+            assert (project / "w.txt").read_text() == "hello"
+
+    run(scenario())
