@@ -403,3 +403,28 @@ async fn fs_move_renames_and_never_overwrites() {
     .await;
     assert_eq!(out.for_model, "fs_move: a.txt does not exist");
 }
+
+#[tokio::test]
+async fn fs_move_moves_directories_but_not_the_working_directory() {
+    let dir = workspace();
+    put(dir.path(), "d/a.txt", "A");
+    let out = run(dir.path(), "fs_move", json!({"from": "d", "to": "e"})).await;
+    assert!(out.ok, "{}", out.for_model);
+    assert_eq!(get(dir.path(), "e/a.txt"), "A");
+    for from in [".", ".."] {
+        let out = run(
+            dir.path(),
+            "fs_move",
+            json!({"from": from, "to": "/tmp/elsewhere"}),
+        )
+        .await;
+        assert!(!out.ok, "{from}");
+        assert!(
+            out.for_model
+                .contains("because it contains the working directory"),
+            "{}",
+            out.for_model
+        );
+    }
+    assert!(dir.path().join("e/a.txt").exists());
+}
