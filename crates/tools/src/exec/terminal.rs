@@ -70,6 +70,22 @@ fn verdict(ending: Ending, code: Option<i64>, signal: Option<String>, timeout: T
     }
 }
 
+/// The name of a signal, as editors report it (`SIGKILL`), or its number when uncommon.
+fn signal_name(number: i32) -> String {
+    let name = match number {
+        1 => "SIGHUP",
+        2 => "SIGINT",
+        3 => "SIGQUIT",
+        6 => "SIGABRT",
+        9 => "SIGKILL",
+        11 => "SIGSEGV",
+        13 => "SIGPIPE",
+        15 => "SIGTERM",
+        _ => return format!("signal {number}"),
+    };
+    name.to_owned()
+}
+
 fn for_model(verdict: &str, output: &str, truncated: bool) -> String {
     let mut text = verdict.to_owned();
     if output.is_empty() {
@@ -102,7 +118,7 @@ async fn locally(command: &str, cwd: &Path, timeout: Timeout, cx: &ExecContext<'
         Ok(run) => run,
         Err(err) => return ToolOutput::failed(TOOL, format!("could not run `sh -c`: {err}")),
     };
-    let signal = run.signal.map(|s| format!("{s}"));
+    let signal = run.signal.map(signal_name);
     let verdict = verdict(
         run.ending,
         run.exit_code.map(i64::from),

@@ -38,6 +38,15 @@ async fn captures_stdout_and_stderr_and_reports_the_exit_code() {
 }
 
 #[tokio::test]
+async fn a_signal_is_named() {
+    let dir = workspace();
+    let out = run(dir.path(), "terminal", json!({"command": "kill -9 $$"})).await;
+    assert!(!out.ok);
+    assert_eq!(out.for_model, "Killed by signal SIGKILL.\n(no output)");
+    assert_eq!(out.raw_output["signal"], 9);
+}
+
+#[tokio::test]
 async fn stdin_is_closed_and_cwd_is_relative_to_the_session() {
     let dir = workspace();
     put(dir.path(), "sub/marker", "");
