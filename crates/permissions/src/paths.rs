@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 use crate::{Context, Risk};
 
-pub use resolve::{is_within, normalize_lexically, resolve};
+pub use resolve::{Resolver, is_within, normalize_lexically, resolve};
 pub use sensitive::Sensitive;
 
 /// What a tool does to a file.
@@ -122,6 +122,6 @@ pub fn is_precious(path: &ResolvedPath, ctx: &Context) -> bool {
     candidates.iter().any(|c| {
         c.parent().is_none()
             || c.parent() == Some(std::path::Path::new("/"))
-            || anchors.iter().any(|a| is_within(a, c))
+            || anchors.iter().any(|a| is_within(c, a))
     })
 }

@@ -13,22 +13,51 @@ const MAX_WALK_BACK: usize = 256;
 /// (`~user` becomes a sibling of the home folder, `~root` is `/root`), relative paths
 /// join `ctx.cwd`, and the result is judged lexically and with symlinks resolved.
 pub fn resolve(raw: &str, ctx: &Context) -> ResolvedPath {
-    let absolute = absolute(raw, ctx);
-    let lexical = normalize_lexically(&absolute);
-    let real = real_path(&absolute).unwrap_or_else(|| lexical.clone());
-    let inside_workspace = ctx.workspace_roots.iter().any(|root| {
-        let root_lexical = normalize_lexically(root);
-        let root_real = std::fs::canonicalize(root).unwrap_or_else(|_| root_lexical.clone());
-        is_within(&root_lexical, &lexical)
-            && (is_within(&root_real, &real) || is_within(&root_lexical, &real))
-    });
-    let sensitive = Sensitive::classify(&lexical, ctx).or_else(|| Sensitive::classify(&real, ctx));
-    ResolvedPath {
-        raw: raw.to_string(),
-        lexical,
-        real,
-        inside_workspace,
-        sensitive,
+    Resolver::new(ctx).resolve(raw, ctx)
+}
+
+/// Resolves many paths against one set of workspace roots, canonicalising the roots
+/// once (each canonicalisation is a handful of system calls).
+#[derive(Debug, Clone)]
+pub struct Resolver {
+    /// Each workspace root, lexically normalised and canonical.
+    roots: Vec<(PathBuf, PathBuf)>,
+}
+
+impl Resolver {
+    /// Prepares the workspace roots of `ctx`.
+    pub fn new(ctx: &Context) -> Resolver {
+        let roots = ctx
+            .workspace_roots
+            .iter()
+            .map(|root| {
+                let lexical = normalize_lexically(root);
+                let real = std::fs::canonicalize(root).unwrap_or_else(|_| lexical.clone());
+                (lexical, real)
+            })
+            .collect();
+        Resolver { roots }
+    }
+
+    /// Like [`resolve`], with the roots prepared by [`Resolver::new`] (the context's
+    /// `cwd`, `home` and `protected` are read from `ctx`).
+    pub fn resolve(&self, raw: &str, ctx: &Context) -> ResolvedPath {
+        let absolute = absolute(raw, ctx);
+        let lexical = normalize_lexically(&absolute);
+        let real = real_path(&absolute).unwrap_or_else(|| lexical.clone());
+        let inside_workspace = self.roots.iter().any(|(root_lexical, root_real)| {
+            is_within(root_lexical, &lexical)
+                && (is_within(root_real, &real) || is_within(root_lexical, &real))
+        });
+        let sensitive =
+            Sensitive::classify(&lexical, ctx).or_else(|| Sensitive::classify(&real, ctx));
+        ResolvedPath {
+            raw: raw.to_string(),
+            lexical,
+            real,
+            inside_workspace,
+            sensitive,
+        }
     }
 }
 

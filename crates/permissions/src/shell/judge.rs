@@ -2,7 +2,7 @@
 
 use super::normalize::normalize_argv;
 use super::words::Word;
-use crate::paths::{FileOp, ResolvedPath, is_precious, path_risk, resolve};
+use crate::paths::{FileOp, ResolvedPath, Resolver, is_precious, path_risk};
 use crate::{Context, Risk};
 
 /// Where a command's standard input comes from, as far as it matters.
@@ -29,11 +29,19 @@ pub(super) struct Input<'a> {
     /// Its arguments (after the program).
     pub args: &'a [Word],
     pub ctx: &'a Context,
+    /// Resolves paths against the workspace roots of `ctx`.
+    pub resolver: &'a Resolver,
     /// Run by `xargs`: more operands follow that we cannot see.
     pub xargs: bool,
     pub stdin: &'a Stdin,
     /// One of its arguments is a substitution that downloads (`bash <(curl ..)`).
     pub substituted_download: bool,
+}
+
+impl Input<'_> {
+    fn resolve(&self, raw: &str) -> ResolvedPath {
+        self.resolver.resolve(raw, self.ctx)
+    }
 }
 
 /// The judgement of one simple command.
@@ -88,7 +96,7 @@ impl Verdict {
 
     /// Judges `op` on a word: static words resolve to paths, dynamic ones are judged
     /// as unknown paths (Medium to read, High to change).
-    fn word(&mut self, op: FileOp, word: &Word, ctx: &Context) {
+    fn word(&mut self, op: FileOp, word: &Word, input: &Input<'_>) {
         if word.dynamic {
             let (risk, verb) = match op {
                 FileOp::Read => (Risk::Medium, "Reads"),
@@ -100,7 +108,7 @@ impl Verdict {
                 format!("{verb} {}, a path only known at run time.", word.text),
             );
         } else {
-            self.file(op, resolve(&word.text, ctx));
+            self.file(op, input.resolve(&word.text));
         }
     }
 }
@@ -580,7 +588,7 @@ fn readers(input: &Input<'_>, skip: usize) -> Verdict {
             };
             if output_flag {
                 if let Some(target) = args.get(i) {
-                    v.word(FileOp::Write, target, input.ctx);
+                    v.word(FileOp::Write, target, input);
                     i += 1;
                 }
                 continue;
@@ -592,10 +600,10 @@ fn readers(input: &Input<'_>, skip: usize) -> Verdict {
                     FileOp::Read
                 };
                 if !value.is_empty() {
-                    v.word(op, &Word::literal(value), input.ctx);
+                    v.word(op, &Word::literal(value), input);
                 }
             } else if p == "sort" && a.text.starts_with("-o") && a.text.len() > 2 {
-                v.word(FileOp::Write, &Word::literal(&a.text[2..]), input.ctx);
+                v.word(FileOp::Write, &Word::literal(&a.text[2..]), input);
             }
             continue;
         }
@@ -611,7 +619,7 @@ fn readers(input: &Input<'_>, skip: usize) -> Verdict {
         if a.text == "-" && !a.dynamic {
             continue;
         }
-        v.word(op, a, input.ctx);
+        v.word(op, a, input);
     }
     v
 }
@@ -646,11 +654,11 @@ fn rm(input: &Input<'_>) -> Verdict {
                     ),
                 );
             } else {
-                v.word(FileOp::Delete, operand, input.ctx);
+                v.word(FileOp::Delete, operand, input);
             }
             continue;
         }
-        let path = resolve(&operand.text, input.ctx);
+        let path = input.resolve(&operand.text);
         if recursive && is_precious(&path, input.ctx) {
             v.raise(
                 Risk::Critical,
@@ -682,7 +690,7 @@ fn operands_op(input: &Input<'_>, op: FileOp) -> Verdict {
         format!("Runs {} without operands.", input.program),
     );
     for operand in &operands {
-        v.word(op, operand, input.ctx);
+        v.word(op, operand, input);
     }
     v
 }
@@ -720,7 +728,7 @@ fn writer(input: &Input<'_>) -> Verdict {
                 continue;
             }
         }
-        v.word(FileOp::Write, a, input.ctx);
+        v.word(FileOp::Write, a, input);
     }
     v
 }
@@ -759,7 +767,7 @@ fn copy(input: &Input<'_>, is_move: bool) -> Verdict {
     };
     for source in &rest {
         if is_move && !source.dynamic {
-            let path = resolve(&source.text, input.ctx);
+            let path = input.resolve(&source.text);
             if is_precious(&path, input.ctx) {
                 v.raise(
                     Risk::Critical,
@@ -770,10 +778,10 @@ fn copy(input: &Input<'_>, is_move: bool) -> Verdict {
                 );
             }
         }
-        v.word(source_op, source, input.ctx);
+        v.word(source_op, source, input);
     }
     if let Some(target) = &target {
-        v.word(FileOp::Write, target, input.ctx);
+        v.word(FileOp::Write, target, input);
     }
     v
 }
@@ -810,10 +818,10 @@ fn link(input: &Input<'_>) -> Verdict {
         })
     };
     for target in &operands {
-        v.word(FileOp::Read, target, input.ctx);
+        v.word(FileOp::Read, target, input);
     }
     if let Some(link) = &link {
-        v.word(FileOp::Write, link, input.ctx);
+        v.word(FileOp::Write, link, input);
     }
     v
 }
@@ -832,8 +840,7 @@ fn chmod(input: &Input<'_>) -> Verdict {
     let mut v = Verdict::new(Risk::Low, format!("Runs {p} without files."));
     for operand in &operands {
         if recursive {
-            let precious =
-                operand.dynamic || is_precious(&resolve(&operand.text, input.ctx), input.ctx);
+            let precious = operand.dynamic || is_precious(&input.resolve(&operand.text), input.ctx);
             if precious {
                 v.raise(
                     Risk::Critical,
@@ -844,7 +851,7 @@ fn chmod(input: &Input<'_>) -> Verdict {
                 );
             }
         }
-        v.word(FileOp::Write, operand, input.ctx);
+        v.word(FileOp::Write, operand, input);
     }
     v
 }
@@ -863,7 +870,7 @@ fn dd(input: &Input<'_>) -> Verdict {
                     text: target.to_string(),
                     dynamic: a.dynamic,
                 },
-                input.ctx,
+                input,
             );
         } else if let Some(source) = a.text.strip_prefix("if=") {
             v.word(
@@ -872,12 +879,41 @@ fn dd(input: &Input<'_>) -> Verdict {
                     text: source.to_string(),
                     dynamic: a.dynamic,
                 },
-                input.ctx,
+                input,
             );
         }
     }
     v
 }
+
+/// `find` tests that narrow what `-delete` removes.
+const FIND_FILTERS: &[&str] = &[
+    "-name",
+    "-iname",
+    "-path",
+    "-ipath",
+    "-wholename",
+    "-iwholename",
+    "-regex",
+    "-iregex",
+    "-newer",
+    "-mtime",
+    "-mmin",
+    "-atime",
+    "-amin",
+    "-ctime",
+    "-cmin",
+    "-size",
+    "-empty",
+    "-user",
+    "-group",
+    "-perm",
+    "-links",
+    "-inum",
+    "-samefile",
+    "-lname",
+    "-ilname",
+];
 
 /// `find ROOTS... EXPRESSION`: read-only unless the expression deletes, runs
 /// commands or writes files.
@@ -902,11 +938,13 @@ fn find(input: &Input<'_>) -> Verdict {
     }
     let mut v = Verdict::new(Risk::Low, "Runs find, which only reads.");
     for root in &roots {
-        v.word(FileOp::Read, root, input.ctx);
+        v.word(FileOp::Read, root, input);
     }
+    let mut filtered = false;
     while i < args.len() {
         let a = args[i].text.as_str();
         i += 1;
+        filtered |= FIND_FILTERS.contains(&a);
         match a {
             "-delete" => {
                 for root in &roots {
@@ -920,8 +958,10 @@ fn find(input: &Input<'_>) -> Verdict {
                         );
                         continue;
                     }
-                    let path = resolve(&root.text, input.ctx);
-                    if is_precious(&path, input.ctx) || !path.inside_workspace {
+                    let path = input.resolve(&root.text);
+                    // `find . -delete` empties the workspace; `find . -name '*.o'
+                    // -delete` only deletes what matches.
+                    if (is_precious(&path, input.ctx) && !filtered) || !path.inside_workspace {
                         v.raise(
                             Risk::Critical,
                             format!("Deletes files below {}, recursively.", path.display()),
@@ -958,6 +998,7 @@ fn find(input: &Input<'_>) -> Verdict {
                         program: name,
                         args: rest,
                         ctx: input.ctx,
+                        resolver: input.resolver,
                         xargs: false,
                         stdin: &Stdin::Inherited,
                         substituted_download: false,
@@ -974,7 +1015,7 @@ fn find(input: &Input<'_>) -> Verdict {
             }
             "-fprint" | "-fprint0" | "-fprintf" | "-fls" => {
                 if let Some(target) = args.get(i) {
-                    v.word(FileOp::Write, target, input.ctx);
+                    v.word(FileOp::Write, target, input);
                 }
                 i += 1;
             }
@@ -1283,7 +1324,7 @@ fn sed(input: &Input<'_>) -> Verdict {
                 FileOp::Read
             },
             a,
-            input.ctx,
+            input,
         );
     }
     v
@@ -1328,7 +1369,7 @@ fn awk(input: &Input<'_>) -> Verdict {
             }
             continue;
         }
-        v.word(FileOp::Read, a, input.ctx);
+        v.word(FileOp::Read, a, input);
     }
     v
 }
@@ -1402,7 +1443,7 @@ fn network(input: &Input<'_>) -> Verdict {
             _ => None,
         };
         if let Some(target) = output.filter(|t| t.text != "-") {
-            v.word(FileOp::Write, &target, input.ctx);
+            v.word(FileOp::Write, &target, input);
         }
     }
     v

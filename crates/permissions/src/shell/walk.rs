@@ -13,7 +13,7 @@ use super::wrappers::{self, basename};
 use super::{
     CommandAnalysis, MAX_COMMAND_BYTES, MAX_NESTING, MAX_PARSE_BYTES, MAX_SEGMENTS, Segment,
 };
-use crate::paths::{FileOp, path_risk, resolve};
+use crate::paths::{FileOp, Resolver, path_risk};
 use crate::{Context, Risk};
 
 /// Deeper syntax trees than this are not walked (a hostile `((((((...` would
@@ -124,6 +124,7 @@ pub(super) fn analyse_at_depth(command: &str, ctx: &Context, depth: usize) -> Co
     let mut walker = Walker {
         src: command,
         ctx: ctx.clone(),
+        resolver: Resolver::new(ctx),
         depth,
         segments: Vec::new(),
         problems: Vec::new(),
@@ -198,6 +199,8 @@ struct Walker<'s> {
     src: &'s str,
     /// The context, with `cwd` following `cd` commands.
     ctx: Context,
+    /// The workspace roots, canonicalised once per analysis.
+    resolver: Resolver,
     depth: usize,
     segments: Vec<Segment>,
     problems: Vec<String>,
@@ -517,7 +520,7 @@ impl Walker<'_> {
                 );
                 continue;
             }
-            let path = resolve(&word.text, &self.ctx);
+            let path = self.resolver.resolve(&word.text, &self.ctx);
             if is_harmless_device(&path.lexical) {
                 continue;
             }
@@ -678,6 +681,7 @@ impl Walker<'_> {
                     program: &name,
                     args,
                     ctx: &self.ctx,
+                    resolver: &self.resolver,
                     xargs: unwrapped.xargs,
                     stdin: &stdin,
                     substituted_download,
@@ -778,7 +782,7 @@ impl Walker<'_> {
         let target = args.iter().find(|a| a.dynamic || !a.text.starts_with('-'));
         let new_cwd: PathBuf = match (program, target) {
             ("cd" | "pushd", Some(t)) if !t.dynamic && t.text != "-" => {
-                resolve(&t.text, &self.ctx).lexical
+                self.resolver.resolve(&t.text, &self.ctx).lexical
             }
             ("cd", None) => self.ctx.home.clone().unwrap_or_else(|| PathBuf::from("/")),
             _ => PathBuf::from("/"),

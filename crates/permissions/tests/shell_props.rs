@@ -1,0 +1,112 @@
+//! Property: a compound command is at least as strict as each of its parts, so
+//! `safe && evil` can never hide `evil`.
+
+use proptest::prelude::*;
+
+use warden_permissions::shell::analyse;
+use warden_permissions::{Context, Risk};
+
+fn ctx() -> Context {
+    Context::new("/home/wardentest/project").with_home("/home/wardentest")
+}
+
+/// Simple commands of every risk level. `cd` and bare shells are left out on
+/// purpose: they change how the *next* part is read (`cd src; cat ../x` reads a
+/// different file than `cat ../x`, and `echo ls | bash` runs `ls`), so judging the
+/// part alone would not be judging the same command.
+const PARTS: &[&str] = &[
+    "ls",
+    "ls -la src",
+    "echo hello",
+    "cat README.md",
+    "cat .env",
+    "cat ~/.ssh/id_rsa",
+    "grep -rn TODO src",
+    "git status",
+    "git log --oneline",
+    "git commit -m wip",
+    "git push",
+    "git push --force",
+    "cargo test",
+    "npm install",
+    "make",
+    "touch x.txt",
+    "echo hi > out.txt",
+    "echo hi > ~/.bashrc",
+    "rm notes.txt",
+    "rm -rf build",
+    "rm -fr /",
+    "rm -r -f ~",
+    "rm -rf $DIR",
+    "sudo ls",
+    "timeout 5 sudo id",
+    "env rm -rf /",
+    "curl https://x",
+    "wget -O- https://x",
+    "$CMD arg",
+    "frobnicate",
+    "find . -name '*.rs'",
+    "find / -delete",
+    "xargs rm",
+    "sh -c 'rm -rf /'",
+    "bash -c 'ls'",
+    "eval 'sudo ls'",
+    "dd if=/dev/zero of=/dev/sda",
+    "chmod -R 777 /",
+    "mkfs.ext4 /dev/sdb",
+    "python3 -c 'print(1)'",
+    "shutdown now",
+    "true",
+    "FOO=1 ls",
+    "PATH=/tmp ls",
+    "echo `date`",
+    "echo $(whoami)",
+];
+
+const OPERATORS: &[&str] = &[" && ", " || ", "; ", " | ", " & ", "\n"];
+
+fn risk(command: &str) -> Risk {
+    analyse(command, &ctx()).risk
+}
+
+fn part() -> impl Strategy<Value = &'static str> {
+    proptest::sample::select(PARTS)
+}
+
+fn operator() -> impl Strategy<Value = &'static str> {
+    proptest::sample::select(OPERATORS)
+}
+
+proptest! {
+    #[test]
+    fn a_compound_is_at_least_as_strict_as_each_part(a in part(), op in operator(), b in part()) {
+        let compound = format!("{a}{op}{b}");
+        let whole = risk(&compound);
+        prop_assert!(whole >= risk(a), "{compound:?}: {whole} < {a:?}");
+        prop_assert!(whole >= risk(b), "{compound:?}: {whole} < {b:?}");
+    }
+
+    #[test]
+    fn three_parts_and_groupings_keep_the_strictest(
+        a in part(), op1 in operator(), b in part(), op2 in operator(), c in part(),
+        grouping in 0usize..4,
+    ) {
+        let compound = match grouping {
+            0 => format!("{a}{op1}{b}{op2}{c}"),
+            1 => format!("({a}{op1}{b}){op2}{c}"),
+            2 => format!("{{ {a}{op1}{b}; }}{op2}{c}"),
+            _ => format!("{a}{op1}echo \"$({b})\"{op2}{c}"),
+        };
+        let whole = risk(&compound);
+        for p in [a, b, c] {
+            prop_assert!(whole >= risk(p), "{compound:?}: {whole} < {p:?}");
+        }
+    }
+
+    #[test]
+    fn a_part_inside_bash_c_is_never_hidden(a in part()) {
+        let quoted = format!("'{}'", a.replace('\'', r"'\''"));
+        let wrapped = format!("bash -c {quoted}");
+        prop_assert!(risk(&wrapped) >= risk(a), "{wrapped:?}");
+    }
+}
