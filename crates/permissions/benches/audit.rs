@@ -62,6 +62,47 @@ fn record(c: &mut Criterion) {
     );
 }
 
+/// The hand-off alone: the writer is held at the file lock, so it takes nothing off
+/// the queue and needs no waking while the batch is timed. The difference to
+/// `record (caller side)` is the cost of waking and sharing the queue with a busy
+/// writer.
+fn record_writer_stalled(c: &mut Criterion) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("audit.jsonl");
+    let log = AuditLog::open(&path).expect("open");
+    let holder = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .expect("open");
+    // Below the queue's capacity even when the writer took a whole batch first.
+    let batch = (AuditLog::QUEUE_CAPACITY / 2) as u64;
+    c.bench_function("audit/record (writer stalled)", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            let mut done = 0;
+            while done < iters {
+                let n = batch.min(iters - done);
+                let events: Vec<AuditEvent> = (0..n).map(event).collect();
+                fs4::FileExt::lock(&holder).expect("lock");
+                let start = Instant::now();
+                for e in events {
+                    log.record(black_box(e));
+                }
+                total += start.elapsed();
+                fs4::FileExt::unlock(&holder).expect("unlock");
+                log.flush().expect("flush");
+                done += n;
+            }
+            total
+        });
+    });
+    assert_eq!(
+        log.dropped(),
+        0,
+        "the benchmark measured drops, not hand-offs"
+    );
+}
+
 /// The writer's side: record 2,000 events and wait until they are on disk (redaction,
 /// digest, hash chain, locked append, one fsync at the end).
 fn writer_throughput(c: &mut Criterion) {
@@ -101,5 +142,11 @@ fn digest(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, record, writer_throughput, digest);
+criterion_group!(
+    benches,
+    record,
+    record_writer_stalled,
+    writer_throughput,
+    digest
+);
 criterion_main!(benches);

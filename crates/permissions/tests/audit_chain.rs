@@ -368,6 +368,22 @@ fn a_full_queue_drops_and_leaves_a_marker() {
 }
 
 #[test]
+fn a_deleted_log_is_started_again_not_written_into_the_void() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = log_path(&dir);
+    let log = AuditLog::open(&path).expect("open");
+    log.record(event(1));
+    log.flush().expect("flush");
+    fs::remove_file(&path).expect("rm");
+    log.record(event(2));
+    log.record(event(3));
+    log.flush().expect("flush");
+    let report = verify(&path).expect("verify");
+    assert!(report.is_intact(), "{report}");
+    assert_eq!((report.lines, report.last_seq), (2, 2));
+}
+
+#[test]
 fn tail_returns_the_last_lines_oldest_first() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = log_path(&dir);

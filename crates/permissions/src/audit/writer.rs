@@ -134,7 +134,36 @@ impl Writer {
         }
     }
 
+    /// Opens the file at the path again when the one open is no longer there (the
+    /// user moved or deleted the log): otherwise every later record would go into an
+    /// unlinked file.
+    #[cfg(unix)]
+    fn reopen_if_replaced(&mut self) {
+        use std::os::unix::fs::MetadataExt;
+        let same = match (std::fs::metadata(&self.path), self.file.metadata()) {
+            (Ok(at_path), Ok(open)) => at_path.dev() == open.dev() && at_path.ino() == open.ino(),
+            (Err(err), _) if err.kind() == io::ErrorKind::NotFound => false,
+            // Cannot tell: keep writing where we are.
+            _ => true,
+        };
+        if same {
+            return;
+        }
+        match super::open_file(&self.path) {
+            Ok(file) => {
+                tracing::warn!(path = %self.path.display(), "the audit log was moved or deleted; starting a new one");
+                self.file = file;
+                self.head = None;
+            }
+            Err(err) => tracing::error!(%err, "cannot reopen the audit log"),
+        }
+    }
+
+    #[cfg(not(unix))]
+    fn reopen_if_replaced(&mut self) {}
+
     fn append_lines(&mut self, bodies: &[String]) -> io::Result<()> {
+        self.reopen_if_replaced();
         let _lock = FileLock::exclusive(&self.file)?;
         let len = self.file.metadata()?.len();
         let head = match self.head.take() {
