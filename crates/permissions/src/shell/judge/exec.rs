@@ -1,0 +1,355 @@
+//! Programs that run other code: shells, interpreters, `eval`, `source`, `watch`,
+//! `sed` and `awk`.
+
+use super::{Input, SHELLS, Stdin, Verdict, operands_of, package_tool};
+use crate::Risk;
+use crate::paths::FileOp;
+
+/// Shells: `-c STRING` is analysed as a script; a script file cannot be read (High);
+/// reading the script from standard input is Critical after a download.
+pub(super) fn shell(input: &Input<'_>) -> Verdict {
+    let p = input.program;
+    let args = input.args;
+    let mut i = 0;
+    let mut has_c = false;
+    let mut reads_stdin = false;
+    if p == "busybox" {
+        // `busybox sh ...`: the applet is the first argument.
+        match args.first() {
+            Some(a) if !a.dynamic && SHELLS.contains(&a.text.as_str()) => i = 1,
+            Some(_) => return Verdict::new(Risk::High, "Runs a busybox applet."),
+            None => return Verdict::new(Risk::Low, "Runs busybox, which lists its applets."),
+        }
+    }
+    while i < args.len() {
+        let a = &args[i];
+        if a.dynamic {
+            break;
+        }
+        let t = a.text.as_str();
+        if t == "--" || t == "-" {
+            reads_stdin |= t == "-";
+            i += 1;
+            break;
+        }
+        if t == "-o" || t == "+o" || t == "-O" || t == "+O" || t == "--rcfile" || t == "--init-file"
+        {
+            i += 2;
+            continue;
+        }
+        if t.starts_with("--") {
+            i += 1;
+            continue;
+        }
+        if (t.starts_with('-') || t.starts_with('+')) && t.len() > 1 {
+            has_c |= t.contains('c') && t.starts_with('-');
+            reads_stdin |= t.contains('s') && t.starts_with('-');
+            i += 1;
+            continue;
+        }
+        break;
+    }
+    if has_c {
+        return match args.get(i) {
+            Some(script) if !script.dynamic => {
+                let mut v = Verdict::new(
+                    Risk::Low,
+                    format!("Runs {p} -c with a script whose parts are judged on their own."),
+                );
+                if input.substituted_download {
+                    v.raise(
+                        Risk::Critical,
+                        format!("Runs {p} on a script downloaded from the network."),
+                    );
+                }
+                v.scripts.push(script.text.clone());
+                v
+            }
+            Some(script) => {
+                let mut v = Verdict::new(
+                    Risk::High,
+                    format!(
+                        "Runs {p} -c with a script only known at run time ({}).",
+                        script.text
+                    ),
+                );
+                if input.substituted_download {
+                    v.raise(
+                        Risk::Critical,
+                        format!("Runs {p} on a script downloaded from the network."),
+                    );
+                }
+                v.opaque = true;
+                v
+            }
+            None => Verdict::new(Risk::High, format!("Runs {p} -c without a script.")),
+        };
+    }
+    if i < args.len() && !reads_stdin {
+        let mut v = Verdict::new(
+            Risk::High,
+            format!(
+                "Runs {p} on the script {}, whose content Warden does not read.",
+                args[i].text
+            ),
+        );
+        if input.substituted_download {
+            v.raise(
+                Risk::Critical,
+                format!("Runs {p} on a script downloaded from the network."),
+            );
+        }
+        return v;
+    }
+    stdin_script(input, p)
+}
+
+/// A shell or interpreter that reads its program from standard input.
+pub(super) fn stdin_script(input: &Input<'_>, p: &str) -> Verdict {
+    match input.stdin {
+        Stdin::Pipe { download: true, .. } => Verdict::new(
+            Risk::Critical,
+            format!("Pipes a download into {p}, which runs whatever the server sends."),
+        ),
+        Stdin::Pipe {
+            echo: Some(text), ..
+        }
+        | Stdin::Text(Some(text))
+            if SHELLS.contains(&p) =>
+        {
+            let mut v = Verdict::new(
+                Risk::Low,
+                format!("Runs {p} on a script whose parts are judged on their own."),
+            );
+            v.scripts.push(text.clone());
+            v
+        }
+        Stdin::Pipe { .. } => Verdict::new(
+            Risk::High,
+            format!("Runs {p} on a script read from another command's output."),
+        ),
+        Stdin::Text(_) => Verdict::new(Risk::High, format!("Runs {p} on a here-document.")),
+        Stdin::Inherited => Verdict::new(
+            Risk::High,
+            format!("Starts {p}, which runs whatever it is given."),
+        ),
+    }
+}
+
+/// Interpreters run code we do not analyse: High, except version queries and the test
+/// runners behind `python -m`.
+pub(super) fn interpreter(input: &Input<'_>) -> Verdict {
+    let p = input.program;
+    let args = input.args;
+    if input.substituted_download {
+        return Verdict::new(
+            Risk::Critical,
+            format!("Runs {p} on code downloaded from the network."),
+        );
+    }
+    if args.len() == 1 && matches!(args[0].text.as_str(), "--version" | "-V" | "-v" | "version") {
+        return Verdict::new(Risk::Low, format!("Asks {p} for its version."));
+    }
+    if p.starts_with("python")
+        && let Some(pos) = args.iter().position(|a| a.text == "-m")
+    {
+        let module = args.get(pos + 1).map(|a| a.text.as_str()).unwrap_or("");
+        let rest = args.get(pos + 2..).unwrap_or(&[]);
+        return match module {
+            "pytest" | "unittest" | "mypy" | "black" | "ruff" | "pylint" | "flake8" | "isort"
+            | "tox" | "nox" | "build" | "compileall" | "doctest" => Verdict::new(
+                Risk::Medium,
+                format!("Runs {p} -m {module}, a build or test tool."),
+            ),
+            "pip" => package_tool(&Input {
+                program: "pip",
+                args: rest,
+                ..*input
+            }),
+            "json.tool" => Verdict::new(Risk::Low, "Formats JSON."),
+            _ => Verdict::new(Risk::High, format!("Runs the Python module {module}.")),
+        };
+    }
+    let code_flag = args.iter().any(|a| {
+        matches!(
+            a.text.as_str(),
+            "-c" | "-e" | "-E" | "--eval" | "-p" | "--print" | "-r"
+        )
+    });
+    if code_flag {
+        return Verdict::new(
+            Risk::High,
+            format!("Runs {p} with inline code that Warden does not analyse."),
+        );
+    }
+    let has_script = args.iter().any(|a| !a.text.starts_with('-'));
+    if has_script {
+        return Verdict::new(
+            Risk::High,
+            format!("Runs a {p} program whose code Warden does not analyse."),
+        );
+    }
+    stdin_script(input, p)
+}
+
+/// `eval ARGS`: the joined arguments are a script.
+pub(super) fn eval(input: &Input<'_>) -> Verdict {
+    if input.substituted_download {
+        return Verdict::new(
+            Risk::Critical,
+            "Evaluates code downloaded from the network.",
+        );
+    }
+    if input.args.iter().any(|a| a.dynamic) || input.xargs {
+        let mut v = Verdict::new(Risk::High, "Evaluates a script only known at run time.");
+        v.opaque = true;
+        return v;
+    }
+    let script: Vec<&str> = input.args.iter().map(|a| a.text.as_str()).collect();
+    let mut v = Verdict::new(
+        Risk::Low,
+        "Evaluates a script whose parts are judged on their own.",
+    );
+    v.scripts.push(script.join(" "));
+    v
+}
+
+/// `source FILE` / `. FILE`: runs a script in this shell.
+pub(super) fn source(input: &Input<'_>) -> Verdict {
+    if input.substituted_download {
+        return Verdict::new(Risk::Critical, "Sources code downloaded from the network.");
+    }
+    Verdict::new(
+        Risk::High,
+        format!(
+            "Runs the script {} in this shell, whose content Warden does not read.",
+            input.args.first().map_or("(none)", |a| a.text.as_str())
+        ),
+    )
+}
+
+/// `watch [-n N] CMD...` runs its arguments through `sh -c`.
+pub(super) fn watch(input: &Input<'_>) -> Verdict {
+    let mut i = 0;
+    let args = input.args;
+    while i < args.len() && args[i].text.starts_with('-') {
+        let t = args[i].text.as_str();
+        i += if matches!(t, "-n" | "--interval" | "-d" | "-q") && t != "-d" {
+            2
+        } else {
+            1
+        };
+    }
+    if args[i.min(args.len())..].iter().any(|a| a.dynamic) {
+        let mut v = Verdict::new(Risk::High, "watch runs a command only known at run time.");
+        v.opaque = true;
+        return v;
+    }
+    let script: Vec<&str> = args[i.min(args.len())..]
+        .iter()
+        .map(|a| a.text.as_str())
+        .collect();
+    let mut v = Verdict::new(
+        Risk::Low,
+        "watch runs a command whose parts are judged on their own.",
+    );
+    v.scripts.push(script.join(" "));
+    v
+}
+
+/// `sed`: Medium (a sed script can write files and run commands); `-i` writes its
+/// files.
+pub(super) fn sed(input: &Input<'_>) -> Verdict {
+    let args = operands_of(input);
+    let in_place = args.iter().any(|a| {
+        !a.dynamic
+            && (a.text.starts_with("-i")
+                || a.text.starts_with("--in-place")
+                || (a.text.starts_with('-') && !a.text.starts_with("--") && a.text.contains('i')))
+    });
+    let explicit_script = args
+        .iter()
+        .any(|a| matches!(a.text.as_str(), "-e" | "-f" | "--expression" | "--file"));
+    let mut v = Verdict::new(
+        Risk::Medium,
+        "Runs sed, whose scripts can write files and run commands.",
+    );
+    let mut operands = 0;
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        i += 1;
+        if !a.dynamic
+            && matches!(
+                a.text.as_str(),
+                "-e" | "-f" | "--expression" | "--file" | "-l" | "-s"
+            )
+        {
+            if matches!(a.text.as_str(), "-e" | "-f" | "--expression" | "--file") {
+                i += 1;
+            }
+            continue;
+        }
+        if !a.dynamic && a.text.starts_with('-') && a.text != "-" {
+            continue;
+        }
+        operands += 1;
+        if operands == 1 && !explicit_script {
+            continue;
+        }
+        v.word(
+            if in_place {
+                FileOp::Write
+            } else {
+                FileOp::Read
+            },
+            a,
+            input,
+        );
+    }
+    v
+}
+
+/// `awk`: Medium; High when the program can run commands or write files
+/// (`system(`, pipes, output redirection).
+pub(super) fn awk(input: &Input<'_>) -> Verdict {
+    let args = operands_of(input);
+    let mut v = Verdict::new(Risk::Medium, "Runs awk, a programming language.");
+    let mut program_seen = false;
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        i += 1;
+        if !a.dynamic && matches!(a.text.as_str(), "-F" | "-v" | "-f") {
+            if a.text == "-f" {
+                v.raise(
+                    Risk::High,
+                    "Runs an awk program from a file Warden does not read.",
+                );
+                program_seen = true;
+            }
+            i += 1;
+            continue;
+        }
+        if !a.dynamic && a.text.starts_with('-') {
+            continue;
+        }
+        if !program_seen {
+            program_seen = true;
+            if a.dynamic
+                || a.text.contains("system")
+                || a.text.contains('|')
+                || a.text.contains('>')
+                || a.text.contains("getline")
+            {
+                v.raise(
+                    Risk::High,
+                    "Runs an awk program that can run commands or write files.",
+                );
+            }
+            continue;
+        }
+        v.word(FileOp::Read, a, input);
+    }
+    v
+}

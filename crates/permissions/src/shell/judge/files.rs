@@ -1,0 +1,469 @@
+//! Programs that read, write and delete files: judged through the path rules on
+//! their operands.
+
+use super::{Input, Stdin, Verdict, judge, normalized, operands_of, split_flags};
+use crate::Risk;
+use crate::paths::{FileOp, is_precious};
+use crate::shell::words::Word;
+
+/// Read-only programs: Low, unless an operand (or an option's `=value`) is a path
+/// that is sensitive or outside the workspace. The first `skip` operands are not
+/// paths (a grep pattern). `sort -o`, `uniq IN OUT` and `tree -o` write.
+pub(super) fn readers(input: &Input<'_>, skip: usize) -> Verdict {
+    let p = input.program;
+    let mut v = Verdict::new(Risk::Low, format!("Runs {p}, which only reads."));
+    let args = operands_of(input);
+    let mut seen_operands = 0;
+    let mut only_operands = false;
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        i += 1;
+        if !only_operands && !a.dynamic && a.text == "--" {
+            only_operands = true;
+            continue;
+        }
+        if !only_operands && !a.dynamic && a.text.starts_with('-') && a.text != "-" {
+            let output_flag = match p {
+                "sort" => matches!(a.text.as_str(), "-o" | "--output"),
+                "tree" => a.text == "-o",
+                _ => false,
+            };
+            if output_flag {
+                if let Some(target) = args.get(i) {
+                    v.word(FileOp::Write, target, input);
+                    i += 1;
+                }
+                continue;
+            }
+            if let Some((flag, value)) = a.text.split_once('=') {
+                let op = if p == "sort" && (flag == "--output") {
+                    FileOp::Write
+                } else {
+                    FileOp::Read
+                };
+                if !value.is_empty() {
+                    v.word(op, &Word::literal(value), input);
+                }
+            } else if p == "sort" && a.text.starts_with("-o") && a.text.len() > 2 {
+                v.word(FileOp::Write, &Word::literal(&a.text[2..]), input);
+            }
+            continue;
+        }
+        seen_operands += 1;
+        if seen_operands <= skip {
+            continue;
+        }
+        let op = if p == "uniq" && seen_operands == 2 {
+            FileOp::Write
+        } else {
+            FileOp::Read
+        };
+        if a.text == "-" && !a.dynamic {
+            continue;
+        }
+        v.word(op, a, input);
+    }
+    v
+}
+
+/// `rm` and friends: every operand is deleted; recursive deletes of precious places
+/// or of anything outside the workspace are Critical.
+pub(super) fn rm(input: &Input<'_>) -> Verdict {
+    let args = normalized(input.program, &operands_of(input));
+    let (flags, operands) = split_flags(&args);
+    let recursive = input.program == "rm" && flags.iter().any(|f| f == "-r");
+    let mut v = Verdict::new(
+        Risk::Low,
+        format!(
+            "Runs {} without operands, which deletes nothing.",
+            input.program
+        ),
+    );
+    if flags.iter().any(|f| f == "--no-preserve-root") {
+        v.raise(
+            Risk::Critical,
+            "Deletes with --no-preserve-root, which allows deleting the whole file system.",
+        );
+    }
+    for operand in &operands {
+        if operand.dynamic {
+            if recursive {
+                v.raise(
+                    Risk::Critical,
+                    format!(
+                        "Recursively deletes {}, a path only known at run time.",
+                        operand.text
+                    ),
+                );
+            } else {
+                v.word(FileOp::Delete, operand, input);
+            }
+            continue;
+        }
+        let path = input.resolve(&operand.text);
+        if recursive && is_precious(&path, input.ctx) {
+            v.raise(
+                Risk::Critical,
+                format!(
+                    "Recursively deletes {}, which holds the system, the home folder or the workspace.",
+                    path.display()
+                ),
+            );
+        } else if recursive && !path.inside_workspace {
+            v.raise(
+                Risk::Critical,
+                format!(
+                    "Recursively deletes {}, outside the workspace.",
+                    path.display()
+                ),
+            );
+        }
+        v.file(FileOp::Delete, path);
+    }
+    v
+}
+
+/// Programs whose every operand receives `op` (`rmdir`).
+pub(super) fn operands_op(input: &Input<'_>, op: FileOp) -> Verdict {
+    let args = normalized(input.program, &operands_of(input));
+    let (_, operands) = split_flags(&args);
+    let mut v = Verdict::new(
+        Risk::Low,
+        format!("Runs {} without operands.", input.program),
+    );
+    for operand in &operands {
+        v.word(op, operand, input);
+    }
+    v
+}
+
+/// `touch`, `mkdir`, `tee`, `truncate`, `mkfifo`: every operand is written. The
+/// values of valued options (`mkdir -m 755`, `truncate -s 0`, `touch -d DATE`) are
+/// not paths.
+pub(super) fn writer(input: &Input<'_>) -> Verdict {
+    let valued: &[&str] = match input.program {
+        "mkdir" | "mkfifo" => &["-m", "--mode"],
+        "touch" => &["-d", "-r", "-t", "--date", "--reference"],
+        "truncate" => &["-s", "-r", "--size", "--reference"],
+        _ => &[],
+    };
+    let args = normalized(input.program, &operands_of(input));
+    let mut v = Verdict::new(
+        Risk::Low,
+        format!("Runs {} without operands.", input.program),
+    );
+    let mut i = 0;
+    let mut only_operands = false;
+    while i < args.len() {
+        let a = &args[i];
+        i += 1;
+        if !only_operands && !a.dynamic {
+            if a.text == "--" {
+                only_operands = true;
+                continue;
+            }
+            if valued.contains(&a.text.as_str()) {
+                i += 1;
+                continue;
+            }
+            if a.text.starts_with('-') && a.text != "-" {
+                continue;
+            }
+        }
+        v.word(FileOp::Write, a, input);
+    }
+    v
+}
+
+/// `cp SRC... DEST` / `mv SRC... DEST` (and `-t DEST SRC...`): sources are read (or
+/// deleted, for `mv`), the destination written. Moving a precious folder is Critical.
+pub(super) fn copy(input: &Input<'_>, is_move: bool) -> Verdict {
+    let args = normalized(input.program, &operands_of(input));
+    let mut target: Option<Word> = None;
+    let mut rest: Vec<Word> = Vec::new();
+    let mut i = 0;
+    let mut only_operands = false;
+    while i < args.len() {
+        let a = &args[i];
+        if !only_operands && !a.dynamic && a.text == "--" {
+            only_operands = true;
+        } else if !only_operands && !a.dynamic && (a.text == "-t" || a.text == "-S") {
+            if a.text == "-t" {
+                target = args.get(i + 1).cloned();
+            }
+            i += 1;
+        } else if only_operands || a.dynamic || !a.text.starts_with('-') || a.text == "-" {
+            rest.push(a.clone());
+        }
+        i += 1;
+    }
+    if target.is_none() && rest.len() >= 2 {
+        target = rest.pop();
+    }
+    let verb = if is_move { "Moves" } else { "Copies" };
+    let mut v = Verdict::new(Risk::Low, format!("{verb} nothing."));
+    let source_op = if is_move {
+        FileOp::Delete
+    } else {
+        FileOp::Read
+    };
+    for source in &rest {
+        if is_move && !source.dynamic {
+            let path = input.resolve(&source.text);
+            if is_precious(&path, input.ctx) {
+                v.raise(
+                    Risk::Critical,
+                    format!(
+                        "Moves {}, which holds the system, the home folder or the workspace.",
+                        path.display()
+                    ),
+                );
+            }
+        }
+        v.word(source_op, source, input);
+    }
+    if let Some(target) = &target {
+        v.word(FileOp::Write, target, input);
+    }
+    v
+}
+
+/// `ln [-s] TARGET [LINK]`: the link is written; the target is judged as a read, so a
+/// link to a secret counts like reading it.
+pub(super) fn link(input: &Input<'_>) -> Verdict {
+    let args = normalized(input.program, &operands_of(input));
+    let mut dir: Option<Word> = None;
+    let mut operands: Vec<Word> = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        if !a.dynamic && a.text == "-t" {
+            dir = args.get(i + 1).cloned();
+            i += 1;
+        } else if a.dynamic || !a.text.starts_with('-') {
+            operands.push(a.clone());
+        }
+        i += 1;
+    }
+    let mut v = Verdict::new(Risk::Low, "Creates no link.");
+    let link = if dir.is_some() {
+        dir
+    } else if operands.len() >= 2 {
+        operands.pop()
+    } else {
+        operands.first().map(|t| {
+            let name = t.text.rsplit('/').next().unwrap_or(&t.text).to_string();
+            Word {
+                text: name,
+                dynamic: t.dynamic,
+            }
+        })
+    };
+    for target in &operands {
+        v.word(FileOp::Read, target, input);
+    }
+    if let Some(link) = &link {
+        v.word(FileOp::Write, link, input);
+    }
+    v
+}
+
+/// `chmod MODE FILE...`, `chown OWNER FILE...`: the files are written; recursive
+/// changes of precious places are Critical.
+pub(super) fn chmod(input: &Input<'_>) -> Verdict {
+    let p = input.program;
+    let args = normalized(p, &operands_of(input));
+    let (flags, mut operands) = split_flags(&args);
+    let recursive = flags.iter().any(|f| f == "-R");
+    let has_reference = flags.iter().any(|f| f.starts_with("--reference"));
+    if !has_reference && !operands.is_empty() && matches!(p, "chmod" | "chown" | "chgrp") {
+        operands.remove(0);
+    }
+    let mut v = Verdict::new(Risk::Low, format!("Runs {p} without files."));
+    for operand in &operands {
+        if recursive {
+            let precious = operand.dynamic || is_precious(&input.resolve(&operand.text), input.ctx);
+            if precious {
+                v.raise(
+                    Risk::Critical,
+                    format!(
+                        "Recursively changes the permissions of {}, which holds the system or the home folder (or is unknown).",
+                        operand.text
+                    ),
+                );
+            }
+        }
+        v.word(FileOp::Write, operand, input);
+    }
+    v
+}
+
+/// `dd if=... of=...`: writing a device is Critical (through the path rules).
+pub(super) fn dd(input: &Input<'_>) -> Verdict {
+    let mut v = Verdict::new(
+        Risk::Medium,
+        "Runs dd, which copies raw data to its output.",
+    );
+    for a in &operands_of(input) {
+        if let Some(target) = a.text.strip_prefix("of=") {
+            v.word(
+                FileOp::Write,
+                &Word {
+                    text: target.to_string(),
+                    dynamic: a.dynamic,
+                },
+                input,
+            );
+        } else if let Some(source) = a.text.strip_prefix("if=") {
+            v.word(
+                FileOp::Read,
+                &Word {
+                    text: source.to_string(),
+                    dynamic: a.dynamic,
+                },
+                input,
+            );
+        }
+    }
+    v
+}
+
+/// `find` tests that narrow what `-delete` removes.
+const FIND_FILTERS: &[&str] = &[
+    "-name",
+    "-iname",
+    "-path",
+    "-ipath",
+    "-wholename",
+    "-iwholename",
+    "-regex",
+    "-iregex",
+    "-newer",
+    "-mtime",
+    "-mmin",
+    "-atime",
+    "-amin",
+    "-ctime",
+    "-cmin",
+    "-size",
+    "-empty",
+    "-user",
+    "-group",
+    "-perm",
+    "-links",
+    "-inum",
+    "-samefile",
+    "-lname",
+    "-ilname",
+];
+
+/// `find ROOTS... EXPRESSION`: read-only unless the expression deletes, runs
+/// commands or writes files.
+pub(super) fn find(input: &Input<'_>) -> Verdict {
+    let args = operands_of(input);
+    let mut roots: Vec<Word> = Vec::new();
+    let mut i = 0;
+    // Leading options -H -L -P -D x -Ox.
+    while i < args.len() && matches!(args[i].text.as_str(), "-H" | "-L" | "-P") {
+        i += 1;
+    }
+    while i < args.len() {
+        let a = &args[i];
+        if !a.dynamic && (a.text.starts_with('-') || a.text == "(" || a.text == "!") {
+            break;
+        }
+        roots.push(a.clone());
+        i += 1;
+    }
+    if roots.is_empty() {
+        roots.push(Word::literal("."));
+    }
+    let mut v = Verdict::new(Risk::Low, "Runs find, which only reads.");
+    for root in &roots {
+        v.word(FileOp::Read, root, input);
+    }
+    let mut filtered = false;
+    while i < args.len() {
+        let a = args[i].text.as_str();
+        i += 1;
+        filtered |= FIND_FILTERS.contains(&a);
+        match a {
+            "-delete" => {
+                for root in &roots {
+                    if root.dynamic {
+                        v.raise(
+                            Risk::Critical,
+                            format!(
+                                "Deletes files below {}, a path only known at run time.",
+                                root.text
+                            ),
+                        );
+                        continue;
+                    }
+                    let path = input.resolve(&root.text);
+                    // `find . -delete` empties the workspace; `find . -name '*.o'
+                    // -delete` only deletes what matches.
+                    if (is_precious(&path, input.ctx) && !filtered) || !path.inside_workspace {
+                        v.raise(
+                            Risk::Critical,
+                            format!("Deletes files below {}, recursively.", path.display()),
+                        );
+                    } else {
+                        v.file(FileOp::Delete, path);
+                    }
+                }
+            }
+            "-exec" | "-execdir" | "-ok" | "-okdir" => {
+                let start = i;
+                while i < args.len() && args[i].text != ";" && args[i].text != "+" {
+                    i += 1;
+                }
+                let inner: Vec<Word> = args[start..i]
+                    .iter()
+                    .map(|w| {
+                        if w.text.contains("{}") {
+                            Word::unknown(w.text.clone())
+                        } else {
+                            w.clone()
+                        }
+                    })
+                    .collect();
+                i += 1;
+                if let Some((program, rest)) = inner.split_first() {
+                    if program.dynamic {
+                        v.opaque = true;
+                        v.raise(Risk::High, "find runs a program only known at run time.");
+                        continue;
+                    }
+                    let name = crate::shell::wrappers::basename(&program.text);
+                    let nested = judge(&Input {
+                        program: name,
+                        args: rest,
+                        ctx: input.ctx,
+                        resolver: input.resolver,
+                        xargs: false,
+                        stdin: &Stdin::Inherited,
+                        substituted_download: false,
+                    });
+                    let risk = nested.risk.max(Risk::Medium);
+                    v.raise(
+                        risk,
+                        format!("find runs {name} on each file it finds: {}", nested.reason),
+                    );
+                    v.writes.extend(nested.writes);
+                    v.scripts.extend(nested.scripts);
+                    v.opaque |= nested.opaque;
+                }
+            }
+            "-fprint" | "-fprint0" | "-fprintf" | "-fls" => {
+                if let Some(target) = args.get(i) {
+                    v.word(FileOp::Write, target, input);
+                }
+                i += 1;
+            }
+            _ => {}
+        }
+    }
+    v
+}

@@ -1,0 +1,258 @@
+//! `git`, subcommand by subcommand.
+
+use super::{Input, Verdict, normalized, split_flags};
+use crate::Risk;
+
+/// `git`: read-only subcommands are Low, changes to the repository Medium, discarding
+/// work or publishing High, rewriting a remote's history Critical.
+pub(super) fn git(input: &Input<'_>) -> Verdict {
+    let args = normalized("git", input.args);
+    // Global options left by the normal form before the subcommand.
+    let mut i = 0;
+    let mut v = Verdict::new(Risk::Low, "");
+    while i < args.len() && args[i].text.starts_with('-') && !args[i].dynamic {
+        match args[i].text.as_str() {
+            "-c" | "--exec-path" | "--config-env" => {
+                v.raise(Risk::High, "Runs git with configuration set on the command line, which can run any program.");
+                i += 2;
+            }
+            "--git-dir" | "--work-tree" | "--namespace" => {
+                v.raise(Risk::Medium, "Runs git on another repository or work tree.");
+                i += 2;
+            }
+            t if t.starts_with("--git-dir=") || t.starts_with("--work-tree=") => {
+                v.raise(Risk::Medium, "Runs git on another repository or work tree.");
+                i += 1;
+            }
+            "--version" | "--help" | "-h" => {
+                return Verdict::new(Risk::Low, "Asks git for its version or help.");
+            }
+            t if t.starts_with("--exec-path") || t.starts_with("--config-env") => {
+                v.raise(
+                    Risk::High,
+                    "Runs git with a program path set on the command line.",
+                );
+                i += 1;
+            }
+            other => {
+                v.raise(
+                    Risk::High,
+                    format!("Runs git with the option {other}, which Warden does not know."),
+                );
+                i += 1;
+            }
+        }
+    }
+    let Some(sub_word) = args.get(i) else {
+        v.raise(
+            Risk::Low,
+            "Runs git without a subcommand, which prints its help.",
+        );
+        return v;
+    };
+    if sub_word.dynamic {
+        v.raise(
+            Risk::High,
+            format!(
+                "Runs git with a subcommand only known at run time ({}).",
+                sub_word.text
+            ),
+        );
+        v.opaque = true;
+        return v;
+    }
+    let sub = sub_word.text.as_str();
+    let rest = &args[i + 1..];
+    let (flags, operands) = split_flags(rest);
+    let has = |f: &str| {
+        flags
+            .iter()
+            .any(|x| x == f || x.starts_with(&format!("{f}=")))
+    };
+    let first_operand = operands.first().map(|w| w.text.as_str());
+    let (risk, reason): (Risk, String) = match sub {
+        "status" | "log" | "diff" | "show" | "rev-parse" | "ls-files" | "ls-tree" | "blame"
+        | "shortlog" | "describe" | "grep" | "cat-file" | "whatchanged" | "count-objects"
+        | "merge-base" | "name-rev" | "for-each-ref" | "show-ref" | "rev-list" | "check-ignore"
+        | "var" | "version" | "help" | "annotate" | "show-branch" | "ls-remote" | "range-diff"
+        | "diff-tree" | "diff-files" | "diff-index" | "verify-commit" | "verify-tag" | "fsck" => {
+            if has("--output") || has("--ext-diff") {
+                (
+                    Risk::Medium,
+                    format!("Runs git {sub} with an option that writes a file or runs a program."),
+                )
+            } else {
+                (Risk::Low, format!("Runs git {sub}, which only reads."))
+            }
+        }
+        "branch" => {
+            if has("-D") || (has("-d") && has("-f")) {
+                (
+                    Risk::High,
+                    "Force-deletes a git branch, which can lose commits.".into(),
+                )
+            } else if operands.is_empty()
+                || has("-l")
+                || has("--list")
+                || has("--show-current")
+                || has("--contains")
+            {
+                (Risk::Low, "Lists git branches.".into())
+            } else {
+                (
+                    Risk::Medium,
+                    "Creates, renames or deletes a git branch.".into(),
+                )
+            }
+        }
+        "tag" => {
+            if operands.is_empty() || has("-l") || has("--list") {
+                (Risk::Low, "Lists git tags.".into())
+            } else {
+                (Risk::Medium, "Creates or deletes a git tag.".into())
+            }
+        }
+        "remote" => match first_operand {
+            None | Some("show" | "get-url") => (Risk::Low, "Lists git remotes.".into()),
+            Some(_) => (Risk::Medium, "Changes git remotes.".into()),
+        },
+        "stash" => match first_operand {
+            Some("list" | "show") => (Risk::Low, "Lists git stashes.".into()),
+            Some("drop" | "clear") => (
+                Risk::High,
+                "Drops git stashes, which loses their changes.".into(),
+            ),
+            _ => (Risk::Medium, "Stashes or restores changes.".into()),
+        },
+        "config" => {
+            if has("--get")
+                || has("--list")
+                || has("-l")
+                || has("--get-all")
+                || has("--get-regexp")
+                || operands.len() == 1
+            {
+                (Risk::Low, "Reads git configuration.".into())
+            } else if has("--global") || has("--system") {
+                (
+                    Risk::High,
+                    "Changes the user's or the system's git configuration.".into(),
+                )
+            } else {
+                (
+                    Risk::Medium,
+                    "Changes the repository's git configuration.".into(),
+                )
+            }
+        }
+        "worktree" => match first_operand {
+            Some("list") => (Risk::Low, "Lists git worktrees.".into()),
+            _ => (Risk::Medium, "Changes git worktrees.".into()),
+        },
+        "submodule" => match first_operand {
+            None | Some("status" | "summary") => (Risk::Low, "Lists git submodules.".into()),
+            _ => (Risk::Medium, "Changes git submodules.".into()),
+        },
+        "reflog" => match first_operand {
+            None | Some("show") => (Risk::Low, "Shows the git reflog.".into()),
+            _ => (
+                Risk::High,
+                "Changes the git reflog, which can lose history.".into(),
+            ),
+        },
+        "add" | "commit" | "checkout" | "switch" | "merge" | "rebase" | "cherry-pick"
+        | "revert" | "init" | "fetch" | "pull" | "mv" | "restore" | "am" | "apply" | "notes"
+        | "gc" | "prune" | "repack" | "bisect" | "sparse-checkout" | "lfs" | "format-patch" => {
+            if sub == "checkout" && has("-f")
+                || sub == "restore" && operands.iter().any(|o| o.text == ".")
+                || sub == "checkout" && operands.iter().any(|o| o.text == ".")
+            {
+                (
+                    Risk::High,
+                    format!("Runs git {sub} in a way that discards uncommitted changes."),
+                )
+            } else if sub == "commit" && has("-n") {
+                (
+                    Risk::Medium,
+                    "Commits without running the repository's hooks.".into(),
+                )
+            } else {
+                (
+                    Risk::Medium,
+                    format!("Runs git {sub}, which changes the repository."),
+                )
+            }
+        }
+        "reset" => {
+            if has("--hard") || has("--merge") || has("--keep") {
+                (
+                    Risk::High,
+                    "Runs git reset --hard, which discards uncommitted changes.".into(),
+                )
+            } else {
+                (
+                    Risk::Medium,
+                    "Runs git reset, which moves the branch.".into(),
+                )
+            }
+        }
+        "clean" => {
+            if has("-n") {
+                (Risk::Low, "Runs git clean as a dry run.".into())
+            } else {
+                (
+                    Risk::High,
+                    "Runs git clean, which deletes untracked files for good.".into(),
+                )
+            }
+        }
+        "rm" => {
+            if has("--cached") {
+                (Risk::Medium, "Removes files from the git index.".into())
+            } else {
+                (Risk::High, "Deletes tracked files with git rm.".into())
+            }
+        }
+        "push" => {
+            let force_refspec = operands.iter().any(|o| o.text.starts_with('+'));
+            if has("-f")
+                || has("--force-with-lease")
+                || has("--force-if-includes")
+                || has("--mirror")
+                || force_refspec
+            {
+                (
+                    Risk::Critical,
+                    "Force-pushes with git, which can overwrite others' history on the remote."
+                        .into(),
+                )
+            } else if has("-d") || operands.iter().any(|o| o.text.starts_with(':')) {
+                (Risk::High, "Deletes a branch on the git remote.".into())
+            } else if has("-n") {
+                (Risk::Low, "Runs git push as a dry run.".into())
+            } else {
+                (
+                    Risk::High,
+                    "Pushes commits to a git remote, which publishes them.".into(),
+                )
+            }
+        }
+        "clone" => (
+            Risk::High,
+            "Clones a git repository from the network.".into(),
+        ),
+        "filter-branch" | "filter-repo" | "replace" | "update-ref" | "symbolic-ref" => (
+            Risk::High,
+            format!("Runs git {sub}, which rewrites repository history or references."),
+        ),
+        _ => (
+            Risk::High,
+            format!("Runs git {sub}, a subcommand (or alias) Warden does not know."),
+        ),
+    };
+    v.raise(risk, reason);
+    if v.reason.is_empty() {
+        v.reason = format!("Runs git {sub}.");
+    }
+    v
+}

@@ -1,0 +1,199 @@
+//! Processes, services, the network and package managers.
+
+use super::{Input, Verdict};
+use crate::Risk;
+use crate::paths::FileOp;
+use crate::shell::words::Word;
+
+pub(super) fn kill(input: &Input<'_>) -> Verdict {
+    if input.args.len() >= 2 && input.args.last().is_some_and(|a| a.text == "-1") {
+        return Verdict::new(
+            Risk::Critical,
+            "Signals every process of the user (kill -1).",
+        );
+    }
+    Verdict::new(
+        Risk::High,
+        format!("Runs {}, which stops processes.", input.program),
+    )
+}
+
+pub(super) fn systemctl(input: &Input<'_>) -> Verdict {
+    let verb = input
+        .args
+        .iter()
+        .find(|a| !a.text.starts_with('-'))
+        .map(|a| a.text.as_str());
+    match verb {
+        Some("poweroff" | "reboot" | "halt" | "kexec" | "emergency" | "rescue" | "soft-reboot") => {
+            Verdict::new(
+                Risk::Critical,
+                "Runs systemctl to stop or restart the machine.",
+            )
+        }
+        Some(
+            "status" | "list-units" | "list-unit-files" | "is-active" | "is-enabled" | "show"
+            | "cat",
+        )
+        | None => Verdict::new(Risk::Low, "Runs systemctl to look at services."),
+        Some(other) => Verdict::new(
+            Risk::High,
+            format!("Runs systemctl {other}, which changes services."),
+        ),
+    }
+}
+
+pub(super) fn network(input: &Input<'_>) -> Verdict {
+    let p = input.program;
+    let mut v = Verdict::new(Risk::High, format!("Runs {p}, which talks to the network."));
+    let args = input.args;
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        i += 1;
+        let output = match (p, a.text.as_str()) {
+            ("curl", "-o" | "--output") | ("wget", "-O" | "--output-document") => {
+                args.get(i).cloned().inspect(|_| i += 1)
+            }
+            ("curl", t) if t.starts_with("-o") && t.len() > 2 => Some(Word {
+                text: t[2..].to_string(),
+                dynamic: a.dynamic,
+            }),
+            ("wget", t) if t.starts_with("-O") && t.len() > 2 => Some(Word {
+                text: t[2..].to_string(),
+                dynamic: a.dynamic,
+            }),
+            ("wget", t) if t.starts_with("--output-document=") => Some(Word {
+                text: t["--output-document=".len()..].to_string(),
+                dynamic: a.dynamic,
+            }),
+            ("curl", t) if t.starts_with("--output=") => Some(Word {
+                text: t["--output=".len()..].to_string(),
+                dynamic: a.dynamic,
+            }),
+            _ => None,
+        };
+        if let Some(target) = output.filter(|t| t.text != "-") {
+            v.word(FileOp::Write, &target, input);
+        }
+    }
+    v
+}
+
+/// Package managers and language tool chains: installs and publishing are High
+/// (they run code from the network), everything else Medium (build and test).
+pub(super) fn package_tool(input: &Input<'_>) -> Verdict {
+    let p = input.program;
+    let sub = input
+        .args
+        .iter()
+        .find(|a| !a.text.starts_with('-'))
+        .map(|a| a.text.as_str())
+        .unwrap_or("");
+    if matches!(p, "npx" | "pnpx" | "bunx") {
+        return Verdict::new(
+            Risk::High,
+            format!("Runs {p}, which downloads and runs packages."),
+        );
+    }
+    if matches!(p, "brew" | "apt" | "apt-get" | "dnf" | "yum" | "pacman") {
+        return match sub {
+            "list" | "search" | "info" | "show" | "policy" => {
+                Verdict::new(Risk::Low, format!("Runs {p} {sub}, which only reads."))
+            }
+            _ => Verdict::new(
+                Risk::High,
+                format!("Runs {p} {sub}, which changes installed software."),
+            ),
+        };
+    }
+    let high = match p {
+        "cargo" => matches!(
+            sub,
+            "install" | "publish" | "login" | "owner" | "yank" | "uninstall"
+        ),
+        "npm" | "pnpm" | "bun" => matches!(
+            sub,
+            "install"
+                | "i"
+                | "ci"
+                | "add"
+                | "update"
+                | "upgrade"
+                | "up"
+                | "publish"
+                | "exec"
+                | "dlx"
+                | "x"
+                | "create"
+                | "init"
+                | "link"
+                | "uninstall"
+                | "remove"
+                | "rm"
+                | "login"
+                | "adduser"
+        ),
+        "yarn" => matches!(
+            sub,
+            "" | "install"
+                | "add"
+                | "upgrade"
+                | "up"
+                | "publish"
+                | "dlx"
+                | "create"
+                | "remove"
+                | "link"
+        ),
+        "go" => matches!(sub, "install" | "get" | "generate"),
+        "pip" | "pip3" | "uv" | "poetry" | "pipenv" | "gem" | "bundle" | "composer" => matches!(
+            sub,
+            "install"
+                | "add"
+                | "sync"
+                | "update"
+                | "upgrade"
+                | "uninstall"
+                | "remove"
+                | "publish"
+                | "push"
+                | "require"
+                | "pip"
+                | "tool"
+                | "lock"
+        ),
+        "rustup" => !matches!(sub, "show" | "which" | "--version" | "doc"),
+        "deno" => matches!(sub, "run" | "install" | "compile" | "eval" | "repl" | ""),
+        _ => false,
+    };
+    if high {
+        return Verdict::new(
+            Risk::High,
+            format!(
+                "Runs {p} {sub}, which installs, publishes or runs code from outside the project."
+            ),
+        );
+    }
+    let low = match p {
+        "pip" | "pip3" => matches!(sub, "list" | "show" | "freeze" | "check"),
+        "cargo" => matches!(
+            sub,
+            "tree" | "metadata" | "search" | "version" | "--version" | "-V"
+        ),
+        "go" => matches!(sub, "version" | "env" | "list"),
+        "npm" | "pnpm" | "yarn" => matches!(
+            sub,
+            "ls" | "list" | "outdated" | "view" | "--version" | "-v"
+        ),
+        _ => false,
+    };
+    if low {
+        return Verdict::new(Risk::Low, format!("Runs {p} {sub}, which only reads."));
+    }
+    Verdict::new(
+        Risk::Medium,
+        format!("Runs {p} {sub}, a build or test tool that runs the project's own code.")
+            .replace("  ", " "),
+    )
+}
