@@ -24,10 +24,19 @@ from acp.connection import StreamDirection, StreamEvent
 from acp.schema import (
     AllowedOutcome,
     ClientCapabilities,
+    CreateTerminalResponse,
     DeniedOutcome,
+    FileSystemCapabilities,
     Implementation,
+    KillTerminalResponse,
+    ReadTextFileResponse,
+    ReleaseTerminalResponse,
     RequestPermissionResponse,
+    TerminalExitStatus,
+    TerminalOutputResponse,
     TextContentBlock,
+    WaitForTerminalExitResponse,
+    WriteTextFileResponse,
 )
 
 # Every wait is bounded, so a Warden that hangs fails the test instead of the CI job.
@@ -120,6 +129,9 @@ class Recorder:
     request_ids: dict[Any, str] = field(default_factory=dict)
     pending: dict[str, asyncio.Future[Any]] = field(default_factory=dict)
     asked: asyncio.Event = field(default_factory=asyncio.Event)
+    # Calls of the editor methods, as (method, params), in order.
+    editor_calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    terminals: dict[str, Any] = field(default_factory=dict)
 
     # --- the SDK's Client interface -------------------------------------------------------
 
@@ -134,11 +146,74 @@ class Recorder:
     async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
         self.updates.append(dump(update))
 
-    async def write_text_file(self, session_id: str, path: str, content: str, **kwargs: Any) -> None:
-        raise RequestError.method_not_found("fs/write_text_file")
+    # The editor's file system and terminals, used only when `warden(editor=True)` advertises
+    # them. They act on the real disk, so a scenario checks the effect as for local tools.
 
-    async def read_text_file(self, session_id: str, path: str, **kwargs: Any) -> Any:
-        raise RequestError.method_not_found("fs/read_text_file")
+    async def write_text_file(self, session_id: str, path: str, content: str, **kwargs: Any) -> Any:
+        self.editor_calls.append(("fs/write_text_file", {"path": path, "content": content}))
+        Path(path).write_text(content)
+        return WriteTextFileResponse()
+
+    async def read_text_file(
+        self, session_id: str, path: str, line: int | None = None, limit: int | None = None, **kwargs: Any
+    ) -> Any:
+        self.editor_calls.append(("fs/read_text_file", {"path": path}))
+        try:
+            lines = Path(path).read_text().splitlines(keepends=True)
+        except FileNotFoundError:
+            raise RequestError.resource_not_found(path) from None
+        start = (line or 1) - 1
+        end = None if limit is None else start + limit
+        return ReadTextFileResponse(content="".join(lines[start:end]))
+
+    async def create_terminal(
+        self,
+        session_id: str,
+        command: str,
+        args: list[str] | None = None,
+        env: Any = None,
+        cwd: str | None = None,
+        output_byte_limit: int | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        self.editor_calls.append(("terminal/create", {"command": command, "args": args or [], "cwd": cwd}))
+        process = await asyncio.create_subprocess_exec(
+            command, *(args or []), cwd=cwd, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
+        )
+        terminal_id = f"term-{len(self.terminals) + 1}"
+        self.terminals[terminal_id] = (process, asyncio.ensure_future(process.stdout.read()))
+        return CreateTerminalResponse(terminal_id=terminal_id)
+
+    async def wait_for_terminal_exit(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
+        self.editor_calls.append(("terminal/wait_for_exit", {"terminalId": terminal_id}))
+        process, _ = self.terminals[terminal_id]
+        code = await process.wait()
+        return WaitForTerminalExitResponse(exit_code=code if code >= 0 else None)
+
+    async def terminal_output(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
+        self.editor_calls.append(("terminal/output", {"terminalId": terminal_id}))
+        process, output = self.terminals[terminal_id]
+        if process.returncode is None:
+            return TerminalOutputResponse(output="", truncated=False)
+        text = (await output).decode(errors="replace")
+        code = process.returncode
+        status = TerminalExitStatus(exit_code=code if code >= 0 else None)
+        return TerminalOutputResponse(output=text, truncated=False, exit_status=status)
+
+    async def kill_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
+        self.editor_calls.append(("terminal/kill", {"terminalId": terminal_id}))
+        process, _ = self.terminals[terminal_id]
+        if process.returncode is None:
+            process.kill()
+        return KillTerminalResponse()
+
+    async def release_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
+        self.editor_calls.append(("terminal/release", {"terminalId": terminal_id}))
+        process, _ = self.terminals[terminal_id]
+        if process.returncode is None:
+            process.kill()
+        await process.wait()
+        return ReleaseTerminalResponse()
 
     async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         raise RequestError.method_not_found(f"_{method}")
@@ -256,8 +331,11 @@ class Warden:
 
 
 @asynccontextmanager
-async def warden(home: Path, answer: Answer) -> AsyncIterator[Warden]:
+async def warden(home: Path, answer: Answer, *, editor: bool = False) -> AsyncIterator[Warden]:
     """Starts Warden with `home` as WARDEN_HOME and an empty managed policy, and initializes it.
+
+    With `editor`, the client advertises its file system and terminals, and Warden's file tools
+    and commands go through it instead of running locally.
 
     Only a trimmed environment (the SDK's default: HOME, PATH, ...) plus Warden's own variables
     reaches the process, so nothing of the developer's configuration leaks in.
@@ -282,7 +360,10 @@ async def warden(home: Path, answer: Answer) -> AsyncIterator[Warden]:
             init = await asyncio.wait_for(
                 conn.initialize(
                     protocol_version=PROTOCOL_VERSION,
-                    client_capabilities=ClientCapabilities(),
+                    client_capabilities=ClientCapabilities(
+                        fs=FileSystemCapabilities(read_text_file=editor, write_text_file=editor),
+                        terminal=editor,
+                    ),
                     client_info=Implementation(name="warden-interop-python", version="0"),
                 ),
                 TURN_TIMEOUT_SECS,

@@ -129,6 +129,20 @@ def test_allow_project_survives_a_restart(home: Path, project: Path) -> None:
     run(second_process())
 
 
+def test_a_critical_call_offers_only_once_options(home: Path, project: Path) -> None:
+    async def scenario() -> None:
+        async with warden(home, always("reject-once")) as w:
+            sid = await w.new_session(project)
+            turn = await w.prompt(sid, call("terminal", {"command": "sudo touch a"}))
+            [request] = turn.permission_requests
+            assert option_ids(request) == ["allow-once", "reject-once"]
+            assert [o["kind"] for o in request["options"]] == ["allow_once", "reject_once"]
+            assert turn.message() == "terminal: denied (User denied tool invocation)"
+            assert not (project / "a").exists()
+
+    run(scenario())
+
+
 # --- reject ----------------------------------------------------------------------------------
 
 
@@ -190,6 +204,44 @@ def test_cancel_while_a_permission_request_is_pending(home: Path, project: Path)
             after = await w.prompt(sid, "/say still here")
             assert after.stop_reason == "end_turn"
             assert after.message() == "still here"
+
+    run(scenario())
+
+
+def test_nothing_about_a_cancelled_turn_follows_its_prompt_response(home: Path, project: Path) -> None:
+    """Issue 4: nothing about a turn is sent after its `session/prompt` response.
+
+    The spec's cancellation rule says the same: the agent answers the prompt with `cancelled`
+    only after every ongoing operation of the turn was aborted, and withdrawing a pending
+    permission request (`$/cancel_request`) is one of them.
+    """
+
+    async def scenario() -> None:
+        async with warden(home, until_withdrawn) as w:
+            sid = await w.new_session(project)
+            task = w.start_prompt(sid, touch("a"))
+            await asyncio.wait_for(w.recorder.asked.wait(), 20)
+            # A slow client: it cancels, but its dialog answers `cancelled` only after the turn
+            # has ended (or once the agent withdraws the request), which makes the order of
+            # Warden's messages deterministic here.
+            await w.conn.cancel(session_id=sid)
+            turn = await task
+            w.recorder.answer_all_pending(cancelled())
+            assert turn.stop_reason == "cancelled"
+            # A later turn that has ended bounds what Warden could still send about the first.
+            await w.prompt(sid, "/say still here")
+
+            [prompt_id, _] = [m["id"] for m in w.recorder.raw_out if m.get("method") == "session/prompt"]
+            raw = w.recorder.raw_in
+            response_at = next(i for i, m in enumerate(raw) if m.get("id") == prompt_id and "method" not in m)
+            turn_calls = set(turn.call_ids())
+            late = [
+                m
+                for m in raw[response_at + 1 :]
+                if (m.get("method") == "$/cancel_request" and m["params"]["requestId"] in w.recorder.request_ids)
+                or (m.get("method") == "session/update" and m["params"]["update"].get("toolCallId") in turn_calls)
+            ]
+            assert late == [], f"sent after the cancelled turn's response: {late}"
 
     run(scenario())
 
@@ -405,6 +457,48 @@ def test_accept_edits_mode_writes_inside_the_workspace_unasked(home: Path, proje
             assert turn.permission_requests == []
             assert list(turn.statuses().values()) == [["pending", "in_progress", "completed"]]
             assert turn.message() == "fs_write: completed"
+            assert (project / "w.txt").read_text() == "hello"
+
+    run(scenario())
+
+
+# --- the editor's file system and terminals --------------------------------------------------
+
+
+def test_editor_fs_and_terminal_carry_the_allowed_calls(home: Path, project: Path) -> None:
+    async def scenario() -> None:
+        async with warden(home, always("allow-once"), editor=True) as w:
+            sid = await w.new_session(project)
+            turn = await w.prompt(
+                sid, "\n".join([touch("a"), call("fs_write", {"path": "w.txt", "content": "hello"})])
+            )
+            assert turn.stop_reason == "end_turn"
+            assert len(turn.permission_requests) == 2
+            assert turn.message().splitlines() == ["terminal: completed", "fs_write: completed"]
+            by_tool = {u["toolCallId"]: u["kind"] for u in turn.updates if u.get("sessionUpdate") == "tool_call"}
+            [term_call] = [c for c, k in by_tool.items() if k == "execute"]
+            [write_call] = [c for c, k in by_tool.items() if k == "edit"]
+            assert turn.final_status(term_call) == "completed"
+            assert turn.final_status(write_call) == "completed"
+
+            calls = w.recorder.editor_calls
+            # The command ran in the editor's terminal, in the project, and was released.
+            [created] = [p for m, p in calls if m == "terminal/create"]
+            assert created["cwd"] == str(project)
+            assert (project / "a").exists()
+            [terminal_id] = w.recorder.terminals
+            assert ("terminal/release", {"terminalId": terminal_id}) in calls
+            embedded = [
+                c
+                for u in turn.updates
+                if u.get("toolCallId") == term_call
+                for c in u.get("content", [])
+                if c.get("type") == "terminal"
+            ]
+            assert embedded and all(c["terminalId"] == terminal_id for c in embedded)
+            # The write went through the editor, with an absolute path.
+            writes = [p for m, p in calls if m == "fs/write_text_file"]
+            assert writes == [{"path": str(project / "w.txt"), "content": "hello"}]
             assert (project / "w.txt").read_text() == "hello"
 
     run(scenario())

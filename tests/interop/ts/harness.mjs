@@ -10,12 +10,12 @@
 // the message stream (for JSON-RPC ids and `$/cancel_request`).
 
 import { spawn } from "node:child_process";
-import { openSync, closeSync, accessSync, constants } from "node:fs";
+import { openSync, closeSync, accessSync, constants, readFileSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 
-import { client, ndJsonStream, PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
+import { client, ndJsonStream, PROTOCOL_VERSION, RequestError } from "@agentclientprotocol/sdk";
 
 // Every wait is bounded, so a Warden that hangs fails the test instead of the CI job.
 export const TURN_TIMEOUT_MS = 20_000;
@@ -94,6 +94,77 @@ export class Recorder {
     // Permission requests whose abort signal fired, with the signal's reason.
     this.aborted = [];
     this.askedWaiters = [];
+    // Calls of the editor methods, as [method, params], in order.
+    this.editorCalls = [];
+    this.terminals = new Map();
+  }
+
+  // The editor's file system and terminals, registered only with `{ editor: true }`. They
+  // act on the real disk, so a scenario checks the effect as for local tools.
+
+  writeTextFile({ path, content }) {
+    this.editorCalls.push(["fs/write_text_file", { path, content }]);
+    writeFileSync(path, content);
+    return {};
+  }
+
+  readTextFile({ path, line, limit }) {
+    this.editorCalls.push(["fs/read_text_file", { path }]);
+    let text;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch (error) {
+      if (error.code === "ENOENT") throw RequestError.resourceNotFound(path);
+      throw error;
+    }
+    const lines = text.split(/(?<=\n)/);
+    const start = (line ?? 1) - 1;
+    return { content: lines.slice(start, limit == null ? undefined : start + limit).join("") };
+  }
+
+  createTerminal({ command, args = [], cwd }) {
+    this.editorCalls.push(["terminal/create", { command, args, cwd }]);
+    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const terminal = { child, output: "", exit: null };
+    child.stdout.on("data", (chunk) => (terminal.output += chunk));
+    child.stderr.on("data", (chunk) => (terminal.output += chunk));
+    terminal.exited = new Promise((resolveExit) =>
+      child.once("close", (code, signal) => {
+        terminal.exit = { exitCode: code, signal };
+        resolveExit(terminal.exit);
+      }),
+    );
+    const terminalId = `term-${this.terminals.size + 1}`;
+    this.terminals.set(terminalId, terminal);
+    return { terminalId };
+  }
+
+  async waitForTerminalExit({ terminalId }) {
+    this.editorCalls.push(["terminal/wait_for_exit", { terminalId }]);
+    return this.terminals.get(terminalId).exited;
+  }
+
+  terminalOutput({ terminalId }) {
+    this.editorCalls.push(["terminal/output", { terminalId }]);
+    const terminal = this.terminals.get(terminalId);
+    const response = { output: terminal.output, truncated: false };
+    if (terminal.exit) response.exitStatus = terminal.exit;
+    return response;
+  }
+
+  killTerminal({ terminalId }) {
+    this.editorCalls.push(["terminal/kill", { terminalId }]);
+    const terminal = this.terminals.get(terminalId);
+    if (!terminal.exit) terminal.child.kill("SIGKILL");
+    return {};
+  }
+
+  async releaseTerminal({ terminalId }) {
+    this.editorCalls.push(["terminal/release", { terminalId }]);
+    const terminal = this.terminals.get(terminalId);
+    if (!terminal.exit) terminal.child.kill("SIGKILL");
+    await terminal.exited;
+    return {};
   }
 
   async onPermission(ctx) {
@@ -170,7 +241,12 @@ function tap(sink) {
 
 /** One running Warden process and the SDK connection to it. */
 export class Warden {
-  static async start(home, answer) {
+  /**
+   * Starts Warden with `home` as WARDEN_HOME and an empty managed policy, and initializes it.
+   * With `editor`, the client advertises its file system and terminals, and Warden's file
+   * tools and commands go through it instead of running locally.
+   */
+  static async start(home, answer, { editor = false } = {}) {
     const stderr = openSync(join(home, "warden-stderr.log"), "a");
     // Only Warden's own variables and the basics reach the process, so nothing of the
     // developer's configuration leaks in.
@@ -197,11 +273,21 @@ export class Warden {
       .onNotification("session/update", (ctx) => {
         recorder.updates.push(ctx.params.update);
       });
+    if (editor) {
+      app
+        .onRequest("fs/write_text_file", (ctx) => recorder.writeTextFile(ctx.params))
+        .onRequest("fs/read_text_file", (ctx) => recorder.readTextFile(ctx.params))
+        .onRequest("terminal/create", (ctx) => recorder.createTerminal(ctx.params))
+        .onRequest("terminal/output", (ctx) => recorder.terminalOutput(ctx.params))
+        .onRequest("terminal/wait_for_exit", (ctx) => recorder.waitForTerminalExit(ctx.params))
+        .onRequest("terminal/kill", (ctx) => recorder.killTerminal(ctx.params))
+        .onRequest("terminal/release", (ctx) => recorder.releaseTerminal(ctx.params));
+    }
     const connection = app.connect(stream);
     const initialize = await within(
       connection.agent.request("initialize", {
         protocolVersion: PROTOCOL_VERSION,
-        clientCapabilities: {},
+        clientCapabilities: { fs: { readTextFile: editor, writeTextFile: editor }, terminal: editor },
         clientInfo: { name: "warden-interop-ts", version: "0" },
       }),
       TURN_TIMEOUT_MS,
@@ -263,8 +349,8 @@ export class Warden {
 }
 
 /** Runs `op` against a fresh Warden process and always stops the process afterwards. */
-export async function withWarden(home, answer, op) {
-  const warden = await Warden.start(home, answer);
+export async function withWarden(home, answer, op, options) {
+  const warden = await Warden.start(home, answer, options);
   let result;
   try {
     result = await op(warden);

@@ -103,6 +103,19 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
     });
   });
 
+  test("a critical call offers only once options", async () => {
+    await withWarden(home, always("reject-once"), async (w) => {
+      const sid = await w.newSession(project);
+      const turn = await w.prompt(sid, call("terminal", { command: "sudo touch a" }));
+      assert.equal(turn.permissionRequests.length, 1);
+      const [request] = turn.permissionRequests;
+      assert.deepEqual(optionIds(request), ["allow-once", "reject-once"]);
+      assert.deepEqual(request.options.map((o) => o.kind), ["allow_once", "reject_once"]);
+      assert.equal(turn.message(), "terminal: denied (User denied tool invocation)");
+      assert.ok(!existsSync(inProject("a")));
+    });
+  });
+
   // --- reject --------------------------------------------------------------------------------
 
   test("reject once does not run the call", async () => {
@@ -158,6 +171,41 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       const after = await w.prompt(sid, "/say still here");
       assert.equal(after.stopReason, "end_turn");
       assert.equal(after.message(), "still here");
+    });
+  });
+
+  // Issue 4: nothing about a turn is sent after its `session/prompt` response. The spec's
+  // cancellation rule says the same: the agent answers the prompt with `cancelled` only after
+  // every ongoing operation of the turn was aborted, and withdrawing a pending permission
+  // request (`$/cancel_request`) is one of them.
+  test("nothing about a cancelled turn follows its prompt response", async () => {
+    await withWarden(home, untilWithdrawn, async (w) => {
+      const sid = await w.newSession(project);
+      const turnPromise = w.prompt(sid, touch("a"));
+      await within(w.recorder.asked(), 20_000, "the permission request");
+      // A slow client: it cancels, but its dialog answers `cancelled` only after the turn has
+      // ended (or once the agent withdraws the request), which makes the order of Warden's
+      // messages deterministic here.
+      await w.cancel(sid);
+      const turn = await turnPromise;
+      w.recorder.answerAllPending(cancelled());
+      assert.equal(turn.stopReason, "cancelled");
+      // A later turn that has ended bounds what Warden could still send about the first.
+      await w.prompt(sid, "/say still here");
+
+      const [promptId] = w.recorder.rawOut.filter((m) => m.method === "session/prompt").map((m) => m.id);
+      const raw = w.recorder.rawIn;
+      const responseAt = raw.findIndex((m) => m.id === promptId && !("method" in m));
+      const askIds = w.recorder.permissionRequestIds();
+      const turnCalls = new Set(turn.callIds());
+      const late = raw
+        .slice(responseAt + 1)
+        .filter(
+          (m) =>
+            (m.method === "$/cancel_request" && askIds.has(m.params.requestId)) ||
+            (m.method === "session/update" && turnCalls.has(m.params.update.toolCallId)),
+        );
+      assert.deepEqual(late, [], "sent after the cancelled turn's response");
     });
   });
 
@@ -338,5 +386,42 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       assert.equal(turn.message(), "fs_write: completed");
       assert.equal(readFileSync(inProject("w.txt"), "utf8"), "hello");
     });
+  });
+
+  // --- the editor's file system and terminals ------------------------------------------------
+
+  test("the editor's fs and terminal carry the allowed calls", async () => {
+    const op = async (w) => {
+      const sid = await w.newSession(project);
+      const turn = await w.prompt(sid, [touch("a"), call("fs_write", { path: "w.txt", content: "hello" })].join("\n"));
+      assert.equal(turn.stopReason, "end_turn");
+      assert.equal(turn.permissionRequests.length, 2);
+      assert.deepEqual(turn.message().split("\n"), ["terminal: completed", "fs_write: completed"]);
+      const starts = turn.updates.filter((u) => u.sessionUpdate === "tool_call");
+      const [termCall] = starts.filter((u) => u.kind === "execute").map((u) => u.toolCallId);
+      const [writeCall] = starts.filter((u) => u.kind === "edit").map((u) => u.toolCallId);
+      assert.equal(turn.finalStatus(termCall), "completed");
+      assert.equal(turn.finalStatus(writeCall), "completed");
+
+      const calls = w.recorder.editorCalls;
+      // The command ran in the editor's terminal, in the project, and was released.
+      const created = calls.filter(([m]) => m === "terminal/create").map(([, p]) => p);
+      assert.equal(created.length, 1);
+      assert.equal(created[0].cwd, project);
+      assert.ok(existsSync(inProject("a")));
+      const [terminalId] = [...w.recorder.terminals.keys()];
+      assert.ok(calls.some(([m, p]) => m === "terminal/release" && p.terminalId === terminalId));
+      const embedded = turn.updates
+        .filter((u) => u.toolCallId === termCall)
+        .flatMap((u) => u.content ?? [])
+        .filter((c) => c.type === "terminal");
+      assert.ok(embedded.length > 0);
+      assert.ok(embedded.every((c) => c.terminalId === terminalId));
+      // The write went through the editor, with an absolute path.
+      const writes = calls.filter(([m]) => m === "fs/write_text_file").map(([, p]) => p);
+      assert.deepEqual(writes, [{ path: inProject("w.txt"), content: "hello" }]);
+      assert.equal(readFileSync(inProject("w.txt"), "utf8"), "hello");
+    };
+    await withWarden(home, always("allow-once"), op, { editor: true });
   });
 });
