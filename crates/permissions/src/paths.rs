@@ -6,6 +6,7 @@
 //! are, so neither `../` nor a symlink that points outside can smuggle a write out of
 //! the project; and it is sensitive when either is.
 
+mod glob;
 mod resolve;
 mod sensitive;
 

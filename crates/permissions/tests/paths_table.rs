@@ -261,3 +261,22 @@ fn a_workspace_reached_through_a_symlink_is_still_inside() {
     let p = resolve("src/lib.rs", &ctx);
     assert!(p.inside_workspace, "{p:?}");
 }
+
+#[test]
+fn globs_are_as_sensitive_as_what_they_can_match() {
+    let t = tree();
+    std::fs::write(t.ws.join(".env"), "KEY=1").expect("write .env");
+    std::fs::write(t.ws.join("notes.txt"), "").expect("write notes");
+    let ctx = ws_ctx(&t);
+    let kind = |raw: &str| resolve(raw, &ctx).sensitive;
+    assert_eq!(kind(".e*"), Some(Sensitive::EnvFile));
+    assert_eq!(kind(".[e]nv"), Some(Sensitive::EnvFile));
+    assert_eq!(kind(".*"), Some(Sensitive::EnvFile));
+    // Like bash, `*` does not match dot files, and nothing else here is secret.
+    assert_eq!(kind("*"), None);
+    assert_eq!(kind("no*"), None);
+    assert_eq!(analyse("cat .e*", &ctx).risk, High);
+    assert_eq!(analyse("cat *", &ctx).risk, Low);
+    std::fs::write(t.ws.join("server.pem"), "").expect("write pem");
+    assert_eq!(analyse("cat *", &ctx).risk, High);
+}

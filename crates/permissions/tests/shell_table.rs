@@ -223,6 +223,16 @@ fn shell_commands_have_the_expected_risk() {
     check("cat < ~/.ssh/id_rsa", High);
     check("grep -r password ~/.aws", High);
     check("cat ~/.netrc", High);
+    check("grep -r secret ~", High);
+    check("grep -R key /", High);
+    check("rg password ~", High);
+    check("rg password /home", High);
+    check("rg password ~/Downloads", Medium);
+    check("grep secret ~/notes.txt", Medium);
+    check("cat /nonexistent-dir/.e*", High);
+    check("cat ~/.ss?/id_rsa", High);
+    check("cat /nonexistent-dir/*.pem", High);
+    check("ls -R ~", Medium);
 
     // Redirections.
     check("echo hi > out.txt", Medium);

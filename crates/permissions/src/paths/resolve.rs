@@ -2,7 +2,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use super::{ResolvedPath, Sensitive};
+use super::{ResolvedPath, Sensitive, glob};
 use crate::Context;
 
 /// How many missing trailing components we walk back over to find an existing
@@ -49,8 +49,10 @@ impl Resolver {
             is_within(root_lexical, &lexical)
                 && (is_within(root_real, &real) || is_within(root_lexical, &real))
         });
-        let sensitive =
-            Sensitive::classify(&lexical, ctx).or_else(|| Sensitive::classify(&real, ctx));
+        let sensitive = Sensitive::classify(&lexical, ctx)
+            .or_else(|| Sensitive::classify(&real, ctx))
+            .or_else(|| glob::classify_glob(&lexical, ctx))
+            .or_else(|| glob::classify_glob(&real, ctx));
         ResolvedPath {
             raw: raw.to_string(),
             lexical,

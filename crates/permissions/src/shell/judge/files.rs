@@ -13,6 +13,7 @@ pub(super) fn readers(input: &Input<'_>, skip: usize) -> Verdict {
     let p = input.program;
     let mut v = Verdict::new(Risk::Low, format!("Runs {p}, which only reads."));
     let args = operands_of(input);
+    let recursive = reads_recursively(p, &args);
     let mut seen_operands = 0;
     let mut only_operands = false;
     let mut i = 0;
@@ -62,9 +63,55 @@ pub(super) fn readers(input: &Input<'_>, skip: usize) -> Verdict {
         if a.text == "-" && !a.dynamic {
             continue;
         }
+        if recursive {
+            recursive_read(&mut v, a, input);
+        }
         v.word(op, a, input);
     }
     v
+}
+
+/// Whether a reader descends into folders.
+fn reads_recursively(p: &str, args: &[Word]) -> bool {
+    let cluster_has = |letters: &[char]| {
+        args.iter().any(|a| {
+            !a.dynamic
+                && a.text.starts_with('-')
+                && !a.text.starts_with("--")
+                && a.text.chars().skip(1).any(|c| letters.contains(&c))
+        })
+    };
+    let long_has = |names: &[&str]| args.iter().any(|a| names.contains(&a.text.as_str()));
+    match p {
+        // Only content readers: listing names (`ls -R`, `tree`, `find`) shows no
+        // secret.
+        "rg" | "ag" | "ack" => true,
+        "grep" | "egrep" | "fgrep" | "zgrep" => {
+            cluster_has(&['r', 'R']) || long_has(&["--recursive", "--dereference-recursive"])
+        }
+        _ => false,
+    }
+}
+
+/// A recursive read of the home folder or one of its ancestors reaches every secret
+/// below it (`grep -r key ~` reads `~/.aws/credentials`): High.
+fn recursive_read(v: &mut Verdict, word: &Word, input: &Input<'_>) {
+    let Some(home) = &input.ctx.home else {
+        return;
+    };
+    if word.dynamic {
+        return;
+    }
+    let path = input.resolve(&word.text);
+    if home.starts_with(&path.lexical) || home.starts_with(&path.real) {
+        v.raise(
+            Risk::High,
+            format!(
+                "Reads everything below {}, the secrets in the home folder included.",
+                path.display()
+            ),
+        );
+    }
 }
 
 /// `rm` and friends: every operand is deleted; recursive deletes of precious places
