@@ -369,3 +369,8 @@ async def warden(home: Path, answer: Answer, *, editor: bool = False) -> AsyncIt
                 TURN_TIMEOUT_SECS,
             )
             yield Warden(conn=conn, process=process, recorder=recorder, initialize=dump(init))
+    # Reached only when the scenario passed. The SDK closed stdin and waited (then terminated
+    # the process after 2 s): Warden must have exited by itself, cleanly.
+    assert process.returncode == 0, (
+        f"warden exited with {process.returncode} after its stdin closed (log: {home / 'warden-stderr.log'})"
+    )

@@ -338,12 +338,16 @@ export class Warden {
   async stop() {
     this.connection.close();
     this.child.stdin.end();
+    let exit;
     try {
-      await within(this.exited, 5_000, "warden to exit after stdin closed");
+      exit = await within(this.exited, 5_000, "warden to exit after stdin closed");
     } catch (error) {
       this.child.kill("SIGKILL");
       await this.exited;
       throw error;
+    }
+    if (exit.code !== 0) {
+      throw new Error(`warden exited with ${JSON.stringify(exit)} after its stdin closed`);
     }
   }
 }
