@@ -22,6 +22,7 @@ pub enum AuditKind {
 }
 
 impl AuditKind {
+    /// The name used on the line: `evaluation`, `outcome` or `dropped`.
     pub fn as_str(self) -> &'static str {
         match self {
             AuditKind::Evaluation => "evaluation",
@@ -157,31 +158,37 @@ impl AuditEvent {
         }
     }
 
+    /// Attaches the call's arguments (only their redacted digest is written).
     pub fn with_args(mut self, args: Value) -> AuditEvent {
         self.args = Some(args);
         self
     }
 
+    /// The assessed risk.
     pub fn with_risk(mut self, risk: Risk) -> AuditEvent {
         self.risk = Some(risk);
         self
     }
 
+    /// The engine's decision, or on an outcome the effective one.
     pub fn with_decision(mut self, decision: Decision) -> AuditEvent {
         self.decision = Some(decision);
         self
     }
 
+    /// What decided (free-form JSON; strings are redacted, keys written sorted).
     pub fn with_decided_by(mut self, decided_by: Value) -> AuditEvent {
         self.decided_by = Some(decided_by);
         self
     }
 
+    /// How long the step took, written in microseconds.
     pub fn with_latency(mut self, latency: Duration) -> AuditEvent {
         self.latency_us = Some(u64::try_from(latency.as_micros()).unwrap_or(u64::MAX));
         self
     }
 
+    /// Overrides the time stamp (for replays and tests).
     pub fn with_time(mut self, at: SystemTime) -> AuditEvent {
         self.at = at;
         self

@@ -114,11 +114,11 @@ impl Writer {
         if batch.is_empty() && dropped == 0 {
             return;
         }
+        let records = batch.len() as u64;
         let lines = dropped_line(dropped)
             .into_iter()
             .chain(batch.drain(..).filter_map(|body| serialize(&body)))
             .collect::<Vec<String>>();
-        let records = lines.len() as u64 - u64::from(dropped > 0);
         if let Err(err) = self.append_lines(&lines) {
             self.head = None;
             self.counters
