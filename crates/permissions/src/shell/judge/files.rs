@@ -55,7 +55,7 @@ pub(super) fn readers(input: &Input<'_>, skip: usize) -> Verdict {
         if seen_operands <= skip {
             continue;
         }
-        let op = if p == "uniq" && seen_operands == 2 {
+        let op = if matches!(p, "uniq" | "xxd") && seen_operands == 2 {
             FileOp::Write
         } else {
             FileOp::Read
