@@ -443,6 +443,34 @@ fn deep_nesting_is_bounded_and_high() {
     assert!(a.risk >= High, "{:?}", a.risk);
 }
 
+#[test]
+fn deep_nesting_inside_nested_scripts_stays_within_the_stack() {
+    // Each level of `bash -c` holds a deeply nested subshell: the walker's depth
+    // bound applies per script, and the scripts' nesting bound caps the product.
+    // Run on a thread with a small stack so a regression shows up as a crash here.
+    let handle = std::thread::Builder::new()
+        .stack_size(1024 * 1024)
+        .spawn(|| {
+            let nest = |levels: usize, parens: usize| {
+                let mut command = "rm -rf /".to_string();
+                for _ in 0..levels {
+                    let wrapped =
+                        format!("{}{}{}", "( ".repeat(parens), command, " )".repeat(parens));
+                    command = format!("bash -c {}", shell_quote(&wrapped));
+                }
+                run(&command)
+            };
+            (nest(3, 40), nest(6, 150))
+        })
+        .expect("spawn");
+    let (three, six) = handle.join().expect("no stack overflow");
+    // Within the bounds the inner `rm -rf /` is seen; beyond them the command is
+    // unreadable, which is never below High.
+    assert_eq!(three.risk, Critical, "{:?}", three.problem);
+    assert!(six.risk >= High, "{:?}", six.risk);
+    assert!(six.problem.is_some());
+}
+
 fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
 }

@@ -95,7 +95,16 @@ fn parse(src: &str) -> Option<Tree> {
 }
 
 /// Analyses `command` found `depth` levels of `bash -c`/`eval` deep.
-pub(super) fn analyse_at_depth(command: &str, ctx: &Context, depth: usize) -> CommandAnalysis {
+///
+/// `level` is how deep in syntax trees the caller already is: the bound on tree depth
+/// covers the outer command and its inner scripts together, so nesting scripts cannot
+/// multiply the stack a hostile command needs.
+pub(super) fn analyse_at_depth(
+    command: &str,
+    ctx: &Context,
+    depth: usize,
+    level: usize,
+) -> CommandAnalysis {
     let mut problems: Vec<String> = Vec::new();
     if command.len() > MAX_PARSE_BYTES {
         return CommandAnalysis {
@@ -130,7 +139,7 @@ pub(super) fn analyse_at_depth(command: &str, ctx: &Context, depth: usize) -> Co
         problems: Vec::new(),
         stdin: Stdin::Inherited,
     };
-    walker.walk(root, 0);
+    walker.walk(root, level);
     if root.has_error() {
         problems.insert(0, parse_error_message(root, command));
     }
@@ -593,7 +602,14 @@ impl Walker<'_> {
                 .to_string(),
             None => self.text(node).to_string(),
         };
-        self.simple(text, assignments, words_, effects, substituted_download);
+        self.simple(
+            text,
+            assignments,
+            words_,
+            effects,
+            substituted_download,
+            level,
+        );
     }
 
     /// Builds and judges the segment of one simple command from its words.
@@ -604,6 +620,7 @@ impl Walker<'_> {
         words_: Vec<Word>,
         effects: Vec<Effect>,
         substituted_download: bool,
+        level: usize,
     ) {
         let mut seg = Segment {
             text,
@@ -734,13 +751,13 @@ impl Walker<'_> {
         let index = self.segments.len();
         self.push(seg);
         for script in scripts {
-            self.nested(index, &script);
+            self.nested(index, &script, level);
         }
     }
 
     /// Analyses a script run by segment `index` (`bash -c`, `eval`, ...) and adds its
     /// segments; the running segment takes the script's risk.
-    fn nested(&mut self, index: usize, script: &str) {
+    fn nested(&mut self, index: usize, script: &str, level: usize) {
         if self.depth + 1 > MAX_NESTING {
             let msg = format!("scripts are nested more than {MAX_NESTING} levels deep");
             if !self.problems.contains(&msg) {
@@ -756,7 +773,7 @@ impl Walker<'_> {
             }
             return;
         }
-        let analysis = analyse_at_depth(script, &self.ctx, self.depth + 1);
+        let analysis = analyse_at_depth(script, &self.ctx, self.depth + 1, level + 1);
         if let Some(problem) = &analysis.problem {
             let msg = format!("in an inner script: {problem}");
             if !self.problems.contains(&msg) {
