@@ -109,6 +109,12 @@ pub fn path_risk(op: FileOp, path: &ResolvedPath) -> (Risk, String) {
 /// ancestor of those, and top-level system folders. A final glob component (`~/*`)
 /// counts as its parent.
 pub fn is_precious(path: &ResolvedPath, ctx: &Context) -> bool {
+    precious(path, ctx).is_some()
+}
+
+/// Why a path is precious (see [`is_precious`]), as a phrase for people that fits
+/// "deletes X, {phrase}".
+pub fn precious(path: &ResolvedPath, ctx: &Context) -> Option<&'static str> {
     let mut candidates = vec![path.lexical.clone(), path.real.clone()];
     for p in [&path.lexical, &path.real] {
         let has_glob = p
@@ -118,11 +124,30 @@ pub fn is_precious(path: &ResolvedPath, ctx: &Context) -> bool {
             candidates.push(parent.to_path_buf());
         }
     }
-    let mut anchors: Vec<PathBuf> = ctx.workspace_roots.clone();
-    anchors.extend(ctx.home.iter().cloned());
-    candidates.iter().any(|c| {
-        c.parent().is_none()
-            || c.parent() == Some(std::path::Path::new("/"))
-            || anchors.iter().any(|a| is_within(c, a))
-    })
+    let root = std::path::Path::new("/");
+    let mut found: Option<&'static str> = None;
+    for c in &candidates {
+        let phrase = if c.parent().is_none() {
+            Some("the whole file system")
+        } else if ctx.home.as_deref() == Some(c.as_path()) {
+            Some("the home folder")
+        } else if ctx.workspace_roots.iter().any(|r| r == c) {
+            Some("the workspace root")
+        } else if ctx
+            .workspace_roots
+            .iter()
+            .chain(ctx.home.iter())
+            .any(|a| is_within(c, a))
+        {
+            Some("a folder that holds the home folder or the workspace")
+        } else if c.parent() == Some(root) {
+            Some("a top-level system folder")
+        } else {
+            None
+        };
+        // The first candidate (the path as written) names it best; later ones only
+        // fill in.
+        found = found.or(phrase);
+    }
+    found
 }

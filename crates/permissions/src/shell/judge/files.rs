@@ -3,7 +3,7 @@
 
 use super::{Input, Stdin, Verdict, judge, normalized, operands_of, split_flags};
 use crate::Risk;
-use crate::paths::{FileOp, is_precious};
+use crate::paths::{FileOp, is_precious, precious};
 use crate::shell::words::Word;
 
 /// Read-only programs: Low, unless an operand (or an option's `=value`) is a path
@@ -149,13 +149,11 @@ pub(super) fn rm(input: &Input<'_>) -> Verdict {
             continue;
         }
         let path = input.resolve(&operand.text);
-        if recursive && is_precious(&path, input.ctx) {
+        let precious = precious(&path, input.ctx);
+        if let Some(what) = precious.filter(|_| recursive) {
             v.raise(
                 Risk::Critical,
-                format!(
-                    "Recursively deletes {}, which holds the system, the home folder or the workspace.",
-                    path.display()
-                ),
+                format!("Recursively deletes {}, {what}.", path.display()),
             );
         } else if recursive && !path.inside_workspace {
             v.raise(
@@ -258,14 +256,8 @@ pub(super) fn copy(input: &Input<'_>, is_move: bool) -> Verdict {
     for source in &rest {
         if is_move && !source.dynamic {
             let path = input.resolve(&source.text);
-            if is_precious(&path, input.ctx) {
-                v.raise(
-                    Risk::Critical,
-                    format!(
-                        "Moves {}, which holds the system, the home folder or the workspace.",
-                        path.display()
-                    ),
-                );
+            if let Some(what) = precious(&path, input.ctx) {
+                v.raise(Risk::Critical, format!("Moves {}, {what}.", path.display()));
             }
         }
         v.word(source_op, source, input);
