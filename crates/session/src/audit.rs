@@ -37,7 +37,8 @@ impl AuditSink for NoAudit {
 
 impl AuditSink for AuditLogSink {
     fn record(&self, session: &SessionId, note: &AuditNote, latency: Option<Duration>) {
-        let session = session.0.to_string();
+        let session_id = session.0.to_string();
+        let session = session_id.clone();
         let event = match &note.kind {
             AuditKind::Evaluated { verdict } => {
                 let mut event = AuditEvent::evaluation(
@@ -87,8 +88,14 @@ impl AuditSink for AuditLogSink {
                         reason: reason.clone().unwrap_or_else(|| "unknown".to_owned()),
                     },
                 };
+                // What the answer decided: only a grant lets the call run.
+                let decision = match outcome {
+                    Outcome::Granted { .. } => Decision::Allow,
+                    _ => Decision::Deny,
+                };
                 AuditEvent::outcome(session, note.call_id.clone(), note.tool.clone(), outcome)
                     .with_args(note.args.clone())
+                    .with_decision(decision)
             }
         };
         let event = match latency {
@@ -96,5 +103,23 @@ impl AuditSink for AuditLogSink {
             None => event,
         };
         self.log.record(event);
+        // A call the policy settled without asking also gets its outcome line, so that
+        // every call in the log ends in exactly one outcome.
+        if let AuditKind::Evaluated { verdict } = &note.kind
+            && verdict.decision != Decision::Ask
+        {
+            self.log.record(
+                AuditEvent::outcome(
+                    session_id,
+                    note.call_id.clone(),
+                    note.tool.clone(),
+                    Outcome::Auto {
+                        decision: verdict.decision,
+                    },
+                )
+                .with_decision(verdict.decision)
+                .with_risk(verdict.risk),
+            );
+        }
     }
 }

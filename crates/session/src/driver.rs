@@ -80,6 +80,7 @@ pub async fn drive(
         asks: HashMap::new(),
         tools: HashMap::new(),
         tool_tasks: Vec::new(),
+        ask_tasks: Vec::new(),
         model_task: None,
     };
     let mut queue: std::collections::VecDeque<Command> = first.into();
@@ -133,6 +134,10 @@ struct DriverState {
     asks: HashMap<String, Ask>,
     tools: HashMap<String, CancellationToken>,
     tool_tasks: Vec<JoinHandle<()>>,
+    /// The tasks waiting for permission answers: awaited at the end, because a
+    /// withdrawn request's `$/cancel_request` goes out when its task lets go of it, and
+    /// that must happen before the turn's answer.
+    ask_tasks: Vec<JoinHandle<()>>,
     model_task: Option<JoinHandle<()>>,
 }
 
@@ -194,7 +199,8 @@ impl DriverState {
             },
         );
         let tx = self.tx.clone();
-        tokio::spawn(async move {
+        self.ask_tasks.retain(|task| !task.is_finished());
+        self.ask_tasks.push(tokio::spawn(async move {
             let answer = match pending.wait(timeout, &withdraw).await {
                 Ok(response) => permission::read_answer(response),
                 Err(ClientRequestError::Timeout { .. }) => Answer::TimedOut,
@@ -203,11 +209,15 @@ impl DriverState {
                 // With the connection gone nobody can answer; the turn is over.
                 Err(ClientRequestError::Disconnected { .. }) => Answer::Cancelled,
                 Err(ClientRequestError::Rejected { error, .. }) => Answer::Failed {
-                    reason: format!("the client answered with an error: {error}"),
+                    // One line: the reason ends up in a sentence for the model and the user.
+                    reason: format!("the client answered with an error: {error}")
+                        .split_whitespace()
+                        .collect::<Vec<_>>()
+                        .join(" "),
                 },
             };
             let _ = tx.send(Msg::Event(Event::Answered { call_id, answer }));
-        });
+        }));
     }
 
     fn run_tool(&mut self, call_id: String, tool: &str, args: serde_json::Value) {
@@ -324,7 +334,8 @@ impl DriverState {
         for (_, token) in self.tools.drain() {
             token.cancel();
         }
-        let tasks = std::mem::take(&mut self.tool_tasks);
+        let mut tasks = std::mem::take(&mut self.tool_tasks);
+        tasks.append(&mut self.ask_tasks);
         if tokio::time::timeout(TOOL_WIND_DOWN, futures::future::join_all(tasks))
             .await
             .is_err()
