@@ -380,6 +380,23 @@ fn shell_commands_have_the_expected_risk() {
     check("rm -rf /.", Critical);
     check("rm -rf src/../..", Critical);
 
+    // Variables set earlier on the same line are followed.
+    check("a=rm; $a -rf /", Critical);
+    check("cmd='rm -rf /'; $cmd", Critical);
+    check("a=rm\n${a} -rf ~", Critical);
+    check("export a=sudo; $a ls", Critical);
+    check("d=/; rm -rf $d", Critical);
+    check("d=build; rm -rf \"$d\"", High);
+    check("a=ls; $a", Low);
+    check("a=rm; bash -c \"$a -rf /\"", Critical);
+    // Unless the value is uncertain: then the program is only known at run time.
+    check("a=$(cat f); $a -rf /", High);
+    check("true && a=ls; $a -rf /", High);
+    check("a=ls; a=rm; $a x", High);
+    check("(a=ls); $a -rf /", High);
+    check("$a -rf /; a=ls", High);
+    check("a=ls $a -rf /", High);
+
     // Environment that changes what runs.
     check("PATH=/tmp/evil:$PATH ls", High);
     check("LD_PRELOAD=/tmp/x.so ls", High);

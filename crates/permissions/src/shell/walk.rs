@@ -8,7 +8,7 @@ use tree_sitter::{Node, Parser, Tree};
 
 use super::judge::{self, DOWNLOADERS, Input, Stdin};
 use super::normalize::normalize_argv;
-use super::words::{self, Word};
+use super::words::{self, Scope, Word};
 use super::wrappers::{self, basename};
 use super::{
     CommandAnalysis, MAX_COMMAND_BYTES, MAX_NESTING, MAX_PARSE_BYTES, MAX_SEGMENTS, Segment,
@@ -134,6 +134,7 @@ pub(super) fn analyse_at_depth(
         src: command,
         ctx: ctx.clone(),
         resolver: Resolver::new(ctx),
+        vars: Vec::new(),
         depth,
         segments: Vec::new(),
         problems: Vec::new(),
@@ -210,6 +211,8 @@ struct Walker<'s> {
     ctx: Context,
     /// The workspace roots, canonicalised once per analysis.
     resolver: Resolver,
+    /// Variables this command line sets (see [`Scope::vars`]).
+    vars: Vec<(String, Option<String>)>,
     depth: usize,
     segments: Vec<Segment>,
     problems: Vec<String>,
@@ -220,6 +223,59 @@ struct Walker<'s> {
 impl Walker<'_> {
     fn text(&self, node: Node<'_>) -> &str {
         words::text(node, self.src)
+    }
+
+    fn scope(&self) -> Scope<'_> {
+        Scope {
+            ctx: &self.ctx,
+            vars: &self.vars,
+        }
+    }
+
+    /// Evaluates a word; an unquoted expansion of a known value splits on blanks as
+    /// the shell does (`cmd="rm -rf /"; $cmd` runs `rm` with two arguments).
+    fn split_words(&self, node: Node<'_>) -> Vec<Word> {
+        let word = words::eval(node, self.src, self.scope());
+        let unquoted_expansion = matches!(node.kind(), "simple_expansion" | "expansion");
+        if unquoted_expansion && !word.dynamic && word.text.contains([' ', '\t', '\n']) {
+            return word.text.split_whitespace().map(Word::literal).collect();
+        }
+        vec![word]
+    }
+
+    /// Records a standalone `NAME=value`. Only a top-level statement of the command
+    /// line certainly runs before what follows it; an assignment anywhere else (a
+    /// branch, a loop, a subshell), a second assignment with another value, or a
+    /// value only known at run time makes the variable unknown.
+    fn record_assignment(&mut self, node: Node<'_>) {
+        let Some(name) = node.child_by_field_name("name") else {
+            return;
+        };
+        let name = self.text(name).to_string();
+        let top_level = node.parent().is_some_and(|p| {
+            p.kind() == "program"
+                || (p.kind() == "declaration_command"
+                    && p.parent().is_some_and(|g| g.kind() == "program"))
+        });
+        let value = match node.child_by_field_name("value") {
+            Some(v) => {
+                let w = words::eval(v, self.src, self.scope());
+                (!w.dynamic).then_some(w.text)
+            }
+            None => Some(String::new()),
+        };
+        let known = self
+            .vars
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.clone());
+        let value = match known {
+            Some(previous) if previous != value => None,
+            _ if !top_level => None,
+            _ => value,
+        };
+        self.vars.retain(|(n, _)| *n != name);
+        self.vars.push((name, value));
     }
 
     fn full(&mut self) -> bool {
@@ -399,6 +455,7 @@ impl Walker<'_> {
     /// A standalone `NAME=value`: a segment only when it changes what programs run.
     fn assignment_segment(&mut self, node: Node<'_>, level: usize) {
         self.walk_children(node, level);
+        self.record_assignment(node);
         let name = node
             .child_by_field_name("name")
             .map(|n| self.text(n).to_string())
@@ -461,7 +518,7 @@ impl Walker<'_> {
                     .children_by_field_name("destination", &mut cursor)
                     .collect();
                 for dest in dests {
-                    let word = words::eval(dest, self.src, &self.ctx);
+                    let word = words::eval(dest, self.src, self.scope());
                     let dup = matches!(op.as_str(), ">&" | "<&" | ">&-" | "<&-")
                         && (word.text == "-"
                             || (!word.text.is_empty()
@@ -500,7 +557,7 @@ impl Walker<'_> {
                     .filter(|c| c.kind() != "file_descriptor")
                     .last();
                 let text = value
-                    .map(|v| words::eval(v, self.src, &self.ctx))
+                    .map(|v| words::eval(v, self.src, self.scope()))
                     .and_then(|w| (!w.dynamic).then_some(w.text));
                 out.push(Effect::Stdin(text));
             }
@@ -584,14 +641,14 @@ impl Walker<'_> {
         let mut words_: Vec<Word> = Vec::new();
         if let Some(name) = node.child_by_field_name("name") {
             let value = name.named_child(0).unwrap_or(name);
-            words_.push(words::eval(value, self.src, &self.ctx));
+            words_.extend(self.split_words(value));
         }
         let mut cursor = node.walk();
         let args: Vec<Node<'_>> = node
             .children_by_field_name("argument", &mut cursor)
             .collect();
         for arg in args {
-            words_.push(words::eval(arg, self.src, &self.ctx));
+            words_.extend(self.split_words(arg));
         }
 
         let text = match redirects.last() {

@@ -32,6 +32,16 @@ impl Word {
     }
 }
 
+/// What word evaluation may know: the context (for `$HOME` and `$PWD`) and the
+/// variables the command line itself set earlier with a static value.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Scope<'a> {
+    pub ctx: &'a Context,
+    /// `(name, value)`; `None` when the value cannot be known (set conditionally, set
+    /// twice to different values, or from a substitution).
+    pub vars: &'a [(String, Option<String>)],
+}
+
 /// The source text of a node; empty when the range is not valid UTF-8 (it always is,
 /// since the source is a `&str` and tree-sitter cuts at token boundaries).
 pub(super) fn text<'a>(node: Node<'_>, src: &'a str) -> &'a str {
@@ -39,7 +49,7 @@ pub(super) fn text<'a>(node: Node<'_>, src: &'a str) -> &'a str {
 }
 
 /// Evaluates a word-like node.
-pub(super) fn eval(node: Node<'_>, src: &str, ctx: &Context) -> Word {
+pub(super) fn eval(node: Node<'_>, src: &str, scope: Scope<'_>) -> Word {
     match node.kind() {
         "word" | "number" => {
             let raw = text(node, src);
@@ -58,7 +68,7 @@ pub(super) fn eval(node: Node<'_>, src: &str, ctx: &Context) -> Word {
                 .unwrap_or(raw);
             Word::literal(inner)
         }
-        "string" | "translated_string" => eval_double_quoted(node, src, ctx),
+        "string" | "translated_string" => eval_double_quoted(node, src, scope),
         "ansi_c_string" => match decode_ansi_c(text(node, src)) {
             Some(decoded) => Word::literal(decoded),
             None => Word::unknown(text(node, src)),
@@ -67,7 +77,7 @@ pub(super) fn eval(node: Node<'_>, src: &str, ctx: &Context) -> Word {
             let mut out = Word::literal(String::new());
             let mut cursor = node.walk();
             for child in node.named_children(&mut cursor) {
-                let part = eval(child, src, ctx);
+                let part = eval(child, src, scope);
                 out.text.push_str(&part.text);
                 out.dynamic |= part.dynamic;
             }
@@ -77,32 +87,39 @@ pub(super) fn eval(node: Node<'_>, src: &str, ctx: &Context) -> Word {
             }
             out
         }
-        "simple_expansion" | "expansion" => eval_expansion(node, src, ctx),
+        "simple_expansion" | "expansion" => eval_expansion(node, src, scope),
         _ => Word::unknown(text(node, src)),
     }
 }
 
-/// `$HOME`, `${HOME}`, `$PWD` have values we know; every other expansion is dynamic.
-fn eval_expansion(node: Node<'_>, src: &str, ctx: &Context) -> Word {
+/// Variables the command line set with a static value, `$HOME` and `$PWD` have
+/// values we know; every other expansion is dynamic.
+fn eval_expansion(node: Node<'_>, src: &str, scope: Scope<'_>) -> Word {
     let raw = text(node, src);
     let name = raw
         .strip_prefix("${")
         .and_then(|r| r.strip_suffix('}'))
         .or_else(|| raw.strip_prefix('$'))
         .unwrap_or("");
+    if let Some((_, value)) = scope.vars.iter().rev().find(|(n, _)| n == name) {
+        return match value {
+            Some(value) => Word::literal(value.clone()),
+            None => Word::unknown(raw),
+        };
+    }
     match name {
-        "HOME" => match &ctx.home {
+        "HOME" => match &scope.ctx.home {
             Some(home) => Word::literal(home.display().to_string()),
             None => Word::unknown(raw),
         },
-        "PWD" => Word::literal(ctx.cwd.display().to_string()),
+        "PWD" => Word::literal(scope.ctx.cwd.display().to_string()),
         _ => Word::unknown(raw),
     }
 }
 
 /// A double-quoted string: literal stretches with `\$ \` \" \\` unescaped, and any
 /// expansion or substitution inside evaluated.
-fn eval_double_quoted(node: Node<'_>, src: &str, ctx: &Context) -> Word {
+fn eval_double_quoted(node: Node<'_>, src: &str, scope: Scope<'_>) -> Word {
     let range = node.byte_range();
     let raw = text(node, src);
     let open = if raw.starts_with("$\"") { 2 } else { 1 };
@@ -121,7 +138,7 @@ fn eval_double_quoted(node: Node<'_>, src: &str, ctx: &Context) -> Word {
             out.text
                 .push_str(&unescape_double_quoted(src.get(pos..r.start).unwrap_or("")));
         }
-        let part = eval(child, src, ctx);
+        let part = eval(child, src, scope);
         out.text.push_str(&part.text);
         out.dynamic |= part.dynamic;
         pos = r.end.max(pos);
