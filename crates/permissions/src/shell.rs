@@ -28,6 +28,17 @@
 //!   program's place, a command over 10 kB) is never below High.
 //! - `xargs PROG` is judged as `PROG` given one more operand known only at run time,
 //!   and never below Medium: it runs its program on input we cannot see.
+//! - `git`: reading subcommands (`status`, `log`, `diff`, `show`, listing `branch`,
+//!   ...) are Low; `add`, `commit`, `checkout`, `pull`, ... Medium; `push`,
+//!   `reset --hard`, `clean`, `branch -D`, `rm`, unknown subcommands and aliases, and
+//!   `git -c ...` High; force pushes Critical.
+//! - `sed` and `awk` are Medium (their scripts can write files and run commands); an
+//!   `awk` program that mentions `system`, `|`, `>` or `getline` is High.
+//! - A program given as a path outside the standard system folders (`./x`, `/tmp/x`)
+//!   is at least High.
+//! - Setting `PATH`, `LD_PRELOAD`, `BASH_ENV`, `GIT_SSH_COMMAND` and similar variables
+//!   is High. Variables the line itself sets at top level are followed
+//!   (`a=rm; $a -rf /` is `rm -rf /`).
 
 mod judge;
 mod normalize;
@@ -123,8 +134,8 @@ pub struct Segment {
     pub risk: Risk,
     /// A sentence: why this risk.
     pub reason: String,
-    /// Files this segment writes through redirections or write operands (`tee`,
-    /// `touch`, `cp` targets, ...).
+    /// Files this segment changes: redirection targets and the operands it writes
+    /// or deletes (`tee`, `touch`, `cp` and `mv` targets, `rm` operands, ...).
     pub writes: Vec<ResolvedPath>,
     /// The program is a variable or substitution, or something else could not be
     /// read: we cannot tell what runs.
@@ -137,5 +148,5 @@ pub struct Segment {
 
 /// Analyses a shell command line. Never panics; the work is bounded for any input.
 pub fn analyse(command: &str, ctx: &Context) -> CommandAnalysis {
-    walk::analyse_at_depth(command, ctx, 0)
+    walk::analyse_at_depth(command, ctx, 0, 0)
 }
