@@ -1,3 +1,96 @@
-//! Benchmarks (filled in below).
+//! One evaluation against 1, 100, 1,000 and 10,000 rules.
+//!
+//! `decide/*` measures the policy alone (rules, grants, mode) on a call that is
+//! already assessed: the part that grows with the number of rules. `evaluate/*` is
+//! the whole `Engine::evaluate`, with path resolution and shell parsing.
+//!
+//! Run: `cargo bench -p warden-permissions --bench evaluate`.
 
-fn main() {}
+use std::hint::black_box;
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use serde_json::json;
+use warden_permissions::policy::Source;
+use warden_permissions::{Context, Engine, Layer, Mode, Policy, ToolCall, assess};
+
+/// A policy of `n` rules of every kind: MCP tool globs, commands, path globs,
+/// domains and argument matchers, none of which matches the benchmarked calls, so
+/// that every evaluation falls through all of them to the mode table (the worst case).
+fn policy(n: usize) -> String {
+    let mut text = String::new();
+    for i in 0..n {
+        let body = match i % 5 {
+            0 => format!("tool = \"mcp__server{i}__*\"\ndecision = \"allow\""),
+            1 => format!("tool = \"terminal\"\ncommand = \"tool{i} sub{i}\"\ndecision = \"deny\""),
+            2 => format!("tool = \"fs_*\"\npath = \"dir{i}/**/*.rs\"\ndecision = \"allow\""),
+            3 => format!(
+                "tool = \"http_fetch\"\ndomain = \"*.host{i}.example.org\"\ndecision = \"allow\""
+            ),
+            _ => format!(
+                "tool = \"mcp__github__*\"\nargs = {{ repo = \"org{i}/*\" }}\ndecision = \"ask\""
+            ),
+        };
+        text.push_str(&format!("[[rule]]\nid = \"r{i}\"\n{body}\n\n"));
+    }
+    text
+}
+
+fn bench(c: &mut Criterion) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let ws = dir.path().canonicalize().expect("canonical");
+    std::fs::create_dir_all(ws.join("src")).expect("mkdir");
+    let ctx = Context::new(&ws);
+    let calls = [
+        (
+            "terminal",
+            ToolCall::new("terminal", json!({"command": "cargo build && git status"})),
+        ),
+        (
+            "fs_write",
+            ToolCall::new(
+                "fs_write",
+                json!({"path": "src/main.rs", "content": "fn main() {}"}),
+            ),
+        ),
+        (
+            "http_fetch",
+            ToolCall::new("http_fetch", json!({"url": "https://docs.rs/serde"})),
+        ),
+        (
+            "mcp",
+            ToolCall::new(
+                "mcp__github__create_issue",
+                json!({"repo": "acme/x", "title": "t"}),
+            ),
+        ),
+    ];
+    let mut decide = c.benchmark_group("decide");
+    for n in [1, 100, 1_000, 10_000] {
+        let policy =
+            Policy::from_sources(&[Source::text(Layer::User, "bench.toml", policy(n))], false);
+        assert!(policy.errors.is_empty(), "{:?}", policy.errors);
+        let engine = Engine::with_policy(policy, &ws, None);
+        for (name, call) in &calls {
+            let assessment = assess(call, &ctx);
+            decide.bench_with_input(BenchmarkId::new(*name, n), &n, |b, _| {
+                b.iter(|| engine.decide(black_box(call), &assessment, &ctx, Mode::Ask, "s"))
+            });
+        }
+    }
+    decide.finish();
+    let mut evaluate = c.benchmark_group("evaluate");
+    for n in [1, 1_000] {
+        let policy =
+            Policy::from_sources(&[Source::text(Layer::User, "bench.toml", policy(n))], false);
+        let engine = Engine::with_policy(policy, &ws, None);
+        for (name, call) in &calls {
+            evaluate.bench_with_input(BenchmarkId::new(*name, n), &n, |b, _| {
+                b.iter(|| engine.evaluate(black_box(call), &ctx, Mode::Ask, "s"))
+            });
+        }
+    }
+    evaluate.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

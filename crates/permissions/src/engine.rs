@@ -152,8 +152,21 @@ impl Engine {
         session_id: &str,
     ) -> Evaluation {
         let assessment = assess(call, ctx);
+        self.decide(call, &assessment, ctx, mode, session_id)
+    }
+
+    /// Decides a call that is already assessed (see [`crate::assess()`]): the rules,
+    /// grants and mode, without the path resolution and shell parsing.
+    pub fn decide(
+        &self,
+        call: &ToolCall,
+        assessment: &Assessment,
+        ctx: &Context,
+        mode: Mode,
+        session_id: &str,
+    ) -> Evaluation {
         if let Some(problem) = &assessment.malformed {
-            return self.malformed(call, &assessment, problem, mode);
+            return self.malformed(call, assessment, problem, mode);
         }
         let now = SystemTime::now();
         let stored = read(&self.stored);
@@ -166,9 +179,9 @@ impl Engine {
         let outcomes: Vec<UnitOutcome> = assessment
             .units
             .iter()
-            .map(|unit| self.decide_unit(call, &assessment, unit, ctx, mode, &grants, now))
+            .map(|unit| self.decide_unit(call, assessment, unit, ctx, mode, &grants, now))
             .collect();
-        self.combine(call, &assessment, ctx, mode, outcomes)
+        self.combine(call, assessment, ctx, mode, outcomes)
     }
 
     /// The evaluation of a call that cannot even be read, such as one whose arguments
@@ -229,10 +242,16 @@ impl Engine {
         let matched: Vec<&Rule> = self
             .policy
             .index
-            .candidates(&call.tool, unit, assessment.domain.as_deref(), ctx)
+            .candidates(
+                &call.tool,
+                &call.args,
+                unit,
+                assessment.domain.as_deref(),
+                ctx,
+            )
             .iter()
             .map(|i| &self.policy.rules[i])
-            .filter(|r| r.matches(call, assessment, unit, risk, ctx))
+            .filter(|r| r.matches_rest(call, assessment, unit, risk, ctx))
             .collect();
         let mut matched_out: Vec<MatchedRule> =
             matched.iter().map(|r| MatchedRule::of(r)).collect();

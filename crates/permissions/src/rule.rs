@@ -89,6 +89,8 @@ pub struct Rule {
     pub path: Option<PathPattern>,
     pub domain: Option<(String, DomainPattern)>,
     pub args: Vec<(String, GlobMatcher)>,
+    /// The `args` globs, for the index.
+    pub arg_globs: Vec<(String, Glob)>,
     /// False for an untrusted project's allow rules: they are listed when they
     /// match, but decide nothing.
     pub applies: bool,
@@ -100,6 +102,24 @@ pub struct Rule {
 /// character.
 pub fn build_name_glob(pattern: &str) -> Result<Glob, globset::Error> {
     GlobBuilder::new(pattern).literal_separator(false).build()
+}
+
+/// The text an `args` matcher compares: a string argument as it is, a number or a
+/// boolean as JSON; objects, arrays, null and missing arguments match nothing. Keys
+/// that start with `/` are JSON pointers.
+pub fn arg_text<'a>(args: &'a serde_json::Value, key: &str) -> Option<std::borrow::Cow<'a, str>> {
+    let value = if key.starts_with('/') {
+        args.pointer(key)
+    } else {
+        args.get(key)
+    };
+    match value? {
+        serde_json::Value::String(s) => Some(std::borrow::Cow::Borrowed(s)),
+        v @ (serde_json::Value::Number(_) | serde_json::Value::Bool(_)) => {
+            Some(std::borrow::Cow::Owned(v.to_string()))
+        }
+        _ => None,
+    }
 }
 
 impl Rule {
@@ -130,16 +150,20 @@ impl Rule {
             .as_deref()
             .map(|d| DomainPattern::parse(d).map(|p| (d.to_owned(), p)))
             .transpose()?;
-        let args = raw
+        let arg_globs = raw
             .args
             .iter()
             .flatten()
             .map(|(k, v)| {
                 build_name_glob(v)
-                    .map(|g| (k.clone(), g.compile_matcher()))
+                    .map(|g| (k.clone(), g))
                     .map_err(|e| format!("`args.{k} = \"{v}\"`: {e}"))
             })
             .collect::<Result<Vec<_>, _>>()?;
+        let args = arg_globs
+            .iter()
+            .map(|(k, g)| (k.clone(), g.compile_matcher()))
+            .collect();
         let rule = Rule {
             id: raw.id.clone(),
             index,
@@ -154,6 +178,7 @@ impl Rule {
             path,
             domain,
             args,
+            arg_globs,
             applies: true,
             raw,
         };
@@ -196,8 +221,21 @@ impl Rule {
         risk: Risk,
         ctx: &Context,
     ) -> bool {
+        self.tool_matches(&call.tool) && self.matches_rest(call, assessment, unit, risk, ctx)
+    }
+
+    /// [`Rule::matches`] without the tool glob, for rules that the index already
+    /// selected by tool name.
+    pub fn matches_rest(
+        &self,
+        call: &ToolCall,
+        assessment: &Assessment,
+        unit: &Unit,
+        risk: Risk,
+        ctx: &Context,
+    ) -> bool {
         let allow = self.decision == Decision::Allow;
-        if !self.tool_matches(&call.tool) || self.risk.is_some_and(|r| r != risk) {
+        if self.risk.is_some_and(|r| r != risk) {
             return false;
         }
         if let Some((_, pattern)) = &self.command {
@@ -236,20 +274,9 @@ impl Rule {
         {
             return false;
         }
-        self.args.iter().all(|(key, glob)| {
-            let value = if key.starts_with('/') {
-                call.args.pointer(key)
-            } else {
-                call.args.get(key)
-            };
-            match value {
-                Some(serde_json::Value::String(s)) => glob.is_match(s),
-                Some(v @ (serde_json::Value::Number(_) | serde_json::Value::Bool(_))) => {
-                    glob.is_match(v.to_string())
-                }
-                _ => false,
-            }
-        })
+        self.args
+            .iter()
+            .all(|(key, glob)| arg_text(&call.args, key).is_some_and(|v| glob.is_match(&*v)))
     }
 
     /// Checks `match` and `not_match`. An example is tested against the rule's most

@@ -54,9 +54,20 @@ impl Bits {
     }
 }
 
+/// The path rules of one anchor: filed by the glob's first component when it is a
+/// plain name, else in a `GlobSet`.
 #[derive(Debug)]
-struct PathSet {
+struct PathIndex {
     anchor: Anchor,
+    by_first: HashMap<String, Vec<usize>>,
+    other: GlobSet,
+    other_owners: Vec<usize>,
+}
+
+/// The `args` rules, filed by their first argument key.
+#[derive(Debug)]
+struct ArgIndex {
+    key: String,
     set: GlobSet,
     owners: Vec<usize>,
 }
@@ -65,14 +76,18 @@ struct PathSet {
 #[derive(Debug)]
 pub(crate) struct RuleIndex {
     len: usize,
+    /// One entry per distinct tool glob, so that a glob shared by many rules (every
+    /// `terminal` rule) costs one match and one bitset union.
     tools: GlobSet,
-    tool_owners: Vec<usize>,
+    tool_owners: Vec<Bits>,
     no_tool: Bits,
     programs: HashMap<String, Vec<usize>>,
     any_program: Bits,
     no_command: Bits,
-    paths: Vec<PathSet>,
+    paths: Vec<PathIndex>,
     no_path: Bits,
+    args: Vec<ArgIndex>,
+    no_args: Bits,
     domains: HashMap<String, Vec<usize>>,
     no_domain: Bits,
 }
@@ -85,16 +100,24 @@ impl RuleIndex {
     pub(crate) fn build(rules: &[Rule]) -> RuleIndex {
         let n = rules.len();
         let mut tools = GlobSetBuilder::new();
-        let mut tool_owners = Vec::new();
+        let mut tool_owners: Vec<Bits> = Vec::new();
+        let mut tool_slots: HashMap<String, usize> = HashMap::new();
         let mut no_tool = Bits::new(n);
         let mut programs: HashMap<String, Vec<usize>> = HashMap::new();
         let mut any_program = Bits::new(n);
         let mut no_command = Bits::new(n);
-        let mut path_builders: Vec<(Anchor, GlobSetBuilder, Vec<usize>)> =
-            [Anchor::Absolute, Anchor::Cwd, Anchor::Home]
-                .into_iter()
-                .map(|a| (a, GlobSetBuilder::new(), Vec::new()))
-                .collect();
+        type PathBuilder = (
+            Anchor,
+            HashMap<String, Vec<usize>>,
+            GlobSetBuilder,
+            Vec<usize>,
+        );
+        let mut path_builders: Vec<PathBuilder> = [Anchor::Absolute, Anchor::Cwd, Anchor::Home]
+            .into_iter()
+            .map(|a| (a, HashMap::new(), GlobSetBuilder::new(), Vec::new()))
+            .collect();
+        let mut arg_builders: Vec<(String, GlobSetBuilder, Vec<usize>)> = Vec::new();
+        let mut no_args = Bits::new(n);
         let mut no_path = Bits::new(n);
         let mut domains: HashMap<String, Vec<usize>> = HashMap::new();
         let mut no_domain = Bits::new(n);
@@ -102,8 +125,12 @@ impl RuleIndex {
         for (i, rule) in rules.iter().enumerate() {
             match &rule.tool {
                 Some((_, glob)) => {
-                    tools.add(glob.clone());
-                    tool_owners.push(i);
+                    let slot = *tool_slots.entry(glob.glob().to_owned()).or_insert_with(|| {
+                        tools.add(glob.clone());
+                        tool_owners.push(Bits::new(n));
+                        tool_owners.len() - 1
+                    });
+                    tool_owners[slot].set(i);
                 }
                 None => no_tool.set(i),
             }
@@ -117,13 +144,33 @@ impl RuleIndex {
             }
             match &rule.path {
                 None => no_path.set(i),
-                Some(PathPattern { anchor, glob, .. }) => {
-                    if let Some((_, builder, owners)) =
-                        path_builders.iter_mut().find(|(a, _, _)| a == anchor)
+                Some(pattern) => {
+                    if let Some((_, by_first, other, owners)) = path_builders
+                        .iter_mut()
+                        .find(|(a, ..)| *a == pattern.anchor)
                     {
-                        builder.add(glob.clone());
-                        owners.push(i);
+                        match pattern.first_literal() {
+                            Some(first) => by_first.entry(first.to_owned()).or_default().push(i),
+                            None => {
+                                other.add(pattern.glob.clone());
+                                owners.push(i);
+                            }
+                        }
                     }
+                }
+            }
+            match rule.arg_globs.first() {
+                None => no_args.set(i),
+                Some((key, glob)) => {
+                    let at = match arg_builders.iter().position(|(k, ..)| k == key) {
+                        Some(at) => at,
+                        None => {
+                            arg_builders.push((key.clone(), GlobSetBuilder::new(), Vec::new()));
+                            arg_builders.len() - 1
+                        }
+                    };
+                    arg_builders[at].1.add(glob.clone());
+                    arg_builders[at].2.push(i);
                 }
             }
             // Domains are keyed by the host (exact) or by the suffix with its dot
@@ -147,13 +194,23 @@ impl RuleIndex {
             no_command,
             paths: path_builders
                 .into_iter()
-                .map(|(anchor, b, owners)| PathSet {
+                .map(|(anchor, by_first, other, other_owners)| PathIndex {
                     anchor,
+                    by_first,
+                    other: build(other),
+                    other_owners,
+                })
+                .collect(),
+            no_path,
+            args: arg_builders
+                .into_iter()
+                .map(|(key, b, owners)| ArgIndex {
+                    key,
                     set: build(b),
                     owners,
                 })
                 .collect(),
-            no_path,
+            no_args,
             domains,
             no_domain,
         }
@@ -164,13 +221,14 @@ impl RuleIndex {
     pub(crate) fn candidates(
         &self,
         tool: &str,
+        args: &serde_json::Value,
         unit: &Unit,
         domain: Option<&str>,
         ctx: &Context,
     ) -> Bits {
         let mut result = self.no_tool.clone();
         for i in self.tools.matches(tool) {
-            result.set(self.tool_owners[i]);
+            result.union(&self.tool_owners[i]);
         }
 
         let mut commands = self.no_command.clone();
@@ -183,18 +241,41 @@ impl RuleIndex {
         result.intersect(&commands);
 
         let mut paths = self.no_path.clone();
-        for set in self.paths.iter().filter(|s| !s.owners.is_empty()) {
+        for index in &self.paths {
+            if index.by_first.is_empty() && index.other_owners.is_empty() {
+                continue;
+            }
             for p in &unit.paths {
                 for path in [&p.lexical, &p.real] {
-                    if let Some(subject) = PathPattern::subject(set.anchor, path, ctx) {
-                        for i in set.set.matches(subject) {
-                            paths.set(set.owners[i]);
+                    let Some(subject) = PathPattern::subject(index.anchor, path, ctx) else {
+                        continue;
+                    };
+                    // Rules filed by their first component are candidates when the
+                    // path starts with it; `Rule::matches_rest` checks the glob.
+                    if let Some(rules) = PathPattern::first_component(subject)
+                        .and_then(|first| index.by_first.get(first))
+                    {
+                        rules.iter().for_each(|&i| paths.set(i));
+                    }
+                    if !index.other_owners.is_empty() {
+                        for i in index.other.matches(subject) {
+                            paths.set(index.other_owners[i]);
                         }
                     }
                 }
             }
         }
         result.intersect(&paths);
+
+        let mut with_args = self.no_args.clone();
+        for index in &self.args {
+            if let Some(value) = crate::rule::arg_text(args, &index.key) {
+                for i in index.set.matches(&*value) {
+                    with_args.set(index.owners[i]);
+                }
+            }
+        }
+        result.intersect(&with_args);
 
         let mut domains = self.no_domain.clone();
         if let Some(host) = domain {

@@ -69,6 +69,29 @@ impl PathPattern {
         }
     }
 
+    /// The glob's first path component when it is a plain name (`src` for
+    /// `src/**`, `etc` for `/etc/*`), which the index files the rule under; `None`
+    /// when it has glob syntax (`**/.env`, `*.rs`).
+    pub fn first_literal(&self) -> Option<&str> {
+        let glob = self.glob.glob();
+        let rest = glob.strip_prefix('/').unwrap_or(glob);
+        let first = rest.split('/').next()?;
+        (!first.is_empty() && !first.contains(['*', '?', '[', ']', '{', '}', '\\']))
+            .then_some(first)
+    }
+
+    /// The first component of a path as the index compares it (see
+    /// [`PathPattern::first_literal`]).
+    pub fn first_component(subject: &Path) -> Option<&str> {
+        subject
+            .components()
+            .find_map(|c| match c {
+                std::path::Component::Normal(name) => Some(name),
+                _ => None,
+            })
+            .and_then(|n| n.to_str())
+    }
+
     pub fn matches(&self, path: &Path, ctx: &Context) -> bool {
         PathPattern::subject(self.anchor, path, ctx).is_some_and(|p| self.matcher.is_match(p))
     }
