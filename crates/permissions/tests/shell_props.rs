@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 
-use warden_permissions::shell::analyse;
+use warden_permissions::shell::{analyse, normalize_argv};
 use warden_permissions::{Context, Risk};
 
 fn ctx() -> Context {
@@ -108,5 +108,54 @@ proptest! {
         let quoted = format!("'{}'", a.replace('\'', r"'\''"));
         let wrapped = format!("bash -c {quoted}");
         prop_assert!(risk(&wrapped) >= risk(a), "{wrapped:?}");
+    }
+}
+
+/// Words that programs with known options take.
+const WORDS: &[&str] = &[
+    "-r",
+    "-f",
+    "-R",
+    "-rf",
+    "-fr",
+    "-i",
+    "-v",
+    "--recursive",
+    "--force",
+    "--",
+    "-t",
+    "dir",
+    "x",
+    "-x",
+    "-m",
+    "755",
+    "--target-directory=out",
+    "-p",
+    "push",
+    "commit",
+    "-u",
+    "-am",
+    "msg",
+    "--force-with-lease",
+    "origin",
+    "+main",
+    "-C",
+    "sub",
+    "-rfz",
+    "-",
+];
+
+proptest! {
+    #[test]
+    fn the_normal_form_is_a_fixed_point(
+        program in proptest::sample::select(&["rm", "cp", "mv", "chmod", "mkdir", "ls", "git", "ln", "touch", "cargo"][..]),
+        args in proptest::collection::vec(proptest::sample::select(WORDS), 0..8),
+    ) {
+        let mut argv = vec![program.to_string()];
+        argv.extend(args.iter().map(|a| (*a).to_string()));
+        let once = normalize_argv(&argv);
+        let twice = normalize_argv(&once);
+        prop_assert_eq!(&once, &twice, "{:?}", argv);
+        prop_assert_eq!(once.first(), argv.first());
     }
 }
