@@ -35,7 +35,9 @@ impl Agent {
         let mut child = Command::new(env!("CARGO_BIN_EXE_warden"))
             .env_remove("RUST_LOG")
             .env("WARDEN_HOME", dir.path().join("home"))
-            .env("WARDEN_MANAGED_POLICY", dir.path().join("none.toml"))
+            // In its own folder: the managed policy's folder is protected, and the
+            // project must not be inside it.
+            .env("WARDEN_MANAGED_POLICY", dir.path().join("managed/policy.toml"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

@@ -1,0 +1,45 @@
+# Shortcuts for working on Warden. `just` lists them.
+
+default:
+    @just --list
+
+# Serve ACP on stdin/stdout with the scripted model (what an editor runs).
+run *args:
+    cargo run --release -- {{args}}
+
+# Every test (the README's test command).
+test:
+    cargo test --workspace
+
+# What CI runs: fmt, clippy, tests and the interop suites, from this checkout.
+ci:
+    bash .ci/run
+
+# Format and lint.
+lint:
+    cargo fmt --all
+    cargo clippy --workspace --all-targets -- -D warnings
+
+# The benchmarks behind docs/performance.md.
+bench:
+    cargo bench --bench acp_transport
+    cargo bench --bench turn
+    cargo bench -p warden-permissions
+    cargo bench -p warden-tools
+    cargo bench -p warden-model
+
+# The interop suites with the official Python and TypeScript ACP clients.
+interop:
+    cargo build
+    bash tests/interop/run.sh
+
+# Fuzz one target (shell or policy) for a bounded time. cargo-fuzz needs nightly
+# features; RUSTC_BOOTSTRAP lets this machine's stable toolchain provide them.
+fuzz target="shell" seconds="60":
+    command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
+    cd crates/permissions/fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run {{target}} --fuzz-dir . -- -max_total_time={{seconds}}
+
+# Evaluate one call against the policy in effect, e.g.
+# just check terminal '{"command": "git status && rm -rf ~"}'
+check tool args:
+    cargo run -q -- policy check --tool {{tool}} --args '{{args}}'
