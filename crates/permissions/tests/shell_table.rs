@@ -75,6 +75,10 @@ fn shell_commands_have_the_expected_risk() {
     check("wc -l src/*.rs", Low);
     check("grep -rn TODO src", Low);
     check("grep -rn .env src", Low);
+    check("grep -e .env -e id_rsa src", Low);
+    check("grep --regexp=.env src", Low);
+    check("grep -f ~/.ssh/id_rsa src", High);
+    check("grep foo .env", High);
     check("rg foo", Low);
     check("rg -n 'fn main' src/", Low);
     check("find . -name '*.rs'", Low);

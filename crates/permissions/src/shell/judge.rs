@@ -482,7 +482,7 @@ fn judge_program(input: &Input<'_>) -> Verdict {
             return Verdict::new(Risk::High, "Mounts a file system.");
         }
         "xxd" if input.args.iter().any(|a| !a.text.starts_with('-')) => {
-            return readers(input, 0);
+            return readers(input, false);
         }
         "cargo" | "npm" | "pnpm" | "yarn" | "bun" | "go" | "pip" | "pip3" | "uv" | "poetry"
         | "pipenv" | "gem" | "bundle" | "composer" | "deno" | "dotnet" | "swift" | "mix"
@@ -494,15 +494,10 @@ fn judge_program(input: &Input<'_>) -> Verdict {
         return network(input);
     }
     if PATTERN_READERS.contains(&p) {
-        let explicit_pattern = input.args.iter().any(|a| {
-            matches!(a.text.as_str(), "-e" | "-f" | "--regexp" | "--file")
-                || a.text.starts_with("--regexp=")
-                || a.text.starts_with("--file=")
-        });
-        return readers(input, usize::from(!explicit_pattern));
+        return readers(input, true);
     }
     if READERS.contains(&p) {
-        return readers(input, 0);
+        return readers(input, false);
     }
     if HARMLESS.contains(&p) {
         return Verdict::new(Risk::Low, format!("Runs {p}, which only reads."));

@@ -7,9 +7,17 @@ use crate::paths::{FileOp, is_precious, precious};
 use crate::shell::words::Word;
 
 /// Read-only programs: Low, unless an operand (or an option's `=value`) is a path
-/// that is sensitive or outside the workspace. The first `skip` operands are not
-/// paths (a grep pattern). `sort -o`, `uniq IN OUT` and `tree -o` write.
-pub(super) fn readers(input: &Input<'_>, skip: usize) -> Verdict {
+/// that is sensitive or outside the workspace. A pattern reader's pattern (its first
+/// operand, or the value of `-e`) is not a path; a pattern file (`-f FILE`) is.
+/// `sort -o`, `uniq IN OUT`, `xxd IN OUT` and `tree -o` write.
+pub(super) fn readers(input: &Input<'_>, pattern_reader: bool) -> Verdict {
+    // A pattern reader's first operand is its pattern, unless `-e`/`-f` gave it.
+    let explicit_pattern = input.args.iter().any(|a| {
+        matches!(a.text.as_str(), "-e" | "-f" | "--regexp" | "--file")
+            || a.text.starts_with("--regexp=")
+            || a.text.starts_with("--file=")
+    });
+    let skip = usize::from(pattern_reader && !explicit_pattern);
     let p = input.program;
     let mut v = Verdict::new(Risk::Low, format!("Runs {p}, which only reads."));
     let args = operands_of(input);
@@ -35,6 +43,14 @@ pub(super) fn readers(input: &Input<'_>, skip: usize) -> Verdict {
                     v.word(FileOp::Write, target, input);
                     i += 1;
                 }
+                continue;
+            }
+            if pattern_reader && matches!(a.text.as_str(), "-e" | "--regexp") {
+                // A pattern, not a path.
+                i += 1;
+                continue;
+            }
+            if pattern_reader && a.text.starts_with("--regexp=") {
                 continue;
             }
             if let Some((flag, value)) = a.text.split_once('=') {
