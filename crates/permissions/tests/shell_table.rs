@@ -359,6 +359,9 @@ fn shell_commands_have_the_expected_risk() {
     check("find . | xargs -0 -n 1 grep foo", Medium);
     check("timeout --bogus 5 ls", High);
     check("stdbuf -oL rm -rf /", Critical);
+    check("exec > build.log 2>&1", Medium);
+    check("exec > ~/.bashrc", Critical);
+    check("time", Low);
 
     // Quoting and spelling tricks.
     check("r''m -rf /", Critical);

@@ -467,6 +467,10 @@ fn judge_program(input: &Input<'_>) -> Verdict {
         "systemctl" => return systemctl(input),
         "watch" => return watch(input),
         "alias" | "trap" => return alias_or_trap(input),
+        // Reached only when the wrapper runs no program (see `wrappers::unwrap`).
+        "exec" | "time" | "nice" if input.args.is_empty() => {
+            return Verdict::new(Risk::Low, format!("Runs {p} alone, which starts nothing."));
+        }
         "date"
             if input
                 .args
