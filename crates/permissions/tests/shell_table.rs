@@ -134,6 +134,11 @@ fn shell_commands_have_the_expected_risk() {
     check("git -c core.pager=evil log", High);
     check("git frobnicate", High);
     check("git branch -D old", High);
+    check("git config user.name Me", Medium);
+    check("git config --get user.name", Low);
+    check("git config core.hooksPath /tmp/hooks", High);
+    check("git config alias.st '!rm -rf /'", High);
+    check("git config --global core.pager 'sh -c evil'", High);
 
     // Build and test tools.
     check("cargo build", Medium);

@@ -133,6 +133,14 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
                 || operands.len() == 1
             {
                 (Risk::Low, "Reads git configuration.".into())
+            } else if operands.first().is_some_and(|k| runs_programs(&k.text)) {
+                (
+                    Risk::High,
+                    format!(
+                        "Sets the git option {}, which makes git run a program later.",
+                        operands[0].text
+                    ),
+                )
             } else if has("--global") || has("--system") {
                 (
                     Risk::High,
@@ -255,4 +263,33 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
         v.reason = format!("Runs git {sub}.");
     }
     v
+}
+
+/// Git options whose value is a program git runs (hooks, pagers, editors, aliases,
+/// filters, credential helpers) or that redirect where it fetches from.
+fn runs_programs(key: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    const EXACT: &[&str] = &[
+        "core.hookspath",
+        "core.sshcommand",
+        "core.pager",
+        "core.editor",
+        "core.fsmonitor",
+        "core.askpass",
+        "core.gitproxy",
+        "sequence.editor",
+        "gpg.program",
+        "credential.helper",
+        "diff.external",
+        "include.path",
+    ];
+    EXACT.contains(&key.as_str())
+        || key.starts_with("alias.")
+        || key.starts_with("filter.")
+        || key.starts_with("includeif.")
+        || key.starts_with("url.")
+        || key.ends_with(".textconv")
+        || key.ends_with(".command")
+        || key.ends_with(".cmd")
+        || key.ends_with(".helper")
 }
