@@ -240,7 +240,7 @@ fn grants_list_and_revoke() {
     let out = env.warden(&["grants", "list"]);
     assert!(out.status.success());
     assert!(stdout(&out).contains("No stored grants"));
-    let line = r#"{"grant":{"id":"g-0000000000000001","created_at":"2026-11-22T20:00:00Z","client":"zed","effect":"allow","scope":"user","matchers":[{"kind":"command","prefix":["npm","test"]}],"max_risk":"medium","subject":"`npm test …`"}}"#;
+    let line = r#"{"grant":{"id":"g-0000000000000001","created_at":"2026-11-22T20:00:00Z","client":"zed","effect":"allow","scope":"user","matchers":[{"command":{"prefix":["npm","test"]}}],"max_risk":"medium","subject":"`npm test …`"}}"#;
     fs::write(env.home.join("grants.jsonl"), format!("{line}\n")).expect("write");
     let v = env.check("terminal", r#"{"command": "npm test"}"#, &[]);
     assert_eq!(v["decision"], "allow");

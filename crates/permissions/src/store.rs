@@ -46,22 +46,31 @@ pub struct GrantStore {
     file: JsonlFile,
 }
 
-/// Applies the records in order: the grants not revoked, first occurrence of an id.
+/// Applies the records: the grants that no revocation names. Ids are random and
+/// unique, so no further deduplication is needed (an equal grant is never written
+/// twice, see [`GrantStore::add`]).
 fn replay(records: Vec<GrantRecord>) -> Vec<Grant> {
-    let revoked: HashSet<String> = records
+    let revoked: HashSet<&str> = records
         .iter()
         .filter_map(|r| match r {
-            GrantRecord::Revoke(r) => Some(r.id.clone()),
+            GrantRecord::Revoke(r) => Some(r.id.as_str()),
             GrantRecord::Grant(_) => None,
         })
         .collect();
-    let mut seen = HashSet::new();
+    if revoked.is_empty() {
+        return records
+            .into_iter()
+            .filter_map(|r| match r {
+                GrantRecord::Grant(g) => Some(g),
+                GrantRecord::Revoke(_) => None,
+            })
+            .collect();
+    }
+    let revoked: HashSet<String> = revoked.into_iter().map(str::to_owned).collect();
     records
         .into_iter()
         .filter_map(|r| match r {
-            GrantRecord::Grant(g) if !revoked.contains(&g.id) && seen.insert(g.id.clone()) => {
-                Some(g)
-            }
+            GrantRecord::Grant(g) if !revoked.contains(&g.id) => Some(g),
             _ => None,
         })
         .collect()

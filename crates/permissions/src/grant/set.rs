@@ -17,7 +17,10 @@ pub struct GrantSet {
 
 impl GrantSet {
     pub fn new(grants: Vec<Grant>) -> GrantSet {
-        let mut set = GrantSet::default();
+        let mut set = GrantSet {
+            grants: Vec::with_capacity(grants.len()),
+            by_key: HashMap::new(),
+        };
         for g in grants {
             set.insert(g);
         }
@@ -26,10 +29,20 @@ impl GrantSet {
 
     pub fn insert(&mut self, grant: Grant) {
         let i = self.grants.len();
-        let mut keys: Vec<&str> = grant.matchers.iter().map(|m| m.key()).collect();
-        keys.dedup();
-        for key in keys {
-            self.by_key.entry(key.to_owned()).or_default().push(i);
+        for (n, m) in grant.matchers.iter().enumerate() {
+            let key = m.key();
+            if grant.matchers[..n]
+                .iter()
+                .any(|earlier| earlier.key() == key)
+            {
+                continue;
+            }
+            match self.by_key.get_mut(key) {
+                Some(list) => list.push(i),
+                None => {
+                    self.by_key.insert(key.to_owned(), vec![i]);
+                }
+            }
         }
         self.grants.push(grant);
     }

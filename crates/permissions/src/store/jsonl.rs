@@ -90,29 +90,53 @@ impl JsonlFile {
         Ok(Lock { _file: file })
     }
 
-    /// Reads every line that parses; others are skipped with a warning.
-    pub(crate) fn read<T: DeserializeOwned>(&self) -> Result<Vec<T>, StoreError> {
+    /// Reads every line that parses; others are skipped with a warning. Large files
+    /// are parsed on several threads (the lines are independent).
+    pub(crate) fn read<T: DeserializeOwned + Send>(&self) -> Result<Vec<T>, StoreError> {
         let bytes = match std::fs::read(&self.path) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
             Err(e) => return Err(StoreError::io(&self.path, "read", e)),
         };
-        let mut out = Vec::new();
-        for (n, line) in bytes.split(|&b| b == b'\n').enumerate() {
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
+        let lines: Vec<(usize, &[u8])> = bytes
+            .split(|&b| b == b'\n')
+            .enumerate()
+            .filter(|(_, line)| !line.iter().all(u8::is_ascii_whitespace))
+            .collect();
+        let parse = |chunk: &[(usize, &[u8])]| -> Vec<T> {
+            let mut out = Vec::with_capacity(chunk.len());
+            for (n, line) in chunk {
+                match serde_json::from_slice(line) {
+                    Ok(record) => out.push(record),
+                    Err(e) => tracing::warn!(
+                        file = %self.path.display(),
+                        line = n + 1,
+                        error = %e,
+                        "skipping a torn or corrupt line"
+                    ),
+                }
             }
-            match serde_json::from_slice(line) {
-                Ok(record) => out.push(record),
-                Err(e) => tracing::warn!(
-                    file = %self.path.display(),
-                    line = n + 1,
-                    error = %e,
-                    "skipping a torn or corrupt line"
-                ),
-            }
+            out
+        };
+        const PARALLEL_FROM: usize = 4096;
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+        if lines.len() < PARALLEL_FROM || threads < 2 {
+            return Ok(parse(&lines));
         }
-        Ok(out)
+        let chunk = lines.len().div_ceil(threads);
+        let parts: Vec<Vec<T>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = lines
+                .chunks(chunk)
+                .map(|c| scope.spawn(move || parse(c)))
+                .collect();
+            // A panicking parser thread is a bug; its lines are lost rather than the
+            // whole file (the records are still on disk).
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_default())
+                .collect()
+        });
+        Ok(parts.into_iter().flatten().collect())
     }
 
     /// Appends one record as a line and fsyncs. The caller holds the lock.

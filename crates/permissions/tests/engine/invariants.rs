@@ -488,7 +488,7 @@ fn the_evaluation_serialises_to_the_contracts_json() {
         "decided_by": {"kind": "mode", "mode": "ask"},
         "segments": [{"text": "npm test", "risk": "medium", "decision": "ask"}],
         "proposal": {"label": "`npm test …` in this project", "max_risk": "medium",
-                     "matchers": [{"kind": "command", "prefix": ["npm", "test"]}]},
+                     "matchers": [{"command": {"prefix": ["npm", "test"]}}]},
         "once_only": false
     });
     assert_eq!(v["decision"], expected["decision"]);
