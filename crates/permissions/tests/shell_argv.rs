@@ -131,3 +131,13 @@ fn rules_can_normalise_their_own_patterns() {
     assert_eq!(normalize_argv(&pattern), ["git", "push", "-f"]);
     assert!(normalize_argv(&[]).is_empty());
 }
+
+#[test]
+fn a_valued_option_whose_value_looks_like_an_option_leaves_the_argv_as_written() {
+    // Found by the fixed-point property: `ln -t -r -t` once became `ln -t -t -r`,
+    // which reads differently.
+    let argv: Vec<String> = ["ln", "-t", "-r", "-t"].map(String::from).to_vec();
+    assert_eq!(normalize_argv(&argv), argv);
+    let argv: Vec<String> = ["cp", "a", "-t"].map(String::from).to_vec();
+    assert_eq!(normalize_argv(&argv), argv);
+}

@@ -391,6 +391,14 @@ fn shell_commands_have_the_expected_risk() {
     check("rm -rf //", Critical);
     check("rm -rf /.", Critical);
     check("rm -rf src/../..", Critical);
+    check("RM -rf /", Critical);
+    check("Rm -Rf ~", Critical);
+    check("ENV rm -rf /", Critical);
+    check("SUDO ls", Critical);
+    check("Git push --force", Critical);
+    check("busybox rm -rf /", Critical);
+    check("busybox sh -c 'rm -rf /'", Critical);
+    check("busybox --list", High);
 
     // Variables set earlier on the same line are followed.
     check("a=rm; $a -rf /", Critical);

@@ -382,6 +382,9 @@ fn normalize_options(spec: &Spec, program: &str, args: &[String]) -> Vec<String>
                         i += 1;
                         v
                     });
+                    if !is_clear_value(value.as_deref()) {
+                        return args.to_vec();
+                    }
                     units.push(Unit {
                         flag: format!("-{short}"),
                         value,
@@ -415,6 +418,9 @@ fn normalize_options(spec: &Spec, program: &str, args: &[String]) -> Vec<String>
                 } else {
                     Some(attached)
                 };
+                if !is_clear_value(value.as_deref()) {
+                    return args.to_vec();
+                }
                 split.push(Unit {
                     flag: format!("-{c}"),
                     value,
@@ -455,6 +461,13 @@ fn normalize_options(spec: &Spec, program: &str, args: &[String]) -> Vec<String>
     }
     out.extend(operands);
     out
+}
+
+/// A value is clear when it is present and cannot itself be read as an option. A
+/// missing value or one that starts with `-` (`ln -t -r`) makes the argv ambiguous;
+/// it is then left as written rather than given a form that reads differently.
+fn is_clear_value(value: Option<&str>) -> bool {
+    value.is_some_and(|v| !v.starts_with('-'))
 }
 
 fn alias(spec: &Spec, c: char) -> char {

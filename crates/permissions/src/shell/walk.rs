@@ -743,7 +743,9 @@ impl Walker<'_> {
                 );
             } else {
                 let written = program_word.text.as_str();
-                let name = basename(written).to_string();
+                // Judged in lower case: on a case-insensitive file system (macOS by
+                // default) `RM` runs `rm`.
+                let name = basename(written).to_ascii_lowercase();
                 let system_path = is_system_program(written);
                 let argv0 = if system_path {
                     name.clone()

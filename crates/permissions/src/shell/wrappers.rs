@@ -32,12 +32,19 @@ pub(super) fn unwrap(words: &[Word]) -> Unwrapped {
         if word.dynamic {
             break;
         }
-        let name = basename(&word.text);
+        // Program names compare case-insensitively: on a case-insensitive file
+        // system (macOS by default) `ENV` runs `env`.
+        let lowered = basename(&word.text).to_ascii_lowercase();
+        let name = lowered.as_str();
         let next = match name {
             "env" => env(words, pos + 1, &mut out),
             "timeout" => timeout(words, pos + 1, &mut out),
             "nice" => nice(words, pos + 1, &mut out),
             "nohup" | "builtin" => Ok(skip_dashdash(words, pos + 1)),
+            // `busybox APPLET ...` runs the applet; `busybox --list` runs nothing.
+            "busybox" => Ok(arg(words, pos + 1)
+                .filter(|a| !a.starts_with('-'))
+                .map(|_| pos + 1)),
             "time" => time(words, pos + 1),
             "command" => command(words, pos + 1),
             "exec" => exec(words, pos + 1),
