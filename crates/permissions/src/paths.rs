@@ -14,7 +14,7 @@ use std::path::PathBuf;
 
 use crate::{Context, Risk};
 
-pub use resolve::{Resolver, is_within, normalize_lexically, resolve};
+pub use resolve::{Resolver, UNKNOWN_HOME, is_within, normalize_lexically, resolve};
 pub use sensitive::Sensitive;
 
 /// What a tool does to a file.

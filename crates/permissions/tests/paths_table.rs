@@ -280,3 +280,19 @@ fn globs_are_as_sensitive_as_what_they_can_match() {
     std::fs::write(t.ws.join("server.pem"), "").expect("write pem");
     assert_eq!(analyse("cat *", &ctx).risk, High);
 }
+
+#[test]
+fn tilde_without_a_known_home_is_outside_and_precious() {
+    // Regression: with no home in the context `~` became a relative name inside the
+    // workspace, so `rm -rf ~` looked like deleting a subfolder.
+    let ctx = Context::new(WS);
+    let p = resolve("~", &ctx);
+    assert!(!p.inside_workspace);
+    assert!(is_precious(&p, &ctx));
+    assert_eq!(
+        resolve("~/.ssh/id_rsa", &ctx).sensitive,
+        Some(Sensitive::SshDir)
+    );
+    assert_eq!(analyse("rm -rf ~", &ctx).risk, Critical);
+    assert_eq!(analyse("rm -rf $HOME", &ctx).risk, Critical);
+}

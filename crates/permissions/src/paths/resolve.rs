@@ -9,8 +9,13 @@ use crate::Context;
 /// ancestor. Real paths are far shorter; the bound only keeps hostile input cheap.
 const MAX_WALK_BACK: usize = 256;
 
+/// Where `~` points when the context knows no home folder: outside every workspace
+/// and, being a top-level folder, precious.
+pub const UNKNOWN_HOME: &str = "/nonexistent-home";
+
 /// Resolves `raw` against the context: `~` and `~/x` expand with `ctx.home`
-/// (`~user` becomes a sibling of the home folder, `~root` is `/root`), relative paths
+/// (`~user` becomes a sibling of the home folder, `~root` is `/root`, and without a
+/// home folder `~` is [`UNKNOWN_HOME`]), relative paths
 /// join `ctx.cwd`, and the result is judged lexically and with symlinks resolved.
 pub fn resolve(raw: &str, ctx: &Context) -> ResolvedPath {
     Resolver::new(ctx).resolve(raw, ctx)
@@ -89,15 +94,15 @@ fn absolute(raw: &str, ctx: &Context) -> PathBuf {
                 .map_or_else(|| PathBuf::from("/home"), Path::to_path_buf);
             Some(parent.join(user))
         };
-        if let Some(base) = base {
-            return if tail.is_empty() {
-                base
-            } else {
-                base.join(tail)
-            };
-        }
-        // No home folder known: `~` stays a literal relative name, as bash leaves it
-        // when HOME is unset.
+        // With no home folder known, `~` still means the user's home to bash (it
+        // asks the password database), so it must not turn into a harmless relative
+        // name: a placeholder outside every workspace stands in for it.
+        let base = base.unwrap_or_else(|| PathBuf::from(UNKNOWN_HOME));
+        return if tail.is_empty() {
+            base
+        } else {
+            base.join(tail)
+        };
     }
     let path = Path::new(raw);
     if path.is_absolute() {
