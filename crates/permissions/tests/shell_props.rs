@@ -159,3 +159,31 @@ proptest! {
         prop_assert_eq!(once.first(), argv.first());
     }
 }
+
+/// Fragments of shell syntax, wrappers, options and odd characters: joined at
+/// random they reach the corners of the analyser that fuzzing finds slowly.
+const FRAGMENTS: &[&str] = &[
+    "rm", "env", "xargs", "timeout", "nice", "sudo", "git", "push", "find", "-exec", "\\;",
+    "bash", "-c", "sh", "eval", "cp", "mv", "ln", "chmod", "dd", "of=/dev/sda", "tee", "cat",
+    "curl", "|", "||", "&&", ";", "&", "\n", "(", ")", "{", "}", "$(", "`", "'", "\"", "$",
+    "${", "<<", "EOF", "<<<", ">", ">>", "2>&1", "<(", "~", "/", "..", "*", ".e*", "-rf", "-é",
+    "é", "-t", "-", "--", "=", "a=", "$a", "\\", "$'\\x72m'", " ", "#", "!", "[[", "]]",
+    "((", "))", "-R", "--force", "+main", "-o", "if", "then", "fi", "for", "in", "do", "done",
+    "f()", "日本", "\u{0}", "\r",
+];
+
+proptest! {
+    #[test]
+    fn any_jumble_of_shell_fragments_is_analysed_without_panicking(
+        parts in proptest::collection::vec(proptest::sample::select(FRAGMENTS), 0..16),
+        glue in proptest::sample::select(&["", " "][..]),
+    ) {
+        let command = parts.join(glue);
+        let analysis = analyse(&command, &ctx());
+        let max = analysis.segments.iter().map(|s| s.risk).max();
+        prop_assert!(max.is_none_or(|m| analysis.risk >= m));
+        if analysis.problem.is_some() || analysis.segments.iter().any(|s| s.opaque) {
+            prop_assert!(analysis.risk >= Risk::High, "{command:?}");
+        }
+    }
+}

@@ -480,7 +480,7 @@ fn alias(spec: &Spec, c: char) -> char {
 /// `chmod -w file` removes write permission: `-w` is a mode, not an option.
 fn is_chmod_mode(program: &str, arg: &str) -> bool {
     program == "chmod"
-        && arg.len() > 1
-        && arg[1..].chars().all(|c| "rwxXst".contains(c))
-        && !arg[1..].contains('R')
+        && arg
+            .strip_prefix('-')
+            .is_some_and(|mode| !mode.is_empty() && mode.chars().all(|c| "rwxXst".contains(c)))
 }

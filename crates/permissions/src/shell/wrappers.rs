@@ -354,7 +354,7 @@ fn xargs(words: &[Word], mut i: usize) -> Step {
         } else if a.len() > 2
             && a.starts_with('-')
             && !a.starts_with("--")
-            && "adEILnPsiel".contains(&a[1..2])
+            && a.chars().nth(1).is_some_and(|c| "adEILnPsiel".contains(c))
         {
             // An option with its value attached (`-n1`, `-I{}`), or GNU's optional
             // forms `-i`, `-e`, `-l` with theirs.
@@ -410,6 +410,13 @@ mod tests {
         assert_eq!(unwrap(&w).start, 0);
         let w = words("command -v ls");
         assert_eq!(unwrap(&w).start, 0);
+    }
+
+    #[test]
+    fn a_multibyte_option_letter_does_not_panic() {
+        // Regression: `&a[1..2]` split a multibyte character.
+        let w = words("xargs -éx rm");
+        assert!(unwrap(&w).problem.is_some());
     }
 
     #[test]
