@@ -437,6 +437,28 @@ fn shell_commands_have_the_expected_risk() {
     check("xxd data.bin ~/.bashrc", Critical);
     check("/usr/bin/env bash -c 'rm -rf /'", Critical);
 
+    // Harmless programs with options that run something else or set what runs.
+    check("rg --pre 'sh -c evil' foo", High);
+    check("rg --pre=./x foo", High);
+    check("sort --compress-program=sh data", High);
+    check("less '+!rm -rf /' file.txt", High);
+    check("man -P 'rm -rf /' ls", High);
+    check("man ls", Low);
+    check("git ls-remote --upload-pack='rm -rf /' .", High);
+    check("git grep -Ovim foo", High);
+    check("printf -v PATH /tmp/evil", High);
+    check("printf -v name %s x", Low);
+    check("read -r PATH <<< /tmp/evil", High);
+    check("read -r line", Low);
+    check("hash -p /tmp/evil ls", High);
+    check("let 'a[$(rm -rf /)]=1'", High);
+    check("let x=1+2", Low);
+    check("date -f ~/.ssh/id_rsa", High);
+    check("iconv -f utf8 -t ascii in.txt -o ~/.bashrc", Critical);
+    check("bc ~/.ssh/id_rsa", High);
+    check("hostname -F /tmp/name", High);
+    check("hostname -f", Low);
+
     // Network and unknown programs.
     check("ssh host", High);
     check("scp file host:", High);

@@ -220,6 +220,7 @@ const READERS: &[&str] = &[
     "base64",
     "base32",
     "iconv",
+    "bc",
 ];
 
 /// Read-only programs that take a pattern or filter first, then files.
@@ -315,7 +316,6 @@ const HARMLESS: &[&str] = &[
     "hostname",
     "date",
     "expr",
-    "bc",
     "factor",
     "numfmt",
     "xxd",
@@ -360,6 +360,11 @@ const NETWORK: &[&str] = &[
 /// Judges one simple command.
 pub(super) fn judge(input: &Input<'_>) -> Verdict {
     let mut v = judge_program(input);
+    if v.risk < Risk::High
+        && let Some(reason) = runs_or_sets_something(input)
+    {
+        v.raise(Risk::High, reason);
+    }
     if input.xargs && v.risk < Risk::Medium {
         v.raise(
             Risk::Medium,
@@ -373,6 +378,70 @@ pub(super) fn judge(input: &Input<'_>) -> Verdict {
         v.reason = format!("Runs {}.", input.program);
     }
     v
+}
+
+/// Options and arguments that make an otherwise harmless program run another
+/// program, or set a variable that decides which programs run: `rg --pre CMD`,
+/// `sort --compress-program=CMD`, `less +!CMD`, `man -P CMD`, `git ... --upload-pack=CMD`,
+/// `printf -v PATH`, `read PATH`, `hash -p`, `let 'a[$(cmd)]'`.
+fn runs_or_sets_something(input: &Input<'_>) -> Option<String> {
+    let p = input.program;
+    let texts: Vec<&str> = input.args.iter().map(|a| a.text.as_str()).collect();
+    let flag_is = |names: &[&str]| {
+        texts.iter().any(|t| {
+            names
+                .iter()
+                .any(|n| t == n || (t.starts_with(n) && t[n.len()..].starts_with('=')))
+        })
+    };
+    let runs = match p {
+        "rg" => flag_is(&["--pre"]),
+        "sort" => flag_is(&["--compress-program"]),
+        "bat" | "batcat" => flag_is(&["--pager"]),
+        "less" | "more" | "zless" => texts
+            .iter()
+            .any(|t| t.starts_with('+') || t.starts_with("-+")),
+        "man" | "info" => texts.iter().any(|t| t.starts_with('-')),
+        "git" => texts.iter().any(|t| {
+            [
+                "--upload-pack",
+                "--receive-pack",
+                "--exec",
+                "--open-files-in-pager",
+            ]
+            .iter()
+            .any(|n| t.starts_with(n))
+                || (t.starts_with("-O") && !t.starts_with("--"))
+        }),
+        "date" => flag_is(&["-f", "--file"]),
+        _ => false,
+    };
+    if runs {
+        return Some(format!(
+            "Runs {p} with an option that runs another program or reads a file Warden does not check."
+        ));
+    }
+    let dangerous = |name: &str| super::walk::is_dangerous_variable(name);
+    let sets = match p {
+        "printf" => {
+            texts.windows(2).any(|w| w[0] == "-v" && dangerous(w[1]))
+                || texts
+                    .iter()
+                    .any(|t| t.strip_prefix("-v").is_some_and(dangerous))
+        }
+        "read" | "mapfile" | "readarray" => {
+            texts.iter().any(|t| !t.starts_with('-') && dangerous(t))
+        }
+        "hash" => texts.iter().any(|t| t.starts_with("-p")),
+        "let" => input
+            .args
+            .iter()
+            .any(|a| a.text.contains("$(") || a.text.contains('`')),
+        _ => false,
+    };
+    sets.then(|| {
+        format!("Runs {p} in a way that sets what later commands run or runs code in arithmetic.")
+    })
 }
 
 /// The arguments, with one unknown operand added for `xargs`.
@@ -479,7 +548,13 @@ fn judge_program(input: &Input<'_>) -> Verdict {
         {
             return Verdict::new(Risk::High, "Sets the system clock.");
         }
-        "hostname" if !input.args.is_empty() && !input.args[0].text.starts_with('-') => {
+        "hostname"
+            if !input.args.is_empty()
+                && input
+                    .args
+                    .iter()
+                    .all(|a| a.text != "-f" && a.text != "-s" && a.text != "-i") =>
+        {
             return Verdict::new(Risk::High, "Changes the machine's host name.");
         }
         "mount" if !input.args.is_empty() => {

@@ -880,8 +880,13 @@ fn raise(seg: &mut Segment, risk: Risk, reason: impl Into<String>) {
     }
 }
 
+/// Whether setting this variable changes which programs run or how they start.
+pub(super) fn is_dangerous_variable(name: &str) -> bool {
+    DANGEROUS_VARIABLES.contains(&name) || name.starts_with("BASH_FUNC_")
+}
+
 fn dangerous_assignment(name: &str) -> Option<(Risk, String)> {
-    let dangerous = DANGEROUS_VARIABLES.contains(&name) || name.starts_with("BASH_FUNC_");
+    let dangerous = is_dangerous_variable(name);
     dangerous.then(|| {
         (
             Risk::High,

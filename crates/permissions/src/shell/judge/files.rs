@@ -34,7 +34,7 @@ pub(super) fn readers(input: &Input<'_>, pattern_reader: bool) -> Verdict {
         }
         if !only_operands && !a.dynamic && a.text.starts_with('-') && a.text != "-" {
             let output_flag = match p {
-                "sort" => matches!(a.text.as_str(), "-o" | "--output"),
+                "sort" | "iconv" => matches!(a.text.as_str(), "-o" | "--output"),
                 "tree" => a.text == "-o",
                 _ => false,
             };
@@ -54,7 +54,7 @@ pub(super) fn readers(input: &Input<'_>, pattern_reader: bool) -> Verdict {
                 continue;
             }
             if let Some((flag, value)) = a.text.split_once('=') {
-                let op = if p == "sort" && (flag == "--output") {
+                let op = if matches!(p, "sort" | "iconv") && flag == "--output" {
                     FileOp::Write
                 } else {
                     FileOp::Read
@@ -62,7 +62,8 @@ pub(super) fn readers(input: &Input<'_>, pattern_reader: bool) -> Verdict {
                 if !value.is_empty() {
                     v.word(op, &Word::literal(value), input);
                 }
-            } else if p == "sort" && a.text.starts_with("-o") && a.text.len() > 2 {
+            } else if matches!(p, "sort" | "iconv") && a.text.starts_with("-o") && a.text.len() > 2
+            {
                 v.word(FileOp::Write, &Word::literal(&a.text[2..]), input);
             }
             continue;
