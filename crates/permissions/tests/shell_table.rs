@@ -135,6 +135,10 @@ fn shell_commands_have_the_expected_risk() {
     check("git frobnicate", High);
     check("git branch -D old", High);
     check("git config user.name Me", Medium);
+    check("git diff --no-index ~/.ssh/id_rsa /dev/null", High);
+    check("git diff --no-index a.txt b.txt", Low);
+    check("git log --output=~/.bashrc", Critical);
+    check("git blame --contents=.env src/lib.rs", High);
     check("git config --get user.name", Low);
     check("git config core.hooksPath /tmp/hooks", High);
     check("git config alias.st '!rm -rf /'", High);

@@ -2,6 +2,8 @@
 
 use super::{Input, Verdict, normalized, split_flags};
 use crate::Risk;
+use crate::paths::FileOp;
+use crate::shell::words::Word;
 
 /// `git`: read-only subcommands are Low, changes to the repository Medium, discarding
 /// work or publishing High, rewriting a remote's history Critical.
@@ -70,6 +72,20 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
             .any(|x| x == f || x.starts_with(&format!("{f}=")))
     };
     let first_operand = operands.first().map(|w| w.text.as_str());
+    // Files git reads or writes outside its repository: `--output=F` (log, diff,
+    // format-patch), `--contents=F` (blame), and `diff --no-index A B`.
+    for flag in &flags {
+        if let Some(target) = flag.strip_prefix("--output=") {
+            v.word(FileOp::Write, &Word::literal(target), input);
+        } else if let Some(source) = flag.strip_prefix("--contents=") {
+            v.word(FileOp::Read, &Word::literal(source), input);
+        }
+    }
+    if sub == "diff" && has("--no-index") {
+        for operand in &operands {
+            v.word(FileOp::Read, operand, input);
+        }
+    }
     let (risk, reason): (Risk, String) = match sub {
         "status" | "log" | "diff" | "show" | "rev-parse" | "ls-files" | "ls-tree" | "blame"
         | "shortlog" | "describe" | "grep" | "cat-file" | "whatchanged" | "count-objects"
