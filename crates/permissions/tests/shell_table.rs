@@ -389,6 +389,8 @@ fn shell_commands_have_the_expected_risk() {
     check("$(echo rm) -rf /", High);
     check("`echo rm` -rf /", High);
     check("${CMD} /", High);
+    check("$SHELL -c 'rm -rf /'", Critical);
+    check("$SHELL -c 'ls'", High);
     check("rm -rf \"/\"", Critical);
     check("rm -rf '/'", Critical);
     check("rm -rf /*", Critical);

@@ -741,6 +741,13 @@ impl Walker<'_> {
                         program_word.text
                     ),
                 );
+                // `$SHELL -c '...'`: the program is unknown, but a `-c` script is
+                // still worth judging, since it is likely a shell's.
+                if let Some(pos) = args.iter().position(|a| a.text == "-c")
+                    && let Some(script) = args.get(pos + 1).filter(|w| !w.dynamic)
+                {
+                    scripts.push(script.text.clone());
+                }
             } else {
                 let written = program_word.text.as_str();
                 // Judged in lower case: on a case-insensitive file system (macOS by
