@@ -350,6 +350,18 @@ fn shell_commands_have_the_expected_risk() {
     check("python script.py", High);
     check("python3 --version", Low);
 
+    // Constructs tree-sitter-bash reads in its own way.
+    check("time { rm -rf /; }", Critical);
+    check("! { rm -rf /; }", Critical);
+    check("time { ls; }", Low);
+    check("coproc rm -rf /", Critical);
+    check("coproc worker { rm -rf /; }", Critical);
+    check("r\\\nm -rf /", Critical);
+    check("l\\\ns && r\\\nm -rf /", Critical);
+    check("ls \\\n  -la", Low);
+    check("echo 'a\\\nb'", Low);
+    check("rm -rf \\\n/", Critical);
+
     // Wrappers.
     check("env rm -rf /", Critical);
     check("env FOO=1 rm -rf /", Critical);

@@ -230,6 +230,8 @@ const PATTERN_READERS: &[&str] = &[
 
 /// Read-only programs whose arguments are not files.
 const HARMLESS: &[&str] = &[
+    // The end of a `{ ...; }` group that tree-sitter-bash read as a command.
+    "}",
     "echo",
     "printf",
     "pwd",

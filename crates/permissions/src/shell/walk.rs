@@ -122,6 +122,8 @@ pub(super) fn analyse_at_depth(
             command.len()
         ));
     }
+    let joined = join_continued_lines(command);
+    let command: &str = &joined;
     let Some(tree) = parse(command) else {
         return CommandAnalysis {
             risk: Risk::High,
@@ -165,6 +167,41 @@ pub(super) fn analyse_at_depth(
         segments: walker.segments,
         problem,
     }
+}
+
+/// Removes backslash-newline pairs outside single quotes, as bash does before it
+/// splits words: `r\<newline>m` is `rm`. tree-sitter-bash instead ends the word
+/// there, which would hide the program's name.
+fn join_continued_lines(command: &str) -> std::borrow::Cow<'_, str> {
+    if !command.contains("\\\n") {
+        return std::borrow::Cow::Borrowed(command);
+    }
+    let mut out = String::with_capacity(command.len());
+    let mut chars = command.chars();
+    let mut single = false;
+    let mut double = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' if !double => {
+                single = !single;
+                out.push(c);
+            }
+            '"' if !single => {
+                double = !double;
+                out.push(c);
+            }
+            '\\' if !single => match chars.next() {
+                Some('\n') => {}
+                Some(next) => {
+                    out.push(c);
+                    out.push(next);
+                }
+                None => out.push(c),
+            },
+            _ => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// Where the first ERROR or MISSING node is, for the message.

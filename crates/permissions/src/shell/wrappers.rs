@@ -41,6 +41,15 @@ pub(super) fn unwrap(words: &[Word]) -> Unwrapped {
             "timeout" => timeout(words, pos + 1, &mut out),
             "nice" => nice(words, pos + 1, &mut out),
             "nohup" | "builtin" => Ok(skip_dashdash(words, pos + 1)),
+            // tree-sitter-bash reads `time { cmd; }` and `! { cmd; }` as a command
+            // named `{`: the group's first command follows it.
+            "{" => Ok(Some(pos + 1)),
+            // `coproc cmd ...` and `coproc NAME { cmd; }`.
+            "coproc" => Ok(Some(if arg(words, pos + 2) == Some("{") {
+                pos + 2
+            } else {
+                pos + 1
+            })),
             // `busybox APPLET ...` runs the applet; `busybox --list` runs nothing.
             "busybox" => Ok(arg(words, pos + 1)
                 .filter(|a| !a.starts_with('-'))
