@@ -211,6 +211,12 @@ fn shell_commands_have_the_expected_risk() {
     check("find . -exec rm -rf {} \\;", Critical);
     check("find . -name '*.o' -exec rm {} +", High);
     check("find . -type f -exec cat {} \\;", Medium);
+    check("find / -exec rm {} +", Critical);
+    check("find . -exec rm {} +", Critical);
+    check("find . -name '*.o' -exec rm {} +", High);
+    check("env -C / rm -rf tmp", Critical);
+    check("env --chdir=/ rm -rf tmp", Critical);
+    check("env -C src rm -rf gen", High);
     check("find . -fprint ~/.bashrc", Critical);
     check("sed -i 's/a/b/' src/lib.rs", Medium);
     check("sed -n 1,10p file.txt", Medium);

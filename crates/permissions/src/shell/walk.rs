@@ -803,10 +803,20 @@ impl Walker<'_> {
                     Some(text) => Stdin::Text(text),
                     None => self.stdin.clone(),
                 };
+                // `env -C DIR prog`: prog's relative paths land in DIR.
+                let moved_ctx = unwrapped.chdir.as_ref().map(|dir| {
+                    let mut ctx = self.ctx.clone();
+                    ctx.cwd = if dir.dynamic {
+                        PathBuf::from("/")
+                    } else {
+                        self.resolver.resolve(&dir.text, &self.ctx).lexical
+                    };
+                    ctx
+                });
                 let verdict = judge::judge(&Input {
                     program: &name,
                     args,
-                    ctx: &self.ctx,
+                    ctx: moved_ctx.as_ref().unwrap_or(&self.ctx),
                     resolver: &self.resolver,
                     xargs: unwrapped.xargs,
                     stdin: &stdin,

@@ -17,6 +17,8 @@ pub(super) struct Unwrapped {
     pub split_string: Option<Word>,
     /// A wrapper option we do not know, after which we cannot tell what runs.
     pub problem: Option<String>,
+    /// `env -C DIR`: the folder the program runs in.
+    pub chdir: Option<Word>,
     /// The names of the wrappers peeled off, outermost first.
     pub wrappers: Vec<String>,
 }
@@ -123,7 +125,11 @@ fn env(words: &[Word], mut i: usize, out: &mut Unwrapped) -> Step {
     while let Some(a) = arg(words, i) {
         match a {
             "-i" | "-0" | "-v" | "--ignore-environment" | "--null" | "--debug" | "-" => i += 1,
-            "-u" | "--unset" | "-C" | "--chdir" => i += 2,
+            "-u" | "--unset" => i += 2,
+            "-C" | "--chdir" => {
+                out.chdir = Some(words.get(i + 1).cloned().unwrap_or(Word::unknown("")));
+                i += 2;
+            }
             "-S" | "--split-string" => {
                 out.split_string = words.get(i + 1).cloned();
                 return Ok(None);
@@ -132,8 +138,18 @@ fn env(words: &[Word], mut i: usize, out: &mut Unwrapped) -> Step {
                 i += 1;
                 break;
             }
-            _ if a.starts_with("--unset=") || a.starts_with("--chdir=") => i += 1,
-            _ if a.starts_with("-u") || a.starts_with("-C") => i += 1,
+            _ if a.starts_with("--unset=") || a.starts_with("-u") => i += 1,
+            _ if a.starts_with("--chdir=") || a.starts_with("-C") => {
+                let dir = a
+                    .strip_prefix("--chdir=")
+                    .or_else(|| a.strip_prefix("-C"))
+                    .unwrap_or("");
+                out.chdir = Some(Word {
+                    text: dir.to_string(),
+                    dynamic: words[i].dynamic,
+                });
+                i += 1;
+            }
             _ if a.starts_with("-S") || a.starts_with("--split-string=") => {
                 let value = a
                     .strip_prefix("--split-string=")

@@ -414,6 +414,32 @@ const FIND_FILTERS: &[&str] = &[
     "-ilname",
 ];
 
+/// `find ROOT ... -delete` (or `-exec rm`): deleting below a precious place without
+/// a filtering test, or below anything outside the workspace, is Critical.
+fn delete_below(v: &mut Verdict, root: &Word, input: &Input<'_>, filtered: bool) {
+    if root.dynamic {
+        v.raise(
+            Risk::Critical,
+            format!(
+                "Deletes files below {}, a path only known at run time.",
+                root.text
+            ),
+        );
+        return;
+    }
+    let path = input.resolve(&root.text);
+    // `find . -delete` empties the workspace; `find . -name '*.o' -delete` only
+    // deletes what matches.
+    if (is_precious(&path, input.ctx) && !filtered) || !path.inside_workspace {
+        v.raise(
+            Risk::Critical,
+            format!("Deletes files below {}, recursively.", path.display()),
+        );
+    } else {
+        v.file(FileOp::Delete, path);
+    }
+}
+
 /// `find ROOTS... EXPRESSION`: read-only unless the expression deletes, runs
 /// commands or writes files.
 pub(super) fn find(input: &Input<'_>) -> Verdict {
@@ -447,27 +473,7 @@ pub(super) fn find(input: &Input<'_>) -> Verdict {
         match a {
             "-delete" => {
                 for root in &roots {
-                    if root.dynamic {
-                        v.raise(
-                            Risk::Critical,
-                            format!(
-                                "Deletes files below {}, a path only known at run time.",
-                                root.text
-                            ),
-                        );
-                        continue;
-                    }
-                    let path = input.resolve(&root.text);
-                    // `find . -delete` empties the workspace; `find . -name '*.o'
-                    // -delete` only deletes what matches.
-                    if (is_precious(&path, input.ctx) && !filtered) || !path.inside_workspace {
-                        v.raise(
-                            Risk::Critical,
-                            format!("Deletes files below {}, recursively.", path.display()),
-                        );
-                    } else {
-                        v.file(FileOp::Delete, path);
-                    }
+                    delete_below(&mut v, root, input, filtered);
                 }
             }
             "-exec" | "-execdir" | "-ok" | "-okdir" => {
@@ -502,6 +508,12 @@ pub(super) fn find(input: &Input<'_>) -> Verdict {
                         stdin: &Stdin::Inherited,
                         substituted_download: false,
                     });
+                    if matches!(name, "rm" | "unlink" | "shred" | "srm" | "rmdir") {
+                        // Deleting every file found is `-delete` by another name.
+                        for root in &roots {
+                            delete_below(&mut v, root, input, filtered);
+                        }
+                    }
                     let risk = nested.risk.max(Risk::Medium);
                     v.raise(
                         risk,
