@@ -39,12 +39,14 @@ fn statuses(client: &Client, call_id: &str) -> Vec<String> {
         .session_updates()
         .iter()
         .filter(|u| u["toolCallId"] == call_id)
-        .filter_map(|u| match (u["sessionUpdate"].as_str(), u["status"].as_str()) {
-            // The schema's default status of a new tool call is `pending`, and the SDK
-            // leaves a default out of the JSON.
-            (Some("tool_call"), None) => Some("pending".to_owned()),
-            (_, status) => status.map(str::to_owned),
-        })
+        .filter_map(
+            |u| match (u["sessionUpdate"].as_str(), u["status"].as_str()) {
+                // The schema's default status of a new tool call is `pending`, and the SDK
+                // leaves a default out of the JSON.
+                (Some("tool_call"), None) => Some("pending".to_owned()),
+                (_, status) => status.map(str::to_owned),
+            },
+        )
         .collect()
 }
 
@@ -191,21 +193,36 @@ fn cancel_while_a_request_is_pending_ends_the_turn_cancelled() {
     );
 }
 
+/// Regression: the `$/cancel_request` of a withdrawn permission request used to follow
+/// the prompt's `cancelled` answer, so something about the turn came after its end.
 #[test]
-fn cancel_withdraws_a_request_the_client_never_answers() {
+fn the_withdrawal_of_an_unanswered_request_precedes_the_cancelled_answer() {
     let mut client = Client::spawn();
     let session = client.ready_session();
     let prompt = client.send_prompt(&session, &touch("made"));
     let request = client.agent_request("session/request_permission");
     client.notify("session/cancel", json!({"sessionId": session}));
-    let response = client.response(&prompt);
-    assert_eq!(response["result"]["stopReason"], "cancelled", "{response}");
     let withdrawn = client.wait_for("the $/cancel_request for the permission request", |m| {
         m["method"] == "$/cancel_request"
     });
     assert_eq!(
         withdrawn["params"]["requestId"], request["id"],
         "{withdrawn}"
+    );
+    let response = client.response(&prompt);
+    assert_eq!(response["result"]["stopReason"], "cancelled", "{response}");
+    // Both are in the transcript now, in the order they arrived.
+    let position = |wanted: &dyn Fn(&Value) -> bool| {
+        client
+            .transcript()
+            .iter()
+            .position(|e| e.message.as_ref().is_some_and(wanted))
+    };
+    let withdrawn_at = position(&|m| m["method"] == "$/cancel_request");
+    let answered_at = position(&|m| m["id"] == prompt && m.get("result").is_some());
+    assert!(
+        withdrawn_at < answered_at,
+        "{withdrawn_at:?} {answered_at:?}"
     );
     assert!(!exists(&client, "made"));
 }

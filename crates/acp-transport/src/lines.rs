@@ -128,7 +128,7 @@ where
             // A last line without its newline still counts.
             if oversized.is_none() && !line.is_empty() {
                 let taken = std::mem::take(&mut line);
-                forward(&taken, &to_sdk, &in_flight, trace.as_deref()).await;
+                forward(&taken, &to_sdk, &to_client, &in_flight, trace.as_deref()).await;
             }
             return ReadEnd::Eof;
         }
@@ -170,7 +170,7 @@ where
             continue;
         }
         let taken = std::mem::take(&mut line);
-        if !forward(&taken, &to_sdk, &in_flight, trace.as_deref()).await {
+        if !forward(&taken, &to_sdk, &to_client, &in_flight, trace.as_deref()).await {
             return ReadEnd::Error;
         }
     }
@@ -184,6 +184,7 @@ fn memchr(buf: &[u8]) -> Option<usize> {
 async fn forward(
     line: &[u8],
     to_sdk: &mpsc::Sender<std::io::Result<String>>,
+    to_client: &mpsc::Sender<String>,
     in_flight: &InFlight,
     trace: Option<&Trace>,
 ) -> bool {
@@ -194,15 +195,23 @@ async fn forward(
     if let Some(trace) = trace {
         trace.record(Direction::In, line);
     }
+    // JSON text is UTF-8 (RFC 8259): anything else is a parse error, answered here,
+    // because a lossy conversion would turn it into a different, valid message.
+    let Ok(text) = std::str::from_utf8(line) else {
+        tracing::warn!("refused a message that is not valid UTF-8");
+        let error = serde_json::json!({
+            "jsonrpc": "2.0",
+            "id": null,
+            "error": {"code": -32700, "message": "Parse error: the message is not valid UTF-8"}
+        });
+        return to_client.send(error.to_string()).await.is_ok();
+    };
     if let Kind::Request { id, method } = classify(line)
         && method != "session/prompt"
     {
         in_flight.admit(id).await;
     }
-    // Invalid UTF-8 is passed on lossily: the SDK then answers with a parse error,
-    // which is what the client needs to hear.
-    let text = String::from_utf8_lossy(line).into_owned();
-    to_sdk.send(Ok(text)).await.is_ok()
+    to_sdk.send(Ok(text.to_owned())).await.is_ok()
 }
 
 /// Writes outgoing lines, releasing the permit of each client request it answers.
@@ -301,6 +310,14 @@ mod tests {
         assert_eq!(to_sdk, vec![r#"{"jsonrpc":"2.0","method":"n"}"#]);
         assert_eq!(to_client.len(), 1);
         assert!(to_client[0].contains("-32600"), "{}", to_client[0]);
+    }
+
+    #[tokio::test]
+    async fn invalid_utf8_is_a_parse_error_and_is_not_passed_on() {
+        let (to_sdk, to_client) = read_all(b"{\"a\":\"\xff\"}\n{\"b\":2}\n", 1024).await;
+        assert_eq!(to_sdk, vec![r#"{"b":2}"#]);
+        assert_eq!(to_client.len(), 1);
+        assert!(to_client[0].contains("-32700"), "{}", to_client[0]);
     }
 
     #[tokio::test]

@@ -11,7 +11,11 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use futures::StreamExt;
+use std::collections::VecDeque;
+
+use futures::future::BoxFuture;
+use futures::stream::FuturesUnordered;
+use futures::{FutureExt, StreamExt};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
@@ -78,12 +82,13 @@ pub async fn drive(
         setup,
         tx,
         asks: HashMap::new(),
+        answers: FuturesUnordered::new(),
+        ready: VecDeque::new(),
         tools: HashMap::new(),
         tool_tasks: Vec::new(),
-        ask_tasks: Vec::new(),
         model_task: None,
     };
-    let mut queue: std::collections::VecDeque<Command> = first.into();
+    let mut queue: VecDeque<Command> = first.into();
     let mut cancel_sent = false;
     let stop = 'turn: loop {
         while let Some(command) = queue.pop_front() {
@@ -91,29 +96,15 @@ pub async fn drive(
                 break 'turn stop;
             }
         }
-        let event = tokio::select! {
-            biased;
-            () = cancel.cancelled(), if !cancel_sent => {
-                cancel_sent = true;
-                Event::Cancel
-            }
-            msg = rx.recv() => match msg {
-                Some(Msg::Event(event)) => event,
-                Some(Msg::Chunk(text)) => {
-                    state.setup.client.notify(updates::message_chunk(&state.setup.session, text));
-                    continue;
+        let event = match state.ready.pop_front() {
+            Some(event) => event,
+            None => match state.next(&mut rx, &cancel, cancel_sent).await {
+                Some(Event::Cancel) => {
+                    cancel_sent = true;
+                    Event::Cancel
                 }
-                Some(Msg::Progress(call_id, content)) => {
-                    state.setup.client.notify(updates::update(
-                        &state.setup.session,
-                        &call_id,
-                        ToolCallUpdateFields::new().content(content),
-                    ));
-                    continue;
-                }
-                // The driver holds a sender, so the channel cannot close; treat it
-                // as a cancel all the same rather than spin.
-                None => Event::Cancel,
+                Some(event) => event,
+                None => continue,
             },
         };
         let gate = state.setup.gate.clone();
@@ -121,6 +112,54 @@ pub async fn drive(
     };
     state.wind_down().await;
     (turn.into_conversation(), stop)
+}
+
+/// A model reply being assembled from its stream.
+#[derive(Default)]
+struct Reply {
+    text: String,
+    calls: Vec<warden_model::ToolCallRequest>,
+}
+
+enum Step {
+    Chunk(String),
+    More,
+    Done(Event),
+}
+
+impl Reply {
+    fn take(&mut self, item: Option<Result<ModelEvent, warden_model::ModelError>>) -> Step {
+        match item {
+            Some(Ok(ModelEvent::Text(chunk))) => {
+                self.text.push_str(&chunk);
+                Step::Chunk(chunk)
+            }
+            Some(Ok(ModelEvent::ToolCall(call))) => {
+                self.calls.push(call);
+                Step::More
+            }
+            Some(Ok(ModelEvent::Finished(finish))) => Step::Done(Event::ModelReplied {
+                text: std::mem::take(&mut self.text),
+                calls: std::mem::take(&mut self.calls),
+                finish,
+            }),
+            Some(Err(err)) => Step::Done(Event::ModelFailed {
+                message: format!("The model failed: {err}"),
+            }),
+            // A reply that ends without saying why is taken as finished if it said
+            // something and asked for nothing; otherwise it is incomplete.
+            None if self.calls.is_empty() && !self.text.is_empty() => {
+                Step::Done(Event::ModelReplied {
+                    text: std::mem::take(&mut self.text),
+                    calls: Vec::new(),
+                    finish: FinishReason::EndTurn,
+                })
+            }
+            None => Step::Done(Event::ModelFailed {
+                message: "The model's reply ended before it was complete.".to_owned(),
+            }),
+        }
+    }
 }
 
 struct Ask {
@@ -132,16 +171,57 @@ struct DriverState {
     setup: TurnSetup,
     tx: mpsc::UnboundedSender<Msg>,
     asks: HashMap<String, Ask>,
+    /// The answers to open permission requests, polled by the loop itself: an answer
+    /// needs no task hop, and dropping these futures withdraws their requests
+    /// (`$/cancel_request`) at once, before the turn's answer.
+    answers: FuturesUnordered<BoxFuture<'static, Option<(String, Answer)>>>,
+    /// Events that are already known (a model reply that was ready at once).
+    ready: VecDeque<Event>,
     tools: HashMap<String, CancellationToken>,
     tool_tasks: Vec<JoinHandle<()>>,
-    /// The tasks waiting for permission answers: awaited at the end, because a
-    /// withdrawn request's `$/cancel_request` goes out when its task lets go of it, and
-    /// that must happen before the turn's answer.
-    ask_tasks: Vec<JoinHandle<()>>,
     model_task: Option<JoinHandle<()>>,
 }
 
 impl DriverState {
+    /// Waits for the next event; `None` when something was handled without one (a text
+    /// chunk or tool progress was forwarded, or a withdrawn request let go).
+    async fn next(
+        &mut self,
+        rx: &mut mpsc::UnboundedReceiver<Msg>,
+        cancel: &CancellationToken,
+        cancel_sent: bool,
+    ) -> Option<Event> {
+        let msg = tokio::select! {
+            biased;
+            () = cancel.cancelled(), if !cancel_sent => return Some(Event::Cancel),
+            Some(answer) = self.answers.next(), if !self.answers.is_empty() => {
+                let (call_id, answer) = answer?;
+                return Some(Event::Answered { call_id, answer });
+            }
+            msg = rx.recv() => msg,
+        };
+        match msg {
+            Some(Msg::Event(event)) => Some(event),
+            Some(Msg::Chunk(text)) => {
+                self.setup
+                    .client
+                    .notify(updates::message_chunk(&self.setup.session, text));
+                None
+            }
+            Some(Msg::Progress(call_id, content)) => {
+                self.setup.client.notify(updates::update(
+                    &self.setup.session,
+                    &call_id,
+                    ToolCallUpdateFields::new().content(content),
+                ));
+                None
+            }
+            // The driver holds a sender, so the channel cannot close; treat it as a
+            // cancel all the same rather than spin.
+            None => Some(Event::Cancel),
+        }
+    }
+
     /// Carries out one command; `Some` when the turn ends.
     fn execute(&mut self, command: Command, turn: &Turn) -> Option<StopReason> {
         match command {
@@ -198,14 +278,12 @@ impl DriverState {
                 since: Instant::now(),
             },
         );
-        let tx = self.tx.clone();
-        self.ask_tasks.retain(|task| !task.is_finished());
-        self.ask_tasks.push(tokio::spawn(async move {
+        self.answers.push(Box::pin(async move {
             let answer = match pending.wait(timeout, &withdraw).await {
                 Ok(response) => permission::read_answer(response),
                 Err(ClientRequestError::Timeout { .. }) => Answer::TimedOut,
                 // Withdrawn by the turn itself: it already settled the call.
-                Err(ClientRequestError::Withdrawn { .. }) => return,
+                Err(ClientRequestError::Withdrawn { .. }) => return None,
                 // With the connection gone nobody can answer; the turn is over.
                 Err(ClientRequestError::Disconnected { .. }) => Answer::Cancelled,
                 Err(ClientRequestError::Rejected { error, .. }) => Answer::Failed {
@@ -216,7 +294,7 @@ impl DriverState {
                         .join(" "),
                 },
             };
-            let _ = tx.send(Msg::Event(Event::Answered { call_id, answer }));
+            Some((call_id, answer))
         }));
     }
 
@@ -277,48 +355,39 @@ impl DriverState {
 
     fn call_model(&mut self, conversation: &Conversation) {
         let mut stream = self.setup.model.respond(conversation, &self.setup.tools);
-        let tx = self.tx.clone();
         if let Some(previous) = self.model_task.take() {
             previous.abort();
         }
+        // Whatever the model has ready now (all of it, for the scripted model) is taken
+        // here, in the loop; only a reply still streaming moves to a task.
+        let mut reply = Reply::default();
+        while let Some(item) = stream.next().now_or_never() {
+            match reply.take(item) {
+                Step::Chunk(chunk) => self
+                    .setup
+                    .client
+                    .notify(updates::message_chunk(&self.setup.session, chunk)),
+                Step::More => {}
+                Step::Done(event) => {
+                    self.ready.push_back(event);
+                    return;
+                }
+            }
+        }
+        let tx = self.tx.clone();
         self.model_task = Some(tokio::spawn(async move {
-            let mut text = String::new();
-            let mut calls = Vec::new();
-            let event = loop {
-                match stream.next().await {
-                    Some(Ok(ModelEvent::Text(chunk))) => {
-                        text.push_str(&chunk);
+            loop {
+                match reply.take(stream.next().await) {
+                    Step::Chunk(chunk) => {
                         let _ = tx.send(Msg::Chunk(chunk));
                     }
-                    Some(Ok(ModelEvent::ToolCall(call))) => calls.push(call),
-                    Some(Ok(ModelEvent::Finished(finish))) => {
-                        break Event::ModelReplied {
-                            text,
-                            calls,
-                            finish,
-                        };
-                    }
-                    Some(Err(err)) => {
-                        break Event::ModelFailed {
-                            message: format!("The model failed: {err}"),
-                        };
-                    }
-                    None if calls.is_empty() && !text.is_empty() => {
-                        // A reply that ends without saying why is taken as finished.
-                        break Event::ModelReplied {
-                            text,
-                            calls,
-                            finish: FinishReason::EndTurn,
-                        };
-                    }
-                    None => {
-                        break Event::ModelFailed {
-                            message: "The model's reply ended before it was complete.".to_owned(),
-                        };
+                    Step::More => {}
+                    Step::Done(event) => {
+                        let _ = tx.send(Msg::Event(event));
+                        return;
                     }
                 }
-            };
-            let _ = tx.send(Msg::Event(event));
+            }
         }));
     }
 
@@ -334,8 +403,9 @@ impl DriverState {
         for (_, token) in self.tools.drain() {
             token.cancel();
         }
-        let mut tasks = std::mem::take(&mut self.tool_tasks);
-        tasks.append(&mut self.ask_tasks);
+        // Dropping the pending answers withdraws their requests now, before the answer.
+        self.answers = FuturesUnordered::new();
+        let tasks = std::mem::take(&mut self.tool_tasks);
         if tokio::time::timeout(TOOL_WIND_DOWN, futures::future::join_all(tasks))
             .await
             .is_err()
