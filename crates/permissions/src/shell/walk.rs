@@ -1,10 +1,18 @@
 //! Walking the tree-sitter syntax tree: every simple command becomes a segment.
 
-use std::cell::RefCell;
+mod parse;
+mod redirect;
+mod vars;
+
 use std::ops::Range;
 use std::path::PathBuf;
 
-use tree_sitter::{Node, Parser, Tree};
+use tree_sitter::Node;
+
+use parse::{join_continued_lines, parse, parse_error_message};
+use redirect::Effect;
+use vars::dangerous_assignment;
+pub(super) use vars::is_dangerous_variable;
 
 use super::judge::{self, DOWNLOADERS, Input, Stdin};
 use super::normalize::normalize_argv;
@@ -13,7 +21,7 @@ use super::wrappers::{self, basename};
 use super::{
     CommandAnalysis, MAX_COMMAND_BYTES, MAX_NESTING, MAX_PARSE_BYTES, MAX_SEGMENTS, Segment,
 };
-use crate::paths::{FileOp, Resolver, path_risk};
+use crate::paths::Resolver;
 use crate::{Context, Risk};
 
 /// Deeper syntax trees than this are not walked (a hostile `((((((...` would
@@ -31,68 +39,6 @@ const SYSTEM_BIN_DIRS: &[&str] = &[
     "/opt/homebrew/bin",
     "/run/current-system/sw/bin",
 ];
-
-/// Variables that change which program runs or what a shell does at start-up.
-const DANGEROUS_VARIABLES: &[&str] = &[
-    "PATH",
-    "LD_PRELOAD",
-    "LD_LIBRARY_PATH",
-    "LD_AUDIT",
-    "DYLD_INSERT_LIBRARIES",
-    "DYLD_LIBRARY_PATH",
-    "BASH_ENV",
-    "ENV",
-    "PROMPT_COMMAND",
-    "IFS",
-    "SHELLOPTS",
-    "BASHOPTS",
-    "PS4",
-    "GIT_SSH",
-    "GIT_SSH_COMMAND",
-    "GIT_EXEC_PATH",
-    "GIT_CONFIG_GLOBAL",
-    "GIT_CONFIG_SYSTEM",
-    "GIT_CONFIG_PARAMETERS",
-    "GIT_PAGER",
-    "PAGER",
-    "EDITOR",
-    "VISUAL",
-    "PYTHONSTARTUP",
-    "PYTHONPATH",
-    "NODE_OPTIONS",
-    "PERL5OPT",
-    "PERL5LIB",
-    "RUBYOPT",
-    "LESSOPEN",
-    "HOME",
-];
-
-thread_local! {
-    /// One parser per thread: creating a parser and loading the grammar costs far
-    /// more than parsing a typical command.
-    static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
-}
-
-fn new_parser() -> Option<Parser> {
-    let mut parser = Parser::new();
-    parser
-        .set_language(&tree_sitter_bash::LANGUAGE.into())
-        .ok()?;
-    Some(parser)
-}
-
-fn parse(src: &str) -> Option<Tree> {
-    PARSER.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut slot) => {
-            if slot.is_none() {
-                *slot = new_parser();
-            }
-            slot.as_mut()?.parse(src, None)
-        }
-        // Only reachable if a parse re-entered itself; a fresh parser is correct.
-        Err(_) => new_parser()?.parse(src, None),
-    })
-}
 
 /// Analyses `command` found `depth` levels of `bash -c`/`eval` deep.
 ///
@@ -169,79 +115,6 @@ pub(super) fn analyse_at_depth(
     }
 }
 
-/// Removes backslash-newline pairs outside single quotes, as bash does before it
-/// splits words: `r\<newline>m` is `rm`. tree-sitter-bash instead ends the word
-/// there, which would hide the program's name.
-fn join_continued_lines(command: &str) -> std::borrow::Cow<'_, str> {
-    if !command.contains("\\\n") {
-        return std::borrow::Cow::Borrowed(command);
-    }
-    let mut out = String::with_capacity(command.len());
-    let mut chars = command.chars();
-    let mut single = false;
-    let mut double = false;
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' if !double => {
-                single = !single;
-                out.push(c);
-            }
-            '"' if !single => {
-                double = !double;
-                out.push(c);
-            }
-            '\\' if !single => match chars.next() {
-                Some('\n') => {}
-                Some(next) => {
-                    out.push(c);
-                    out.push(next);
-                }
-                None => out.push(c),
-            },
-            _ => out.push(c),
-        }
-    }
-    std::borrow::Cow::Owned(out)
-}
-
-/// Where the first ERROR or MISSING node is, for the message.
-fn parse_error_message(root: Node<'_>, src: &str) -> String {
-    let mut stack = vec![root];
-    let mut steps = 0;
-    while let Some(node) = stack.pop() {
-        steps += 1;
-        if steps > 100_000 {
-            break;
-        }
-        if node.is_error() || node.is_missing() {
-            let at = node.start_byte();
-            let snippet: String = src.get(at..).unwrap_or("").chars().take(20).collect();
-            return if node.is_missing() {
-                format!(
-                    "the shell syntax is incomplete (missing `{}` at byte {at})",
-                    node.kind()
-                )
-            } else {
-                format!("the shell syntax is invalid near `{snippet}` (byte {at})")
-            };
-        }
-        if node.has_error() {
-            let mut cursor = node.walk();
-            let children: Vec<Node<'_>> = node.children(&mut cursor).collect();
-            stack.extend(children.into_iter().rev());
-        }
-    }
-    "the shell syntax is invalid".to_string()
-}
-
-/// What a redirection does.
-enum Effect {
-    Write(Word),
-    Read(Word),
-    /// Here-document or here-string text; `None` when only known at run time.
-    Stdin(Option<String>),
-}
-
 struct Walker<'s> {
     src: &'s str,
     /// The context, with `cwd` following `cd` commands.
@@ -267,52 +140,6 @@ impl Walker<'_> {
             ctx: &self.ctx,
             vars: &self.vars,
         }
-    }
-
-    /// Evaluates a word; an unquoted expansion of a known value splits on blanks as
-    /// the shell does (`cmd="rm -rf /"; $cmd` runs `rm` with two arguments).
-    fn split_words(&self, node: Node<'_>) -> Vec<Word> {
-        let word = words::eval(node, self.src, self.scope());
-        let unquoted_expansion = matches!(node.kind(), "simple_expansion" | "expansion");
-        if unquoted_expansion && !word.dynamic && word.text.contains([' ', '\t', '\n']) {
-            return word.text.split_whitespace().map(Word::literal).collect();
-        }
-        vec![word]
-    }
-
-    /// Records a standalone `NAME=value`. Only a top-level statement of the command
-    /// line certainly runs before what follows it; an assignment anywhere else (a
-    /// branch, a loop, a subshell), a second assignment with another value, or a
-    /// value only known at run time makes the variable unknown.
-    fn record_assignment(&mut self, node: Node<'_>) {
-        let Some(name) = node.child_by_field_name("name") else {
-            return;
-        };
-        let name = self.text(name).to_string();
-        let top_level = node.parent().is_some_and(|p| {
-            p.kind() == "program"
-                || (p.kind() == "declaration_command"
-                    && p.parent().is_some_and(|g| g.kind() == "program"))
-        });
-        let value = match node.child_by_field_name("value") {
-            Some(v) => {
-                let w = words::eval(v, self.src, self.scope());
-                (!w.dynamic).then_some(w.text)
-            }
-            None => Some(String::new()),
-        };
-        let known = self
-            .vars
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| v.clone());
-        let value = match known {
-            Some(previous) if previous != value => None,
-            _ if !top_level => None,
-            _ => value,
-        };
-        self.vars.retain(|(n, _)| *n != name);
-        self.vars.push((name, value));
     }
 
     fn full(&mut self) -> bool {
@@ -486,152 +313,6 @@ impl Walker<'_> {
     fn push(&mut self, segment: Segment) {
         if !self.full() {
             self.segments.push(segment);
-        }
-    }
-
-    /// A standalone `NAME=value`: a segment only when it changes what programs run.
-    fn assignment_segment(&mut self, node: Node<'_>, level: usize) {
-        self.walk_children(node, level);
-        self.record_assignment(node);
-        let name = node
-            .child_by_field_name("name")
-            .map(|n| self.text(n).to_string())
-            .unwrap_or_default();
-        if let Some((risk, reason)) = dangerous_assignment(&name) {
-            self.push(Segment {
-                text: self.text(node).to_string(),
-                argv: vec![self.text(node).to_string()],
-                program: String::new(),
-                risk,
-                reason,
-                writes: Vec::new(),
-                opaque: false,
-                dynamic_args: false,
-                depth: self.depth,
-            });
-        }
-    }
-
-    /// Redirections of a compound command (`{ ...; } > f`): one segment for them.
-    fn redirect_only(&mut self, node: Node<'_>, redirects: &[Node<'_>], level: usize) {
-        let mut effects = Vec::new();
-        for r in redirects {
-            self.walk(*r, level + 1);
-            self.effects(*r, &mut effects);
-        }
-        let mut seg = Segment {
-            text: self.text(node).to_string(),
-            argv: Vec::new(),
-            program: String::new(),
-            risk: Risk::Low,
-            reason: "Redirects output.".to_string(),
-            writes: Vec::new(),
-            opaque: false,
-            dynamic_args: false,
-            depth: self.depth,
-        };
-        let has_files = effects
-            .iter()
-            .any(|e| matches!(e, Effect::Write(_) | Effect::Read(_)));
-        if has_files {
-            self.apply_effects(&effects, &mut seg);
-            self.push(seg);
-        }
-    }
-
-    /// Collects what a redirection node does.
-    fn effects(&self, node: Node<'_>, out: &mut Vec<Effect>) {
-        match node.kind() {
-            "file_redirect" => {
-                let mut op = String::new();
-                let mut cursor = node.walk();
-                for child in node.children(&mut cursor) {
-                    if !child.is_named() {
-                        op.push_str(child.kind());
-                    }
-                }
-                let mut cursor = node.walk();
-                let dests: Vec<Node<'_>> = node
-                    .children_by_field_name("destination", &mut cursor)
-                    .collect();
-                for dest in dests {
-                    let word = words::eval(dest, self.src, self.scope());
-                    let dup = matches!(op.as_str(), ">&" | "<&" | ">&-" | "<&-")
-                        && (word.text == "-"
-                            || (!word.text.is_empty()
-                                && word.text.chars().all(|c| c.is_ascii_digit() || c == '-')));
-                    if dup {
-                        continue;
-                    }
-                    if op.starts_with('<') && op != "<>" {
-                        out.push(Effect::Read(word));
-                    } else {
-                        out.push(Effect::Write(word));
-                    }
-                }
-            }
-            "heredoc_redirect" => {
-                let mut cursor = node.walk();
-                let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
-                let mut body_text: Option<String> = Some(String::new());
-                for child in children {
-                    match child.kind() {
-                        "heredoc_body" => {
-                            body_text = Some(self.text(child).to_string());
-                        }
-                        "file_redirect" | "heredoc_redirect" | "herestring_redirect" => {
-                            self.effects(child, out);
-                        }
-                        _ => {}
-                    }
-                }
-                out.push(Effect::Stdin(body_text));
-            }
-            "herestring_redirect" => {
-                let mut cursor = node.walk();
-                let value = node
-                    .named_children(&mut cursor)
-                    .filter(|c| c.kind() != "file_descriptor")
-                    .last();
-                let text = value
-                    .map(|v| words::eval(v, self.src, self.scope()))
-                    .and_then(|w| (!w.dynamic).then_some(w.text));
-                out.push(Effect::Stdin(text));
-            }
-            _ => {}
-        }
-    }
-
-    /// Judges redirection targets as file reads and writes.
-    fn apply_effects(&self, effects: &[Effect], seg: &mut Segment) {
-        for effect in effects {
-            let (op, word) = match effect {
-                Effect::Write(w) => (FileOp::Write, w),
-                Effect::Read(w) => (FileOp::Read, w),
-                Effect::Stdin(_) => continue,
-            };
-            if word.dynamic {
-                let risk = if op == FileOp::Write {
-                    Risk::High
-                } else {
-                    Risk::Medium
-                };
-                raise(
-                    seg,
-                    risk,
-                    format!("Redirects to {}, a file only known at run time.", word.text),
-                );
-                continue;
-            }
-            let path = self.resolver.resolve(&word.text, &self.ctx);
-            if is_harmless_device(&path.lexical) {
-                continue;
-            }
-            let (risk, reason) = path_risk(op, &path);
-            raise(seg, risk, reason);
-            if op == FileOp::Write {
-                seg.writes.push(path);
-            }
         }
     }
 
@@ -934,38 +615,11 @@ fn raise(seg: &mut Segment, risk: Risk, reason: impl Into<String>) {
     }
 }
 
-/// Whether setting this variable changes which programs run or how they start.
-pub(super) fn is_dangerous_variable(name: &str) -> bool {
-    DANGEROUS_VARIABLES.contains(&name) || name.starts_with("BASH_FUNC_")
-}
-
-fn dangerous_assignment(name: &str) -> Option<(Risk, String)> {
-    let dangerous = is_dangerous_variable(name);
-    dangerous.then(|| {
-        (
-            Risk::High,
-            format!("Sets {name}, which changes which programs run or how they start."),
-        )
-    })
-}
-
 fn is_system_program(written: &str) -> bool {
     match written.rsplit_once('/') {
         None => true,
         Some((dir, _)) => SYSTEM_BIN_DIRS.contains(&dir),
     }
-}
-
-fn is_harmless_device(path: &std::path::Path) -> bool {
-    const HARMLESS: &[&str] = &[
-        "/dev/null",
-        "/dev/stdout",
-        "/dev/stderr",
-        "/dev/stdin",
-        "/dev/tty",
-        "/dev/zero",
-    ];
-    HARMLESS.iter().any(|h| path == std::path::Path::new(h)) || path.starts_with("/dev/fd")
 }
 
 fn capitalise(s: &str) -> String {

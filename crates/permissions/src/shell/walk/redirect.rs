@@ -1,0 +1,155 @@
+//! Redirections: file writes and reads judged like the file tools, here-documents
+//! and here-strings kept as a command's input.
+
+use tree_sitter::Node;
+
+use super::{Walker, raise};
+use crate::Risk;
+use crate::paths::{FileOp, path_risk};
+use crate::shell::Segment;
+use crate::shell::words::{self, Word};
+
+/// What a redirection does.
+pub(super) enum Effect {
+    Write(Word),
+    Read(Word),
+    /// Here-document or here-string text; `None` when only known at run time.
+    Stdin(Option<String>),
+}
+
+impl Walker<'_> {
+    /// Redirections of a compound command (`{ ...; } > f`): one segment for them.
+    pub(super) fn redirect_only(&mut self, node: Node<'_>, redirects: &[Node<'_>], level: usize) {
+        let mut effects = Vec::new();
+        for r in redirects {
+            self.walk(*r, level + 1);
+            self.effects(*r, &mut effects);
+        }
+        let mut seg = Segment {
+            text: self.text(node).to_string(),
+            argv: Vec::new(),
+            program: String::new(),
+            risk: Risk::Low,
+            reason: "Redirects output.".to_string(),
+            writes: Vec::new(),
+            opaque: false,
+            dynamic_args: false,
+            depth: self.depth,
+        };
+        let has_files = effects
+            .iter()
+            .any(|e| matches!(e, Effect::Write(_) | Effect::Read(_)));
+        if has_files {
+            self.apply_effects(&effects, &mut seg);
+            self.push(seg);
+        }
+    }
+
+    /// Collects what a redirection node does.
+    pub(super) fn effects(&self, node: Node<'_>, out: &mut Vec<Effect>) {
+        match node.kind() {
+            "file_redirect" => {
+                let mut op = String::new();
+                let mut cursor = node.walk();
+                for child in node.children(&mut cursor) {
+                    if !child.is_named() {
+                        op.push_str(child.kind());
+                    }
+                }
+                let mut cursor = node.walk();
+                let dests: Vec<Node<'_>> = node
+                    .children_by_field_name("destination", &mut cursor)
+                    .collect();
+                for dest in dests {
+                    let word = words::eval(dest, self.src, self.scope());
+                    let dup = matches!(op.as_str(), ">&" | "<&" | ">&-" | "<&-")
+                        && (word.text == "-"
+                            || (!word.text.is_empty()
+                                && word.text.chars().all(|c| c.is_ascii_digit() || c == '-')));
+                    if dup {
+                        continue;
+                    }
+                    if op.starts_with('<') && op != "<>" {
+                        out.push(Effect::Read(word));
+                    } else {
+                        out.push(Effect::Write(word));
+                    }
+                }
+            }
+            "heredoc_redirect" => {
+                let mut cursor = node.walk();
+                let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+                let mut body_text: Option<String> = Some(String::new());
+                for child in children {
+                    match child.kind() {
+                        "heredoc_body" => {
+                            body_text = Some(self.text(child).to_string());
+                        }
+                        "file_redirect" | "heredoc_redirect" | "herestring_redirect" => {
+                            self.effects(child, out);
+                        }
+                        _ => {}
+                    }
+                }
+                out.push(Effect::Stdin(body_text));
+            }
+            "herestring_redirect" => {
+                let mut cursor = node.walk();
+                let value = node
+                    .named_children(&mut cursor)
+                    .filter(|c| c.kind() != "file_descriptor")
+                    .last();
+                let text = value
+                    .map(|v| words::eval(v, self.src, self.scope()))
+                    .and_then(|w| (!w.dynamic).then_some(w.text));
+                out.push(Effect::Stdin(text));
+            }
+            _ => {}
+        }
+    }
+
+    /// Judges redirection targets as file reads and writes.
+    pub(super) fn apply_effects(&self, effects: &[Effect], seg: &mut Segment) {
+        for effect in effects {
+            let (op, word) = match effect {
+                Effect::Write(w) => (FileOp::Write, w),
+                Effect::Read(w) => (FileOp::Read, w),
+                Effect::Stdin(_) => continue,
+            };
+            if word.dynamic {
+                let risk = if op == FileOp::Write {
+                    Risk::High
+                } else {
+                    Risk::Medium
+                };
+                raise(
+                    seg,
+                    risk,
+                    format!("Redirects to {}, a file only known at run time.", word.text),
+                );
+                continue;
+            }
+            let path = self.resolver.resolve(&word.text, &self.ctx);
+            if is_harmless_device(&path.lexical) {
+                continue;
+            }
+            let (risk, reason) = path_risk(op, &path);
+            raise(seg, risk, reason);
+            if op == FileOp::Write {
+                seg.writes.push(path);
+            }
+        }
+    }
+}
+
+pub(super) fn is_harmless_device(path: &std::path::Path) -> bool {
+    const HARMLESS: &[&str] = &[
+        "/dev/null",
+        "/dev/stdout",
+        "/dev/stderr",
+        "/dev/stdin",
+        "/dev/tty",
+        "/dev/zero",
+    ];
+    HARMLESS.iter().any(|h| path == std::path::Path::new(h)) || path.starts_with("/dev/fd")
+}
