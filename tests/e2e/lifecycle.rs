@@ -199,3 +199,33 @@ fn trace_appends_every_line_with_its_direction() {
         "the trace differs from the transcript of both runs"
     );
 }
+
+/// A turn waits for the user's permission when the agent is told to stop: the turn
+/// ends `cancelled` (never an error), the call never runs, and the process exits 0.
+#[test]
+fn ending_the_agent_while_a_permission_is_pending_cancels_the_turn() {
+    for ending in ENDINGS {
+        let mut client = Client::spawn();
+        let session = client.ready_session();
+        let prompt = client.send_prompt(&session, r#"/call terminal {"command":"touch ran"}"#);
+        client.agent_request("session/request_permission");
+        let status = end(&mut client, ending);
+        client.ensure(
+            status.code() == Some(0),
+            format!("{ending:?}: exit status {status:?}"),
+        );
+        let answer = client
+            .received_since(0)
+            .into_iter()
+            .find(|message| message.get("method").is_none() && message["id"] == prompt);
+        client.ensure(
+            answer
+                .as_ref()
+                .map(|answer| &answer["result"]["stopReason"])
+                == Some(&json!("cancelled")),
+            format!("{ending:?}: the prompt was not answered `cancelled`: {answer:?}"),
+        );
+        let marker = client.process().project().join("ran");
+        client.ensure(!marker.exists(), format!("{ending:?}: the call ran"));
+    }
+}
