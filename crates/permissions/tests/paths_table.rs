@@ -296,3 +296,26 @@ fn tilde_without_a_known_home_is_outside_and_precious() {
     assert_eq!(analyse("rm -rf ~", &ctx).risk, Critical);
     assert_eq!(analyse("rm -rf $HOME", &ctx).risk, Critical);
 }
+
+#[test]
+fn root_s_own_home_is_not_a_system_secret() {
+    // Regression: running as root (home /root), every file of a workspace below
+    // /root counted as a system secret, so every read was High.
+    let ctx = Context::new("/root/project").with_home("/root");
+    let p = resolve("src/main.rs", &ctx);
+    assert_eq!(p.sensitive, None);
+    assert_eq!(path_risk(Read, &p).0, Low);
+    assert_eq!(
+        resolve("/root/.ssh/id_rsa", &ctx).sensitive,
+        Some(Sensitive::SshDir)
+    );
+    assert_eq!(
+        resolve("~/.bashrc", &ctx).sensitive,
+        Some(Sensitive::ShellRc)
+    );
+    // For anyone else /root stays secret.
+    assert_eq!(
+        resolve("/root/notes.txt", &self::ctx()).sensitive,
+        Some(Sensitive::SystemSecret)
+    );
+}

@@ -73,7 +73,12 @@ impl Sensitive {
             .collect();
         let last = names.last().map(String::as_str).unwrap_or("");
 
-        if let Some(found) = classify_system(&names) {
+        // `/root` is another user's home, and so secret, unless it is the user's own
+        // (Warden running as root): then only what is sensitive in any home counts.
+        let own_root_home = ctx.home.as_deref().is_some_and(|h| h == Path::new("/root"));
+        if let Some(found) = classify_system(&names)
+            && !(own_root_home && names.first().is_some_and(|n| n == "root"))
+        {
             return Some(found);
         }
         for (i, name) in names.iter().enumerate() {
