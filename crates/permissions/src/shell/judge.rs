@@ -581,7 +581,7 @@ fn judge_program(input: &Input<'_>) -> Verdict {
         return readers(input, false);
     }
     if HARMLESS.contains(&p) {
-        return Verdict::new(Risk::Low, format!("Runs {p}, which only reads."));
+        return Verdict::new(Risk::Low, format!("Runs {p}, which changes nothing."));
     }
     if is_build_tool(p) {
         return Verdict::new(
