@@ -261,6 +261,14 @@ impl AgentHandler for WardenAgent {
                 cwd.display()
             )));
         }
+        if !request.mcp_servers.is_empty() {
+            // Said loudly rather than failing the session: the built-in tools still work,
+            // and an editor that always sends its MCP servers must not be locked out.
+            tracing::warn!(
+                count = request.mcp_servers.len(),
+                "MCP servers are not supported yet; the session runs without them"
+            );
+        }
         let engine = self.engine(&cwd);
         let mode = engine.settings().mode;
         let id = self.new_session_id();
