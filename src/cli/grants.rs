@@ -76,7 +76,7 @@ fn list(store: &GrantStore, json: bool) -> anyhow::Result<ExitCode> {
             Some(_) => "expires".to_owned(),
             None => "active".to_owned(),
         };
-        let mut what = g.subject.clone();
+        let mut what = g.subject();
         if let Some(p) = &g.project {
             what.push_str(&format!(" in {}", p.display()));
         }

@@ -44,7 +44,6 @@ fn grant(i: usize) -> Grant {
         project: (i.is_multiple_of(2))
             .then(|| PathBuf::from(format!("/home/user/project{}", i % 50))),
         session: None,
-        subject: matcher.describe(),
         matchers: vec![matcher],
         max_risk: Risk::High,
     }

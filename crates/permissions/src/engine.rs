@@ -301,7 +301,7 @@ impl Engine {
             );
         }
         if let Some(grant) = find_grant(Effect::Deny, risk) {
-            let why = format!("Denied by grant {} ({})", grant.id, grant.subject);
+            let why = format!("Denied by grant {} ({})", grant.id, grant.subject());
             return outcome(
                 risk,
                 Decision::Deny,
@@ -345,7 +345,7 @@ impl Engine {
                 false,
             ))
         } else if let Some(grant) = find_grant(Effect::Allow, risk) {
-            let why = format!("Allowed by grant {} ({})", grant.id, grant.subject);
+            let why = format!("Allowed by grant {} ({})", grant.id, grant.subject());
             Some((Decision::Allow, grant_decider(grant), why, true))
         } else if mode.can_ask() && self.policy.is_auto_approved(&call.tool) {
             let why = format!("`{}` is on auto_approved_tools", call.tool);
@@ -587,7 +587,6 @@ impl Engine {
             session: (scope == Scope::Session).then(|| session_id.to_owned()),
             matchers: proposal.matchers.clone(),
             max_risk: proposal.max_risk,
-            subject: proposal.subject.clone(),
         };
         match scope {
             Scope::Once => Ok(grant),

@@ -165,11 +165,19 @@ pub struct Grant {
     pub session: Option<String>,
     pub matchers: Vec<GrantMatcher>,
     pub max_risk: Risk,
-    /// What it covers, for people.
-    pub subject: String,
 }
 
 impl Grant {
+    /// What it covers, for people: "`npm test …`". Computed, not stored, to keep the
+    /// grants file small and fast to load.
+    pub fn subject(&self) -> String {
+        self.matchers
+            .iter()
+            .map(GrantMatcher::describe)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// Whether the grant holds at `now` in this project.
     pub fn is_live(&self, now: SystemTime, project_root: &Path) -> bool {
         self.expires_at.is_none_or(|t| t > now)

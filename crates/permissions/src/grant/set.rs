@@ -19,7 +19,7 @@ impl GrantSet {
     pub fn new(grants: Vec<Grant>) -> GrantSet {
         let mut set = GrantSet {
             grants: Vec::with_capacity(grants.len()),
-            by_key: HashMap::new(),
+            by_key: HashMap::with_capacity(grants.len().min(1 << 16)),
         };
         for g in grants {
             set.insert(g);
