@@ -66,6 +66,8 @@ fn paths_have_the_expected_risk() {
     check(".env.production", Read, High);
     check("config/prod.env", Read, High);
     check(".env.example", Read, Low);
+    check(".envrc", Read, High);
+    check(".envrc", Write, Critical);
     check(".env.sample", Write, Medium);
     check("certs/server.pem", Read, High);
     check("certs/server.key", Write, Critical);

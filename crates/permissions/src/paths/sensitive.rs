@@ -15,8 +15,9 @@ pub enum Sensitive {
     CloudCredentials,
     /// A `.gnupg` folder.
     GnuPg,
-    /// A dotenv file (`.env`, `.env.local`, ...; not the `.example`, `.sample` and
-    /// `.template` files that by convention hold no secrets).
+    /// A dotenv file (`.env`, `.env.local`, ..., and direnv's `.envrc`; not the
+    /// `.example`, `.sample`, `.template` and `.dist` files that by convention hold
+    /// no secrets).
     EnvFile,
     /// A private key or key store (`*.pem`, `*.key`, `*.p12`, `*.pfx`, `*.jks`,
     /// `*.keystore`, `*.ppk`, `id_rsa`-style SSH keys but not their `.pub` halves).
@@ -156,6 +157,7 @@ fn classify_name(name: &str) -> Option<Sensitive> {
         return Some(Sensitive::CloudCredentials);
     }
     if name == ".env"
+        || name == ".envrc"
         || (name.starts_with(".env.") && !ENV_TEMPLATES.iter().any(|t| name.ends_with(t)))
         || name.ends_with(".env")
     {
