@@ -14,7 +14,9 @@ use std::path::PathBuf;
 
 use crate::{Context, Risk};
 
-pub use resolve::{Resolver, UNKNOWN_HOME, is_within, normalize_lexically, resolve};
+pub use resolve::{
+    MAX_GLOB_LISTINGS, Resolver, UNKNOWN_HOME, is_within, normalize_lexically, resolve,
+};
 pub use sensitive::Sensitive;
 
 /// What a tool does to a file.

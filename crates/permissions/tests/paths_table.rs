@@ -321,3 +321,25 @@ fn root_s_own_home_is_not_a_system_secret() {
         Some(Sensitive::SystemSecret)
     );
 }
+
+#[test]
+fn globs_beyond_the_listing_budget_fall_back_to_typical_secret_names() {
+    use warden_permissions::paths::{MAX_GLOB_LISTINGS, Resolver};
+    let t = tree();
+    std::fs::write(t.ws.join("notes.txt"), "").expect("write notes");
+    let ctx = ws_ctx(&t);
+    let resolver = Resolver::new(&ctx);
+    // While listings are left, `*` is judged by what the folder holds: nothing secret.
+    for _ in 0..MAX_GLOB_LISTINGS {
+        assert_eq!(resolver.resolve("*", &ctx).sensitive, None);
+    }
+    // Then it is judged by the names it could match, strictly.
+    assert_eq!(
+        resolver.resolve("*", &ctx).sensitive,
+        Some(Sensitive::PrivateKey)
+    );
+    assert_eq!(
+        resolver.resolve(".e*", &ctx).sensitive,
+        Some(Sensitive::EnvFile)
+    );
+}

@@ -50,9 +50,9 @@ pub(super) fn has_glob(name: &str) -> bool {
 }
 
 /// The sensitivity of the most sensitive path the first glob component of `path` can
-/// expand to: the entries of its folder when it can be listed, else typical secret
-/// names.
-pub(super) fn classify_glob(path: &Path, ctx: &Context) -> Option<Sensitive> {
+/// expand to: the entries of its folder when `may_list` and it can be listed, else
+/// typical secret names.
+pub(super) fn classify_glob(path: &Path, ctx: &Context, may_list: bool) -> Option<Sensitive> {
     let components: Vec<Component<'_>> = path.components().collect();
     let at = components.iter().position(|c| match c {
         Component::Normal(n) => has_glob(&n.to_string_lossy()),
@@ -62,7 +62,12 @@ pub(super) fn classify_glob(path: &Path, ctx: &Context) -> Option<Sensitive> {
     let pattern = components[at].as_os_str().to_string_lossy().to_lowercase();
     let rest: PathBuf = components[at + 1..].iter().collect();
 
-    let listed: Option<Vec<String>> = std::fs::read_dir(&folder).ok().and_then(|entries| {
+    let listing = if may_list {
+        std::fs::read_dir(&folder).ok()
+    } else {
+        None
+    };
+    let listed: Option<Vec<String>> = listing.and_then(|entries| {
         let names: Vec<String> = entries
             .take(MAX_LISTED + 1)
             .filter_map(Result::ok)

@@ -1,5 +1,6 @@
 //! Turning a path as written into its lexical and real forms.
 
+use std::cell::Cell;
 use std::path::{Component, Path, PathBuf};
 
 use super::{ResolvedPath, Sensitive, glob};
@@ -27,7 +28,13 @@ pub fn resolve(raw: &str, ctx: &Context) -> ResolvedPath {
 pub struct Resolver {
     /// Each workspace root, lexically normalised and canonical.
     roots: Vec<(PathBuf, PathBuf)>,
+    /// How many more folders a glob may list (see [`MAX_GLOB_LISTINGS`]).
+    listings_left: Cell<usize>,
 }
+
+/// Globs list their folder to see what they match; a hostile command full of globs
+/// gets this many listings per resolver, then only the typical secret names.
+pub const MAX_GLOB_LISTINGS: usize = 32;
 
 impl Resolver {
     /// Prepares the workspace roots of `ctx`.
@@ -41,7 +48,17 @@ impl Resolver {
                 (lexical, real)
             })
             .collect();
-        Resolver { roots }
+        Resolver {
+            roots,
+            listings_left: Cell::new(MAX_GLOB_LISTINGS),
+        }
+    }
+
+    /// Uses up one folder listing, if any is left.
+    fn take_listing(&self) -> bool {
+        let left = self.listings_left.get();
+        self.listings_left.set(left.saturating_sub(1));
+        left > 0
     }
 
     /// Like [`resolve`], with the roots prepared by [`Resolver::new`] (the context's
@@ -56,8 +73,14 @@ impl Resolver {
         });
         let sensitive = Sensitive::classify(&lexical, ctx)
             .or_else(|| Sensitive::classify(&real, ctx))
-            .or_else(|| glob::classify_glob(&lexical, ctx))
-            .or_else(|| glob::classify_glob(&real, ctx));
+            .or_else(|| {
+                if !glob::has_glob(raw) {
+                    return None;
+                }
+                let may_list = self.take_listing();
+                glob::classify_glob(&lexical, ctx, may_list)
+                    .or_else(|| glob::classify_glob(&real, ctx, may_list))
+            });
         ResolvedPath {
             raw: raw.to_string(),
             lexical,
