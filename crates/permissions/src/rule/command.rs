@@ -178,3 +178,63 @@ impl CommandPattern {
                 .all(|(o, s)| *o == Word::Any || o == s)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_owned).collect()
+    }
+
+    fn check(pattern: &str, command: &str, strictness: Strictness, expect: bool) {
+        let p = CommandPattern::parse(pattern).expect("pattern");
+        assert_eq!(
+            p.matches(&argv(command), strictness),
+            expect,
+            "{pattern:?} vs {command:?} ({strictness:?})"
+        );
+    }
+
+    #[test]
+    fn narrow_matching_is_an_exact_program_and_an_operand_prefix() {
+        use Strictness::Narrow;
+        check("git status", "git status", Narrow, true);
+        check("git status", "git status --short", Narrow, true);
+        check("git status", "git stash", Narrow, false);
+        check("git status", "/usr/local/bin/git status", Narrow, false);
+        check("git status", "git -C . status", Narrow, false);
+        check("npm *", "npm test", Narrow, true);
+        check("npm *", "npm", Narrow, false);
+        check("* --version", "cargo --version", Narrow, true);
+        check("rm -f", "rm -f -r x", Narrow, true);
+        check("rm -f -r", "rm -f x", Narrow, false);
+    }
+
+    #[test]
+    fn broad_matching_compares_basenames_and_finds_operands_in_order() {
+        use Strictness::Broad;
+        check("git push", "git -C . push origin", Broad, true);
+        check("git push", "/usr/bin/git push", Broad, true);
+        check("git push", "git pull", Broad, false);
+        check("git push origin", "git push -f origin", Broad, true);
+        check("git push origin", "git origin push", Broad, false);
+    }
+
+    #[test]
+    fn a_rule_command_must_be_one_readable_simple_command() {
+        for bad in ["", "ls && rm", "$X", "a; b"] {
+            assert!(CommandPattern::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn coverage_is_conservative() {
+        let p = |s: &str| CommandPattern::parse(s).expect("pattern");
+        assert!(p("git push").is_covered_by(&p("git")));
+        assert!(p("git push -f").is_covered_by(&p("git push")));
+        assert!(!p("git push").is_covered_by(&p("git push -f")));
+        assert!(!p("git").is_covered_by(&p("git push")));
+        assert!(p("npm test").is_covered_by(&p("npm *")));
+    }
+}

@@ -50,3 +50,29 @@ impl DomainPattern {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_hosts_and_subdomains() {
+        let cases = [
+            ("docs.rs", "docs.rs", true),
+            ("docs.rs", "evil-docs.rs", false),
+            ("docs.rs", "docs.rs.evil.com", false),
+            ("DOCS.rs.", "docs.rs", true),
+            ("*.example.com", "a.example.com", true),
+            ("*.example.com", "a.b.example.com", true),
+            ("*.example.com", "example.com", false),
+            ("*.example.com", "badexample.com", false),
+        ];
+        for (pattern, host, expect) in cases {
+            let p = DomainPattern::parse(pattern).expect("pattern");
+            assert_eq!(p.matches(host), expect, "{pattern} vs {host}");
+        }
+        for bad in ["", "*", "*.", "a b", "*.*.com", "exa*mple.com"] {
+            assert!(DomainPattern::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+}

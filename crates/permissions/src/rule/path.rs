@@ -107,3 +107,49 @@ impl PathPattern {
         subject.is_some_and(|s| self.matcher.is_match(s))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_are_anchored_at_the_cwd_the_home_folder_or_nowhere() {
+        let ctx = Context::new("/w/project").with_home("/home/u");
+        let cases = [
+            ("src/**", "/w/project/src/a/b.rs", true),
+            ("src/**", "/w/other/src/a.rs", false),
+            ("src/*.rs", "/w/project/src/a/b.rs", false),
+            ("./README.md", "/w/project/README.md", true),
+            ("~/.ssh/**", "/home/u/.ssh/id_rsa", true),
+            ("~/.ssh/**", "/w/project/.ssh/x", false),
+            ("**/.env*", "/anywhere/at/all/.env.local", true),
+            ("**/.env*", "/w/project/.envrc", true),
+            ("/etc/**", "/etc/passwd", true),
+            ("/etc/**", "/w/project/etc/x", false),
+        ];
+        for (pattern, path, expect) in cases {
+            let p = PathPattern::parse(pattern).expect("pattern");
+            assert_eq!(
+                p.matches(Path::new(path), &ctx),
+                expect,
+                "{pattern} vs {path}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_first_literal_component_files_the_rule() {
+        let first = |s: &str| {
+            PathPattern::parse(s)
+                .expect("pattern")
+                .first_literal()
+                .map(str::to_owned)
+        };
+        assert_eq!(first("src/**").as_deref(), Some("src"));
+        assert_eq!(first("/etc/*").as_deref(), Some("etc"));
+        assert_eq!(first("~/.ssh/**").as_deref(), Some(".ssh"));
+        assert_eq!(first("**/.env"), None);
+        assert_eq!(first("*.rs"), None);
+        assert_eq!(first("{a,b}/x"), None);
+    }
+}
