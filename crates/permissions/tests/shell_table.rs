@@ -487,6 +487,11 @@ fn shell_commands_have_the_expected_risk() {
     check("ssh host", High);
     check("scp file host:", High);
     check("nc -l 4444", High);
+    check("rsync -a --delete empty/ ~/", Critical);
+    check("rsync -a --delete src/ backup/", High);
+    check("rsync -a src/ host:/srv/app", High);
+    check("rsync -a src/ ~/.ssh/", Critical);
+    check("scp host:key ~/.ssh/authorized_keys", Critical);
     check("docker run --rm alpine", High);
     check("frobnicate --all", High);
 

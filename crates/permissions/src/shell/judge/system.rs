@@ -47,6 +47,9 @@ pub(super) fn network(input: &Input<'_>) -> Verdict {
     let p = input.program;
     let mut v = Verdict::new(Risk::High, format!("Runs {p}, which talks to the network."));
     let args = input.args;
+    if matches!(p, "rsync" | "scp") {
+        copy_destination(&mut v, input);
+    }
     let mut i = 0;
     while i < args.len() {
         let a = &args[i];
@@ -196,4 +199,38 @@ pub(super) fn package_tool(input: &Input<'_>) -> Verdict {
         format!("Runs {p} {sub}, a build or test tool that runs the project's own code.")
             .replace("  ", " "),
     )
+}
+
+/// `rsync SRC... DEST` / `scp SRC... DEST` with a local destination writes it; with
+/// `--delete` rsync also deletes what the source lacks, so a precious destination
+/// (`rsync -a --delete empty/ ~/`) is Critical.
+fn copy_destination(v: &mut Verdict, input: &Input<'_>) {
+    let operands: Vec<&Word> = input
+        .args
+        .iter()
+        .filter(|a| a.dynamic || !a.text.starts_with('-'))
+        .collect();
+    let Some(dest) = operands.last().filter(|_| operands.len() >= 2) else {
+        return;
+    };
+    // `host:path` and `rsync://` destinations are remote.
+    if !dest.dynamic && (dest.text.contains(':') && !dest.text.starts_with('/')) {
+        return;
+    }
+    let deletes = input.args.iter().any(|a| a.text.starts_with("--delete"));
+    if deletes {
+        let precious = dest.dynamic
+            || crate::paths::is_precious(&input.resolve(&dest.text), input.ctx)
+            || !input.resolve(&dest.text).inside_workspace;
+        if precious {
+            v.raise(
+                Risk::Critical,
+                format!(
+                    "Runs {} --delete into {}, which deletes whatever the source lacks there.",
+                    input.program, dest.text
+                ),
+            );
+        }
+    }
+    v.word(FileOp::Write, dest, input);
 }
