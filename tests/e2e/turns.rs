@@ -227,49 +227,40 @@ fn the_withdrawal_of_an_unanswered_request_precedes_the_cancelled_answer() {
     assert!(!exists(&client, "made"));
 }
 
+/// Every answer that is not a well-formed choice of an offered option is a denial:
+/// the call does not run and the model hears it was denied.
 #[test]
-fn an_unknown_option_id_is_a_denial() {
-    let mut client = Client::spawn();
-    let session = client.ready_session();
-    client.on_request(always("allow-always-and-forever"));
-    client.prompt(&session, &touch("made"));
-    assert!(!exists(&client, "made"));
-    assert!(
-        client.agent_text().contains("terminal: denied"),
-        "{}",
-        client.agent_text()
-    );
-}
-
-#[test]
-fn a_malformed_answer_is_a_denial() {
-    let mut client = Client::spawn();
-    let session = client.ready_session();
-    client.on_request(|_| Answer::Result(json!({"outcome": {"outcome": "maybe"}})));
-    client.prompt(&session, &touch("made"));
-    assert!(!exists(&client, "made"));
-    assert!(
-        client.agent_text().contains("terminal: denied"),
-        "{}",
-        client.agent_text()
-    );
-}
-
-#[test]
-fn an_error_answer_is_a_denial() {
-    let mut client = Client::spawn();
-    let session = client.ready_session();
-    client.on_request(|_| Answer::Error {
-        code: -32603,
-        message: "the dialog crashed".to_owned(),
-    });
-    client.prompt(&session, &touch("made"));
-    assert!(!exists(&client, "made"));
-    assert!(
-        client.agent_text().contains("terminal: denied"),
-        "{}",
-        client.agent_text()
-    );
+fn unknown_malformed_and_error_answers_are_denials() {
+    let answers: [(&str, Answer); 4] = [
+        (
+            "an unknown option id",
+            Answer::Result(selected("allow-always-and-forever")),
+        ),
+        (
+            "an unknown outcome",
+            Answer::Result(json!({"outcome": {"outcome": "maybe"}})),
+        ),
+        (
+            "a result without an outcome",
+            Answer::Result(json!({"optionId": "allow-once"})),
+        ),
+        (
+            "an error response",
+            Answer::Error {
+                code: -32603,
+                message: "the dialog crashed".to_owned(),
+            },
+        ),
+    ];
+    for (what, answer) in answers {
+        let mut client = Client::spawn();
+        let session = client.ready_session();
+        client.on_request(move |_| answer.clone());
+        client.prompt(&session, &touch("made"));
+        assert!(!exists(&client, "made"), "{what} ran the call");
+        let text = client.agent_text();
+        assert!(text.contains("terminal: denied"), "{what}: {text}");
+    }
 }
 
 #[test]
