@@ -1,6 +1,6 @@
 //! The grants in effect, indexed for lookup.
 
-use std::collections::HashMap;
+use std::hash::{BuildHasher, Hash, Hasher};
 use std::path::Path;
 use std::time::SystemTime;
 
@@ -9,39 +9,54 @@ use crate::assess::{Assessment, Unit};
 use crate::{Risk, ToolCall};
 
 /// A set of grants, filed by program (command grants) or tool (the others).
-#[derive(Debug, Default, Clone)]
+///
+/// The index is a sorted list of (hash of the key, grant index): building it allocates
+/// nothing per grant, which matters when 100,000 grants load. A hash collision only
+/// makes a grant a candidate; [`Grant::covers`] decides.
+#[derive(Debug, Clone)]
 pub struct GrantSet {
     grants: Vec<Grant>,
-    by_key: HashMap<String, Vec<usize>>,
+    index: Vec<(u64, usize)>,
+    hasher: std::hash::RandomState,
+}
+
+impl Default for GrantSet {
+    fn default() -> GrantSet {
+        GrantSet::new(Vec::new())
+    }
 }
 
 impl GrantSet {
     pub fn new(grants: Vec<Grant>) -> GrantSet {
-        let mut set = GrantSet {
-            grants: Vec::with_capacity(grants.len()),
-            by_key: HashMap::with_capacity(grants.len().min(1 << 16)),
-        };
-        for g in grants {
-            set.insert(g);
+        let hasher = std::hash::RandomState::new();
+        let mut index = Vec::with_capacity(grants.len());
+        for (i, g) in grants.iter().enumerate() {
+            for (n, m) in g.matchers.iter().enumerate() {
+                let key = m.key();
+                if !g.matchers[..n].iter().any(|earlier| earlier.key() == key) {
+                    index.push((hash(&hasher, key), i));
+                }
+            }
         }
-        set
+        index.sort_unstable();
+        GrantSet {
+            grants,
+            index,
+            hasher,
+        }
     }
 
     pub fn insert(&mut self, grant: Grant) {
         let i = self.grants.len();
         for (n, m) in grant.matchers.iter().enumerate() {
             let key = m.key();
-            if grant.matchers[..n]
+            if !grant.matchers[..n]
                 .iter()
                 .any(|earlier| earlier.key() == key)
             {
-                continue;
-            }
-            match self.by_key.get_mut(key) {
-                Some(list) => list.push(i),
-                None => {
-                    self.by_key.insert(key.to_owned(), vec![i]);
-                }
+                let entry = (hash(&self.hasher, key), i);
+                let at = self.index.partition_point(|e| *e < entry);
+                self.index.insert(at, entry);
             }
         }
         self.grants.push(grant);
@@ -59,8 +74,9 @@ impl GrantSet {
         self.grants.is_empty()
     }
 
-    /// The first live grant with this effect that covers the unit. Deny grants are
-    /// looked for separately and first, by the engine.
+    /// The first live grant with this effect that covers the unit, in the order the
+    /// grants were added. Deny grants are looked for separately and first, by the
+    /// engine.
     #[allow(clippy::too_many_arguments)]
     pub fn find(
         &self,
@@ -77,14 +93,22 @@ impl GrantSet {
         } else {
             call.tool.as_str()
         };
-        self.by_key
-            .get(key)?
+        let h = hash(&self.hasher, key);
+        let start = self.index.partition_point(|(k, _)| *k < h);
+        self.index[start..]
             .iter()
-            .map(|&i| &self.grants[i])
+            .take_while(|(k, _)| *k == h)
+            .map(|&(_, i)| &self.grants[i])
             .find(|g| {
                 g.effect == effect
                     && g.is_live(now, project_root)
                     && g.covers(call, assessment, unit, risk)
             })
     }
+}
+
+fn hash(hasher: &std::hash::RandomState, key: &str) -> u64 {
+    let mut h = hasher.build_hasher();
+    key.hash(&mut h);
+    h.finish()
 }

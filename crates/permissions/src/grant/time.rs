@@ -13,9 +13,24 @@ pub fn serialize<S: Serializer>(t: &SystemTime, s: S) -> Result<S::Ok, S::Error>
     s.collect_str(&humantime::format_rfc3339_seconds(*t))
 }
 
+/// Reads a timestamp without allocating (the string is borrowed from the input
+/// where the deserializer allows it): grant files hold one or two per line.
+struct Visitor;
+
+impl serde::de::Visitor<'_> for Visitor {
+    type Value = SystemTime;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an RFC 3339 timestamp")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<SystemTime, E> {
+        humantime::parse_rfc3339_weak(s).map_err(E::custom)
+    }
+}
+
 pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<SystemTime, D::Error> {
-    let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-    humantime::parse_rfc3339_weak(&s).map_err(serde::de::Error::custom)
+    d.deserialize_str(Visitor)
 }
 
 pub mod option {
@@ -29,8 +44,8 @@ pub mod option {
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<SystemTime>, D::Error> {
-        let s = <Option<std::borrow::Cow<'de, str>>>::deserialize(d)?;
-        s.map(|s| humantime::parse_rfc3339_weak(&s).map_err(serde::de::Error::custom))
-            .transpose()
+        #[derive(Deserialize)]
+        struct Wrapped(#[serde(with = "super")] SystemTime);
+        Ok(Option::<Wrapped>::deserialize(d)?.map(|Wrapped(t)| t))
     }
 }
