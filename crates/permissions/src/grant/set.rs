@@ -1,6 +1,6 @@
 //! The grants in effect, indexed for lookup.
 
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::BuildHasher;
 use std::path::Path;
 use std::time::SystemTime;
 
@@ -108,7 +108,5 @@ impl GrantSet {
 }
 
 fn hash(hasher: &std::hash::RandomState, key: &str) -> u64 {
-    let mut h = hasher.build_hasher();
-    key.hash(&mut h);
-    h.finish()
+    hasher.hash_one(key)
 }
