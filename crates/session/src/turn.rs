@@ -298,14 +298,7 @@ impl Turn {
             }
         };
         out.push(self.notify(updates::proposed(&self.session, &call.id, &prepared)));
-        let verdict = gate.evaluate(&prepared);
-        out.push(audit(
-            &call,
-            &prepared.args,
-            AuditKind::Evaluated {
-                verdict: verdict.clone(),
-            },
-        ));
+        let verdict = evaluate(&call, &prepared, gate, out);
         call.prepared = Some(prepared);
         call.verdict = Some(verdict);
         self.decide(&mut call, out);
@@ -527,14 +520,7 @@ impl Turn {
                     return;
                 }
             };
-            let verdict = gate.evaluate(&prepared);
-            out.push(audit(
-                &call,
-                &prepared.args,
-                AuditKind::Evaluated {
-                    verdict: verdict.clone(),
-                },
-            ));
+            let verdict = evaluate(&call, &prepared, gate, out);
             let before = call.verdict.as_ref().map(|v| v.risk);
             let raised = before.is_some_and(|risk| verdict.risk > risk);
             out.push(
@@ -617,13 +603,7 @@ impl Turn {
             out.push(Command::Withdraw {
                 call_id: call.id.clone(),
             });
-            out.push(audit(
-                &call,
-                &prepared.args,
-                AuditKind::Evaluated {
-                    verdict: verdict.clone(),
-                },
-            ));
+            out.push(evaluation_note(&call, &prepared, &verdict));
             call.verdict = Some(verdict);
             call.status = Status::Done;
             self.decide(&mut call, out);
@@ -736,6 +716,23 @@ fn answered(
         note,
         reason,
     }
+}
+
+/// Evaluates a call and records the evaluation in the audit log.
+fn evaluate(call: &Call, prepared: &Prepared, gate: &dyn Gate, out: &mut Vec<Command>) -> Verdict {
+    let verdict = gate.evaluate(prepared);
+    out.push(evaluation_note(call, prepared, &verdict));
+    verdict
+}
+
+fn evaluation_note(call: &Call, prepared: &Prepared, verdict: &Verdict) -> Command {
+    audit(
+        call,
+        &prepared.args,
+        AuditKind::Evaluated {
+            verdict: verdict.clone(),
+        },
+    )
 }
 
 fn audit(call: &Call, args: &serde_json::Value, kind: AuditKind) -> Command {
