@@ -29,7 +29,11 @@ fuzz_target!(|data: &[u8]| {
         for mode in Mode::ALL {
             let e = engine.evaluate(call, &ctx, mode, "fuzz");
             if broken {
-                assert_ne!(e.decision, Decision::Allow, "a broken policy allowed {call:?}");
+                assert_ne!(
+                    e.decision,
+                    Decision::Allow,
+                    "a broken policy allowed {call:?}"
+                );
             }
             if e.risk == warden_permissions::Risk::Critical {
                 assert_ne!(e.decision, Decision::Allow, "Critical allowed: {call:?}");
