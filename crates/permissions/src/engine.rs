@@ -99,10 +99,18 @@ impl Engine {
             .canonicalize()
             .unwrap_or_else(|_| project_root.to_path_buf());
         let trusted = TrustStore::new(locations.trusted_projects()).is_trusted(&root);
-        let policy = Policy::load(locations, &root, trusted);
+        let mut policy = Policy::load(locations, &root, trusted);
         let store = GrantStore::new(locations.grants());
+        // A grants file that cannot be read may hold "reject always" decisions; without
+        // them a permissive mode would allow what the user rejected. So it counts as a
+        // policy error: every call that would be allowed asks instead.
         let grants = store.load().unwrap_or_else(|e| {
             tracing::warn!(error = %e, "cannot load the stored grants; none apply");
+            policy.errors.push(crate::PolicyError {
+                file: store.path().display().to_string(),
+                layer: crate::Layer::User,
+                error: format!("the stored grants cannot be read: {e}"),
+            });
             Vec::new()
         });
         Engine {

@@ -607,3 +607,23 @@ fn the_engine_is_send_and_sync() {
     fn check<T: Send + Sync>() {}
     check::<Engine>();
 }
+
+#[test]
+fn an_unreadable_grants_file_fails_closed() {
+    let w = World::new();
+    let wh = w.root.join("wh");
+    // A folder where the grants file should be: it cannot be read as a file.
+    std::fs::create_dir_all(wh.join("grants.jsonl")).expect("mkdir");
+    let locations = Locations::from_vars(|name| match name {
+        "WARDEN_HOME" => Some(wh.clone().into()),
+        "WARDEN_MANAGED_POLICY" => Some(wh.join("managed.toml").into()),
+        _ => None,
+    });
+    let engine = Engine::load(&locations, &w.ws);
+    let call = ToolCall::new("http_fetch", json!({"url": "https://evil.com/"}));
+    let e = engine.evaluate(&call, &w.ctx(), Mode::AutoApprove, "s");
+    assert_eq!(e.decision, Decision::Ask);
+    assert!(
+        matches!(&e.decided_by, DecidedBy::PolicyError { file, .. } if file.ends_with("grants.jsonl"))
+    );
+}
