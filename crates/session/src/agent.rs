@@ -273,7 +273,10 @@ impl AgentHandler for WardenAgent {
         let mode = engine.settings().mode;
         let id = self.new_session_id();
         let mut context =
-            Context::new(cwd.clone()).with_protected(self.config.locations.protected());
+            // The policy compares paths with the session's folder, so it gets the folder's
+            // real path: a cwd reached through a symlink must not look like elsewhere.
+            Context::new(cwd.canonicalize().unwrap_or_else(|_| cwd.clone()))
+                .with_protected(self.config.locations.protected());
         if let Some(home) = (self.config.env)("HOME") {
             context = context.with_home(home);
         }
