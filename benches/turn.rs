@@ -37,7 +37,10 @@ impl Agent {
             .env("WARDEN_HOME", dir.path().join("home"))
             // In its own folder: the managed policy's folder is protected, and the
             // project must not be inside it.
-            .env("WARDEN_MANAGED_POLICY", dir.path().join("managed/policy.toml"))
+            .env(
+                "WARDEN_MANAGED_POLICY",
+                dir.path().join("managed/policy.toml"),
+            )
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

@@ -86,7 +86,11 @@ impl Locations {
     /// Folders an agent must not touch without the strictest checks.
     pub fn protected(&self) -> Vec<PathBuf> {
         let mut dirs = vec![self.config_dir.clone(), self.state_dir.clone()];
-        if let Some(parent) = self.managed_policy.parent().filter(|p| p != &Path::new("/")) {
+        if let Some(parent) = self
+            .managed_policy
+            .parent()
+            .filter(|p| p != &Path::new("/"))
+        {
             dirs.push(parent.to_path_buf());
         }
         dirs.dedup();
@@ -118,7 +122,10 @@ mod tests {
     #[test]
     fn xdg_folders_split_config_and_state() {
         let l = locations(&[("HOME", "/home/u"), ("XDG_STATE_HOME", "/s")]);
-        assert_eq!(l.user_policy(), PathBuf::from("/home/u/.config/warden/policy.toml"));
+        assert_eq!(
+            l.user_policy(),
+            PathBuf::from("/home/u/.config/warden/policy.toml")
+        );
         assert_eq!(l.audit_log(), PathBuf::from("/s/warden/audit.jsonl"));
     }
 
