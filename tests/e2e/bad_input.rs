@@ -43,8 +43,10 @@ fn malformed_json_gets_a_parse_error_with_null_id_and_the_connection_lives_on() 
     }
 }
 
+/// Regression: invalid UTF-8 was decoded lossily, so the line was served as a request
+/// for a method (or a path) the client never sent.
 #[test]
-fn invalid_utf8_gets_a_parse_error_and_the_connection_lives_on() {
+fn invalid_utf8_is_a_parse_error_not_decoded_lossily() {
     let mut client = Client::spawn();
     client.send_raw(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\xfe\"}\n");
     let error = null_id_error(&mut client, "the parse error for invalid UTF-8");

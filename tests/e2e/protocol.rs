@@ -225,8 +225,9 @@ fn cancel_while_permission_is_pending_ends_the_turn_cancelled() {
 
 /// A client that sends `session/cancel` but never answers the permission request:
 /// the agent must not hang; it withdraws the request and ends the turn cancelled.
+/// Regression: the `$/cancel_request` came after the prompt's response.
 #[test]
-fn cancel_without_answering_the_permission_withdraws_it() {
+fn permission_is_withdrawn_before_the_cancelled_prompt_response() {
     let mut client = Client::spawn();
     let session = client.ready_session();
     let (prompt, permission) = turn_waiting_for_permission(&mut client, &session);
