@@ -50,7 +50,7 @@ impl Normalizer {
         self.placeholder("agent-request", id)
     }
 
-    /// Normalises one message; `agent_request_id_at` tells whether the message's `id`
+    /// Normalises one message; `agent_request_id` tells whether the message's `id`
     /// (and a `$/cancel_request`'s `requestId`) belongs to an agent request.
     pub fn message(&mut self, message: &Value, agent_request_id: bool) -> Value {
         let mut out = self.value(message);
