@@ -199,3 +199,65 @@ impl TrustStore {
         self.file.read()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, SystemTime};
+
+    use super::{GrantRecord, GrantStore, Revocation};
+    use crate::Risk;
+    use crate::grant::{Effect, Grant, GrantMatcher, Scope};
+
+    fn grant(i: usize) -> Grant {
+        Grant {
+            id: format!("g-{i:016x}"),
+            created_at: SystemTime::UNIX_EPOCH + Duration::from_secs(1_790_000_000),
+            expires_at: None,
+            client: "zed".into(),
+            effect: Effect::Allow,
+            scope: Scope::User,
+            project: None,
+            session: None,
+            matchers: vec![GrantMatcher::Tool {
+                tool: format!("mcp__s__t{i}"),
+            }],
+            max_risk: Risk::High,
+        }
+    }
+
+    /// A file large enough to be parsed on several threads, with bad lines spread
+    /// through it (one chunk holds invalid UTF-8, which takes the bytes path): every
+    /// good line loads, every bad one is skipped, and a revocation in one chunk
+    /// removes a grant from another.
+    #[test]
+    fn large_file_with_bad_lines_loads_every_good_line() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("grants.jsonl");
+        let mut bytes = Vec::new();
+        let n = 10_000;
+        for i in 0..n {
+            bytes.extend(serde_json::to_vec(&GrantRecord::Grant(grant(i))).expect("json"));
+            bytes.push(b'\n');
+            match i {
+                10 => bytes.extend(b"not json at all\n"),
+                5_000 => bytes.extend(b"{\"grant\": {\"id\": \"\xff\xfe\"}}\n   \n"),
+                9_000 => bytes.extend(b"{\"grant\":{\"id\":\"g-torn\",\"crea\n"),
+                _ => {}
+            }
+        }
+        let revoke = GrantRecord::Revoke(Revocation {
+            id: grant(3).id,
+            at: SystemTime::UNIX_EPOCH + Duration::from_secs(1_790_000_001),
+        });
+        bytes.extend(serde_json::to_vec(&revoke).expect("json"));
+        assert!(
+            bytes.len() > 1 << 20,
+            "the file must take the parallel path"
+        );
+        std::fs::write(&path, &bytes).expect("write");
+
+        let loaded = GrantStore::new(&path).load().expect("load");
+        let expected: Vec<Grant> = (0..n).filter(|&i| i != 3).map(grant).collect();
+        assert_eq!(loaded, expected);
+    }
+}
