@@ -111,8 +111,8 @@ impl JsonlFile {
         let bytes = bytes.as_slice();
         // Every share goes to a fresh thread, the calling thread only waits: parsing
         // the first share on the calling thread measured 150 ms of CPU per 100,000
-        // grants instead of 110 ms (its allocator arena is fragmented by the frees of
-        // earlier loads; a fresh thread starts with a clean one).
+        // grants instead of 110 ms, most likely an allocator effect (the calling
+        // thread's arena holds the frees of earlier loads; a fresh thread's does not).
         let parts: Vec<Vec<T>> = std::thread::scope(|scope| {
             let handles: Vec<_> = chunks
                 .iter()
