@@ -51,12 +51,10 @@ pub fn run(trace: Option<&Path>) -> anyhow::Result<ExitCode> {
         .build()
         .context("cannot start the async runtime")?;
     let agent = Arc::new(WardenAgent::new(config));
-    let result = runtime.block_on(serve(
-        agent.clone(),
-        tokio::io::stdin(),
-        tokio::io::stdout(),
-        options,
-    ));
+    let result = runtime.block_on(async {
+        let (input, output) = stdio();
+        serve(agent.clone(), input, output, options).await
+    });
     agent.flush();
     // The stdin reader may still sit in a blocking read that nothing will end: do not
     // wait for it.
@@ -68,4 +66,33 @@ pub fn run(trace: Option<&Path>) -> anyhow::Result<ExitCode> {
         }
         Err(err) => Err(err).context("serving ACP failed"),
     }
+}
+
+type Input = Box<dyn tokio::io::AsyncRead + Unpin + Send>;
+type Output = Box<dyn tokio::io::AsyncWrite + Unpin + Send>;
+
+/// stdin and stdout as async streams. When they are pipes (an editor's case) they are
+/// read and written directly by the runtime; tokio's `stdin()`/`stdout()` instead hand
+/// every read and write to a blocking thread, which costs a thread hand-off per line.
+/// Anything else (a terminal, a file) falls back to those.
+fn stdio() -> (Input, Output) {
+    use std::os::fd::AsFd;
+    use tokio::net::unix::pipe;
+    let input: Input = match std::io::stdin()
+        .as_fd()
+        .try_clone_to_owned()
+        .and_then(pipe::Receiver::from_owned_fd)
+    {
+        Ok(receiver) => Box::new(receiver),
+        Err(_) => Box::new(tokio::io::stdin()),
+    };
+    let output: Output = match std::io::stdout()
+        .as_fd()
+        .try_clone_to_owned()
+        .and_then(pipe::Sender::from_owned_fd)
+    {
+        Ok(sender) => Box::new(sender),
+        Err(_) => Box::new(tokio::io::stdout()),
+    };
+    (input, output)
 }
