@@ -37,7 +37,7 @@ interop:
 # features; RUSTC_BOOTSTRAP lets this machine's stable toolchain provide them.
 fuzz target="shell" seconds="60":
     command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
-    cd crates/permissions/fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run {{target}} --fuzz-dir . -- -max_total_time={{seconds}}
+    cd crates/permissions/fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run {{target}} --fuzz-dir . -- -max_total_time={{seconds}} $([ -f {{target}}.dict ] && echo -dict={{target}}.dict)
 
 # Evaluate one call against the policy in effect, e.g.
 # just check terminal '{"command": "git status && rm -rf ~"}'
