@@ -111,6 +111,20 @@ impl Drop for Agent {
     }
 }
 
+/// The CPU time all of a process's threads have spent, in nanoseconds
+/// (`/proc/<pid>/task/*/schedstat`). Unlike wall time it does not grow when other
+/// processes compete for the cores, so it shows Warden's own cost on a busy machine.
+fn cpu_ns(pid: u32) -> u64 {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0;
+    };
+    tasks
+        .filter_map(Result::ok)
+        .filter_map(|task| std::fs::read_to_string(task.path().join("schedstat")).ok())
+        .filter_map(|stat| stat.split_whitespace().next()?.parse::<u64>().ok())
+        .sum()
+}
+
 fn median(mut samples: Vec<Duration>) -> Duration {
     samples.sort();
     samples[samples.len() / 2]
@@ -130,7 +144,9 @@ fn main() {
     let mut agent = Agent::spawn();
     let session = agent.session();
 
+    let pid = agent.child.id();
     // A bare round trip, for scale: the pipes and the SDK, no turn.
+    let cpu_before_bare = cpu_ns(pid);
     let mut bare = Vec::new();
     for _ in 0..runs {
         let start = Instant::now();
@@ -141,6 +157,22 @@ fn main() {
         agent.response(id);
         bare.push(start.elapsed());
     }
+
+    let cpu_bare = (cpu_ns(pid) - cpu_before_bare) / runs as u64;
+
+    // Warden's CPU for one whole asked call, the permission cycle included: the prompt,
+    // the model's reply, the evaluation, the request, the answer, a cheap tool (a small
+    // file write), its result, the model's closing reply and the prompt's answer.
+    let cpu_before_cycle = cpu_ns(pid);
+    for i in 0..runs {
+        let text = format!(r#"/call fs_write {{"path": "w{i}.txt", "content": "x"}}"#);
+        let id = agent.request("session/prompt", prompt(&session, &text));
+        let request = agent.until(|m| m["method"] == "session/request_permission");
+        agent.send(&json!({"jsonrpc": "2.0", "id": request["id"],
+            "result": {"outcome": {"outcome": "selected", "optionId": "allow-once"}}}));
+        agent.response(id);
+    }
+    let cpu_cycle = (cpu_ns(pid) - cpu_before_cycle) / runs as u64;
 
     let mut to_request = Vec::new();
     let mut to_start = Vec::new();
@@ -190,4 +222,15 @@ fn main() {
         median(to_start).as_secs_f64() * 1e6
     );
     println!("| 1,000 allowed calls in one session | {rate:.0} calls/s | > 2,000 calls/s |");
+    println!();
+    println!("| Warden's CPU time (all threads) | mean |");
+    println!("| --- | --- |");
+    println!(
+        "| per bare request round trip | {:.0} µs |",
+        cpu_bare as f64 / 1e3
+    );
+    println!(
+        "| per asked call, the whole cycle (both segments above and more) | {:.0} µs |",
+        cpu_cycle as f64 / 1e3
+    );
 }
