@@ -118,7 +118,7 @@ fn plain_language_forms() {
             call call_1 fs_read {"path":"src/main.rs"}
             call call_2 fs_list {"path":"."}
             call call_3 terminal {"command":"cargo test --quiet"}
-            call call_4 fs_write {"content":"hello: world","path":"notes.txt"}
+            call call_4 fs_write {"path":"notes.txt","content":"hello: world"}
             call call_5 fs_delete {"path":"old.txt"}
             call call_6 http_fetch {"url":"https://docs.rs"}
             finished ToolCalls
@@ -131,7 +131,7 @@ fn write_with_empty_text() {
     check(
         "write empty.txt:",
         expect![[r#"
-            call call_1 fs_write {"content":"","path":"empty.txt"}
+            call call_1 fs_write {"path":"empty.txt","content":""}
             finished ToolCalls
         "#]],
     );

@@ -457,44 +457,44 @@ async fn tool_results_go_back_to_the_model() {
     expect![[r#"
         [
           {
-            "content": "read a, then wipe everything",
-            "role": "user"
+            "role": "user",
+            "content": "read a, then wipe everything"
           },
           {
-            "content": null,
             "role": "assistant",
+            "content": null,
             "tool_calls": [
               {
-                "function": {
-                  "arguments": "{\"path\":\"a\"}",
-                  "name": "fs_read"
-                },
                 "id": "call_a",
-                "type": "function"
+                "type": "function",
+                "function": {
+                  "name": "fs_read",
+                  "arguments": "{\"path\":\"a\"}"
+                }
               },
               {
-                "function": {
-                  "arguments": "{\"command\":\"rm -rf /\",\"risk_level\":\"high\"}",
-                  "name": "terminal"
-                },
                 "id": "call_b",
-                "type": "function"
+                "type": "function",
+                "function": {
+                  "name": "terminal",
+                  "arguments": "{\"command\":\"rm -rf /\",\"risk_level\":\"high\"}"
+                }
               }
             ]
           },
           {
-            "content": "line one\nline two",
             "role": "tool",
-            "tool_call_id": "call_a"
+            "tool_call_id": "call_a",
+            "content": "line one\nline two"
           },
           {
-            "content": "User denied tool invocation: never",
             "role": "tool",
-            "tool_call_id": "call_b"
+            "tool_call_id": "call_b",
+            "content": "User denied tool invocation: never"
           },
           {
-            "content": "only the first line matters",
-            "role": "user"
+            "role": "user",
+            "content": "only the first line matters"
           }
         ]"#]]
     .assert_eq(&serde_json::to_string_pretty(&messages).expect("json"));
@@ -520,31 +520,31 @@ async fn the_request_has_the_system_prompt_first_and_risk_level_on_every_tool() 
     expect![[r#"
         [
           {
+            "type": "function",
             "function": {
-              "description": "Reads a file",
               "name": "fs_read",
+              "description": "Reads a file",
               "parameters": {
+                "type": "object",
                 "properties": {
                   "path": {
                     "type": "string"
                   },
                   "risk_level": {
-                    "description": "Optional: Risk level assessment for this operation. 'low' = safe to execute automatically, 'medium'/'high' = requires user confirmation. If not provided, system will assess risk conservatively.",
+                    "type": "string",
                     "enum": [
                       "low",
                       "medium",
                       "high"
                     ],
-                    "type": "string"
+                    "description": "Optional: Risk level assessment for this operation. 'low' = safe to execute automatically, 'medium'/'high' = requires user confirmation. If not provided, system will assess risk conservatively."
                   }
                 },
                 "required": [
                   "path"
-                ],
-                "type": "object"
+                ]
               }
-            },
-            "type": "function"
+            }
           }
         ]"#]]
     .assert_eq(&serde_json::to_string_pretty(&body["tools"]).expect("json"));
@@ -579,44 +579,44 @@ fn unanswered_calls_get_a_result_and_notes_wait_for_the_batch() {
     expect![[r#"
         [
           {
-            "content": "Working.",
             "role": "assistant",
+            "content": "Working.",
             "tool_calls": [
               {
-                "function": {
-                  "arguments": "{\"path\":\"a\"}",
-                  "name": "fs_read"
-                },
                 "id": "c1",
-                "type": "function"
+                "type": "function",
+                "function": {
+                  "name": "fs_read",
+                  "arguments": "{\"path\":\"a\"}"
+                }
               },
               {
-                "function": {
-                  "arguments": "{\"_invalid_json\":\"{broken\"}",
-                  "name": "fs_read"
-                },
                 "id": "c2",
-                "type": "function"
+                "type": "function",
+                "function": {
+                  "name": "fs_read",
+                  "arguments": "{\"_invalid_json\":\"{broken\"}"
+                }
               }
             ]
           },
           {
-            "content": "The tool call timed out.",
             "role": "tool",
-            "tool_call_id": "c1"
+            "tool_call_id": "c1",
+            "content": "The tool call timed out."
           },
           {
-            "content": "The tool call did not run: the turn ended before it was executed.",
             "role": "tool",
-            "tool_call_id": "c2"
+            "tool_call_id": "c2",
+            "content": "The tool call did not run: the turn ended before it was executed."
           },
           {
-            "content": "careful",
-            "role": "user"
+            "role": "user",
+            "content": "careful"
           },
           {
-            "content": "next",
-            "role": "user"
+            "role": "user",
+            "content": "next"
           }
         ]"#]]
     .assert_eq(&serde_json::to_string_pretty(&messages).expect("json"));
