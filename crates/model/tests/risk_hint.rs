@@ -54,12 +54,16 @@ fn check_schema(schema: serde_json::Value, expected: Expect) {
 fn with_risk_hint_boundaries() {
     check_schema(
         json!({"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"], "additionalProperties": false}),
-        expect![[r#"{"type":"object","properties":{"path":{"type":"string"},"risk_level":{"type":"string","enum":["low","medium","high"],"description":"Optional: Risk level assessment for this operation. 'low' = safe to execute automatically, 'medium'/'high' = requires user confirmation. If not provided, system will assess risk conservatively."}},"required":["path"],"additionalProperties":false}"#]],
+        expect![[
+            r#"{"type":"object","properties":{"path":{"type":"string"},"risk_level":{"type":"string","enum":["low","medium","high"],"description":"Optional: Risk level assessment for this operation. 'low' = safe to execute automatically, 'medium'/'high' = requires user confirmation. If not provided, system will assess risk conservatively."}},"required":["path"],"additionalProperties":false}"#
+        ]],
     );
     // No properties yet: they are created; `required` is left alone (the hint is optional).
     check_schema(
         json!({"type": "object"}),
-        expect![[r#"{"type":"object","properties":{"risk_level":{"type":"string","enum":["low","medium","high"],"description":"Optional: Risk level assessment for this operation. 'low' = safe to execute automatically, 'medium'/'high' = requires user confirmation. If not provided, system will assess risk conservatively."}}}"#]],
+        expect![[
+            r#"{"type":"object","properties":{"risk_level":{"type":"string","enum":["low","medium","high"],"description":"Optional: Risk level assessment for this operation. 'low' = safe to execute automatically, 'medium'/'high' = requires user confirmation. If not provided, system will assess risk conservatively."}}}"#
+        ]],
     );
     // A tool's own `risk_level` argument is not redefined.
     check_schema(
