@@ -156,7 +156,7 @@ impl Gate for EngineGate {
             reason: evaluation.reason.clone(),
             proposal: evaluation.proposal.as_ref().map(|p| p.subject.clone()),
             timeout,
-            explanation: serde_json::to_value(&evaluation).unwrap_or_default(),
+            explanation: Arc::new(serde_json::to_value(&evaluation).unwrap_or_default()),
         }
     }
 

@@ -2,6 +2,7 @@
 //! tested without an engine, files or a clock.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use warden_acp_transport::schema::ToolKind;
@@ -36,8 +37,9 @@ pub struct Verdict {
     pub proposal: Option<String>,
     /// How long to wait for the user before the request is withdrawn (`None`: for ever).
     pub timeout: Option<Duration>,
-    /// The whole evaluation, for `_meta.warden` and the audit log.
-    pub explanation: serde_json::Value,
+    /// The whole evaluation, for `_meta.warden` and the audit log. Shared, because a
+    /// verdict is copied into audit notes and call state on the proposal path.
+    pub explanation: Arc<serde_json::Value>,
 }
 
 impl Verdict {

@@ -140,7 +140,7 @@ pub fn request(
             "risk": verdict.risk,
             "reason": verdict.reason,
             "grant": verdict.proposal,
-            "evaluation": verdict.explanation,
+            "evaluation": verdict.explanation.as_ref(),
         }
     });
     RequestPermissionRequest::new(
@@ -223,7 +223,7 @@ mod tests {
             reason: "Execute command: npm test".to_owned(),
             proposal: proposal.map(str::to_owned),
             timeout: None,
-            explanation: serde_json::Value::Null,
+            explanation: Default::default(),
         }
     }
 
