@@ -308,14 +308,14 @@ impl DriverState {
         let parsed = warden_tools::validate(tool, &args);
         let tool = tool.to_owned();
         self.tool_tasks.push(tokio::spawn(async move {
-            let result = match parsed {
+            let output = match parsed {
                 Ok(parsed) => {
                     let progress_tx = tx.clone();
                     let progress_id = call_id.clone();
                     let progress = move |content: Vec<ToolCallContent>| {
                         let _ = progress_tx.send(Msg::Progress(progress_id.clone(), content));
                     };
-                    let output = warden_tools::execute(
+                    warden_tools::execute(
                         &parsed,
                         ExecContext {
                             cwd: &cwd,
@@ -325,29 +325,20 @@ impl DriverState {
                             progress: &progress,
                         },
                     )
-                    .await;
-                    let timed_out =
-                        output.raw_output.get("timed_out").and_then(|v| v.as_bool()) == Some(true);
-                    ToolResult {
-                        ok: output.ok,
-                        timed_out,
-                        content: output.content,
-                        raw_output: output.raw_output,
-                        for_model: output.for_model,
-                    }
+                    .await
                 }
                 // The gate validated these arguments already; this is a bug, and it
                 // fails the call rather than running something unchecked.
-                Err(err) => {
-                    let text = format!("{tool}: {err}");
-                    ToolResult {
-                        ok: false,
-                        timed_out: false,
-                        content: vec![ToolCallContent::from(updates::text(text.clone()))],
-                        raw_output: serde_json::json!({ "error": text }),
-                        for_model: text,
-                    }
-                }
+                Err(err) => warden_tools::ToolOutput::failed(&tool, err),
+            };
+            let timed_out =
+                output.raw_output.get("timed_out").and_then(|v| v.as_bool()) == Some(true);
+            let result = ToolResult {
+                ok: output.ok,
+                timed_out,
+                content: output.content,
+                raw_output: output.raw_output,
+                for_model: output.for_model,
             };
             let _ = tx.send(Msg::Event(Event::ToolFinished { call_id, result }));
         }));
