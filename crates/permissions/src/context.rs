@@ -1,6 +1,7 @@
 //! Where a tool call happens: the facts about its surroundings that risk depends on.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// The surroundings of a tool call. Paths are absolute; `cwd` is the session's
 /// working directory and the first workspace root.
@@ -15,6 +16,31 @@ pub struct Context {
     /// Warden's own configuration and state folders: touching them is how an agent
     /// would loosen its own leash, so they count as sensitive.
     pub protected: Vec<PathBuf>,
+    /// The workspace roots as they were when [`Context::resolve_roots`] ran, each with
+    /// its lexical and real form: resolving a root's symlinks costs a system call per
+    /// component, and every evaluation needs them. Used only while `workspace_roots`
+    /// still holds exactly these roots, so changing the field cannot leave it stale.
+    resolved_roots: Option<Arc<[ResolvedRoot]>>,
+}
+
+/// A workspace root as given, lexically normalised, and with its symlinks resolved.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct ResolvedRoot {
+    pub given: PathBuf,
+    pub lexical: PathBuf,
+    pub real: PathBuf,
+}
+
+impl ResolvedRoot {
+    pub(crate) fn of(root: &std::path::Path) -> ResolvedRoot {
+        let lexical = crate::paths::normalize_lexically(root);
+        let real = std::fs::canonicalize(root).unwrap_or_else(|_| lexical.clone());
+        ResolvedRoot {
+            given: root.to_path_buf(),
+            lexical,
+            real,
+        }
+    }
 }
 
 impl Context {
@@ -26,6 +52,7 @@ impl Context {
             cwd,
             home: None,
             protected: Vec::new(),
+            resolved_roots: None,
         }
     }
 
@@ -37,5 +64,30 @@ impl Context {
     pub fn with_protected(mut self, protected: Vec<PathBuf>) -> Context {
         self.protected = protected;
         self
+    }
+
+    /// Resolves the workspace roots' symlinks now, once, for every later evaluation
+    /// in this context. A session does this when it starts, as it already takes its
+    /// folder's real path then: a root replaced by a symlink during the session is
+    /// still judged as the folder it was.
+    pub fn resolve_roots(mut self) -> Context {
+        self.resolved_roots = Some(
+            self.workspace_roots
+                .iter()
+                .map(|r| ResolvedRoot::of(r))
+                .collect(),
+        );
+        self
+    }
+
+    /// The resolved roots, if they were resolved for exactly the current roots.
+    pub(crate) fn resolved_roots(&self) -> Option<Arc<[ResolvedRoot]>> {
+        let resolved = self.resolved_roots.as_ref()?;
+        let current = resolved.len() == self.workspace_roots.len()
+            && resolved
+                .iter()
+                .zip(&self.workspace_roots)
+                .all(|(r, root)| r.given == *root);
+        current.then(|| resolved.clone())
     }
 }

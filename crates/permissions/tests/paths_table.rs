@@ -264,6 +264,59 @@ fn a_workspace_reached_through_a_symlink_is_still_inside() {
     assert!(p.inside_workspace, "{p:?}");
 }
 
+#[cfg(unix)]
+#[test]
+fn resolved_roots_judge_like_fresh_ones() {
+    // A workspace reached through a symlink, with its roots resolved once up front:
+    // the same verdicts as resolving them at every call.
+    let t = tree();
+    let link = t.root.join("ws-link");
+    symlink(&t.ws, &link);
+    symlink(&t.outside, &t.ws.join("escape"));
+    let fresh = Context::new(&link);
+    let cached = Context::new(&link).resolve_roots();
+    for raw in [
+        "src/lib.rs",
+        "escape/secret.txt",
+        "../outside/x",
+        "new/file",
+    ] {
+        let (a, b) = (resolve(raw, &fresh), resolve(raw, &cached));
+        assert_eq!(a, b, "{raw}");
+    }
+    assert!(resolve("src/lib.rs", &cached).inside_workspace);
+    assert!(!resolve("escape/secret.txt", &cached).inside_workspace);
+}
+
+#[test]
+fn a_root_added_after_resolving_counts_as_workspace() {
+    // Regression guard for the roots cache: a root added to the context later must not
+    // be ignored because the cached list predates it.
+    let t = tree();
+    let mut ctx = Context::new(&t.ws).resolve_roots();
+    let file = t.outside.join("secret.txt");
+    assert!(!resolve(file.to_str().expect("utf-8"), &ctx).inside_workspace);
+    ctx.workspace_roots.push(t.outside.clone());
+    assert!(resolve(file.to_str().expect("utf-8"), &ctx).inside_workspace);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_root_replaced_by_a_symlink_after_resolving_is_still_the_folder_it_was() {
+    // What resolving the roots up front means: a session's folder is the one it
+    // started in. Swapping it for a symlink to elsewhere does not make elsewhere the
+    // workspace; files there are judged as outside.
+    let t = tree();
+    let ws2 = t.root.join("ws2");
+    std::fs::create_dir_all(&ws2).expect("mkdir ws2");
+    let ctx = Context::new(&ws2).resolve_roots();
+    std::fs::remove_dir(&ws2).expect("rmdir ws2");
+    symlink(&t.outside, &ws2);
+    let p = resolve("secret.txt", &ctx);
+    assert_eq!(p.real, t.outside.join("secret.txt"));
+    assert!(!p.inside_workspace, "{p:?}");
+}
+
 #[test]
 fn globs_are_as_sensitive_as_what_they_can_match() {
     let t = tree();

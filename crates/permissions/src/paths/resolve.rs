@@ -2,9 +2,11 @@
 
 use std::cell::Cell;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 use super::{ResolvedPath, Sensitive, glob};
 use crate::Context;
+use crate::context::ResolvedRoot;
 
 /// How many missing trailing components we walk back over to find an existing
 /// ancestor. Real paths are far shorter; the bound only keeps hostile input cheap.
@@ -27,7 +29,7 @@ pub fn resolve(raw: &str, ctx: &Context) -> ResolvedPath {
 #[derive(Debug, Clone)]
 pub struct Resolver {
     /// Each workspace root, lexically normalised and canonical.
-    roots: Vec<(PathBuf, PathBuf)>,
+    roots: Arc<[ResolvedRoot]>,
     /// How many more folders a glob may list (see [`MAX_GLOB_LISTINGS`]).
     listings_left: Cell<usize>,
 }
@@ -39,15 +41,12 @@ pub const MAX_GLOB_LISTINGS: usize = 32;
 impl Resolver {
     /// Prepares the workspace roots of `ctx`.
     pub fn new(ctx: &Context) -> Resolver {
-        let roots = ctx
-            .workspace_roots
-            .iter()
-            .map(|root| {
-                let lexical = normalize_lexically(root);
-                let real = std::fs::canonicalize(root).unwrap_or_else(|_| lexical.clone());
-                (lexical, real)
-            })
-            .collect();
+        let roots = ctx.resolved_roots().unwrap_or_else(|| {
+            ctx.workspace_roots
+                .iter()
+                .map(|root| ResolvedRoot::of(root))
+                .collect()
+        });
         Resolver {
             roots,
             listings_left: Cell::new(MAX_GLOB_LISTINGS),
@@ -67,9 +66,9 @@ impl Resolver {
         let absolute = absolute(raw, ctx);
         let lexical = normalize_lexically(&absolute);
         let real = real_path(&absolute).unwrap_or_else(|| lexical.clone());
-        let inside_workspace = self.roots.iter().any(|(root_lexical, root_real)| {
-            is_within(root_lexical, &lexical)
-                && (is_within(root_real, &real) || is_within(root_lexical, &real))
+        let inside_workspace = self.roots.iter().any(|root| {
+            is_within(&root.lexical, &lexical)
+                && (is_within(&root.real, &real) || is_within(&root.lexical, &real))
         });
         let sensitive = Sensitive::classify(&lexical, ctx)
             .or_else(|| Sensitive::classify(&real, ctx))
