@@ -283,6 +283,7 @@ impl AgentHandler for WardenAgent {
         context
             .workspace_roots
             .extend(request.additional_directories.iter().cloned());
+        let context = context.resolve_roots();
         let mode_cell = Arc::new(ModeCell::new(mode));
         let (_, client_name) = self.client_info();
         let gate = Arc::new(EngineGate::new(

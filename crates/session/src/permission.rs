@@ -3,7 +3,6 @@
 //! The option ids are part of the contract (section 5). Reading an answer fails closed:
 //! anything but a well-formed choice of an offered option is a denial.
 
-use serde_json::json;
 use warden_acp_transport::schema::{
     PermissionOption, PermissionOptionKind, RequestPermissionOutcome, RequestPermissionRequest,
     RequestPermissionResponse, SessionId, ToolCallStatus, ToolCallUpdate, ToolCallUpdateFields,
@@ -134,21 +133,25 @@ pub fn request(
         .status(ToolCallStatus::Pending)
         .raw_input(call.args.clone())
         .locations(locations(&call.locations));
-    let meta = json!({
-        "warden": {
-            "prompt": prompt,
-            "risk": verdict.risk,
-            "reason": verdict.reason,
-            "grant": verdict.proposal,
-            "evaluation": verdict.explanation.as_ref(),
-        }
-    });
+    // Built as a map rather than with `json!`, which would copy the evaluation twice
+    // (through serialisation, then out of the `Value`); this is the proposal path.
+    let mut warden = serde_json::Map::new();
+    warden.insert("prompt".to_owned(), prompt.into());
+    warden.insert("risk".to_owned(), verdict.risk.as_str().into());
+    warden.insert("reason".to_owned(), verdict.reason.clone().into());
+    warden.insert("grant".to_owned(), verdict.proposal.clone().into());
+    warden.insert(
+        "evaluation".to_owned(),
+        verdict.explanation.as_ref().clone(),
+    );
+    let mut meta = serde_json::Map::new();
+    meta.insert("warden".to_owned(), warden.into());
     RequestPermissionRequest::new(
         session_id.clone(),
         ToolCallUpdate::new(call_id.to_owned(), fields),
         options,
     )
-    .meta(meta.as_object().cloned())
+    .meta(meta)
 }
 
 /// Reads the client's answer. `_meta.warden` may sit on the response or on the
@@ -213,6 +216,7 @@ pub fn choice(option_id: &str, offered: &[Choice]) -> Option<Choice> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
     use warden_acp_transport::schema::ToolKind;
     use warden_permissions::{Decision, Risk};
 
