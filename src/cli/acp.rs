@@ -45,16 +45,24 @@ pub fn run(trace: Option<&Path>) -> anyhow::Result<ExitCode> {
         tool_limits: warden_tools::Limits::default(),
         max_model_requests: 50,
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+    // One thread runs the protocol and every turn (decision 0004): a message passes
+    // from stdin through the SDK and a turn to stdout without waking another thread.
+    // Blocking work (files, starting processes) goes to tokio's blocking pool, and the
+    // audit log has its own thread.
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
     let agent = Arc::new(WardenAgent::new(config));
+    let serving = agent.clone();
     let result = runtime.block_on(async {
         let (input, output) = stdio();
-        serve(agent.clone(), input, output, options).await
+        // A task of its own rather than `block_on`'s future, so that the connection is
+        // scheduled in turn with the tasks it wakes: a turn that yields after sending
+        // then runs again only after the connection and its writer have written.
+        tokio::spawn(serve(serving, input, output, options)).await
     });
+    let result = result.context("the ACP connection's task failed")?;
     agent.flush();
     // The stdin reader may still sit in a blocking read that nothing will end: do not
     // wait for it.

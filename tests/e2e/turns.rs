@@ -286,6 +286,8 @@ fn no_answer_within_the_timeout_fails_the_call_and_withdraws_the_request() {
         "{}",
         client.agent_text()
     );
+    // The audit log is written by its own thread; it is complete once Warden exits.
+    assert!(client.finish().success());
     let audit =
         std::fs::read_to_string(client.process().home().join("audit.jsonl")).unwrap_or_default();
     assert!(audit.contains("timed_out"), "{audit}");

@@ -87,14 +87,24 @@ pub async fn drive(
         tools: HashMap::new(),
         tool_tasks: Vec::new(),
         model_task: None,
+        audits: Vec::new(),
     };
     let mut queue: VecDeque<Command> = first.into();
     let mut cancel_sent = false;
     let stop = 'turn: loop {
         while let Some(command) = queue.pop_front() {
             if let Some(stop) = state.execute(command, &turn) {
+                state.record_audits();
                 break 'turn stop;
             }
+        }
+        if !state.audits.is_empty() {
+            // The audit log's writer thread is woken only once what this step sent is
+            // written: woken earlier, it competes for the core that is about to write
+            // the permission request (the runtime runs on one thread, see decision
+            // 0004), and the client would wait for the audit log.
+            tokio::task::yield_now().await;
+            state.record_audits();
         }
         let event = match state.ready.pop_front() {
             Some(event) => event,
@@ -180,9 +190,17 @@ struct DriverState {
     tools: HashMap<String, CancellationToken>,
     tool_tasks: Vec<JoinHandle<()>>,
     model_task: Option<JoinHandle<()>>,
+    /// Audit notes not yet handed to the log, in order, with their answer latencies.
+    audits: Vec<(AuditNote, Option<Duration>)>,
 }
 
 impl DriverState {
+    fn record_audits(&mut self) {
+        for (note, latency) in self.audits.drain(..) {
+            self.setup.audit.record(&self.setup.session, &note, latency);
+        }
+    }
+
     /// Waits for the next event; `None` when something was handled without one (a text
     /// chunk or tool progress was forwarded, or a withdrawn request let go).
     async fn next(
@@ -254,7 +272,7 @@ impl DriverState {
                     }
                     _ => None,
                 };
-                self.setup.audit.record(&self.setup.session, &note, latency);
+                self.audits.push((*note, latency));
             }
             Command::End(stop) => return Some(stop),
         }

@@ -89,7 +89,8 @@ pub(crate) async fn run(
     max_output: usize,
     cancel: &CancellationToken,
 ) -> io::Result<LocalRun> {
-    let mut child = tokio::process::Command::new("sh")
+    let mut command_line = tokio::process::Command::new("sh");
+    command_line
         .arg("-c")
         .arg(command)
         .current_dir(cwd)
@@ -100,8 +101,12 @@ pub(crate) async fn run(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0)
-        .kill_on_drop(true)
-        .spawn()?;
+        .kill_on_drop(true);
+    // Starting a process waits until the child has exec'd (hundreds of microseconds);
+    // Warden's protocol and turns share one thread, which must not stall for it.
+    let mut child = tokio::task::spawn_blocking(move || command_line.spawn())
+        .await
+        .map_err(io::Error::other)??;
     let pid = child.id();
     // With `process_group(0)` the group id is the child's pid.
     let guard = GroupGuard(pid.and_then(|pid| Pid::from_raw(i32::try_from(pid).ok()?)));
