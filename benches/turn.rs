@@ -6,6 +6,12 @@
 //!   call's `in_progress` update (the tool starting). Both include two pipe hops and the
 //!   scripted model's reply, so they bound Warden's own share from above; a bare request
 //!   round trip is printed beside them for scale.
+//! - The same overhead as the issue defines it, from the model's tool call to the
+//!   permission request: Warden runs against an OpenAI-compatible model (a local server
+//!   in this process that speaks the real streamed wire format), and the clock starts
+//!   when the server has written the reply that holds the tool call. It stops when the
+//!   request is read from Warden's stdout, so it includes the socket and pipe hops and
+//!   Warden's HTTP, SSE and JSON parsing of the reply.
 //! - Throughput: one session running 1,000 allowed tool calls end to end.
 //!
 //! Run with `cargo bench --bench turn`. The figures are recorded in
@@ -13,8 +19,10 @@
 
 #![allow(clippy::print_stdout, reason = "a benchmark reports on stdout")]
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -29,11 +37,16 @@ struct Agent {
 
 impl Agent {
     fn spawn() -> Agent {
+        Agent::spawn_with(&[])
+    }
+
+    fn spawn_with(env: &[(&str, String)]) -> Agent {
         let dir = tempfile::tempdir().expect("a temporary folder");
         std::fs::create_dir_all(dir.path().join("home")).expect("home");
         std::fs::create_dir_all(dir.path().join("project")).expect("project");
         let mut child = Command::new(env!("CARGO_BIN_EXE_warden"))
             .env_remove("RUST_LOG")
+            .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
             .env("WARDEN_HOME", dir.path().join("home"))
             // In its own folder: the managed policy's folder is protected, and the
             // project must not be inside it.
@@ -130,6 +143,67 @@ fn median(mut samples: Vec<Duration>) -> Duration {
     samples[samples.len() / 2]
 }
 
+/// A Chat Completions server on 127.0.0.1 for one client: its first, third, ... request
+/// gets a streamed reply proposing one `terminal` call, the others a closing text. For
+/// each tool-call reply it reports the moment the reply was written.
+fn model_server() -> (String, mpsc::Receiver<Instant>) {
+    use warden_model::testing::{call_delta, done, finish, text_chunk};
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let url = format!("http://{}/v1", listener.local_addr().expect("address"));
+    let (sent_tx, sent_rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for (n, stream) in listener.incoming().enumerate() {
+            let Ok(mut stream) = stream else { return };
+            read_http_request(&mut stream);
+            let body = if n % 2 == 0 {
+                let arguments = format!(r#"{{"command": "touch m{n}"}}"#);
+                [
+                    call_delta(0, Some(&format!("call_{n}")), Some("terminal"), &arguments),
+                    finish("tool_calls"),
+                    done(),
+                ]
+                .concat()
+            } else {
+                [text_chunk("Done."), finish("stop"), done()].concat()
+            };
+            let reply = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n{body}"
+            );
+            if stream.write_all(reply.as_bytes()).is_err() {
+                return;
+            }
+            if n % 2 == 0 && sent_tx.send(Instant::now()).is_err() {
+                return;
+            }
+            let _ = stream.shutdown(std::net::Shutdown::Write);
+        }
+    });
+    (url, sent_rx)
+}
+
+/// Reads one HTTP/1.1 request with a `content-length` body.
+fn read_http_request(stream: &mut TcpStream) {
+    let mut reader = BufReader::new(stream);
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+            return;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':')
+            && name.eq_ignore_ascii_case("content-length")
+        {
+            length = value.trim().parse().unwrap_or(0);
+        }
+    }
+    let mut body = vec![0; length];
+    let _ = reader.read_exact(&mut body);
+}
+
 fn prompt(session: &str, text: &str) -> Value {
     json!({"sessionId": session, "prompt": [{"type": "text", "text": text}]})
 }
@@ -206,6 +280,28 @@ fn main() {
         rates.push(Duration::from_secs_f64(1000.0 / elapsed.as_secs_f64()));
     }
     let rate = median(rates).as_secs_f64();
+    drop(agent);
+
+    // From the model's tool call to its permission request, with a model on a socket.
+    let (url, sent) = model_server();
+    let mut agent = Agent::spawn_with(&[
+        ("WARDEN_MODEL", "openai:bench-model".to_owned()),
+        ("OPENAI_BASE_URL", url),
+        ("OPENAI_API_KEY", "sk-bench".to_owned()),
+    ]);
+    let session = agent.session();
+    let mut from_model = Vec::new();
+    for _ in 0..runs {
+        let id = agent.request("session/prompt", prompt(&session, "go"));
+        let request = agent.until(|m| m["method"] == "session/request_permission");
+        let arrived = Instant::now();
+        let written = sent.recv().expect("the server's clock");
+        from_model.push(arrived.duration_since(written));
+        agent.send(&json!({"jsonrpc": "2.0", "id": request["id"],
+            "result": {"outcome": {"outcome": "selected", "optionId": "reject-once"}}}));
+        let response = agent.response(id);
+        assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
+    }
 
     println!("| figure | median | target |");
     println!("| --- | --- | --- |");
@@ -216,6 +312,10 @@ fn main() {
     println!(
         "| prompt with one call → its permission request on the wire | {:.0} µs | < 200 µs of Warden's own |",
         median(to_request).as_secs_f64() * 1e6
+    );
+    println!(
+        "| the model's tool call (reply written to the socket) → its permission request on the wire | {:.0} µs | < 200 µs |",
+        median(from_model).as_secs_f64() * 1e6
     );
     println!(
         "| permission answer → the call's `in_progress` (tool starting) | {:.0} µs | < 200 µs of Warden's own |",
