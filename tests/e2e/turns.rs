@@ -94,8 +94,22 @@ fn allow_once_runs_the_call_after_its_pending_tool_call() {
         options.contains(&"allow-once") && options.contains(&"reject-once"),
         "{options:?}"
     );
+    let warden = &request["params"]["_meta"]["warden"];
+    assert_eq!(warden["risk"], "medium", "{request}");
+    assert_eq!(warden["grant"], "`touch …`", "{request}");
+    assert!(warden["reason"].is_string(), "{request}");
+    // Why it asks: what decided it, in the names of `warden policy check`.
+    assert_eq!(
+        warden["evaluation"]["decided_by"],
+        json!({"kind": "mode", "mode": "ask"}),
+        "{request}"
+    );
+    assert_eq!(
+        warden["evaluation"]["explanation"], "Mode `ask` asks medium-risk calls.",
+        "{request}"
+    );
     assert!(
-        request["params"]["_meta"]["warden"]["risk"].is_string(),
+        warden["evaluation"]["matched_rules"].is_array(),
         "{request}"
     );
     assert!(

@@ -49,7 +49,7 @@ impl AuditSink for AuditLogSink {
                 )
                 .with_risk(verdict.risk)
                 .with_decision(verdict.decision);
-                if let Some(by) = verdict.explanation.get("decided_by") {
+                if let Some(by) = verdict.why.get("decided_by") {
                     event = event.with_decided_by(by.clone());
                 }
                 event

@@ -150,13 +150,21 @@ impl Gate for EngineGate {
             );
         }
         let timeout = self.engine.settings().approval_timeout(evaluation.risk);
+        // Only what says why: the rest is in the request already (risk, reason, grant),
+        // and every byte of the request is copied several times on its way out through
+        // the SDK.
+        let why = Arc::new(serde_json::json!({
+            "explanation": evaluation.explanation,
+            "decided_by": evaluation.decided_by,
+            "matched_rules": evaluation.matched_rules,
+        }));
         Verdict {
             decision: evaluation.decision,
             risk: evaluation.risk,
-            reason: evaluation.reason.clone(),
-            proposal: evaluation.proposal.as_ref().map(|p| p.subject.clone()),
+            reason: evaluation.reason,
+            proposal: evaluation.proposal.map(|p| p.subject),
             timeout,
-            explanation: Arc::new(serde_json::to_value(&evaluation).unwrap_or_default()),
+            why,
         }
     }
 

@@ -37,9 +37,11 @@ pub struct Verdict {
     pub proposal: Option<String>,
     /// How long to wait for the user before the request is withdrawn (`None`: for ever).
     pub timeout: Option<Duration>,
-    /// The whole evaluation, for `_meta.warden` and the audit log. Shared, because a
-    /// verdict is copied into audit notes and call state on the proposal path.
-    pub explanation: Arc<serde_json::Value>,
+    /// Why, as JSON for `_meta.warden.evaluation` and the audit log: the evaluation's
+    /// `explanation`, `decided_by` and `matched_rules` (the names of `warden policy
+    /// check`). Shared, because a verdict is copied into audit notes and call state on
+    /// the proposal path.
+    pub why: Arc<serde_json::Value>,
 }
 
 impl Verdict {

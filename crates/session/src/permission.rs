@@ -140,10 +140,7 @@ pub fn request(
     warden.insert("risk".to_owned(), verdict.risk.as_str().into());
     warden.insert("reason".to_owned(), verdict.reason.clone().into());
     warden.insert("grant".to_owned(), verdict.proposal.clone().into());
-    warden.insert(
-        "evaluation".to_owned(),
-        verdict.explanation.as_ref().clone(),
-    );
+    warden.insert("evaluation".to_owned(), verdict.why.as_ref().clone());
     let mut meta = serde_json::Map::new();
     meta.insert("warden".to_owned(), warden.into());
     RequestPermissionRequest::new(
@@ -227,7 +224,7 @@ mod tests {
             reason: "Execute command: npm test".to_owned(),
             proposal: proposal.map(str::to_owned),
             timeout: None,
-            explanation: Default::default(),
+            why: Default::default(),
         }
     }
 

@@ -61,7 +61,7 @@ impl Gate for FakeGate {
             reason: format!("{} says so", call.tool),
             proposal: (call.tool == "write").then(|| format!("`{}`", call.tool)),
             timeout: Some(Duration::from_secs(30)),
-            explanation: Default::default(),
+            why: Default::default(),
         }
     }
 
