@@ -143,52 +143,56 @@ fn median(mut samples: Vec<Duration>) -> Duration {
     samples[samples.len() / 2]
 }
 
-/// A Chat Completions server on 127.0.0.1 for one client: its first, third, ... request
-/// gets a streamed reply proposing one `terminal` call, the others a closing text. For
-/// each tool-call reply it reports the moment the reply was written.
+/// A Chat Completions server on 127.0.0.1 for one client, keeping connections alive and
+/// streaming replies chunked, as hosted providers do: the first, third, ... request gets
+/// a reply proposing one `terminal` call, the others a closing text. For each tool-call
+/// reply it reports the moment the reply was written.
 fn model_server() -> (String, mpsc::Receiver<Instant>) {
     use warden_model::testing::{call_delta, done, finish, text_chunk};
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let url = format!("http://{}/v1", listener.local_addr().expect("address"));
     let (sent_tx, sent_rx) = mpsc::channel();
     std::thread::spawn(move || {
-        for (n, stream) in listener.incoming().enumerate() {
-            let Ok(mut stream) = stream else { return };
-            read_http_request(&mut stream);
-            let body = if n % 2 == 0 {
-                let arguments = format!(r#"{{"command": "touch m{n}"}}"#);
-                [
-                    call_delta(0, Some(&format!("call_{n}")), Some("terminal"), &arguments),
-                    finish("tool_calls"),
-                    done(),
-                ]
-                .concat()
-            } else {
-                [text_chunk("Done."), finish("stop"), done()].concat()
-            };
-            let reply = format!(
-                "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n{body}"
-            );
-            if stream.write_all(reply.as_bytes()).is_err() {
-                return;
+        let mut n = 0;
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { return };
+            let mut reader = BufReader::new(stream);
+            while read_http_request(&mut reader) {
+                let body = if n % 2 == 0 {
+                    let arguments = format!(r#"{{"command": "touch m{n}"}}"#);
+                    [
+                        call_delta(0, Some(&format!("call_{n}")), Some("terminal"), &arguments),
+                        finish("tool_calls"),
+                        done(),
+                    ]
+                    .concat()
+                } else {
+                    [text_chunk("Done."), finish("stop"), done()].concat()
+                };
+                let reply = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n{:x}\r\n{body}\r\n0\r\n\r\n",
+                    body.len()
+                );
+                if reader.get_mut().write_all(reply.as_bytes()).is_err() {
+                    break;
+                }
+                if n % 2 == 0 && sent_tx.send(Instant::now()).is_err() {
+                    return;
+                }
+                n += 1;
             }
-            if n % 2 == 0 && sent_tx.send(Instant::now()).is_err() {
-                return;
-            }
-            let _ = stream.shutdown(std::net::Shutdown::Write);
         }
     });
     (url, sent_rx)
 }
 
-/// Reads one HTTP/1.1 request with a `content-length` body.
-fn read_http_request(stream: &mut TcpStream) {
-    let mut reader = BufReader::new(stream);
+/// Reads one HTTP/1.1 request with a `content-length` body; false at the connection's end.
+fn read_http_request(reader: &mut BufReader<TcpStream>) -> bool {
     let mut length = 0;
     loop {
         let mut line = String::new();
         if reader.read_line(&mut line).unwrap_or(0) == 0 {
-            return;
+            return false;
         }
         let line = line.trim_end();
         if line.is_empty() {
@@ -201,7 +205,7 @@ fn read_http_request(stream: &mut TcpStream) {
         }
     }
     let mut body = vec![0; length];
-    let _ = reader.read_exact(&mut body);
+    reader.read_exact(&mut body).is_ok()
 }
 
 fn prompt(session: &str, text: &str) -> Value {
