@@ -136,6 +136,42 @@ fn allow_for_the_session_lets_the_next_matching_call_run_unasked() {
 }
 
 #[test]
+fn allow_for_the_session_without_a_narrow_grant_covers_exactly_that_call() {
+    // No grant is proposed for a script (`bash -c`), so "allow for the session" stands
+    // for this exact call only: the same call runs unasked, a different one asks.
+    let mut client = Client::spawn();
+    let session = client.ready_session();
+    client.on_request(always("allow-session"));
+    let call = |text: &str| {
+        format!(
+            r#"/call terminal {}"#,
+            json!({"command": format!("bash -c 'echo {text} >> log'")})
+        )
+    };
+    client.prompt(&session, &call("a"));
+    assert_eq!(permission_requests(&client).len(), 1);
+    let request = &permission_requests(&client)[0];
+    assert!(
+        request["params"]["_meta"]["warden"]["grant"].is_null(),
+        "{request}"
+    );
+    client.prompt(&session, &call("a"));
+    assert_eq!(
+        permission_requests(&client).len(),
+        1,
+        "the same call asked again"
+    );
+    client.prompt(&session, &call("b"));
+    assert_eq!(
+        permission_requests(&client).len(),
+        2,
+        "a different call ran unasked"
+    );
+    let log = std::fs::read_to_string(client.process().project().join("log")).unwrap_or_default();
+    assert_eq!(log, "a\na\nb\n");
+}
+
+#[test]
 fn allow_for_the_project_survives_a_restart() {
     let mut first = Client::spawn();
     let session = first.ready_session();

@@ -141,7 +141,9 @@ impl Gate for EngineGate {
             && self
                 .exact
                 .lock()
-                .is_ok_and(|set| set.contains(&Self::exact_key(prepared)))
+                // The key is the call's JSON; most sessions have no exact approvals,
+                // and then it is not built at all.
+                .is_ok_and(|set| !set.is_empty() && set.contains(&Self::exact_key(prepared)))
         {
             evaluation.decision = Decision::Allow;
             evaluation.reason = format!(
