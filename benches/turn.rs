@@ -108,6 +108,10 @@ impl Agent {
     fn session(&mut self) -> String {
         let id = self.request("initialize", json!({"protocolVersion": 1}));
         self.response(id);
+        self.new_session()
+    }
+
+    fn new_session(&mut self) -> String {
         let cwd = self.dir.path().join("project").display().to_string();
         let id = self.request("session/new", json!({"cwd": cwd, "mcpServers": []}));
         let response = self.response(id);
@@ -171,7 +175,7 @@ fn median(mut samples: Vec<Duration>) -> Duration {
     samples[samples.len() / 2]
 }
 
-/// What the model server reports for each tool-call reply: the moment it was written,
+/// What the model server reports for each tool-call reply: the moment its write started,
 /// and Warden's CPU time just before (Warden is idle then, waiting for the reply).
 struct Sent {
     at: Instant,
@@ -183,47 +187,61 @@ struct Sent {
 /// a reply proposing one `terminal` call, the others a closing text. `warden` is the pid
 /// whose CPU time is read before each tool-call reply.
 fn model_server(warden: Arc<AtomicU32>) -> (String, mpsc::Receiver<Sent>) {
-    use warden_model::testing::{call_delta, done, finish, text_chunk};
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let url = format!("http://{}/v1", listener.local_addr().expect("address"));
     let (sent_tx, sent_rx) = mpsc::channel();
+    // A thread per connection: every session has its own HTTP client and connection.
+    let served = Arc::new(AtomicU32::new(0));
     std::thread::spawn(move || {
-        let mut n = 0;
         for stream in listener.incoming() {
             let Ok(stream) = stream else { return };
-            let mut reader = BufReader::new(stream);
-            while read_http_request(&mut reader) {
-                let body = if n % 2 == 0 {
-                    let arguments = format!(r#"{{"command": "touch m{n}"}}"#);
-                    [
-                        call_delta(0, Some(&format!("call_{n}")), Some("terminal"), &arguments),
-                        finish("tool_calls"),
-                        done(),
-                    ]
-                    .concat()
-                } else {
-                    [text_chunk("Done."), finish("stop"), done()].concat()
-                };
-                let reply = format!(
-                    "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n{:x}\r\n{body}\r\n0\r\n\r\n",
-                    body.len()
-                );
-                let warden_cpu_ns = main_thread_cpu_ns(warden.load(Ordering::Acquire));
-                if reader.get_mut().write_all(reply.as_bytes()).is_err() {
-                    break;
-                }
-                let sent = Sent {
-                    at: Instant::now(),
-                    warden_cpu_ns,
-                };
-                if n % 2 == 0 && sent_tx.send(sent).is_err() {
-                    return;
-                }
-                n += 1;
-            }
+            let (warden, served, sent_tx) = (warden.clone(), served.clone(), sent_tx.clone());
+            std::thread::spawn(move || serve_model(stream, &warden, &served, &sent_tx));
         }
     });
     (url, sent_rx)
+}
+
+/// Answers the requests of one connection until it closes.
+fn serve_model(
+    stream: TcpStream,
+    warden: &AtomicU32,
+    served: &AtomicU32,
+    sent_tx: &mpsc::Sender<Sent>,
+) {
+    use warden_model::testing::{call_delta, done, finish, text_chunk};
+    let mut reader = BufReader::new(stream);
+    while read_http_request(&mut reader) {
+        let n = served.fetch_add(1, Ordering::AcqRel);
+        let body = if n % 2 == 0 {
+            let arguments = format!(r#"{{"command": "touch m{n}"}}"#);
+            [
+                call_delta(0, Some(&format!("call_{n}")), Some("terminal"), &arguments),
+                finish("tool_calls"),
+                done(),
+            ]
+            .concat()
+        } else {
+            [text_chunk("Done."), finish("stop"), done()].concat()
+        };
+        let reply = format!(
+            "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n{:x}\r\n{body}\r\n0\r\n\r\n",
+            body.len()
+        );
+        let warden_cpu_ns = main_thread_cpu_ns(warden.load(Ordering::Acquire));
+        // The clock starts as the write starts: taken after it, a preempted server
+        // thread could start it late.
+        let sent = Sent {
+            at: Instant::now(),
+            warden_cpu_ns,
+        };
+        if reader.get_mut().write_all(reply.as_bytes()).is_err() {
+            return;
+        }
+        if n % 2 == 0 && sent_tx.send(sent).is_err() {
+            return;
+        }
+    }
 }
 
 /// Reads one HTTP/1.1 request with a `content-length` body; false at the connection's end.
@@ -356,10 +374,13 @@ fn main() {
     ]);
     let pid = agent.child.id();
     warden.store(pid, Ordering::Release);
-    let session = agent.session();
+    agent.session();
     let mut from_model = Vec::new();
     let mut from_model_cpu = Vec::new();
     for _ in 0..runs {
+        // A session per call, so that the conversation the model is sent (and Warden
+        // builds for every request) stays the size of one turn.
+        let session = agent.new_session();
         let id = agent.request("session/prompt", prompt(&session, "go"));
         let request = agent.until(|m| m["method"] == "session/request_permission");
         let arrived = Instant::now();
