@@ -213,7 +213,7 @@ fn serve_model(
     let mut reader = BufReader::new(stream);
     while read_http_request(&mut reader) {
         let n = served.fetch_add(1, Ordering::AcqRel);
-        let body = if n % 2 == 0 {
+        let body = if n.is_multiple_of(2) {
             let arguments = format!(r#"{{"command": "touch m{n}"}}"#);
             [
                 call_delta(0, Some(&format!("call_{n}")), Some("terminal"), &arguments),
@@ -238,7 +238,7 @@ fn serve_model(
         if reader.get_mut().write_all(reply.as_bytes()).is_err() {
             return;
         }
-        if n % 2 == 0 && sent_tx.send(sent).is_err() {
+        if n.is_multiple_of(2) && sent_tx.send(sent).is_err() {
             return;
         }
     }
