@@ -1,6 +1,8 @@
 //! `terminal {command, cwd?, timeout_secs?}`: a shell command line, judged segment by
 //! segment with the shell analyser.
 
+use std::borrow::Cow;
+
 use super::args::{ArgError, Args};
 use super::{Assessment, Unit, UnitPath};
 use crate::paths::{self, FileOp};
@@ -15,6 +17,7 @@ pub(super) fn assess(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgEr
 
     // The command runs in `cwd`: its relative paths resolve there, and a folder
     // outside the workspace (or a sensitive one) makes every part riskier.
+    // Borrowed unless `cwd` moves it: a context is a dozen paths to copy.
     let (inner_ctx, cwd_risk) = match cwd {
         Some("") => return Err(ArgError::Empty("cwd")),
         Some(raw) => {
@@ -22,9 +25,9 @@ pub(super) fn assess(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgEr
             let (risk, why) = paths::path_risk(FileOp::Read, &resolved);
             let mut inner = ctx.clone();
             inner.cwd = resolved.lexical.clone();
-            (inner, Some((risk, why, resolved.lexical)))
+            (Cow::Owned(inner), Some((risk, why, resolved.lexical)))
         }
-        None => (ctx.clone(), None),
+        None => (Cow::Borrowed(ctx), None),
     };
 
     let analysis = shell::analyse(command, &inner_ctx);
