@@ -62,17 +62,18 @@ pub fn run(trace: Option<&Path>) -> anyhow::Result<ExitCode> {
         // then runs again only after the connection and its writer have written.
         tokio::spawn(serve(serving, input, output, options)).await
     });
-    let result = result.context("the ACP connection's task failed")?;
+    // Whatever ended the connection, even a panic in its task: flush the audit log, and
+    // do not wait for the stdin reader, which may sit in a blocking read that nothing
+    // will end.
     agent.flush();
-    // The stdin reader may still sit in a blocking read that nothing will end: do not
-    // wait for it.
     runtime.shutdown_background();
     match result {
-        Ok(ended) => {
+        Ok(Ok(ended)) => {
             tracing::debug!(?ended, "connection ended");
             Ok(ExitCode::SUCCESS)
         }
-        Err(err) => Err(err).context("serving ACP failed"),
+        Ok(Err(err)) => Err(err).context("serving ACP failed"),
+        Err(err) => Err(err).context("the ACP connection's task failed"),
     }
 }
 
