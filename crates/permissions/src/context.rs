@@ -71,23 +71,28 @@ impl Context {
     /// folder's real path then: a root replaced by a symlink during the session is
     /// still judged as the folder it was.
     pub fn resolve_roots(mut self) -> Context {
-        self.resolved_roots = Some(
-            self.workspace_roots
-                .iter()
-                .map(|r| ResolvedRoot::of(r))
-                .collect(),
-        );
+        self.resolved_roots = Some(self.roots());
         self
     }
 
-    /// The resolved roots, if they were resolved for exactly the current roots.
-    pub(crate) fn resolved_roots(&self) -> Option<Arc<[ResolvedRoot]>> {
-        let resolved = self.resolved_roots.as_ref()?;
-        let current = resolved.len() == self.workspace_roots.len()
-            && resolved
+    /// The workspace roots resolved: the ones [`Context::resolve_roots`] kept, if they
+    /// were resolved for exactly the current roots, or else resolved now.
+    pub(crate) fn roots(&self) -> Arc<[ResolvedRoot]> {
+        match &self.resolved_roots {
+            Some(resolved)
+                if resolved.len() == self.workspace_roots.len()
+                    && resolved
+                        .iter()
+                        .zip(&self.workspace_roots)
+                        .all(|(r, root)| r.given == *root) =>
+            {
+                resolved.clone()
+            }
+            _ => self
+                .workspace_roots
                 .iter()
-                .zip(&self.workspace_roots)
-                .all(|(r, root)| r.given == *root);
-        current.then(|| resolved.clone())
+                .map(|root| ResolvedRoot::of(root))
+                .collect(),
+        }
     }
 }

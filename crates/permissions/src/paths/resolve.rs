@@ -41,14 +41,8 @@ pub const MAX_GLOB_LISTINGS: usize = 32;
 impl Resolver {
     /// Prepares the workspace roots of `ctx`.
     pub fn new(ctx: &Context) -> Resolver {
-        let roots = ctx.resolved_roots().unwrap_or_else(|| {
-            ctx.workspace_roots
-                .iter()
-                .map(|root| ResolvedRoot::of(root))
-                .collect()
-        });
         Resolver {
-            roots,
+            roots: ctx.roots(),
             listings_left: Cell::new(MAX_GLOB_LISTINGS),
         }
     }
