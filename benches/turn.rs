@@ -9,9 +9,11 @@
 //! - The same overhead as the issue defines it, from the model's tool call to the
 //!   permission request: Warden runs against an OpenAI-compatible model (a local server
 //!   in this process that speaks the real streamed wire format), and the clock starts
-//!   when the server has written the reply that holds the tool call. It stops when the
+//!   as the server starts writing the reply that holds the tool call. It stops when the
 //!   request is read from Warden's stdout, so it includes the socket and pipe hops and
 //!   Warden's HTTP, SSE and JSON parsing of the reply.
+//! - Beside each path's wall time, the CPU time of Warden's main thread over the same
+//!   window: Warden's own share, without the wake-ups of idle threads.
 //! - Throughput: one session running 1,000 allowed tool calls end to end.
 //!
 //! Run with `cargo bench --bench turn`. The figures are recorded in
@@ -138,9 +140,15 @@ fn cpu_ns(pid: u32) -> u64 {
     };
     tasks
         .filter_map(Result::ok)
-        .filter_map(|task| std::fs::read_to_string(task.path().join("schedstat")).ok())
-        .filter_map(|stat| stat.split_whitespace().next()?.parse::<u64>().ok())
+        .filter_map(|task| run_ns(&task.path()))
         .sum()
+}
+
+/// The time a thread (`/proc/<pid>/task/<tid>`) has spent on a CPU, from its
+/// `schedstat`.
+fn run_ns(task: &std::path::Path) -> Option<u64> {
+    let stat = std::fs::read_to_string(task.join("schedstat")).ok()?;
+    stat.split_whitespace().next()?.parse().ok()
 }
 
 /// The CPU time of Warden's main thread, which runs the protocol and every turn
@@ -152,9 +160,9 @@ fn cpu_ns(pid: u32) -> u64 {
 /// readings holds all the work Warden did for it, and a little more at its end (what
 /// Warden does right after writing, such as handing audit notes to the log's thread).
 fn main_thread_cpu_ns(pid: u32) -> u64 {
+    let task = std::path::PathBuf::from(format!("/proc/{pid}/task/{pid}"));
     for _ in 0..100_000 {
-        let stat =
-            std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/stat")).unwrap_or_default();
+        let stat = std::fs::read_to_string(task.join("stat")).unwrap_or_default();
         let state = stat
             .rsplit(')')
             .next()
@@ -164,10 +172,7 @@ fn main_thread_cpu_ns(pid: u32) -> u64 {
         }
         std::thread::yield_now();
     }
-    std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/schedstat"))
-        .ok()
-        .and_then(|stat| stat.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0)
+    run_ns(&task).unwrap_or(0)
 }
 
 fn median(mut samples: Vec<Duration>) -> Duration {
