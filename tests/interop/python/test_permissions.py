@@ -17,6 +17,7 @@ from acp import RequestError
 
 from harness import (
     Recorder,
+    Turn,
     always,
     by_command,
     cancelled,
@@ -52,6 +53,20 @@ def project(tmp_path: Path) -> Path:
 
 def run(coro):
     return asyncio.run(coro)
+
+
+def assert_ran_unasked(turn: Turn, tool: str) -> None:
+    """The turn's one call ran without a permission request and completed."""
+    assert turn.permission_requests == []
+    assert list(turn.statuses().values()) == [["pending", "in_progress", "completed"]]
+    assert turn.message() == f"{tool}: completed"
+
+
+def assert_denied_unasked(turn: Turn, tool: str) -> None:
+    """The turn's one call was denied without a permission request."""
+    assert turn.permission_requests == []
+    assert list(turn.statuses().values()) == [["pending", "failed"]]
+    assert turn.message().startswith(f"{tool}: denied")
 
 
 def option_ids(request: dict) -> list[str]:
@@ -93,10 +108,8 @@ def test_allow_session_runs_later_matching_calls_unasked(home: Path, project: Pa
             assert (project / "a").exists()
 
             second = await w.prompt(sid, touch("b"))
-            assert second.permission_requests == []
+            assert_ran_unasked(second, "terminal")
             assert second.stop_reason == "end_turn"
-            assert list(second.statuses().values()) == [["pending", "in_progress", "completed"]]
-            assert second.message() == "terminal: completed"
             assert (project / "b").exists()
 
             # The grant is the session's: another session of the same process still asks.
@@ -171,9 +184,7 @@ def test_reject_project_denies_a_later_call_unasked(home: Path, project: Path) -
             assert not (project / "a").exists()
 
             second = await w.prompt(sid, touch("b"))
-            assert second.permission_requests == []
-            assert list(second.statuses().values()) == [["pending", "failed"]]
-            assert second.message().startswith("terminal: denied")
+            assert_denied_unasked(second, "terminal")
             assert not (project / "b").exists()
 
     run(scenario())
@@ -409,9 +420,7 @@ def test_read_only_mode_denies_a_write_unasked(home: Path, project: Path) -> Non
             await w.set_mode(sid, "read-only")
             assert mode_updates(w.recorder.updates) == ["read-only"]
             turn = await w.prompt(sid, call("fs_write", {"path": "w.txt", "content": "hi"}))
-            assert turn.permission_requests == []
-            assert list(turn.statuses().values()) == [["pending", "failed"]]
-            assert turn.message().startswith("fs_write: denied")
+            assert_denied_unasked(turn, "fs_write")
             assert not (project / "w.txt").exists()
 
     run(scenario())
@@ -424,9 +433,7 @@ def test_auto_approve_mode_runs_a_medium_risk_call_unasked(home: Path, project: 
             await w.set_mode(sid, "auto-approve")
             assert mode_updates(w.recorder.updates) == ["auto-approve"]
             turn = await w.prompt(sid, touch("a"))
-            assert turn.permission_requests == []
-            assert list(turn.statuses().values()) == [["pending", "in_progress", "completed"]]
-            assert turn.message() == "terminal: completed"
+            assert_ran_unasked(turn, "terminal")
             assert (project / "a").exists()
 
     run(scenario())
@@ -439,9 +446,7 @@ def test_auto_deny_mode_denies_unasked(home: Path, project: Path) -> None:
             await w.set_mode(sid, "auto-deny")
             assert mode_updates(w.recorder.updates) == ["auto-deny"]
             turn = await w.prompt(sid, touch("a"))
-            assert turn.permission_requests == []
-            assert list(turn.statuses().values()) == [["pending", "failed"]]
-            assert turn.message().startswith("terminal: denied")
+            assert_denied_unasked(turn, "terminal")
             assert not (project / "a").exists()
 
     run(scenario())
@@ -454,9 +459,7 @@ def test_accept_edits_mode_writes_inside_the_workspace_unasked(home: Path, proje
             await w.set_mode(sid, "accept-edits")
             assert mode_updates(w.recorder.updates) == ["accept-edits"]
             turn = await w.prompt(sid, call("fs_write", {"path": "w.txt", "content": "hello"}))
-            assert turn.permission_requests == []
-            assert list(turn.statuses().values()) == [["pending", "in_progress", "completed"]]
-            assert turn.message() == "fs_write: completed"
+            assert_ran_unasked(turn, "fs_write")
             assert (project / "w.txt").read_text() == "hello"
 
     run(scenario())
