@@ -20,6 +20,20 @@ const touch = (name) => call("terminal", { command: `touch ${name}` });
 const optionIds = (request) => request.options.map((o) => o.optionId);
 const modeUpdates = (updates) => updates.filter((u) => u.sessionUpdate === "current_mode_update").map((u) => u.currentModeId);
 
+// The turn's one call ran without a permission request and completed.
+function assertRanUnasked(turn, tool) {
+  assert.deepEqual(turn.permissionRequests, []);
+  assert.deepEqual(Object.values(turn.statuses()), [["pending", "in_progress", "completed"]]);
+  assert.equal(turn.message(), `${tool}: completed`);
+}
+
+// The turn's one call was denied without a permission request.
+function assertDeniedUnasked(turn, tool) {
+  assert.deepEqual(turn.permissionRequests, []);
+  assert.deepEqual(Object.values(turn.statuses()), [["pending", "failed"]]);
+  assert.ok(turn.message().startsWith(`${tool}: denied`), turn.message());
+}
+
 const TEST_TIMEOUT_MS = 60_000;
 
 describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOUT_MS }, () => {
@@ -72,10 +86,8 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       assert.ok(existsSync(inProject("a")));
 
       const second = await w.prompt(sid, touch("b"));
-      assert.deepEqual(second.permissionRequests, []);
+      assertRanUnasked(second, "terminal");
       assert.equal(second.stopReason, "end_turn");
-      assert.deepEqual(Object.values(second.statuses()), [["pending", "in_progress", "completed"]]);
-      assert.equal(second.message(), "terminal: completed");
       assert.ok(existsSync(inProject("b")));
 
       // The grant is the session's: another session of the same process still asks.
@@ -140,9 +152,7 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       assert.ok(!existsSync(inProject("a")));
 
       const second = await w.prompt(sid, touch("b"));
-      assert.deepEqual(second.permissionRequests, []);
-      assert.deepEqual(Object.values(second.statuses()), [["pending", "failed"]]);
-      assert.match(second.message(), /^terminal: denied/);
+      assertDeniedUnasked(second, "terminal");
       assert.ok(!existsSync(inProject("b")));
     });
   });
@@ -342,9 +352,7 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       await w.setMode(sid, "read-only");
       assert.deepEqual(modeUpdates(w.recorder.updates), ["read-only"]);
       const turn = await w.prompt(sid, call("fs_write", { path: "w.txt", content: "hi" }));
-      assert.deepEqual(turn.permissionRequests, []);
-      assert.deepEqual(Object.values(turn.statuses()), [["pending", "failed"]]);
-      assert.match(turn.message(), /^fs_write: denied/);
+      assertDeniedUnasked(turn, "fs_write");
       assert.ok(!existsSync(inProject("w.txt")));
     });
   });
@@ -355,9 +363,7 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       await w.setMode(sid, "auto-approve");
       assert.deepEqual(modeUpdates(w.recorder.updates), ["auto-approve"]);
       const turn = await w.prompt(sid, touch("a"));
-      assert.deepEqual(turn.permissionRequests, []);
-      assert.deepEqual(Object.values(turn.statuses()), [["pending", "in_progress", "completed"]]);
-      assert.equal(turn.message(), "terminal: completed");
+      assertRanUnasked(turn, "terminal");
       assert.ok(existsSync(inProject("a")));
     });
   });
@@ -368,9 +374,7 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       await w.setMode(sid, "auto-deny");
       assert.deepEqual(modeUpdates(w.recorder.updates), ["auto-deny"]);
       const turn = await w.prompt(sid, touch("a"));
-      assert.deepEqual(turn.permissionRequests, []);
-      assert.deepEqual(Object.values(turn.statuses()), [["pending", "failed"]]);
-      assert.match(turn.message(), /^terminal: denied/);
+      assertDeniedUnasked(turn, "terminal");
       assert.ok(!existsSync(inProject("a")));
     });
   });
@@ -381,9 +385,7 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       await w.setMode(sid, "accept-edits");
       assert.deepEqual(modeUpdates(w.recorder.updates), ["accept-edits"]);
       const turn = await w.prompt(sid, call("fs_write", { path: "w.txt", content: "hello" }));
-      assert.deepEqual(turn.permissionRequests, []);
-      assert.deepEqual(Object.values(turn.statuses()), [["pending", "in_progress", "completed"]]);
-      assert.equal(turn.message(), "fs_write: completed");
+      assertRanUnasked(turn, "fs_write");
       assert.equal(readFileSync(inProject("w.txt"), "utf8"), "hello");
     });
   });
