@@ -1,6 +1,7 @@
 //! Walking the tree-sitter syntax tree: every simple command becomes a segment.
 
 mod parse;
+mod plain;
 mod redirect;
 mod vars;
 
@@ -51,6 +52,18 @@ pub(super) fn analyse_at_depth(
     depth: usize,
     level: usize,
 ) -> CommandAnalysis {
+    analyse_with(command, ctx, depth, level, plain::plain_words)
+}
+
+/// [`analyse_at_depth`], with the reader of plain commands given (the tests pass one
+/// that reads none, to compare with the parser).
+fn analyse_with(
+    command: &str,
+    ctx: &Context,
+    depth: usize,
+    level: usize,
+    plain_words: fn(&str) -> Option<Vec<Word>>,
+) -> CommandAnalysis {
     let mut problems: Vec<String> = Vec::new();
     if command.len() > MAX_PARSE_BYTES {
         return CommandAnalysis {
@@ -70,14 +83,6 @@ pub(super) fn analyse_at_depth(
     }
     let joined = join_continued_lines(command);
     let command: &str = &joined;
-    let Some(tree) = parse(command) else {
-        return CommandAnalysis {
-            risk: Risk::High,
-            segments: Vec::new(),
-            problem: Some("the shell parser failed".to_string()),
-        };
-    };
-    let root = tree.root_node();
     let mut walker = Walker {
         src: command,
         ctx: ctx.clone(),
@@ -88,9 +93,24 @@ pub(super) fn analyse_at_depth(
         problems: Vec::new(),
         stdin: Stdin::Inherited,
     };
-    walker.walk(root, level);
-    if root.has_error() {
-        problems.insert(0, parse_error_message(root, command));
+    if let Some(words) = plain_words(command) {
+        // The level is the one the parser's tree gives a simple command: one below
+        // the program node.
+        let text = plain::span(command).to_string();
+        walker.simple(text, Vec::new(), words, Vec::new(), false, level + 1);
+    } else {
+        let Some(tree) = parse(command) else {
+            return CommandAnalysis {
+                risk: Risk::High,
+                segments: Vec::new(),
+                problem: Some("the shell parser failed".to_string()),
+            };
+        };
+        let root = tree.root_node();
+        walker.walk(root, level);
+        if root.has_error() {
+            problems.insert(0, parse_error_message(root, command));
+        }
     }
     problems.extend(walker.problems);
     problems.dedup();
