@@ -3,6 +3,10 @@
 //! a session loads it. `benches/turn.rs` measures the whole path over stdio; this one
 //! says how much of it the gate is.
 //!
+//! Each evaluation is measured twice: warm (the same call again and again) and cold
+//! (after writing over 16 MiB, more than this machine's caches), which is closer to the
+//! path in Warden, where the model's reply arrives after the process slept.
+//!
 //! Run with `cargo bench -p warden-session --bench gate`.
 
 use std::hint::black_box;
@@ -52,6 +56,20 @@ fn bench(c: &mut Criterion) {
         });
         group.bench_function(format!("evaluate {tool}"), |b| {
             b.iter(|| gate.evaluate(black_box(&prepared)))
+        });
+        // Written between cold runs: larger than the L2 and the share of L3 this
+        // process gets, so the evaluation's code and data come from memory again.
+        let mut evict = vec![0u8; 16 << 20];
+        group.bench_function(format!("evaluate cold {tool}"), |b| {
+            b.iter_batched(
+                || {
+                    for (i, byte) in evict.iter_mut().enumerate().step_by(64) {
+                        *byte = byte.wrapping_add(i as u8);
+                    }
+                },
+                |()| gate.evaluate(black_box(&prepared)),
+                criterion::BatchSize::PerIteration,
+            )
         });
     }
     group.finish();
