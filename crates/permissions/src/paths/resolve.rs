@@ -154,9 +154,36 @@ pub fn normalize_lexically(path: &Path) -> PathBuf {
 /// existing prefix, followed by the remaining components normalised lexically.
 /// Working on the un-normalised path matters: `link/..` is the parent of the link's
 /// target, not the folder holding the link.
+///
+/// A path whose last component is a name starts from its parent: when that name is not
+/// a symlink (a new file, most often), the answer is the parent's canonical form and the
+/// name, which `realpath` would find too, after asking about every folder twice.
 fn real_path(absolute: &Path) -> Option<PathBuf> {
     let components: Vec<Component<'_>> = absolute.components().collect();
     let mut keep = components.len();
+    if let [parent @ .., Component::Normal(name)] = components.as_slice()
+        && !parent.is_empty()
+    {
+        let parent: PathBuf = parent.iter().collect();
+        match std::fs::canonicalize(&parent) {
+            Ok(mut real) => {
+                real.push(name);
+                let symlink = std::fs::symlink_metadata(&real)
+                    .is_ok_and(|meta| meta.file_type().is_symlink());
+                if !symlink {
+                    return Some(real);
+                }
+            }
+            // Neither the path nor its parent resolves: go on from the grandparent.
+            Err(_) => keep -= 2,
+        }
+    }
+    walk_back(&components, keep)
+}
+
+/// The canonical form of the longest prefix of `components[..keep]` that resolves, with
+/// the rest of the components after it.
+fn walk_back(components: &[Component<'_>], mut keep: usize) -> Option<PathBuf> {
     let lowest = components.len().saturating_sub(MAX_WALK_BACK);
     while keep > lowest {
         let prefix: PathBuf = components[..keep].iter().collect();
@@ -176,4 +203,74 @@ fn real_path(absolute: &Path) -> Option<PathBuf> {
         keep -= 1;
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Component, Path};
+
+    use super::{real_path, walk_back};
+
+    /// Every path resolves as the plain walk back from the whole path resolves it.
+    #[test]
+    fn starting_from_the_parent_changes_no_answer() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("a/b")).expect("folders");
+        std::fs::write(root.join("a/b/file"), "x").expect("a file");
+        let link = |target: &Path, at: &str| {
+            std::os::unix::fs::symlink(target, root.join(at)).expect("a symlink");
+        };
+        link(&root.join("a/b"), "to_b");
+        link(Path::new("b/file"), "a/rel_file");
+        link(&root.join("to_b"), "chain");
+        link(&root.join("missing"), "dangling");
+        link(&root.join("loop2"), "loop1");
+        link(&root.join("loop1"), "loop2");
+        link(Path::new("/"), "to_root");
+        link(&root.join("a/b/file"), "a/b/file_link");
+        let mut checked = 0;
+        for rel in [
+            "a",
+            "a/b",
+            "a/b/file",
+            "a/b/new",
+            "a/b/../b/./file",
+            "a/b/file/x",
+            "a/missing",
+            "a/missing/deeper/still",
+            "to_b",
+            "to_b/file",
+            "to_b/new",
+            "to_b/..",
+            "to_b/../b/file",
+            "a/rel_file",
+            "a/b/file_link",
+            "chain/file",
+            "chain/new",
+            "dangling",
+            "dangling/x",
+            "loop1",
+            "loop1/x",
+            "to_root",
+            "to_root/etc",
+            "to_root/..",
+        ] {
+            let path = root.join(rel);
+            let components: Vec<Component<'_>> = path.components().collect();
+            assert_eq!(
+                real_path(&path),
+                walk_back(&components, components.len()),
+                "{rel}"
+            );
+            checked += 1;
+        }
+        for path in ["/", "/proc/self", "/dev/null", "/nonexistent/x"] {
+            let path = Path::new(path);
+            let components: Vec<Component<'_>> = path.components().collect();
+            assert_eq!(real_path(path), walk_back(&components, components.len()));
+            checked += 1;
+        }
+        assert_eq!(checked, 28);
+    }
 }
