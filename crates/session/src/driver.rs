@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use std::collections::VecDeque;
 
 use futures::future::BoxFuture;
-use futures::stream::FuturesUnordered;
+use futures::stream::{BoxStream, FuturesUnordered};
 use futures::{FutureExt, StreamExt};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
@@ -65,8 +65,14 @@ const TOOL_WIND_DOWN: Duration = Duration::from_secs(5);
 
 enum Msg {
     Event(Event),
-    Chunk(String),
     Progress(String, Vec<ToolCallContent>),
+}
+
+/// A model reply still streaming: polled by the driver's loop itself, so an event
+/// needs no task hop (and dropping it aborts the request).
+struct Streaming {
+    stream: BoxStream<'static, Result<ModelEvent, warden_model::ModelError>>,
+    reply: Reply,
 }
 
 /// Runs one turn to its end and returns the conversation and the stop reason.
@@ -86,7 +92,7 @@ pub async fn drive(
         ready: VecDeque::new(),
         tools: HashMap::new(),
         tool_tasks: Vec::new(),
-        model_task: None,
+        model: None,
         audits: Vec::new(),
     };
     let mut queue: VecDeque<Command> = first.into();
@@ -189,7 +195,7 @@ struct DriverState {
     ready: VecDeque<Event>,
     tools: HashMap<String, CancellationToken>,
     tool_tasks: Vec<JoinHandle<()>>,
-    model_task: Option<JoinHandle<()>>,
+    model: Option<Streaming>,
     /// Audit notes not yet handed to the log, in order, with their answer latencies.
     audits: Vec<(AuditNote, Option<Duration>)>,
 }
@@ -216,16 +222,26 @@ impl DriverState {
                 let (call_id, answer) = answer?;
                 return Some(Event::Answered { call_id, answer });
             }
+            item = next_item(&mut self.model) => {
+                let streaming = self.model.as_mut()?;
+                return match streaming.reply.take(item) {
+                    Step::Chunk(text) => {
+                        self.setup
+                            .client
+                            .notify(updates::message_chunk(&self.setup.session, text));
+                        None
+                    }
+                    Step::More => None,
+                    Step::Done(event) => {
+                        self.model = None;
+                        Some(event)
+                    }
+                };
+            }
             msg = rx.recv() => msg,
         };
         match msg {
             Some(Msg::Event(event)) => Some(event),
-            Some(Msg::Chunk(text)) => {
-                self.setup
-                    .client
-                    .notify(updates::message_chunk(&self.setup.session, text));
-                None
-            }
             Some(Msg::Progress(call_id, content)) => {
                 self.setup.client.notify(updates::update(
                     &self.setup.session,
@@ -364,11 +380,10 @@ impl DriverState {
 
     fn call_model(&mut self, conversation: &Conversation) {
         let mut stream = self.setup.model.respond(conversation, &self.setup.tools);
-        if let Some(previous) = self.model_task.take() {
-            previous.abort();
-        }
+        // A reply still streaming from an earlier call is dropped, which aborts it.
+        self.model = None;
         // Whatever the model has ready now (all of it, for the scripted model) is taken
-        // here, in the loop; only a reply still streaming moves to a task.
+        // here; the rest is polled by the loop (`next`).
         let mut reply = Reply::default();
         while let Some(item) = stream.next().now_or_never() {
             match reply.take(item) {
@@ -383,29 +398,14 @@ impl DriverState {
                 }
             }
         }
-        let tx = self.tx.clone();
-        self.model_task = Some(tokio::spawn(async move {
-            loop {
-                match reply.take(stream.next().await) {
-                    Step::Chunk(chunk) => {
-                        let _ = tx.send(Msg::Chunk(chunk));
-                    }
-                    Step::More => {}
-                    Step::Done(event) => {
-                        let _ = tx.send(Msg::Event(event));
-                        return;
-                    }
-                }
-            }
-        }));
+        self.model = Some(Streaming { stream, reply });
     }
 
     /// At the end of a turn: stop the model, withdraw what is pending, stop the tools
     /// and give them a bounded time to clean up.
     async fn wind_down(&mut self) {
-        if let Some(task) = self.model_task.take() {
-            task.abort();
-        }
+        // Dropping the reply's stream closes its connection.
+        self.model = None;
         for (_, ask) in self.asks.drain() {
             ask.withdraw.cancel();
         }
@@ -421,5 +421,16 @@ impl DriverState {
         {
             tracing::warn!("tools did not stop within {TOOL_WIND_DOWN:?} of the turn's end");
         }
+    }
+}
+
+/// The next item of the streaming reply; pending for ever when there is none, so that
+/// the loop's other branches decide.
+async fn next_item(
+    model: &mut Option<Streaming>,
+) -> Option<Result<ModelEvent, warden_model::ModelError>> {
+    match model {
+        Some(streaming) => streaming.stream.next().await,
+        None => std::future::pending().await,
     }
 }
