@@ -13,6 +13,7 @@ mod body;
 mod canonical;
 mod chain;
 mod error;
+mod priority;
 mod record;
 mod rev_lines;
 mod tail;
@@ -75,7 +76,10 @@ impl AuditLog {
         let writer = Writer::new(path.clone(), file, Arc::clone(&counters));
         let thread = std::thread::Builder::new()
             .name("warden-audit".into())
-            .spawn(move || writer.run(rx))
+            .spawn(move || {
+                priority::lower_this_thread();
+                writer.run(rx)
+            })
             .map_err(|source| AuditError::Spawn {
                 path: path.clone(),
                 source,
