@@ -71,6 +71,9 @@ pub struct WardenAgent {
     client: Mutex<Option<(ClientCapabilities, String)>>,
     sessions: Mutex<HashMap<String, Arc<Session>>>,
     engines: Mutex<HashMap<PathBuf, Arc<Engine>>>,
+    /// Models by spec, built once: an OpenAI-compatible model holds the HTTP client, whose
+    /// connection pool (and TLS sessions) every session then shares.
+    models: Mutex<HashMap<String, Arc<dyn Model>>>,
     audit: OnceLock<Option<Arc<AuditLogSink>>>,
     model_spec: OnceLock<String>,
     tools: Arc<[ToolSpec]>,
@@ -110,6 +113,7 @@ impl WardenAgent {
             client: Mutex::new(None),
             sessions: Mutex::new(HashMap::new()),
             engines: Mutex::new(HashMap::new()),
+            models: Mutex::new(HashMap::new()),
             audit: OnceLock::new(),
             model_spec: OnceLock::new(),
             tools,
@@ -147,6 +151,18 @@ impl WardenAgent {
                 }
             })
             .clone()
+    }
+
+    /// The model for `spec`, shared by every session that uses it. A spec that fails is
+    /// not kept, so the error is reported again by the next session.
+    fn model(&self, spec: &str) -> Result<Arc<dyn Model>, warden_model::ModelError> {
+        let mut models = lock(&self.models);
+        if let Some(model) = models.get(spec) {
+            return Ok(model.clone());
+        }
+        let model = warden_model::from_spec(spec, &|name| (self.config.env)(name))?;
+        models.insert(spec.to_owned(), model.clone());
+        Ok(model)
     }
 
     /// The configured model spec (see [`AgentConfig::model_spec`]).
@@ -293,8 +309,7 @@ impl AgentHandler for WardenAgent {
             mode_cell.clone(),
             client_name,
         ));
-        let model = warden_model::from_spec(self.model_spec(), &|name| (self.config.env)(name))
-            .map_err(|e| e.to_string());
+        let model = self.model(self.model_spec()).map_err(|e| e.to_string());
         let current = model
             .as_ref()
             .map(|m| m.id().to_owned())
@@ -439,7 +454,8 @@ impl AgentHandler for WardenAgent {
                 ids.join(", ")
             )));
         }
-        let model = warden_model::from_spec(&value.0, &|name| (self.config.env)(name))
+        let model = self
+            .model(&value.0)
             .map_err(|e| invalid_params(e.to_string()))?;
         let current = model.id().to_owned();
         *lock(&session.model) = Ok(model);
@@ -454,5 +470,43 @@ impl AgentHandler for WardenAgent {
         self.turns.close();
         self.turns.wait().await;
         self.flush();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::{AgentConfig, WardenAgent};
+
+    fn agent() -> WardenAgent {
+        let dir = std::env::temp_dir().join("warden-agent-model-cache");
+        WardenAgent::new(AgentConfig {
+            locations: warden_permissions::Locations::from_vars(|name| match name {
+                "WARDEN_HOME" => Some(dir.clone().into_os_string()),
+                _ => None,
+            }),
+            model_spec: None,
+            env: Arc::new(|name: &str| {
+                (name == "OPENAI_BASE_URL").then(|| "http://127.0.0.1:9/v1".to_owned())
+            }),
+            tool_limits: warden_tools::Limits::default(),
+            max_model_requests: 10,
+        })
+    }
+
+    #[test]
+    fn sessions_share_one_model_and_its_http_client() {
+        let agent = agent();
+        let first = agent.model("openai:m").expect("a model");
+        let again = agent.model("openai:m").expect("the same model");
+        assert!(Arc::ptr_eq(&first, &again));
+        let other = agent.model("scripted").expect("the scripted model");
+        assert!(!Arc::ptr_eq(&first, &other));
+        assert!(agent.model("nonsense:x").is_err());
+        assert!(
+            agent.model("nonsense:x").is_err(),
+            "a failure is reported every time"
+        );
     }
 }
