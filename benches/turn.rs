@@ -195,7 +195,8 @@ fn model_server(warden: Arc<AtomicU32>) -> (String, mpsc::Receiver<Sent>) {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let url = format!("http://{}/v1", listener.local_addr().expect("address"));
     let (sent_tx, sent_rx) = mpsc::channel();
-    // A thread per connection: every session has its own HTTP client and connection.
+    // A thread per connection: sessions share one HTTP client, so usually one kept-alive
+    // connection, but the client may open more.
     let served = Arc::new(AtomicU32::new(0));
     std::thread::spawn(move || {
         for stream in listener.incoming() {
