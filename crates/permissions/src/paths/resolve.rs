@@ -155,13 +155,16 @@ pub fn normalize_lexically(path: &Path) -> PathBuf {
 /// Working on the un-normalised path matters: `link/..` is the parent of the link's
 /// target, not the folder holding the link.
 ///
-/// A path whose last component is a name starts from its parent: when that name is not
-/// a symlink (a new file, most often), the answer is the parent's canonical form and the
-/// name, which `realpath` would find too, after asking about every folder twice.
+/// On Linux, a path whose last component is a name starts from its parent: when that
+/// name is not a symlink (a new file, most often), the answer is the parent's canonical
+/// form and the name, which glibc's `realpath` would find too, after asking about every
+/// folder twice. Elsewhere `realpath` may also change the name's spelling (macOS gives
+/// the case stored on disk), so the whole path is always resolved.
 fn real_path(absolute: &Path) -> Option<PathBuf> {
     let components: Vec<Component<'_>> = absolute.components().collect();
     let mut keep = components.len();
-    if let [parent @ .., Component::Normal(name)] = components.as_slice()
+    if cfg!(target_os = "linux")
+        && let [parent @ .., Component::Normal(name)] = components.as_slice()
         && !parent.is_empty()
     {
         let parent: PathBuf = parent.iter().collect();
