@@ -93,7 +93,16 @@ fn analyse_with(
         problems: Vec::new(),
         stdin: Stdin::Inherited,
     };
-    if let Some(words) = plain_words(command) {
+    // The fast way is only for a command well within the bound on tree depth: the
+    // parser's tree puts a simple command's words three levels below the program node
+    // (program, command, command_name, word), and past the bound the walk reports the
+    // command as nested too deeply.
+    let plain = if level + 3 <= MAX_TREE_DEPTH {
+        plain_words(command)
+    } else {
+        None
+    };
+    if let Some(words) = plain {
         // The level is the one the parser's tree gives a simple command: one below
         // the program node.
         let text = plain::span(command).to_string();

@@ -67,10 +67,34 @@ mod tests {
     fn both(
         command: &str,
     ) -> Option<(crate::shell::CommandAnalysis, crate::shell::CommandAnalysis)> {
+        at_level(command, 0)
+    }
+
+    /// [`both`], for a command found `level` levels deep in syntax trees (a `bash -c`
+    /// script inside groups).
+    fn at_level(
+        command: &str,
+        level: usize,
+    ) -> Option<(crate::shell::CommandAnalysis, crate::shell::CommandAnalysis)> {
         plain_words(command)?;
-        let parsed = analyse_with(command, &ctx(), 0, 0, |_| None);
-        let fast = analyse_with(command, &ctx(), 0, 0, plain_words);
+        let parsed = analyse_with(command, &ctx(), 0, level, |_| None);
+        let fast = analyse_with(command, &ctx(), 0, level, plain_words);
         Some((parsed, fast))
+    }
+
+    /// Near the bound on tree depth the two ways still agree: past it, both report the
+    /// command as nested too deeply (High).
+    #[test]
+    fn the_depth_bound_holds_on_the_fast_way() {
+        use crate::shell::walk::MAX_TREE_DEPTH;
+        for level in (0..3).chain(MAX_TREE_DEPTH - 10..MAX_TREE_DEPTH + 3) {
+            for command in ["ls", "rm -rf /", "sh -c ls", "bash -c rm"] {
+                let (parsed, fast) = at_level(command, level).expect("a plain command");
+                assert_eq!(parsed, fast, "{command:?} at level {level}");
+            }
+        }
+        let (deep, _) = at_level("ls", MAX_TREE_DEPTH).expect("a plain command");
+        assert_eq!(deep.risk, crate::Risk::High, "{deep:?}");
     }
 
     fn check(command: &str, plain: bool) {
