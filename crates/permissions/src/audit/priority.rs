@@ -8,21 +8,24 @@
 //! priority is a smaller share of a busy core, not none, so the bounded queue keeps
 //! draining.
 
-/// How far below the default priority the writer runs (a `nice` value).
+/// How far below its own priority the writer runs (added to the `nice` value).
 #[cfg(target_os = "linux")]
 const NICE: libc::c_int = 10;
 
-/// Lowers the calling thread's priority. Failing to is harmless and only logged.
+/// Lowers the calling thread's priority by [`NICE`], relative to what it inherited (so a
+/// Warden started with `nice` keeps its writer below itself). Failing is harmless and
+/// only logged.
 #[cfg(target_os = "linux")]
 #[allow(
     unsafe_code,
     reason = "one system call without memory-safety preconditions"
 )]
 pub(super) fn lower_this_thread() {
-    // SAFETY: `setpriority` reads no memory of ours. With `PRIO_PROCESS` and 0, Linux
-    // applies it to the calling thread alone (its nice value is per thread).
-    let result = unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, NICE) };
-    if result != 0 {
+    // SAFETY: `nice` reads no memory of ours. It adds to the calling thread's nice value
+    // alone (on Linux the value is per thread), clamped at 19.
+    let result = unsafe { libc::nice(NICE) };
+    // -1 is also a valid new value, but only for a thread that started at -11.
+    if result == -1 {
         tracing::debug!(
             error = %std::io::Error::last_os_error(),
             "could not lower the audit writer's priority"
