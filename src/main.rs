@@ -8,8 +8,8 @@ use std::process::ExitCode;
 use clap::Parser;
 
 // Most of a tool call's path is small allocations (the SDK's JSON values above all);
-// decision 0005 has the figures. Transparent huge pages are off so that the resident
-// set stays small.
+// decision 0005 has the figures. With `no_thp` mimalloc does not ask for transparent huge
+// pages, so that the resident set stays small.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
