@@ -222,22 +222,7 @@ impl DriverState {
                 let (call_id, answer) = answer?;
                 return Some(Event::Answered { call_id, answer });
             }
-            item = next_item(&mut self.model) => {
-                let streaming = self.model.as_mut()?;
-                return match streaming.reply.take(item) {
-                    Step::Chunk(text) => {
-                        self.setup
-                            .client
-                            .notify(updates::message_chunk(&self.setup.session, text));
-                        None
-                    }
-                    Step::More => None,
-                    Step::Done(event) => {
-                        self.model = None;
-                        Some(event)
-                    }
-                };
-            }
+            item = next_item(&mut self.model) => return self.take_reply(item),
             msg = rx.recv() => msg,
         };
         match msg {
@@ -379,26 +364,45 @@ impl DriverState {
     }
 
     fn call_model(&mut self, conversation: &Conversation) {
-        let mut stream = self.setup.model.respond(conversation, &self.setup.tools);
+        let stream = self.setup.model.respond(conversation, &self.setup.tools);
         // A reply still streaming from an earlier call is dropped, which aborts it.
-        self.model = None;
+        self.model = Some(Streaming {
+            stream,
+            reply: Reply::default(),
+        });
         // Whatever the model has ready now (all of it, for the scripted model) is taken
         // here; the rest is polled by the loop (`next`).
-        let mut reply = Reply::default();
-        while let Some(item) = stream.next().now_or_never() {
-            match reply.take(item) {
-                Step::Chunk(chunk) => self
-                    .setup
-                    .client
-                    .notify(updates::message_chunk(&self.setup.session, chunk)),
-                Step::More => {}
-                Step::Done(event) => {
-                    self.ready.push_back(event);
-                    return;
-                }
+        while let Some(item) = self
+            .model
+            .as_mut()
+            .and_then(|streaming| streaming.stream.next().now_or_never())
+        {
+            if let Some(event) = self.take_reply(item) {
+                self.ready.push_back(event);
             }
         }
-        self.model = Some(Streaming { stream, reply });
+    }
+
+    /// Takes one item of the streaming reply: a text chunk goes to the client, and the
+    /// complete reply comes back as its event (and the stream is dropped).
+    fn take_reply(
+        &mut self,
+        item: Option<Result<ModelEvent, warden_model::ModelError>>,
+    ) -> Option<Event> {
+        let streaming = self.model.as_mut()?;
+        match streaming.reply.take(item) {
+            Step::Chunk(text) => {
+                self.setup
+                    .client
+                    .notify(updates::message_chunk(&self.setup.session, text));
+                None
+            }
+            Step::More => None,
+            Step::Done(event) => {
+                self.model = None;
+                Some(event)
+            }
+        }
     }
 
     /// At the end of a turn: stop the model, withdraw what is pending, stop the tools
