@@ -88,7 +88,7 @@ fn shell_commands_have_the_expected_risk() {
     check("false", Low);
     check("date", Low);
     check("whoami", Low);
-    check("env", Low);
+    check("env", Medium);
     check("file Cargo.toml", Low);
     check("stat src", Low);
     check("du -sh .", Low);

@@ -1,10 +1,12 @@
 //! The risk of one simple command, from its program and arguments.
 
+mod environ;
 mod exec;
 mod files;
 mod git;
 mod system;
 
+pub(super) use environ::prints_secrets;
 use exec::{alias_or_trap, awk, eval, interpreter, sed, shell, source, watch};
 use files::{chmod, copy, dd, find, link, operands_op, readers, rm, writer};
 use git::git;
@@ -366,6 +368,11 @@ pub(super) fn judge(input: &Input<'_>) -> Verdict {
         && let Some(reason) = runs_or_sets_something(input)
     {
         v.raise(Risk::High, reason);
+    }
+    if v.risk < Risk::Medium
+        && let Some(reason) = prints_secrets(input.program, input.args)
+    {
+        v.raise(Risk::Medium, reason);
     }
     if input.xargs && v.risk < Risk::Medium {
         v.raise(

@@ -243,9 +243,10 @@ impl Walker<'_> {
                     .named_children(&mut cursor)
                     .filter(|c| c.kind() != "variable_assignment")
                     .collect();
-                for c in others {
-                    self.walk(c, level + 1);
+                for c in others.iter() {
+                    self.walk(*c, level + 1);
                 }
+                self.declaration(node, &others);
             }
             "comment" => {}
             _ => self.walk_children(node, level),
@@ -334,6 +335,44 @@ impl Walker<'_> {
                 writes: Vec::new(),
                 opaque: false,
                 dynamic_args: false,
+                depth: self.depth,
+            });
+        }
+    }
+
+    /// `export`, `declare -p`, `readonly`, ... without assignments print variables;
+    /// the words other than assignments are `others`.
+    fn declaration(&mut self, node: Node<'_>, others: &[Node<'_>]) {
+        let Some(keyword) = node.child(0).map(|k| self.text(k).to_string()) else {
+            return;
+        };
+        let args: Vec<Word> = others
+            .iter()
+            .flat_map(|c| match c.kind() {
+                // A name to declare or print, not an expansion.
+                "variable_name" => vec![Word::literal(self.text(*c))],
+                _ => self.split_words(*c),
+            })
+            .collect();
+        let mut cursor = node.walk();
+        let has_assignment = node
+            .named_children(&mut cursor)
+            .any(|c| c.kind() == "variable_assignment");
+        if has_assignment && args.iter().all(|a| !a.text.starts_with('-')) {
+            return;
+        }
+        if let Some(reason) = judge::prints_secrets(&keyword, &args) {
+            let mut argv = vec![keyword.clone()];
+            argv.extend(args.iter().map(|w| w.text.clone()));
+            self.push(Segment {
+                text: self.text(node).to_string(),
+                argv,
+                program: keyword,
+                risk: Risk::Medium,
+                reason,
+                writes: Vec::new(),
+                opaque: false,
+                dynamic_args: args.iter().any(|a| a.dynamic),
                 depth: self.depth,
             });
         }
