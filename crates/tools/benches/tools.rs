@@ -8,7 +8,7 @@ use std::path::Path;
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
-use warden_tools::{ExecContext, Limits, execute, locations, title, validate};
+use warden_tools::{ExecContext, Limits, Secrets, execute, locations, title, validate};
 
 fn describe_calls(c: &mut Criterion) {
     let cwd = Path::new("/work/project");
@@ -39,12 +39,14 @@ fn run_locally(c: &mut Criterion) {
     let read = validate("fs_read", &json!({"path": "a.rs"})).expect("valid");
     let shell = validate("terminal", &json!({"command": "true"})).expect("valid");
     let progress = |_| {};
+    let secrets = Secrets::default();
     let cx = || ExecContext {
         cwd: dir.path(),
         editor: None,
         cancel: CancellationToken::new(),
         limits: Limits::default(),
         progress: &progress,
+        secrets: &secrets,
     };
     c.bench_function("execute fs_read 1.3 KB local", |b| {
         b.iter(|| runtime.block_on(execute(&read, cx())))

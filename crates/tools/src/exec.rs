@@ -88,6 +88,9 @@ pub struct ExecContext<'a> {
     /// Receives content to show in the tool call while it runs (e.g. the editor terminal as soon
     /// as it exists, so the user watches the command's output live).
     pub progress: &'a (dyn Fn(Vec<ToolCallContent>) + Send + Sync),
+    /// Warden's own secrets: kept out of local processes' environments and redacted
+    /// from their output as it is read.
+    pub secrets: &'a crate::secrets::Secrets,
 }
 
 impl fmt::Debug for ExecContext<'_> {

@@ -4,7 +4,8 @@
 //!
 //! File tools and `terminal` go through the editor (the ACP client's `fs/*` and `terminal/*`
 //! methods, behind the [`Editor`] trait) when it offers them, and run locally otherwise.
-//! Execution never panics: every failure becomes a [`ToolOutput`] with `ok == false` and a text
+//! Tool processes never inherit Warden's own secrets, and tool output is redacted of their
+//! values ([`Secrets`]). Execution never panics: every failure becomes a [`ToolOutput`] with `ok == false` and a text
 //! that tells the model what went wrong.
 
 mod call;
@@ -13,6 +14,7 @@ mod describe;
 mod editor;
 mod exec;
 mod paths;
+mod secrets;
 
 pub use call::{
     FsDeleteArgs, FsEditArgs, FsListArgs, FsMoveArgs, FsReadArgs, FsSearchArgs, FsWriteArgs,
@@ -24,3 +26,4 @@ pub use describe::{locations, title};
 pub use editor::{Editor, EditorError, TerminalExit, TerminalOutput, TerminalRequest};
 pub use exec::{ExecContext, Limits, ToolOutput, execute};
 pub use paths::resolve;
+pub use secrets::{BUILTIN_SECRET_ENV, Secrets};

@@ -10,5 +10,6 @@ mod tools {
     mod http;
     mod support;
     mod terminal_local;
+    mod terminal_secrets;
     mod validate;
 }

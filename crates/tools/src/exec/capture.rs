@@ -4,6 +4,8 @@
 
 use std::collections::VecDeque;
 
+use warden_permissions::redact::RedactStream;
+
 /// Output kept within a byte budget.
 #[derive(Debug)]
 pub(crate) struct Capture {
@@ -12,11 +14,13 @@ pub(crate) struct Capture {
     tail: VecDeque<u8>,
     tail_max: usize,
     dropped: u64,
+    /// Known secrets are replaced as the bytes arrive, before head and tail are cut.
+    redact: RedactStream,
 }
 
 impl Capture {
     /// A capture keeping at most `max` bytes: half from the start, half from the end.
-    pub(crate) fn new(max: usize) -> Self {
+    pub(crate) fn new(max: usize, redact: RedactStream) -> Self {
         let head_max = max / 2;
         Capture {
             head: Vec::new(),
@@ -24,10 +28,16 @@ impl Capture {
             tail: VecDeque::new(),
             tail_max: max - head_max,
             dropped: 0,
+            redact,
         }
     }
 
-    pub(crate) fn push(&mut self, mut bytes: &[u8]) {
+    pub(crate) fn push(&mut self, bytes: &[u8]) {
+        let redacted = self.redact.push(bytes);
+        self.keep(&redacted);
+    }
+
+    fn keep(&mut self, mut bytes: &[u8]) {
         let room = self.head_max - self.head.len();
         if room > 0 {
             let take = room.min(bytes.len());
@@ -47,7 +57,9 @@ impl Capture {
     }
 
     /// The kept text (invalid UTF-8 replaced) and whether bytes were dropped.
-    pub(crate) fn finish(&self) -> (String, bool) {
+    pub(crate) fn finish(&mut self) -> (String, bool) {
+        let rest = self.redact.finish();
+        self.keep(&rest);
         let tail: Vec<u8> = self.tail.iter().copied().collect();
         if self.dropped == 0 {
             let mut all = self.head.clone();
@@ -66,10 +78,16 @@ impl Capture {
 
 #[cfg(test)]
 mod tests {
+    use warden_permissions::redact::{KnownSecrets, RedactStream};
+
     use super::Capture;
 
     fn check(max: usize, chunks: &[&str], expect: (&str, bool)) {
-        let mut capture = Capture::new(max);
+        check_with(KnownSecrets::default().stream(), max, chunks, expect);
+    }
+
+    fn check_with(redact: RedactStream, max: usize, chunks: &[&str], expect: (&str, bool)) {
+        let mut capture = Capture::new(max, redact);
         for chunk in chunks {
             capture.push(chunk.as_bytes());
         }
@@ -100,6 +118,28 @@ mod tests {
             0,
             &["abc"],
             ("\n[... 3 bytes of output omitted ...]\n", true),
+        );
+    }
+
+    /// Regression: a secret cut in two by the gap between head and tail would leave
+    /// its halves in the output, out of reach of any later redaction.
+    #[test]
+    fn a_secret_across_the_gap_is_redacted_before_the_cut() {
+        let secrets = KnownSecrets::new([("K_TOKEN", "0123456789")]);
+        check_with(
+            secrets.stream(),
+            20,
+            &["abcdefgh01234", "56789", "xxxxxxxxxxxxxxxxxxxxxx"],
+            (
+                "abcdefgh[r\n[... 29 bytes of output omitted ...]\nxxxxxxxxxx",
+                true,
+            ),
+        );
+        check_with(
+            secrets.stream(),
+            64,
+            &["a 01234", "56789 b"],
+            ("a [redacted: K_TOKEN] b", false),
         );
     }
 }

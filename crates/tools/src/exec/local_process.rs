@@ -14,6 +14,7 @@ use tokio::io::AsyncReadExt;
 use tokio_util::sync::CancellationToken;
 
 use super::capture::Capture;
+use crate::secrets::Secrets;
 
 /// How long output is still read after the command exited, for background processes that keep
 /// the pipes open; they are killed afterwards.
@@ -88,8 +89,10 @@ pub(crate) async fn run(
     grace: Duration,
     max_output: usize,
     cancel: &CancellationToken,
+    secrets: &Secrets,
 ) -> io::Result<LocalRun> {
     let mut command_line = tokio::process::Command::new("sh");
+    secrets.scrub_command(&mut command_line);
     command_line
         .arg("-c")
         .arg(command)
@@ -110,7 +113,12 @@ pub(crate) async fn run(
     let pid = child.id();
     // With `process_group(0)` the group id is the child's pid.
     let guard = GroupGuard(pid.and_then(|pid| Pid::from_raw(i32::try_from(pid).ok()?)));
-    let capture = Arc::new(Mutex::new(Capture::new(max_output)));
+    // Secrets are redacted as the output arrives, before the capture keeps its head
+    // and tail: a secret cut in two by the capture's gap could not be found later.
+    let capture = Arc::new(Mutex::new(Capture::new(
+        max_output,
+        secrets.values().stream(),
+    )));
     let mut pumps = Vec::new();
     if let Some(stdout) = child.stdout.take() {
         pumps.push(tokio::spawn(pump(stdout, capture.clone())));
@@ -140,7 +148,7 @@ pub(crate) async fn run(
     }
     let status = status?;
     let (output, truncated) = match capture.lock() {
-        Ok(capture) => capture.finish(),
+        Ok(mut capture) => capture.finish(),
         Err(poisoned) => poisoned.into_inner().finish(),
     };
     Ok(LocalRun {

@@ -112,6 +112,7 @@ async fn locally(command: &str, cwd: &Path, timeout: Timeout, cx: &ExecContext<'
         limits.kill_grace,
         limits.output_bytes,
         &cx.cancel,
+        cx.secrets,
     )
     .await;
     let run = match run {

@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
-use warden_tools::{Editor, ExecContext, Limits, ParsedCall, ToolOutput, execute, validate};
+use warden_tools::{
+    Editor, ExecContext, Limits, ParsedCall, Secrets, ToolOutput, execute, validate,
+};
 
 /// Validates `args` for `tool`, panicking with the error when invalid.
 pub fn call(tool: &str, args: Value) -> ParsedCall {
@@ -39,6 +41,29 @@ pub async fn run_with(
             cancel: CancellationToken::new(),
             limits,
             progress: &ignore_progress,
+            secrets: &Secrets::default(),
+        },
+    )
+    .await
+}
+
+/// Runs a call locally with Warden's secrets given.
+pub async fn run_with_secrets(
+    cwd: &Path,
+    secrets: &Secrets,
+    tool: &str,
+    args: Value,
+) -> ToolOutput {
+    let call = call(tool, args);
+    execute(
+        &call,
+        ExecContext {
+            cwd,
+            editor: None,
+            cancel: CancellationToken::new(),
+            limits: Limits::default(),
+            progress: &ignore_progress,
+            secrets,
         },
     )
     .await
@@ -86,6 +111,7 @@ pub async fn run_full(
             cancel,
             limits,
             progress,
+            secrets: &Secrets::default(),
         },
     )
     .await
