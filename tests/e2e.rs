@@ -11,5 +11,6 @@ mod e2e {
     mod lifecycle;
     mod openai_model;
     mod protocol;
+    mod secrets;
     mod turns;
 }

@@ -23,6 +23,7 @@ pub fn run(trace: Option<&Path>) -> anyhow::Result<ExitCode> {
             );
         }
     }
+    protect_own_environment();
     let mut options = ServeOptions {
         handle_signals: true,
         ..ServeOptions::default()
@@ -74,6 +75,21 @@ pub fn run(trace: Option<&Path>) -> anyhow::Result<ExitCode> {
         }
         Ok(Err(err)) => Err(err).context("serving ACP failed"),
         Err(err) => Err(err).context("the ACP connection's task failed"),
+    }
+}
+
+/// Tool processes run as the same user as Warden, and on Linux such a process may read
+/// `/proc/<warden's pid>/environ`, where the model's API key is, whatever Warden removed
+/// from the tool's own environment. A process that is not "dumpable" keeps its `/proc`
+/// entries (`environ`, `mem`) and `ptrace` from other unprivileged processes; the flag
+/// is not inherited across `exec`, so tools are unaffected. Warden then leaves no core
+/// dump either, which would hold the key as well.
+fn protect_own_environment() {
+    #[cfg(target_os = "linux")]
+    if let Err(err) =
+        rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable)
+    {
+        tracing::warn!(%err, "cannot keep other processes out of Warden's /proc entries");
     }
 }
 

@@ -18,6 +18,7 @@ use warden_acp_transport::schema::{
 use warden_acp_transport::{AgentHandler, ClientHandle, Error, PromptResponder};
 use warden_model::{Conversation, Model, ToolSpec};
 use warden_permissions::{AuditLog, Context, Engine, Locations, Mode};
+use warden_tools::Secrets;
 
 use crate::audit::AuditLogSink;
 use crate::config_options::{MODEL_OPTION, model_option};
@@ -75,7 +76,12 @@ pub struct WardenAgent {
     /// connection pool (and TLS sessions) every session then shares.
     models: Mutex<HashMap<String, Arc<dyn Model>>>,
     audit: OnceLock<Option<Arc<AuditLogSink>>>,
+    /// The user's `config.toml`, read once when the first session starts; `None` when
+    /// it could not be read (reported then).
+    user_config: OnceLock<Option<crate::user_config::UserConfig>>,
     model_spec: OnceLock<String>,
+    /// Warden's own secrets, kept from every tool (see [`WardenAgent::secrets`]).
+    secrets: OnceLock<Arc<Secrets>>,
     tools: Arc<[ToolSpec]>,
     shutdown: CancellationToken,
     turns: TaskTracker,
@@ -115,7 +121,9 @@ impl WardenAgent {
             engines: Mutex::new(HashMap::new()),
             models: Mutex::new(HashMap::new()),
             audit: OnceLock::new(),
+            user_config: OnceLock::new(),
             model_spec: OnceLock::new(),
+            secrets: OnceLock::new(),
             tools,
             shutdown: CancellationToken::new(),
             turns: TaskTracker::new(),
@@ -165,21 +173,69 @@ impl WardenAgent {
         Ok(model)
     }
 
+    /// The user's `config.toml`, read once; `None` when it cannot be read.
+    fn user_config(&self) -> Option<&crate::user_config::UserConfig> {
+        self.user_config
+            .get_or_init(|| {
+                let path = self.config.locations.user_config();
+                match crate::user_config::read(&path) {
+                    Ok(config) => Some(config),
+                    Err(err) => {
+                        tracing::error!(%err, "ignoring the user config");
+                        None
+                    }
+                }
+            })
+            .as_ref()
+    }
+
     /// The configured model spec (see [`AgentConfig::model_spec`]).
     fn model_spec(&self) -> &str {
         self.model_spec.get_or_init(|| {
             if let Some(spec) = &self.config.model_spec {
                 return spec.clone();
             }
-            let path = self.config.locations.user_config();
-            match crate::user_config::read(&path) {
-                Ok(config) => config.model.unwrap_or_else(|| "scripted".to_owned()),
-                Err(err) => {
-                    tracing::error!(%err, "ignoring the user config; using the scripted model");
+            match self.user_config() {
+                Some(config) => config
+                    .model
+                    .clone()
+                    .unwrap_or_else(|| "scripted".to_owned()),
+                None => {
+                    tracing::error!("the user config cannot be read; using the scripted model");
                     "scripted".to_owned()
                 }
             }
         })
+    }
+
+    /// Warden's own secrets: the built-in names and the user's `secret_env`, with
+    /// their values from Warden's environment. Read once, from the user's own
+    /// config only. When that file cannot be read the list is unknown, so every
+    /// variable of Warden's environment whose name looks like a secret's counts as one
+    /// (fail closed: a broken file must not hand the listed secrets to the tools).
+    fn secrets(&self) -> Arc<Secrets> {
+        self.secrets
+            .get_or_init(|| {
+                let listed: Vec<String> = match self.user_config() {
+                    Some(config) => config.secret_env.clone(),
+                    None => {
+                        let names: Vec<String> = std::env::vars_os()
+                            .filter_map(|(name, _)| name.into_string().ok())
+                            .filter(|name| warden_permissions::redact::is_secret_variable(name))
+                            .collect();
+                        tracing::error!(
+                            ?names,
+                            "the user config cannot be read, so its secret_env is unknown; \
+                             every variable whose name looks like a secret is kept from the tools"
+                        );
+                        names
+                    }
+                };
+                let secrets = Secrets::new(&listed, |name| (self.config.env)(name));
+                tracing::debug!(names = ?secrets.names(), redacted = ?secrets.values(), "secrets kept from the tools");
+                Arc::new(secrets)
+            })
+            .clone()
     }
 
     fn new_session_id(&self) -> SessionId {
@@ -309,6 +365,8 @@ impl AgentHandler for WardenAgent {
             mode_cell.clone(),
             client_name,
         ));
+        // Read with the model, before any tool can run in this session.
+        let _ = self.secrets();
         let model = self.model(self.model_spec()).map_err(|e| e.to_string());
         let current = model
             .as_ref()
@@ -384,6 +442,7 @@ impl AgentHandler for WardenAgent {
                 max_asks: settings.max_asks_per_turn,
             },
             tool_limits: self.config.tool_limits.clone(),
+            secrets: self.secrets(),
             audit,
         };
         let conversation = std::mem::take(&mut *lock(&session.conversation));

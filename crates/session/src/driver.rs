@@ -46,6 +46,8 @@ pub struct TurnSetup {
     pub editor: Option<Arc<dyn Editor>>,
     pub limits: TurnLimits,
     pub tool_limits: warden_tools::Limits,
+    /// Warden's own secrets: kept out of tool processes, redacted from tool output.
+    pub secrets: Arc<warden_tools::Secrets>,
     pub audit: Arc<dyn AuditSink>,
 }
 
@@ -324,6 +326,7 @@ impl DriverState {
         let cwd = self.setup.cwd.clone();
         let editor = self.setup.editor.clone();
         let limits = self.setup.tool_limits.clone();
+        let secrets = self.setup.secrets.clone();
         let parsed = warden_tools::validate(tool, &args);
         let tool = tool.to_owned();
         self.tool_tasks.push(tokio::spawn(async move {
@@ -331,7 +334,9 @@ impl DriverState {
                 Ok(parsed) => {
                     let progress_tx = tx.clone();
                     let progress_id = call_id.clone();
+                    let progress_secrets = secrets.clone();
                     let progress = move |content: Vec<ToolCallContent>| {
+                        let content = progress_secrets.redact_content(content);
                         let _ = progress_tx.send(Msg::Progress(progress_id.clone(), content));
                     };
                     warden_tools::execute(
@@ -342,6 +347,7 @@ impl DriverState {
                             cancel: token,
                             limits,
                             progress: &progress,
+                            secrets: &secrets,
                         },
                     )
                     .await
@@ -350,6 +356,9 @@ impl DriverState {
                 // fails the call rather than running something unchecked.
                 Err(err) => warden_tools::ToolOutput::failed(&tool, err),
             };
+            // The one point where a tool's output becomes what the model and the client
+            // are given: no secret value passes it.
+            let output = secrets.redact_output(output);
             let timed_out =
                 output.raw_output.get("timed_out").and_then(|v| v.as_bool()) == Some(true);
             let result = ToolResult {

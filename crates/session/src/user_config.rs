@@ -1,4 +1,9 @@
-//! The user's `config.toml`: settings that are not policy (today, the model).
+//! The user's `config.toml`: settings that are not policy (the model, and the variables
+//! that hold the user's secrets).
+//!
+//! Only the user's own file is read here. A project's files never reach these settings:
+//! a repository must not be able to choose the model Warden sends its context to, nor
+//! shorten the list of secrets kept from the tools.
 
 use std::path::{Path, PathBuf};
 
@@ -11,6 +16,11 @@ use serde::Deserialize;
 pub struct UserConfig {
     /// The model: `scripted` or `openai:<model>`. `WARDEN_MODEL` overrides it.
     pub model: Option<String>,
+    /// More environment variables that hold secrets, on top of the built-in ones
+    /// (`OPENAI_API_KEY`): they are removed from every tool process's environment, and
+    /// their values are redacted from tool output.
+    #[serde(default)]
+    pub secret_env: Vec<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -65,6 +75,23 @@ mod tests {
         check("", Ok(None));
         check("modle = \"x\"\n", Err("unknown field"));
         check("model = 3\n", Err("cannot parse"));
+    }
+
+    #[test]
+    fn reads_the_listed_secret_variables() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("config.toml");
+        let read_list = |text: &str| {
+            std::fs::write(&path, text).expect("write");
+            read(&path).map(|c| c.secret_env).map_err(|e| e.to_string())
+        };
+        assert_eq!(
+            read_list("secret_env = [\"DEPLOY_TOKEN\", \"DB_URL\"]\n"),
+            Ok(vec!["DEPLOY_TOKEN".to_owned(), "DB_URL".to_owned()])
+        );
+        assert_eq!(read_list("model = \"scripted\"\n"), Ok(Vec::new()));
+        let err = read_list("secret_env = \"DEPLOY_TOKEN\"\n").expect_err("not a list");
+        assert!(err.contains("cannot parse"), "{err}");
     }
 
     #[test]
