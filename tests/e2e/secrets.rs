@@ -159,3 +159,45 @@ fn the_model_key_reaches_neither_the_model_nor_the_client_nor_the_files() {
         "{updates:?}"
     );
 }
+
+/// What a local command sees of `DEPLOY_TOKEN` with this `config.toml`.
+fn token_seen_with(config: &str) -> String {
+    let mut client = Client::spawn_with(&Spawn::default().env("DEPLOY_TOKEN", TOKEN));
+    std::fs::write(client.process().home().join("config.toml"), config).expect("config");
+    let session = client.ready_session();
+    client.request_ok(
+        "session/set_mode",
+        json!({"sessionId": session, "modeId": "auto-approve"}),
+    );
+    let result = client.prompt(
+        &session,
+        r#"/call terminal {"command": "echo \"token=$DEPLOY_TOKEN\""}"#,
+    );
+    assert_eq!(result["stopReason"], "end_turn");
+    client
+        .session_updates()
+        .iter()
+        .find(|u| u["sessionUpdate"] == "tool_call_update" && u["status"] == "completed")
+        .map(|u| {
+            u["rawOutput"]["output"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned()
+        })
+        .unwrap_or_else(|| panic!("no completed call: {:?}", client.session_updates()))
+}
+
+#[test]
+fn a_config_that_cannot_be_read_keeps_every_secret_like_variable_from_the_tools() {
+    let cases = [
+        // Not listed: the user's own variables stay theirs to use.
+        ("model = \"scripted\"\n", format!("token={TOKEN}\n")),
+        ("secret_env = [\"DEPLOY_TOKEN\"]\n", "token=\n".to_owned()),
+        // The list is unknown, so every name that looks like a secret's is kept out.
+        ("secret_env = \"DEPLOY_TOKEN\"\n", "token=\n".to_owned()),
+        ("secret_env = [\n", "token=\n".to_owned()),
+    ];
+    for (config, expected) in cases {
+        assert_eq!(token_seen_with(config), expected, "config: {config:?}");
+    }
+}
