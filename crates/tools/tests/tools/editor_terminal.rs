@@ -69,7 +69,8 @@ async fn a_command_runs_in_the_editor_terminal_which_is_embedded_and_released() 
     assert_eq!(
         log,
         [
-            r#"create sh ["-c", "npm test"] in $CWD limit Some(65536)"#,
+            // No environment from Warden: the editor's own applies.
+            r#"create sh ["-c", "npm test"] in $CWD env [] limit Some(65536)"#,
             "wait term-1",
             "output term-1",
             "release term-1",

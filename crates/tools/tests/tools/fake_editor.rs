@@ -124,10 +124,11 @@ impl Editor for FakeEditor {
 
     fn create_terminal(&self, req: TerminalRequest) -> BoxFuture<'_, Result<String, EditorError>> {
         self.record(format!(
-            "create {} {:?} in {} limit {:?}",
+            "create {} {:?} in {} env {:?} limit {:?}",
             req.command,
             req.args,
             req.cwd.display(),
+            req.env,
             req.output_byte_limit
         ));
         let fails = self.create_fails;
