@@ -66,6 +66,10 @@ fn reading_secrets_from_the_environment_is_at_least_medium() {
         "nohup env",
         "ps eww",
         "ps axe",
+        "cat <<EOF\n$OPENAI_API_KEY\nEOF",
+        "cat <<-EOF\n\tkey: ${GITHUB_TOKEN}\n\tEOF",
+        "cat <<< \"$GITHUB_TOKEN\"",
+        "base64 <<< $AWS_SECRET_ACCESS_KEY",
     ];
     let mut failures = Vec::new();
     for command in cases {
@@ -125,6 +129,9 @@ fn ordinary_variables_and_commands_stay_as_they_were() {
         ("ps -ef", Risk::Low),
         ("grep -rn API_KEY src", Risk::Low),
         ("cat README.md", Risk::Low),
+        ("cat <<'EOF'\n$OPENAI_API_KEY\nEOF", Risk::Low),
+        ("cat <<EOF\n$HOME\nEOF", Risk::Low),
+        ("cat <<< \"$HOME\"", Risk::Low),
     ];
     let mut failures = Vec::new();
     for (command, expected) in cases {

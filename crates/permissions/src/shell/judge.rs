@@ -6,7 +6,7 @@ mod files;
 mod git;
 mod system;
 
-pub(super) use environ::prints_secrets;
+pub(super) use environ::{prints_secrets, secret_expansion};
 use exec::{alias_or_trap, awk, eval, interpreter, sed, shell, source, watch};
 use files::{chmod, copy, dd, find, link, operands_op, readers, rm, writer};
 use git::git;

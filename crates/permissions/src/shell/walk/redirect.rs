@@ -7,6 +7,7 @@ use super::{Walker, raise};
 use crate::Risk;
 use crate::paths::{FileOp, path_risk};
 use crate::shell::Segment;
+use crate::shell::judge::secret_expansion;
 use crate::shell::words::{self, Word};
 
 /// What a redirection does.
@@ -15,6 +16,9 @@ pub(super) enum Effect {
     Read(Word),
     /// Here-document or here-string text; `None` when only known at run time.
     Stdin(Option<String>),
+    /// A here-document or here-string that expands a variable that may hold a secret
+    /// (`<<< "$GITHUB_TOKEN"`): the command is given it, and usually prints it.
+    SecretExpansion(String),
 }
 
 impl Walker<'_> {
@@ -36,9 +40,12 @@ impl Walker<'_> {
             dynamic_args: false,
             depth: self.depth,
         };
-        let has_files = effects
-            .iter()
-            .any(|e| matches!(e, Effect::Write(_) | Effect::Read(_)));
+        let has_files = effects.iter().any(|e| {
+            matches!(
+                e,
+                Effect::Write(_) | Effect::Read(_) | Effect::SecretExpansion(_)
+            )
+        });
         if has_files {
             self.apply_effects(&effects, &mut seg);
             self.push(seg);
@@ -80,10 +87,17 @@ impl Walker<'_> {
                 let mut cursor = node.walk();
                 let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
                 let mut body_text: Option<String> = Some(String::new());
+                // `<<'EOF'` and `<<"EOF"` (any quoting of the delimiter) expand nothing.
+                let expands = !children.iter().any(|c| {
+                    c.kind() == "heredoc_start" && self.text(*c).contains(['\'', '"', '\\'])
+                });
                 for child in children {
                     match child.kind() {
                         "heredoc_body" => {
                             body_text = Some(self.text(child).to_string());
+                            if expands && let Some(name) = secret_expansion(self.text(child)) {
+                                out.push(Effect::SecretExpansion(name));
+                            }
                         }
                         "file_redirect" | "heredoc_redirect" | "herestring_redirect" => {
                             self.effects(child, out);
@@ -99,9 +113,15 @@ impl Walker<'_> {
                     .named_children(&mut cursor)
                     .filter(|c| c.kind() != "file_descriptor")
                     .last();
-                let text = value
-                    .map(|v| words::eval(v, self.src, self.scope()))
-                    .and_then(|w| (!w.dynamic).then_some(w.text));
+                let word = value.map(|v| words::eval(v, self.src, self.scope()));
+                if let Some(name) = word
+                    .as_ref()
+                    .filter(|w| w.dynamic)
+                    .and_then(|w| secret_expansion(&w.text))
+                {
+                    out.push(Effect::SecretExpansion(name));
+                }
+                let text = word.and_then(|w| (!w.dynamic).then_some(w.text));
                 out.push(Effect::Stdin(text));
             }
             _ => {}
@@ -115,6 +135,17 @@ impl Walker<'_> {
                 Effect::Write(w) => (FileOp::Write, w),
                 Effect::Read(w) => (FileOp::Read, w),
                 Effect::Stdin(_) => continue,
+                Effect::SecretExpansion(name) => {
+                    raise(
+                        seg,
+                        Risk::Medium,
+                        format!(
+                            "Expands {name} in a here-document or here-string, which prints \
+                             environment variables that may hold secrets."
+                        ),
+                    );
+                    continue;
+                }
             };
             if word.dynamic {
                 let risk = if op == FileOp::Write {
