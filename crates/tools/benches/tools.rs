@@ -1,6 +1,7 @@
 //! Warden's own cost per tool call: validating the model's arguments, the title and the
 //! locations (done for every call before the `tool_call` notification), and running the cheapest
-//! tools locally (a small fs_read, `true` in a local shell).
+//! tools locally (a small fs_read, `true` in a local shell), and redacting Warden's own
+//! secrets from a command's output.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -56,5 +57,41 @@ fn run_locally(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, describe_calls, run_locally);
+/// The redaction a command's output passes when the model's key is set: a full 64 KiB
+/// (the most `terminal` keeps), without and with the key in it, once whole (as each text
+/// of a result is redacted before it becomes content) and once as the stream in front of
+/// the capture, in the 8 KiB reads the local process makes.
+fn redact(c: &mut Criterion) {
+    let key = "sk-bench-0123456789abcdef0123456789abcdef";
+    let secrets = Secrets::new(&[], |name| {
+        (name == "OPENAI_API_KEY").then(|| key.to_owned())
+    });
+    let line = "   Compiling warden-tools v0.1.0 (/work/project/crates/tools) ok\n";
+    let clean = line.repeat(64 * 1024 / line.len());
+    let leaky = format!(
+        "{}{key}\n{}",
+        &clean[..clean.len() / 2],
+        &clean[clean.len() / 2..]
+    );
+    for (name, text) in [("no key", &clean), ("one key", &leaky)] {
+        c.bench_function(&format!("secrets/redact 64 KiB, {name}"), |b| {
+            b.iter(|| secrets.values().redact(black_box(text)).len())
+        });
+        c.bench_function(
+            &format!("secrets/stream 64 KiB in 8 KiB reads, {name}"),
+            |b| {
+                b.iter(|| {
+                    let mut stream = secrets.values().stream();
+                    let mut kept = 0;
+                    for chunk in black_box(text.as_bytes()).chunks(8192) {
+                        kept += stream.push(chunk).len();
+                    }
+                    kept + stream.finish().len()
+                })
+            },
+        );
+    }
+}
+
+criterion_group!(benches, describe_calls, run_locally, redact);
 criterion_main!(benches);
