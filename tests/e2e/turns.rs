@@ -195,6 +195,65 @@ fn allow_for_the_project_survives_a_restart() {
     assert!(permission_requests(&second).is_empty());
 }
 
+/// Runs `warden ARGS` as a second process with the agent's own state folder, the way
+/// a user in another terminal would, and returns its standard output.
+fn warden_cli(client: &Client, args: &[&str]) -> String {
+    let dir = client.process().dir();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_warden"))
+        .args(args)
+        .env_remove("RUST_LOG")
+        .env("WARDEN_HOME", client.process().home())
+        .env(
+            "WARDEN_MANAGED_POLICY",
+            dir.join("managed").join("policy.toml"),
+        )
+        .env("XDG_CONFIG_HOME", dir.join("xdg-config"))
+        .env("XDG_STATE_HOME", dir.join("xdg-state"))
+        .env("XDG_DATA_HOME", dir.join("xdg-data"))
+        .output()
+        .expect("run warden");
+    assert!(
+        output.status.success(),
+        "warden {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn a_grant_revoked_from_another_process_stops_allowing_in_the_running_agent() {
+    let mut client = Client::spawn();
+    let session = client.ready_session();
+    client.on_request(always("allow-project"));
+    client.prompt(&session, &touch("first"));
+    assert_eq!(permission_requests(&client).len(), 1);
+    client.prompt(&session, &touch("second"));
+    assert!(exists(&client, "second"));
+    assert_eq!(
+        permission_requests(&client).len(),
+        1,
+        "the stored grant did not allow the call unasked"
+    );
+
+    let listed = warden_cli(&client, &["grants", "list", "--json"]);
+    let grants: Vec<Value> = listed
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a grant as JSON"))
+        .collect();
+    assert_eq!(grants.len(), 1, "{listed}");
+    let id = grants[0]["id"].as_str().expect("the grant's id");
+    warden_cli(&client, &["grants", "revoke", id]);
+
+    client.on_request(always("reject-once"));
+    client.prompt(&session, &touch("third"));
+    assert_eq!(
+        permission_requests(&client).len(),
+        2,
+        "the revoked grant still allowed the call"
+    );
+    assert!(!exists(&client, "third"));
+}
+
 #[test]
 fn reject_once_does_not_run_the_call_and_tells_the_model() {
     let mut client = Client::spawn();

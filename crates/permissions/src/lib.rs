@@ -43,6 +43,6 @@ pub use evaluation::{DecidedBy, Evaluation, MatchedRule, SegmentEvaluation};
 pub use grant::{Effect, Grant, GrantMatcher, GrantProposal, GrantSet, Scope};
 pub use policy::{HintPolicy, Policy, PolicyError, PolicyFile, Settings};
 pub use rule::{Layer, RawRule, Rule};
-pub use store::{GrantStore, StoreError, TrustStore};
+pub use store::{Fingerprint, GrantStore, LoadedGrants, StoreError, TrustStore};
 pub mod lint;
 pub use lint::{Finding, Severity, lint};
