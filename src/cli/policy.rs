@@ -96,10 +96,12 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let mode = args.mode.unwrap_or(engine.settings().mode);
     let ctx = session_context(&cwd, &locations);
     let evaluation = match serde_json::from_str::<serde_json::Value>(&args.args) {
-        Ok(value) => {
-            let call = ToolCall::from_model(args.tool, value);
-            engine.evaluate(&call, &ctx, mode, "warden-policy-check")
-        }
+        // A malformed hint makes the call malformed, as in the agent, with the same
+        // message.
+        Ok(value) => match ToolCall::from_model(args.tool.clone(), value) {
+            Ok(call) => engine.evaluate(&call, &ctx, mode, "warden-policy-check"),
+            Err(e) => engine.reject_malformed(&args.tool, &e.to_string(), mode),
+        },
         Err(e) => engine.reject_malformed(
             &args.tool,
             &format!("the arguments are not valid JSON ({e})"),

@@ -255,6 +255,42 @@ fn a_grant_revoked_from_another_process_stops_allowing_in_the_running_agent() {
 }
 
 #[test]
+fn a_malformed_risk_level_makes_the_call_invalid_with_the_policy_checks_message() {
+    let mut client = Client::spawn();
+    let session = client.ready_session();
+    client.on_request(always("allow-once"));
+    client.prompt(
+        &session,
+        r#"/call terminal {"command": "touch made", "risk_level": "critical"}"#,
+    );
+    assert!(permission_requests(&client).is_empty());
+    assert!(!exists(&client, "made"));
+    assert_eq!(
+        statuses(&client, "call_1").last().map(String::as_str),
+        Some("failed")
+    );
+    // `warden policy check` reports the same text as the malformed call's problem
+    // (tests/cli_policy.rs).
+    let expected =
+        r#"Invalid call: invalid risk_level "critical": expected "low", "medium" or "high""#;
+    fn texts(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::String(text) => out.push(text.clone()),
+            Value::Array(items) => items.iter().for_each(|v| texts(v, out)),
+            Value::Object(map) => map.values().for_each(|v| texts(v, out)),
+            _ => {}
+        }
+    }
+    let mut said = Vec::new();
+    for update in client.session_updates() {
+        if update["toolCallId"] == "call_1" {
+            texts(&update, &mut said);
+        }
+    }
+    assert!(said.iter().any(|t| t == expected), "{said:?}");
+}
+
+#[test]
 fn reject_once_does_not_run_the_call_and_tells_the_model() {
     let mut client = Client::spawn();
     let session = client.ready_session();

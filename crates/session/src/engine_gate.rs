@@ -91,10 +91,6 @@ impl EngineGate {
     }
 }
 
-fn hint(value: Option<warden_model::RiskHint>) -> Option<Risk> {
-    value.and_then(|h| Risk::parse(h.as_str()))
-}
-
 impl Gate for EngineGate {
     fn prepare(&self, tool: &str, args: &serde_json::Value) -> Result<Prepared, String> {
         let mut args = args.clone();
@@ -103,7 +99,7 @@ impl Gate for EngineGate {
                 "the arguments of `{tool}` must be a JSON object, not {args}"
             ));
         }
-        let hint = hint(warden_model::take_risk_hint(&mut args)?);
+        let hint = warden_permissions::take_risk_level(&mut args).map_err(|e| e.to_string())?;
         let Some(def) = warden_tools::find(tool) else {
             let known: Vec<_> = warden_tools::builtin_tools()
                 .iter()
