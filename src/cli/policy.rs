@@ -1,7 +1,7 @@
 //! `warden policy check` and `warden policy lint`.
 
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
@@ -78,23 +78,14 @@ fn session_dir(cwd: Option<PathBuf>) -> anyhow::Result<PathBuf> {
     Ok(dir.canonicalize().unwrap_or(dir))
 }
 
-/// The context a session in `cwd` would have.
-pub fn session_context(cwd: &Path, locations: &Locations) -> Context {
-    let mut ctx = Context::new(cwd).with_protected(locations.protected());
-    if let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
-        let home = PathBuf::from(home);
-        ctx = ctx.with_home(home.canonicalize().unwrap_or(home));
-    }
-    ctx
-}
-
 #[allow(clippy::print_stdout)]
 fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let locations = Locations::from_env();
     let cwd = session_dir(args.cwd)?;
     let engine = Engine::load(&locations, &cwd);
     let mode = args.mode.unwrap_or(engine.settings().mode);
-    let ctx = session_context(&cwd, &locations);
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let ctx = Context::for_session(&cwd, home.as_deref(), &[], &locations);
     let evaluation = match serde_json::from_str::<serde_json::Value>(&args.args) {
         // A malformed hint makes the call malformed, as in the agent, with the same
         // message.

@@ -195,23 +195,9 @@ fn allow_for_the_project_survives_a_restart() {
     assert!(permission_requests(&second).is_empty());
 }
 
-/// Runs `warden ARGS` as a second process with the agent's own state folder, the way
-/// a user in another terminal would, and returns its standard output.
+/// Runs `warden ARGS` as a second process next to the agent; returns its stdout.
 fn warden_cli(client: &Client, args: &[&str]) -> String {
-    let dir = client.process().dir();
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_warden"))
-        .args(args)
-        .env_remove("RUST_LOG")
-        .env("WARDEN_HOME", client.process().home())
-        .env(
-            "WARDEN_MANAGED_POLICY",
-            dir.join("managed").join("policy.toml"),
-        )
-        .env("XDG_CONFIG_HOME", dir.join("xdg-config"))
-        .env("XDG_STATE_HOME", dir.join("xdg-state"))
-        .env("XDG_DATA_HOME", dir.join("xdg-data"))
-        .output()
-        .expect("run warden");
+    let output = client.process().cli(args, &[]);
     assert!(
         output.status.success(),
         "warden {args:?}: {}",
