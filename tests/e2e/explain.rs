@@ -146,3 +146,36 @@ fn policy_check_gives_the_running_agents_evaluation() {
         "the allowed call did not run"
     );
 }
+
+/// The engine and the tools resolve a path with the same function: the file `~/x` that
+/// the user was asked about is the file the tool writes, not `./~/x`.
+#[test]
+fn a_tilde_path_is_written_where_the_engine_judged_it() {
+    let homes = tempfile::tempdir().expect("tempdir");
+    let home = homes.path().canonicalize().expect("real");
+    let mut client = Client::spawn_with(&Spawn::default().env("HOME", home.display().to_string()));
+    let session = client.ready_session();
+    client.on_request(|request: &Value| {
+        assert_eq!(request["method"], "session/request_permission", "{request}");
+        Answer::Result(json!({"outcome": {"outcome": "selected", "optionId": "allow-once"}}))
+    });
+    client.prompt(
+        &session,
+        r#"/call fs_write {"path": "~/made.txt", "content": "x"}"#,
+    );
+    let requests: Vec<Value> = client
+        .transcript()
+        .iter()
+        .filter_map(|entry| entry.message.clone())
+        .filter(|m| m["method"] == "session/request_permission")
+        .collect();
+    assert_eq!(requests.len(), 1);
+    let judged = home.join("made.txt").display().to_string();
+    assert_eq!(
+        requests[0]["params"]["toolCall"]["locations"][0]["path"], judged,
+        "{}",
+        requests[0]
+    );
+    assert!(home.join("made.txt").exists(), "{}", client.agent_text());
+    assert!(!client.process().project().join("~").exists());
+}

@@ -57,6 +57,8 @@ impl std::fmt::Debug for AgentConfig {
 struct Session {
     id: SessionId,
     cwd: PathBuf,
+    /// The home folder of the session's permission context, for the tools.
+    home: Option<PathBuf>,
     mode: Arc<ModeCell>,
     engine: Arc<Engine>,
     gate: Arc<EngineGate>,
@@ -295,6 +297,7 @@ impl AgentHandler for WardenAgent {
             &request.additional_directories,
             &self.config.locations,
         );
+        let home = context.home.clone();
         let mode_cell = Arc::new(ModeCell::new(mode));
         let (_, client_name) = self.client_info();
         let gate = Arc::new(EngineGate::new(
@@ -312,6 +315,7 @@ impl AgentHandler for WardenAgent {
         let session = Arc::new(Session {
             id: id.clone(),
             cwd,
+            home,
             mode: mode_cell,
             engine,
             gate,
@@ -368,6 +372,7 @@ impl AgentHandler for WardenAgent {
         let setup = TurnSetup {
             session: session.id.clone(),
             cwd: session.cwd.clone(),
+            home: session.home.clone(),
             client,
             gate: session.gate.clone(),
             model,

@@ -113,9 +113,13 @@ impl Gate for EngineGate {
         let parsed = warden_tools::validate(tool, &args).map_err(|e| e.to_string())?;
         Ok(Prepared {
             tool: tool.to_owned(),
-            title: warden_tools::title(&parsed, &self.context.cwd),
+            title: warden_tools::title(&parsed, &self.context.cwd, self.context.home.as_deref()),
             kind: def.kind,
-            locations: warden_tools::locations(&parsed, &self.context.cwd),
+            locations: warden_tools::locations(
+                &parsed,
+                &self.context.cwd,
+                self.context.home.as_deref(),
+            ),
             server: None,
             hint,
             args,

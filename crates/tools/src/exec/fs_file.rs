@@ -125,8 +125,8 @@ fn read_local(path: &Path, line: u32, limit: Option<u32>, max: usize) -> io::Res
 
 pub(crate) async fn read(args: &FsReadArgs, cx: &ExecContext<'_>) -> ToolOutput {
     const TOOL: &str = "fs_read";
-    let path = resolve(cx.cwd, &args.path);
-    let shown = display(cx.cwd, &path);
+    let path = resolve(cx.cwd, cx.home, &args.path);
+    let shown = display(cx.cwd, cx.home, &path);
     let first = args.line.unwrap_or(1);
     let max = cx.limits.read_bytes;
     let text = match &cx.editor {
@@ -261,8 +261,8 @@ fn diff_output(path: PathBuf, old: Option<String>, new: String, for_model: Strin
 
 pub(crate) async fn write(args: &FsWriteArgs, cx: &ExecContext<'_>) -> ToolOutput {
     const TOOL: &str = "fs_write";
-    let path = resolve(cx.cwd, &args.path);
-    let shown = display(cx.cwd, &path);
+    let path = resolve(cx.cwd, cx.home, &args.path);
+    let shown = display(cx.cwd, cx.home, &path);
     // The old text is only for the diff; when it cannot be read (too large, not text) the write
     // still happens and the diff shows the new text alone.
     let old = match current_text(&path, cx, true).await {
@@ -307,8 +307,8 @@ fn occurrences(text: &str, needle: &str) -> Vec<usize> {
 
 pub(crate) async fn edit(args: &FsEditArgs, cx: &ExecContext<'_>) -> ToolOutput {
     const TOOL: &str = "fs_edit";
-    let path = resolve(cx.cwd, &args.path);
-    let shown = display(cx.cwd, &path);
+    let path = resolve(cx.cwd, cx.home, &args.path);
+    let shown = display(cx.cwd, cx.home, &path);
     let old = match editor_or_local_text(&path, cx).await {
         Ok(Some(old)) => old,
         Ok(None) => {

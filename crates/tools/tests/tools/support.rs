@@ -35,6 +35,7 @@ pub async fn run_with(
         &call,
         ExecContext {
             cwd,
+            home: None,
             editor,
             cancel: CancellationToken::new(),
             limits,
@@ -82,6 +83,7 @@ pub async fn run_full(
         &call,
         ExecContext {
             cwd,
+            home: None,
             editor,
             cancel,
             limits,
