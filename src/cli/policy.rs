@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use warden_permissions::policy::Source;
+use warden_permissions::policy::{FileProblem, Source};
 use warden_permissions::{Context, Engine, Layer, Locations, Mode, Severity, ToolCall, lint};
 
 #[derive(Debug, clap::Subcommand)]
@@ -125,7 +125,7 @@ fn lint_files(args: LintArgs) -> anyhow::Result<ExitCode> {
                 Source::read(Layer::User, path).unwrap_or_else(|| Source {
                     layer: Layer::User,
                     file: path.display().to_string(),
-                    text: Err("the file does not exist".into()),
+                    text: Err(FileProblem::Missing),
                 })
             })
             .collect()
