@@ -1,5 +1,5 @@
 //! The prompt turn through the real binary: every outcome of a permission request
-//! (contract, section 5), batches, the `_meta.warden` extension and each mode.
+//! (docs/contract.md, section 5), batches, the `_meta.warden` extension and each mode.
 //!
 //! Calls are `terminal` commands that create files in the project, so that whether a
 //! call ran is read off the disk, not only off what the agent says.

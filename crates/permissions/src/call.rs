@@ -7,7 +7,7 @@ use crate::Risk;
 /// One tool call the model proposed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolCall {
-    /// The tool's name: a built-in (contract section 2), `mcp__<server>__<tool>`, or
+    /// The tool's name: a built-in (docs/contract.md, section 2), `mcp__<server>__<tool>`, or
     /// anything else the model made up.
     pub tool: String,
     /// The call's arguments, without `risk_level`.

@@ -172,7 +172,7 @@ pub struct Policy {
     /// The rules of the managed, project and user layers, in the order they are
     /// consulted: managed first, then project, then user; within a file, in order.
     pub rules: Vec<Rule>,
-    /// The built-in default rules (seed 004), consulted last.
+    /// The built-in default rules, consulted last.
     pub builtin: Vec<Rule>,
     pub settings: Settings,
     pub errors: Vec<PolicyError>,

@@ -21,7 +21,7 @@ pub use path::{Anchor, PathPattern, build_glob};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Layer {
-    /// The built-in defaults (seed 004).
+    /// The built-in defaults (`policy/builtin.rs`).
     Builtin,
     /// The user's `policy.toml`.
     User,

@@ -6,7 +6,7 @@
 //! I/O: the async driver in `driver.rs` carries the commands out and feeds the events
 //! back, so every rule here is tested without a wire, a model or a clock.
 //!
-//! This is seed 003's deferred pattern: when a model reply proposes a batch of calls,
+//! Calls are deferred, not asked one by one: when a model reply proposes a batch of calls,
 //! the allowed ones run at once, every call that needs the user is asked at the same
 //! time, and the model is called again only when the whole batch is settled.
 //!

@@ -281,7 +281,7 @@ pub enum ValidationError {
 /// Validates a model's arguments for a built-in tool into a typed call.
 ///
 /// The caller removes `risk_level` first; a `risk_level` still present is ignored here too, since
-/// the contract lets every tool accept it. Any other unknown field is an error.
+/// the contract (docs/contract.md, section 2) lets every tool accept it. Any other unknown field is an error.
 pub fn validate(tool: &str, args: &Value) -> Result<ParsedCall, ValidationError> {
     let tool: &'static str = crate::def::find(tool)
         .map(|def| def.name)
