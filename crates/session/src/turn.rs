@@ -288,7 +288,7 @@ impl Turn {
                     &call,
                     &request.arguments,
                     AuditKind::Malformed {
-                        reason: reason.clone(),
+                        reason: reason.to_string(),
                     },
                 ));
                 let reason = format!("Invalid call: {reason}");
@@ -509,7 +509,7 @@ impl Turn {
                             "error",
                             Some(choice.option_id().to_owned()),
                             note,
-                            Some(reason.clone()),
+                            Some(reason.to_string()),
                         ),
                     ));
                     let text =
