@@ -98,6 +98,17 @@ fn policy_check_exits_0_with_a_deny_for_malformed_calls() {
             "only http and https",
         ),
         ("fs_read", "[1, 2]", "must be a JSON object"),
+        // The agent reports the same message for the same hint (tests/e2e/turns.rs).
+        (
+            "fs_read",
+            r#"{"path": "README.md", "risk_level": "critical"}"#,
+            r#"invalid risk_level "critical": expected "low", "medium" or "high""#,
+        ),
+        (
+            "fs_read",
+            r#"{"path": "README.md", "risk_level": 3}"#,
+            "invalid risk_level 3",
+        ),
     ] {
         let v = env.check(tool, args, &[]);
         assert_eq!(v["decision"], "deny", "{tool} {args}");

@@ -8,6 +8,7 @@ mod e2e {
     mod support;
 
     mod bad_input;
+    mod explain;
     mod lifecycle;
     mod openai_model;
     mod protocol;

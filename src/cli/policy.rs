@@ -1,11 +1,11 @@
 //! `warden policy check` and `warden policy lint`.
 
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use warden_permissions::policy::Source;
+use warden_permissions::policy::{FileProblem, Source};
 use warden_permissions::{Context, Engine, Layer, Locations, Mode, Severity, ToolCall, lint};
 
 #[derive(Debug, clap::Subcommand)]
@@ -78,28 +78,21 @@ fn session_dir(cwd: Option<PathBuf>) -> anyhow::Result<PathBuf> {
     Ok(dir.canonicalize().unwrap_or(dir))
 }
 
-/// The context a session in `cwd` would have.
-pub fn session_context(cwd: &Path, locations: &Locations) -> Context {
-    let mut ctx = Context::new(cwd).with_protected(locations.protected());
-    if let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
-        let home = PathBuf::from(home);
-        ctx = ctx.with_home(home.canonicalize().unwrap_or(home));
-    }
-    ctx
-}
-
 #[allow(clippy::print_stdout)]
 fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let locations = Locations::from_env();
     let cwd = session_dir(args.cwd)?;
     let engine = Engine::load(&locations, &cwd);
     let mode = args.mode.unwrap_or(engine.settings().mode);
-    let ctx = session_context(&cwd, &locations);
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let ctx = Context::for_session(&cwd, home.as_deref(), &[], &locations);
     let evaluation = match serde_json::from_str::<serde_json::Value>(&args.args) {
-        Ok(value) => {
-            let call = ToolCall::from_model(args.tool, value);
-            engine.evaluate(&call, &ctx, mode, "warden-policy-check")
-        }
+        // A malformed hint makes the call malformed, as in the agent, with the same
+        // message.
+        Ok(value) => match ToolCall::from_model(args.tool.clone(), value) {
+            Ok(call) => engine.evaluate(&call, &ctx, mode, "warden-policy-check"),
+            Err(e) => engine.reject_malformed(&args.tool, &e.to_string(), mode),
+        },
         Err(e) => engine.reject_malformed(
             &args.tool,
             &format!("the arguments are not valid JSON ({e})"),
@@ -132,7 +125,7 @@ fn lint_files(args: LintArgs) -> anyhow::Result<ExitCode> {
                 Source::read(Layer::User, path).unwrap_or_else(|| Source {
                     layer: Layer::User,
                     file: path.display().to_string(),
-                    text: Err("the file does not exist".into()),
+                    text: Err(FileProblem::Missing),
                 })
             })
             .collect()

@@ -1,4 +1,4 @@
-//! Warden driven by an OpenAI-compatible model (issue 5): a local server speaks the real
+//! Warden driven by an OpenAI-compatible model: a local server speaks the real
 //! Chat Completions wire format, with server-sent event chunks and tool-call deltas split
 //! across chunks, and no network.
 

@@ -1,5 +1,5 @@
 //! The prompt turn through the real binary: every outcome of a permission request
-//! (contract, section 5), batches, the `_meta.warden` extension and each mode.
+//! (docs/contract.md, section 5), batches, the `_meta.warden` extension and each mode.
 //!
 //! Calls are `terminal` commands that create files in the project, so that whether a
 //! call ran is read off the disk, not only off what the agent says.
@@ -193,6 +193,87 @@ fn allow_for_the_project_survives_a_restart() {
     second.prompt(&session, &touch("second"));
     assert!(project.join("second").exists(), "{}", second.agent_text());
     assert!(permission_requests(&second).is_empty());
+}
+
+/// Runs `warden ARGS` as a second process next to the agent; returns its stdout.
+fn warden_cli(client: &Client, args: &[&str]) -> String {
+    let output = client.process().cli(args, &[]);
+    assert!(
+        output.status.success(),
+        "warden {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn a_grant_revoked_from_another_process_stops_allowing_in_the_running_agent() {
+    let mut client = Client::spawn();
+    let session = client.ready_session();
+    client.on_request(always("allow-project"));
+    client.prompt(&session, &touch("first"));
+    assert_eq!(permission_requests(&client).len(), 1);
+    client.prompt(&session, &touch("second"));
+    assert!(exists(&client, "second"));
+    assert_eq!(
+        permission_requests(&client).len(),
+        1,
+        "the stored grant did not allow the call unasked"
+    );
+
+    let listed = warden_cli(&client, &["grants", "list", "--json"]);
+    let grants: Vec<Value> = listed
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a grant as JSON"))
+        .collect();
+    assert_eq!(grants.len(), 1, "{listed}");
+    let id = grants[0]["id"].as_str().expect("the grant's id");
+    warden_cli(&client, &["grants", "revoke", id]);
+
+    client.on_request(always("reject-once"));
+    client.prompt(&session, &touch("third"));
+    assert_eq!(
+        permission_requests(&client).len(),
+        2,
+        "the revoked grant still allowed the call"
+    );
+    assert!(!exists(&client, "third"));
+}
+
+#[test]
+fn a_malformed_risk_level_makes_the_call_invalid_with_the_policy_checks_message() {
+    let mut client = Client::spawn();
+    let session = client.ready_session();
+    client.on_request(always("allow-once"));
+    client.prompt(
+        &session,
+        r#"/call terminal {"command": "touch made", "risk_level": "critical"}"#,
+    );
+    assert!(permission_requests(&client).is_empty());
+    assert!(!exists(&client, "made"));
+    assert_eq!(
+        statuses(&client, "call_1").last().map(String::as_str),
+        Some("failed")
+    );
+    // `warden policy check` reports the same text as the malformed call's problem
+    // (tests/cli_policy.rs).
+    let expected =
+        r#"Invalid call: invalid risk_level "critical": expected "low", "medium" or "high""#;
+    fn texts(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::String(text) => out.push(text.clone()),
+            Value::Array(items) => items.iter().for_each(|v| texts(v, out)),
+            Value::Object(map) => map.values().for_each(|v| texts(v, out)),
+            _ => {}
+        }
+    }
+    let mut said = Vec::new();
+    for update in client.session_updates() {
+        if update["toolCallId"] == "call_1" {
+            texts(&update, &mut said);
+        }
+    }
+    assert!(said.iter().any(|t| t == expected), "{said:?}");
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! [`ScriptedModel`] (the default, spec `scripted`) and [`OpenAiModel`] for any
 //! OpenAI-compatible Chat Completions endpoint (spec `openai:<model>`). [`from_spec`] builds
 //! either. The model's own risk estimate travels as the optional `risk_level` argument
-//! ([`with_risk_hint`], [`take_risk_hint`]).
+//! ([`with_risk_hint`]).
 
 mod conversation;
 mod error;
@@ -27,9 +27,7 @@ pub use error::ModelError;
 pub use event::{FinishReason, ModelEvent};
 pub use model::{Model, ModelOption, from_spec, offered_models};
 pub use openai::{DEFAULT_BASE_URL, OpenAiConfig, OpenAiModel, TIMEOUT_VAR, replay_stream};
-pub use risk_hint::{
-    RISK_LEVEL_ARG, RISK_LEVEL_DESCRIPTION, RiskHint, take_risk_hint, with_risk_hint,
-};
+pub use risk_hint::{RISK_LEVEL_ARG, RISK_LEVEL_DESCRIPTION, with_risk_hint};
 pub use scripted::{HELP_TEXT, ScriptedModel};
 pub use system_prompt::system_prompt;
 pub use tool_spec::ToolSpec;

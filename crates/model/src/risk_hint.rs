@@ -1,7 +1,7 @@
-//! The model's own risk estimate for a tool call (seed 000, option C): an optional
-//! `risk_level` argument on every tool.
-
-use serde::{Deserialize, Serialize};
+//! The model's own risk estimate for a tool call: an optional `risk_level` argument
+//! that every tool's schema offers the model. Reading it out of a call is the permission
+//! engine's (`warden_permissions::take_risk_level`), which treats a malformed value as a
+//! malformed call.
 
 /// The argument name of the model's risk estimate.
 pub const RISK_LEVEL_ARG: &str = "risk_level";
@@ -10,45 +10,6 @@ pub const RISK_LEVEL_ARG: &str = "risk_level";
 pub const RISK_LEVEL_DESCRIPTION: &str = "Optional: Risk level assessment for this operation. \
 'low' = safe to execute automatically, 'medium'/'high' = requires user confirmation. \
 If not provided, system will assess risk conservatively.";
-
-/// The model's estimate of a call's risk.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum RiskHint {
-    /// Safe to run automatically, in the model's view.
-    Low,
-    /// Needs the user's confirmation, in the model's view.
-    Medium,
-    /// Dangerous, in the model's view.
-    High,
-}
-
-impl RiskHint {
-    /// The hint as the model writes it: `low`, `medium` or `high`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RiskHint::Low => "low",
-            RiskHint::Medium => "medium",
-            RiskHint::High => "high",
-        }
-    }
-
-    /// Parses `low`, `medium` or `high` (any ASCII case, surrounding spaces ignored).
-    pub fn parse(text: &str) -> Option<RiskHint> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "low" => Some(RiskHint::Low),
-            "medium" => Some(RiskHint::Medium),
-            "high" => Some(RiskHint::High),
-            _ => None,
-        }
-    }
-}
-
-impl std::fmt::Display for RiskHint {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// Returns `schema` with the optional `risk_level` property added. A schema that is not an
 /// object with an object `properties` (or none) is returned unchanged, and so is a schema that
@@ -75,28 +36,4 @@ pub fn with_risk_hint(schema: &serde_json::Value) -> serde_json::Value {
         );
     }
     schema
-}
-
-/// Removes `risk_level` from a call's arguments and returns the hint it held.
-///
-/// Call this before the tool runs and before grants are matched, so that neither the tool nor
-/// a stored grant ever sees the hint. The argument is removed even when its value is invalid;
-/// an invalid value (anything but `"low"`, `"medium"`, `"high"` or `null`) is reported as an
-/// error, never silently ignored, so that the caller can treat the call conservatively.
-pub fn take_risk_hint(args: &mut serde_json::Value) -> Result<Option<RiskHint>, String> {
-    let Some(value) = args
-        .as_object_mut()
-        .and_then(|object| object.remove(RISK_LEVEL_ARG))
-    else {
-        return Ok(None);
-    };
-    match &value {
-        serde_json::Value::Null => Ok(None),
-        serde_json::Value::String(text) => RiskHint::parse(text).map(Some).ok_or_else(|| {
-            format!("invalid risk_level {value}: expected \"low\", \"medium\" or \"high\"")
-        }),
-        _ => Err(format!(
-            "invalid risk_level {value}: expected \"low\", \"medium\" or \"high\""
-        )),
-    }
 }

@@ -1,7 +1,8 @@
 //! The system prompt sent first to every real model.
 
-/// The system prompt: who the agent is, how tools are governed, and the risk-assessment
-/// guidance of seed 000 (options C and F).
+/// The system prompt: who the agent is, how tools are governed, and how to assess risk
+/// (mark safe operations `low` and dangerous ones `high`, and when unsure either mark the
+/// call `high` or ask the user in plain text first).
 pub fn system_prompt() -> String {
     SYSTEM_PROMPT.to_owned()
 }

@@ -3,6 +3,10 @@
 //! `decide/*` measures the policy alone (rules, grants, mode) on a call that is
 //! already assessed: the part that grows with the number of rules. `evaluate/*` is
 //! the whole `Engine::evaluate`, with path resolution and shell parsing.
+//! `stored_grants/*` is `decide` on an engine without a grants file and on one with a
+//! grants file of 100 grants: the difference is what the check for a changed file
+//! costs each evaluation (a `statx` and a read lock); `stored_grants/fingerprint` is the
+//! `statx` alone.
 //!
 //! Run: `cargo bench -p warden-permissions --bench evaluate`.
 
@@ -11,7 +15,10 @@ use std::hint::black_box;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use serde_json::json;
 use warden_permissions::policy::Source;
-use warden_permissions::{Context, Engine, Layer, Mode, Policy, ToolCall, assess};
+use warden_permissions::{
+    Context, Effect, Engine, GrantMatcher, GrantProposal, GrantStore, Layer, Mode, Policy, Risk,
+    Scope, ToolCall, assess,
+};
 
 /// A policy of `n` rules of every kind: MCP tool globs, commands, path globs,
 /// domains and argument matchers, none of which matches the benchmarked calls, so
@@ -90,6 +97,41 @@ fn bench(c: &mut Criterion) {
         }
     }
     evaluate.finish();
+
+    let grants = dir.path().join("state/grants.jsonl");
+    let with_file = Engine::with_policy(
+        Policy::from_sources(&[], false),
+        &ws,
+        Some(GrantStore::new(&grants)),
+    );
+    for i in 0..100 {
+        let proposal = GrantProposal {
+            matchers: vec![GrantMatcher::Command {
+                prefix: vec![format!("tool{i}"), "sub".to_owned()],
+            }],
+            max_risk: Risk::High,
+            label: String::new(),
+            subject: String::new(),
+        };
+        with_file
+            .grant("s", &proposal, Scope::User, Effect::Allow, "bench")
+            .expect("grant");
+    }
+    let without_file = Engine::with_policy(Policy::from_sources(&[], false), &ws, None);
+    let (_, call) = &calls[0];
+    let assessment = assess(call, &ctx);
+    let mut stored = c.benchmark_group("stored_grants");
+    for (name, engine) in [("no file", &without_file), ("100 grants", &with_file)] {
+        stored.bench_function(format!("decide terminal, {name}"), |b| {
+            b.iter(|| engine.decide(black_box(call), &assessment, &ctx, Mode::Ask, "s"))
+        });
+    }
+    // The check alone, for scale: one `statx` of the grants file.
+    let store = GrantStore::new(&grants);
+    stored.bench_function("fingerprint of the grants file", |b| {
+        b.iter(|| black_box(store.fingerprint()))
+    });
+    stored.finish();
 }
 
 criterion_group!(benches, bench);

@@ -1,7 +1,9 @@
 //! Where a tool call happens: the facts about its surroundings that risk depends on.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+use crate::Locations;
 
 /// The surroundings of a tool call. Paths are absolute; `cwd` is the session's
 /// working directory and the first workspace root.
@@ -56,6 +58,30 @@ impl Context {
         }
     }
 
+    /// The context of a session in `cwd`: the one builder that the agent (at
+    /// `session/new`) and `warden policy check` share, so that the command explains
+    /// exactly what the agent would decide.
+    ///
+    /// The folder and the home folder are taken in their real form (when they exist),
+    /// because the policy compares them with resolved paths: a folder reached through a
+    /// symlink must not look like elsewhere. An empty `home` is no home. Warden's own
+    /// folders are protected, and the workspace roots (`cwd` and `extra_roots`) are
+    /// resolved once, now.
+    pub fn for_session(
+        cwd: &Path,
+        home: Option<&Path>,
+        extra_roots: &[PathBuf],
+        locations: &Locations,
+    ) -> Context {
+        let cwd = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
+        let mut ctx = Context::new(cwd).with_protected(locations.protected());
+        if let Some(home) = home.filter(|h| !h.as_os_str().is_empty()) {
+            ctx = ctx.with_home(home.canonicalize().unwrap_or_else(|_| home.to_path_buf()));
+        }
+        ctx.workspace_roots.extend(extra_roots.iter().cloned());
+        ctx.resolve_roots()
+    }
+
     pub fn with_home(mut self, home: impl Into<PathBuf>) -> Context {
         self.home = Some(home.into());
         self
@@ -94,5 +120,47 @@ impl Context {
                 .map(|root| ResolvedRoot::of(root))
                 .collect(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::Context;
+    use crate::Locations;
+
+    /// The session's folder and home folder in their real form, an empty HOME as none,
+    /// Warden's folders protected, the extra roots after the folder.
+    #[test]
+    fn a_session_context_takes_real_folders() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let real = dir.path().canonicalize().expect("real");
+        std::fs::create_dir_all(real.join("home")).expect("mkdir");
+        std::fs::create_dir_all(real.join("project")).expect("mkdir");
+        std::os::unix::fs::symlink(real.join("home"), real.join("home-link")).expect("link");
+        std::os::unix::fs::symlink(real.join("project"), real.join("project-link")).expect("link");
+        let state = real.join("state");
+        let locations = Locations::from_vars(|name| {
+            (name == "WARDEN_HOME").then(|| state.clone().into_os_string())
+        });
+        let extra = vec![PathBuf::from("/srv/shared")];
+
+        let ctx = Context::for_session(
+            &real.join("project-link"),
+            Some(&real.join("home-link")),
+            &extra,
+            &locations,
+        );
+        assert_eq!(ctx.cwd, real.join("project"));
+        assert_eq!(ctx.home, Some(real.join("home")));
+        assert_eq!(
+            ctx.workspace_roots,
+            vec![real.join("project"), PathBuf::from("/srv/shared")]
+        );
+        assert_eq!(ctx.protected, locations.protected());
+
+        let ctx = Context::for_session(&real, Some(std::path::Path::new("")), &[], &locations);
+        assert_eq!(ctx.home, None);
     }
 }

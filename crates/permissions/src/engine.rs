@@ -10,8 +10,12 @@
 //! 5. otherwise the mode table decides (the built-in rules explain it in `ask` mode).
 //!
 //! The strictest part decides the call. A policy file that cannot be used turns every
-//! "allow" into "ask" (or "deny", in modes that cannot ask). A malformed call is
-//! denied.
+//! "allow" into "ask" (or "deny", in modes that cannot ask); so does a grants file that
+//! cannot be read, or has lines that cannot be read. A malformed call is denied.
+//!
+//! The stored grants are read again before an evaluation whenever their file changed
+//! (another process revoked, expired or added a grant), so such changes apply to the
+//! next decision of a running agent.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -21,20 +25,104 @@ use std::time::SystemTime;
 use crate::assess::{Assessment, Unit, assess};
 use crate::evaluation::{DecidedBy, Evaluation, MatchedRule, SegmentEvaluation};
 use crate::grant::{Effect, Grant, GrantProposal, GrantSet, Scope, propose};
-use crate::policy::{HintPolicy, Policy, Settings};
+use crate::policy::{HintPolicy, Policy, PolicyError, Settings};
 use crate::rule::Rule;
-use crate::store::{GrantStore, StoreError, TrustStore};
-use crate::{Context, Decision, Locations, Mode, Risk, ToolCall};
+use crate::store::{Fingerprint, GrantStore, LoadedGrants, StoreError, TrustStore};
+use crate::{Context, Decision, Layer, Locations, Mode, Risk, ToolCall};
 
 /// The permission engine for one project. `Send + Sync`; evaluating takes read locks
-/// only.
+/// only, except when the grants file changed since it was read (see [`Engine::decide`]).
 #[derive(Debug)]
 pub struct Engine {
     policy: Policy,
     project_root: PathBuf,
     store: Option<GrantStore>,
-    stored: RwLock<GrantSet>,
+    stored: RwLock<Stored>,
     sessions: RwLock<HashMap<String, GrantSet>>,
+}
+
+/// The stored grants as the engine last read them.
+#[derive(Debug, Default)]
+struct Stored {
+    set: GrantSet,
+    /// The file's fingerprint when it was read (`Some(None)`: there was no file).
+    /// `None` when it could not even be looked at: then it is looked at again before
+    /// the next evaluation.
+    seen: Option<Option<Fingerprint>>,
+    /// Why the stored grants cannot be trusted, when they cannot: the file or some of
+    /// its lines could not be read. It acts like a policy file that cannot be used.
+    error: Option<PolicyError>,
+}
+
+impl Stored {
+    /// The grants of a successful read. Unreadable lines make it fail closed: a lost
+    /// line may have been a revocation or a "reject always", so nothing that would be
+    /// allowed is allowed unasked until the file is repaired. The grants that were read
+    /// are kept, so their deny grants still deny.
+    fn of(store: &GrantStore, loaded: LoadedGrants) -> Stored {
+        let error = (loaded.skipped > 0).then(|| {
+            tracing::warn!(
+                file = %store.path().display(),
+                lines = loaded.skipped,
+                "some stored grants cannot be read; calls that would be allowed ask instead \
+                 (`warden grants expire` rewrites the file without them)"
+            );
+            grants_error(
+                store,
+                format!(
+                    "{} line(s) of the stored grants cannot be read (`warden grants expire` drops them)",
+                    loaded.skipped
+                ),
+            )
+        });
+        Stored {
+            set: GrantSet::new(loaded.grants),
+            seen: Some(loaded.fingerprint),
+            error,
+        }
+    }
+
+    /// After a failed read: the grants read before stay (their deny grants still
+    /// deny), and everything that would be allowed asks.
+    fn failed(
+        store: &GrantStore,
+        before: GrantSet,
+        seen: Option<Option<Fingerprint>>,
+        e: &StoreError,
+    ) -> Stored {
+        tracing::warn!(error = %e, "cannot load the stored grants; calls that would be allowed ask instead");
+        Stored {
+            set: before,
+            seen,
+            error: Some(grants_error(
+                store,
+                format!("the stored grants cannot be read: {e}"),
+            )),
+        }
+    }
+
+    fn read(store: &GrantStore, before: GrantSet) -> Stored {
+        match store.load_checked() {
+            Ok(loaded) => Stored::of(store, loaded),
+            Err(e) => {
+                // Looked at separately, so that a file that exists but cannot be read is
+                // not read again before every evaluation, only once it changed.
+                let seen = store.fingerprint().ok();
+                Stored::failed(store, before, seen, &e)
+            }
+        }
+    }
+}
+
+/// A grants file that cannot be read may hold "reject always" decisions or
+/// revocations; without them a permissive mode would allow what the user rejected. So
+/// it counts as a policy error: every call that would be allowed asks instead.
+fn grants_error(store: &GrantStore, error: String) -> PolicyError {
+    PolicyError {
+        file: store.path().display().to_string(),
+        layer: Layer::User,
+        error,
+    }
 }
 
 /// The outcome for one unit.
@@ -99,42 +187,58 @@ impl Engine {
             .canonicalize()
             .unwrap_or_else(|_| project_root.to_path_buf());
         let trusted = TrustStore::new(locations.trusted_projects()).is_trusted(&root);
-        let mut policy = Policy::load(locations, &root, trusted);
-        let store = GrantStore::new(locations.grants());
-        // A grants file that cannot be read may hold "reject always" decisions; without
-        // them a permissive mode would allow what the user rejected. So it counts as a
-        // policy error: every call that would be allowed asks instead.
-        let grants = store.load().unwrap_or_else(|e| {
-            tracing::warn!(error = %e, "cannot load the stored grants; none apply");
-            policy.errors.push(crate::PolicyError {
-                file: store.path().display().to_string(),
-                layer: crate::Layer::User,
-                error: format!("the stored grants cannot be read: {e}"),
-            });
-            Vec::new()
-        });
-        Engine {
-            policy,
-            project_root: root,
-            store: Some(store),
-            stored: RwLock::new(GrantSet::new(grants)),
-            sessions: RwLock::new(HashMap::new()),
-        }
+        let policy = Policy::load(locations, &root, trusted);
+        Engine::with_policy(policy, &root, Some(GrantStore::new(locations.grants())))
     }
 
-    /// An engine over a policy built elsewhere, with an optional grants store.
+    /// An engine over a policy built elsewhere, with an optional grants store. A
+    /// grants file that cannot be read is handled as in [`Engine::load`].
     pub fn with_policy(policy: Policy, project_root: &Path, store: Option<GrantStore>) -> Engine {
-        let grants = store
-            .as_ref()
-            .and_then(|s| s.load().ok())
-            .unwrap_or_default();
+        let stored = match &store {
+            Some(store) => Stored::read(store, GrantSet::default()),
+            None => Stored::default(),
+        };
         Engine {
             policy,
             project_root: project_root.to_path_buf(),
             store,
-            stored: RwLock::new(GrantSet::new(grants)),
+            stored: RwLock::new(stored),
             sessions: RwLock::new(HashMap::new()),
         }
+    }
+
+    /// Reads the stored grants again if their file changed since the last read, so that
+    /// `warden grants revoke` and `warden grants expire` in another process take effect
+    /// before this engine's next decision. What it costs when nothing changed is one
+    /// `statx` of the file and a read lock.
+    fn refresh_grants(&self) {
+        let Some(store) = &self.store else {
+            return;
+        };
+        let now = store.fingerprint();
+        let unchanged = |stored: &Stored| match (&stored.seen, &now) {
+            (Some(seen), Ok(now)) => seen == now,
+            _ => false,
+        };
+        if unchanged(&read(&self.stored)) {
+            return;
+        }
+        let mut stored = write(&self.stored);
+        // Another thread may have read the file while this one waited for the lock.
+        if unchanged(&stored) {
+            return;
+        }
+        let before = std::mem::take(&mut stored.set);
+        *stored = match &now {
+            Ok(_) => Stored::read(store, before),
+            // Warned about once, not before every evaluation while it lasts.
+            Err(_) if stored.seen.is_none() && stored.error.is_some() => Stored {
+                set: before,
+                seen: None,
+                error: stored.error.take(),
+            },
+            Err(e) => Stored::failed(store, before, None, e),
+        };
     }
 
     /// The merged settings: default mode, timeouts, limits, model-hint policy.
@@ -176,20 +280,44 @@ impl Engine {
         if let Some(problem) = &assessment.malformed {
             return self.malformed(call, assessment, problem, mode);
         }
+        self.refresh_grants();
         let now = SystemTime::now();
         let stored = read(&self.stored);
         let sessions = read(&self.sessions);
         let grants: Vec<&GrantSet> = sessions
             .get(session_id)
             .into_iter()
-            .chain(std::iter::once(&*stored))
+            .chain(std::iter::once(&stored.set))
             .collect();
+        let policy_error = self.policy.errors.first().or(stored.error.as_ref());
         let outcomes: Vec<UnitOutcome> = assessment
             .units
             .iter()
-            .map(|unit| self.decide_unit(call, assessment, unit, ctx, mode, &grants, now))
+            .map(|unit| {
+                self.decide_unit(
+                    call,
+                    assessment,
+                    unit,
+                    ctx,
+                    mode,
+                    &grants,
+                    policy_error,
+                    now,
+                )
+            })
             .collect();
-        self.combine(call, assessment, ctx, mode, outcomes)
+        let errors = self.policy_errors(&stored);
+        self.combine(call, assessment, ctx, mode, outcomes, errors)
+    }
+
+    /// The policy's errors and the stored grants' error.
+    fn policy_errors(&self, stored: &Stored) -> Vec<PolicyError> {
+        self.policy
+            .errors
+            .iter()
+            .chain(stored.error.as_ref())
+            .cloned()
+            .collect()
     }
 
     /// The evaluation of a call that cannot even be read, such as one whose arguments
@@ -224,7 +352,7 @@ impl Engine {
             assessed_risk: assessment.risk,
             model_hint: call.model_hint,
             mode,
-            policy_errors: self.policy.errors.clone(),
+            policy_errors: self.policy_errors(&read(&self.stored)),
         }
     }
 
@@ -237,6 +365,7 @@ impl Engine {
         ctx: &Context,
         mode: Mode,
         grants: &[&GrantSet],
+        policy_error: Option<&PolicyError>,
         now: SystemTime,
     ) -> UnitOutcome<'a> {
         let settings = &self.policy.settings;
@@ -437,7 +566,7 @@ impl Engine {
 
         // A policy file that cannot be used must not let anything through quietly.
         if decision == Decision::Allow
-            && let Some(err) = self.policy.errors.first()
+            && let Some(err) = policy_error
         {
             decision = ask_or_deny;
             explanation = format!(
@@ -473,6 +602,7 @@ impl Engine {
         ctx: &Context,
         mode: Mode,
         outcomes: Vec<UnitOutcome>,
+        policy_errors: Vec<PolicyError>,
     ) -> Evaluation {
         let decision = outcomes
             .iter()
@@ -556,7 +686,7 @@ impl Engine {
             assessed_risk: assessment.risk,
             model_hint: call.model_hint,
             mode,
-            policy_errors: self.policy.errors.clone(),
+            policy_errors,
         }
     }
 
@@ -610,7 +740,7 @@ impl Engine {
                     Some(store) => store.add(grant)?,
                     None => grant,
                 };
-                let mut set = write(&self.stored);
+                let set = &mut write(&self.stored).set;
                 if !set.grants().iter().any(|g| g.id == stored.id) {
                     set.insert(stored.clone());
                 }
@@ -637,7 +767,7 @@ impl Engine {
         if let Some(store) = &self.store {
             found |= store.revoke(id)?;
         }
-        let mut stored = write(&self.stored);
+        let stored = &mut write(&self.stored).set;
         if stored.grants().iter().any(|g| g.id == id) {
             *stored = GrantSet::new(
                 stored
@@ -652,11 +782,12 @@ impl Engine {
         Ok(found)
     }
 
-    /// Re-reads the stored grants (another Warden process may have added some).
+    /// Re-reads the stored grants now, whether or not the file changed. (Evaluations
+    /// re-read them by themselves once the file changed.)
     pub fn reload_grants(&self) -> Result<(), StoreError> {
         if let Some(store) = &self.store {
-            let grants = store.load()?;
-            *write(&self.stored) = GrantSet::new(grants);
+            let loaded = store.load_checked()?;
+            *write(&self.stored) = Stored::of(store, loaded);
         }
         Ok(())
     }
@@ -668,7 +799,8 @@ impl Engine {
 
     /// The stored grants and the given session's.
     pub fn grants(&self, session_id: Option<&str>) -> Vec<Grant> {
-        let mut out: Vec<Grant> = read(&self.stored).grants().to_vec();
+        self.refresh_grants();
+        let mut out: Vec<Grant> = read(&self.stored).set.grants().to_vec();
         if let Some(s) = session_id
             && let Some(set) = read(&self.sessions).get(s)
         {

@@ -1,5 +1,5 @@
 //! The engine's answer for one tool call, with everything needed to explain it.
-//! Serialised, it is what `warden policy check` prints (contract, section 6).
+//! Serialised, it is what `warden policy check` prints (docs/contract.md, section 6).
 
 use serde::Serialize;
 
@@ -20,7 +20,7 @@ pub enum DecidedBy {
     },
     /// A stored or session grant.
     Grant { id: String, scope: Scope },
-    /// The session mode's table (contract, section 4).
+    /// The session mode's table (docs/contract.md, section 4).
     Mode { mode: Mode },
     /// The tool is on `auto_approved_tools`.
     AutoApproved { tool: String },

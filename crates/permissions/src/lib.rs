@@ -37,12 +37,12 @@ pub mod rule;
 pub mod store;
 
 pub use assess::{Assessment, Unit, UnitPath, assess};
-pub use call::{ToolAnnotations, ToolCall};
+pub use call::{InvalidRiskLevel, RISK_LEVEL_ARG, ToolAnnotations, ToolCall, take_risk_level};
 pub use engine::Engine;
 pub use evaluation::{DecidedBy, Evaluation, MatchedRule, SegmentEvaluation};
 pub use grant::{Effect, Grant, GrantMatcher, GrantProposal, GrantSet, Scope};
-pub use policy::{HintPolicy, Policy, PolicyError, PolicyFile, Settings};
-pub use rule::{Layer, RawRule, Rule};
-pub use store::{GrantStore, StoreError, TrustStore};
+pub use policy::{FileProblem, HintPolicy, Policy, PolicyError, PolicyFile, Settings};
+pub use rule::{Layer, RawRule, Rule, RuleError};
+pub use store::{Fingerprint, GrantStore, LoadedGrants, StoreError, TrustStore};
 pub mod lint;
 pub use lint::{Finding, Severity, lint};

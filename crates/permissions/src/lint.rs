@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 
-use crate::policy::{Source, load_file};
+use crate::policy::{FileProblem, Source, load_file};
 use crate::rule::{Layer, Rule};
 use crate::{Decision, Risk};
 
@@ -147,19 +147,17 @@ pub fn lint(sources: &[Source]) -> Vec<Finding> {
     for source in sources {
         let (loaded, rules) = load_file(source, true);
         for e in &loaded.errors {
-            let kind = if loaded.parsed.is_none() {
-                "parse"
-            } else if e.contains("example `") {
-                "example"
-            } else {
-                "rule"
+            let kind = match e {
+                e if e.is_whole_file() => "parse",
+                FileProblem::Rule { error, .. } if error.is_failed_example() => "example",
+                _ => "rule",
             };
             findings.push(Finding {
                 severity: Severity::Error,
                 kind,
                 file: source.file.clone(),
                 rule: None,
-                message: e.clone(),
+                message: e.to_string(),
             });
         }
         for (i, rule) in rules.iter().enumerate() {

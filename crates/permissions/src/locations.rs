@@ -1,4 +1,4 @@
-//! Where Warden keeps its files (contract, section 1).
+//! Where Warden keeps its files (docs/contract.md, section 1).
 //!
 //! `WARDEN_HOME` puts everything in one folder; otherwise the policy lives in the XDG
 //! config folder and the grants, audit log and sessions in the XDG state folder.

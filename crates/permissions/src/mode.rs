@@ -1,10 +1,10 @@
-//! Session modes and the mode × risk table of the contract (section 4).
+//! Session modes and the mode × risk table of docs/contract.md (section 4).
 
 use serde::{Deserialize, Serialize};
 
 use crate::{Decision, Risk};
 
-/// A session's permission mode. The ids are part of the external contract.
+/// A session's permission mode. The ids are part of the contract (docs/contract.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Mode {

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use globset::{GlobSet, GlobSetBuilder};
 use serde::Serialize;
 
-use crate::rule::{Layer, Rule, build_name_glob};
+use crate::rule::{Layer, Rule, RuleError, build_name_glob};
 
 pub use builtin::BUILTIN_POLICY;
 pub use file::{HintPolicy, PolicyFile, RiskTimeouts};
@@ -36,6 +36,37 @@ pub struct PolicyError {
     pub error: String,
 }
 
+/// What makes a policy file, or a part of it, unusable.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FileProblem {
+    #[error("the file does not exist")]
+    Missing,
+    #[error("cannot read the file: {0}")]
+    Unreadable(String),
+    /// The TOML does not parse, or has a key the format does not know.
+    #[error("{0}")]
+    Parse(String),
+    /// One rule cannot be used; the others still apply.
+    #[error("rule {index}: {error}")]
+    Rule {
+        index: usize,
+        #[source]
+        error: RuleError,
+    },
+    #[error("auto_approved_tools: `{tool}`: {message}")]
+    AutoApprovedTool { tool: String, message: String },
+}
+
+impl FileProblem {
+    /// Whether the whole file is unusable (nothing in it could be read).
+    pub fn is_whole_file(&self) -> bool {
+        matches!(
+            self,
+            FileProblem::Missing | FileProblem::Unreadable(_) | FileProblem::Parse(_)
+        )
+    }
+}
+
 /// The text of one layer's file, before parsing.
 #[derive(Debug, Clone)]
 pub struct Source {
@@ -43,7 +74,7 @@ pub struct Source {
     /// The file's path, as shown in evaluations.
     pub file: String,
     /// The text, or why it could not be read.
-    pub text: Result<String, String>,
+    pub text: Result<String, FileProblem>,
 }
 
 impl Source {
@@ -52,7 +83,7 @@ impl Source {
         let text = match std::fs::read_to_string(path) {
             Ok(text) => Ok(text),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
-            Err(e) => Err(format!("cannot read the file: {e}")),
+            Err(e) => Err(FileProblem::Unreadable(e.to_string())),
         };
         Some(Source {
             layer,
@@ -78,7 +109,7 @@ pub struct LoadedFile {
     /// `None` when the file could not be read or parsed.
     pub parsed: Option<PolicyFile>,
     /// Every problem found in the file.
-    pub errors: Vec<String>,
+    pub errors: Vec<FileProblem>,
 }
 
 /// Parses and compiles one file's text into its rules; problems are collected, the
@@ -94,7 +125,7 @@ pub fn load_file(source: &Source, trusted: bool) -> (LoadedFile, Vec<Rule>) {
         }
         Ok(text) => match PolicyFile::parse(text) {
             Err(e) => {
-                errors.push(e.to_string().trim_end().to_owned());
+                errors.push(FileProblem::Parse(e.to_string().trim_end().to_owned()));
                 None
             }
             Ok(parsed) => Some(parsed),
@@ -110,12 +141,18 @@ pub fn load_file(source: &Source, trusted: bool) -> (LoadedFile, Vec<Rule>) {
                         && rule.decision == crate::Decision::Allow);
                     rules.push(rule);
                 }
-                Err(e) => errors.push(format!("rule {}: {e}", i + 1)),
+                Err(error) => errors.push(FileProblem::Rule {
+                    index: i + 1,
+                    error,
+                }),
             }
         }
         for tool in parsed.auto_approved_tools.iter().flatten() {
             if let Err(e) = build_name_glob(tool) {
-                errors.push(format!("auto_approved_tools: `{tool}`: {e}"));
+                errors.push(FileProblem::AutoApprovedTool {
+                    tool: tool.clone(),
+                    message: e.to_string(),
+                });
             }
         }
     }
@@ -135,7 +172,7 @@ pub struct Policy {
     /// The rules of the managed, project and user layers, in the order they are
     /// consulted: managed first, then project, then user; within a file, in order.
     pub rules: Vec<Rule>,
-    /// The built-in default rules (seed 004), consulted last.
+    /// The built-in default rules, consulted last.
     pub builtin: Vec<Rule>,
     pub settings: Settings,
     pub errors: Vec<PolicyError>,
@@ -174,7 +211,7 @@ impl Policy {
             errors.extend(loaded.errors.iter().map(|e| PolicyError {
                 file: source.file.clone(),
                 layer: source.layer,
-                error: e.clone(),
+                error: e.to_string(),
             }));
             files.push(loaded);
             by_layer.push((source.layer, rules));

@@ -21,7 +21,7 @@ pub use path::{Anchor, PathPattern, build_glob};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Layer {
-    /// The built-in defaults (seed 004).
+    /// The built-in defaults (`policy/builtin.rs`).
     Builtin,
     /// The user's `policy.toml`.
     User,
@@ -122,6 +122,57 @@ pub fn arg_text<'a>(args: &'a serde_json::Value, key: &str) -> Option<std::borro
     }
 }
 
+/// Why a rule cannot be used: a condition that does not compile, or an embedded
+/// example that fails.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RuleError {
+    /// A glob (`tool`, `path`, an `args` value) that globset rejects.
+    #[error("`{key} = \"{pattern}\"`: {message}")]
+    Glob {
+        key: String,
+        pattern: String,
+        message: String,
+    },
+    #[error("`command` is empty")]
+    EmptyCommand,
+    #[error("`command = \"{pattern}\"` cannot be read: {problem}")]
+    UnreadableCommand { pattern: String, problem: String },
+    #[error(
+        "`command = \"{pattern}\"` must be one simple command, not {parts} parts; write one rule per part"
+    )]
+    CompoundCommand { pattern: String, parts: usize },
+    #[error("`command = \"{pattern}\"` does not name a program")]
+    NoProgram { pattern: String },
+    #[error("`path = \"{pattern}\"` is not a path glob")]
+    NotAPathGlob { pattern: String },
+    #[error("`domain = \"{pattern}\"` must be a host name or `*.` and a host name")]
+    BadDomain { pattern: String },
+    #[error("examples need a `command`, `path`, `domain` or `tool` to test")]
+    UntestableExamples,
+    #[error("example `{example}` should match but does not")]
+    ExampleDoesNotMatch { example: String },
+    #[error("example `{example}` should not match but does")]
+    ExampleMatches { example: String },
+}
+
+impl RuleError {
+    pub(crate) fn glob(key: impl Into<String>, pattern: &str, error: &globset::Error) -> RuleError {
+        RuleError::Glob {
+            key: key.into(),
+            pattern: pattern.to_owned(),
+            message: error.to_string(),
+        }
+    }
+
+    /// Whether an embedded example failed (the rule's conditions compiled).
+    pub fn is_failed_example(&self) -> bool {
+        matches!(
+            self,
+            RuleError::ExampleDoesNotMatch { .. } | RuleError::ExampleMatches { .. }
+        )
+    }
+}
+
 impl Rule {
     /// Compiles a rule and checks its embedded examples.
     pub fn compile(
@@ -129,14 +180,14 @@ impl Rule {
         index: usize,
         layer: Layer,
         file: Arc<str>,
-    ) -> Result<Rule, String> {
+    ) -> Result<Rule, RuleError> {
         let tool = raw
             .tool
             .as_deref()
             .map(|t| {
                 build_name_glob(t)
                     .map(|g| (t.to_owned(), g))
-                    .map_err(|e| format!("`tool = \"{t}\"`: {e}"))
+                    .map_err(|e| RuleError::glob("tool", t, &e))
             })
             .transpose()?;
         let command = raw
@@ -157,7 +208,7 @@ impl Rule {
             .map(|(k, v)| {
                 build_name_glob(v)
                     .map(|g| (k.clone(), g))
-                    .map_err(|e| format!("`args.{k} = \"{v}\"`: {e}"))
+                    .map_err(|e| RuleError::glob(format!("args.{k}"), v, &e))
             })
             .collect::<Result<Vec<_>, _>>()?;
         let args = arg_globs
@@ -281,11 +332,11 @@ impl Rule {
 
     /// Checks `match` and `not_match`. An example is tested against the rule's most
     /// specific condition: `command`, else `path`, else `domain`, else `tool`.
-    fn check_examples(&self) -> Result<(), String> {
+    fn check_examples(&self) -> Result<(), RuleError> {
         if self.raw.match_examples.is_empty() && self.raw.not_match.is_empty() {
             return Ok(());
         }
-        let test = |example: &str| -> Result<bool, String> {
+        let test = |example: &str| -> Result<bool, RuleError> {
             if let Some((_, pattern)) = &self.command {
                 let analysis = crate::shell::analyse(example, &Context::new("/"));
                 Ok(analysis
@@ -303,17 +354,21 @@ impl Rule {
             } else if self.tool.is_some() {
                 Ok(self.tool_matches(example))
             } else {
-                Err("examples need a `command`, `path`, `domain` or `tool` to test".into())
+                Err(RuleError::UntestableExamples)
             }
         };
         for example in &self.raw.match_examples {
             if !test(example)? {
-                return Err(format!("example `{example}` should match but does not"));
+                return Err(RuleError::ExampleDoesNotMatch {
+                    example: example.clone(),
+                });
             }
         }
         for example in &self.raw.not_match {
             if test(example)? {
-                return Err(format!("example `{example}` should not match but does"));
+                return Err(RuleError::ExampleMatches {
+                    example: example.clone(),
+                });
             }
         }
         Ok(())

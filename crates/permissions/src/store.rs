@@ -4,7 +4,11 @@
 //! on a sibling `.lock` file (so that two Warden processes granting at once lose
 //! nothing), fsynced after each write, and created with mode 0600. Reading needs no
 //! lock: appends are whole lines, and a torn or corrupt line is skipped with a
-//! warning while the others load.
+//! warning while the others load ([`GrantStore::load_checked`] counts them, so that
+//! the engine can fail closed while they are there).
+//!
+//! A running engine notices another process's changes by the file's
+//! [`Fingerprint`], one `statx` per evaluation.
 //!
 //! Revoking a grant appends a revocation record rather than rewriting the file: an
 //! append cannot lose a concurrent writer's line, and the history stays visible.
@@ -22,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use crate::grant::{Grant, time};
 
 use jsonl::JsonlFile;
-pub use jsonl::StoreError;
+pub use jsonl::{Fingerprint, StoreError};
 
 /// One line of `grants.jsonl`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,6 +42,19 @@ pub struct Revocation {
     pub id: String,
     #[serde(with = "time")]
     pub at: SystemTime,
+}
+
+/// The stored grants as one read found them.
+#[derive(Debug)]
+pub struct LoadedGrants {
+    /// Every grant not revoked, as in [`GrantStore::load`].
+    pub grants: Vec<Grant>,
+    /// Lines that could not be read. One of them may have been a revocation or a deny
+    /// grant, so a reader that decides with the grants must not trust the rest to allow.
+    pub skipped: usize,
+    /// The file's fingerprint, taken before it was read: a change during the read
+    /// shows as a different fingerprint at the next look.
+    pub fingerprint: Option<Fingerprint>,
 }
 
 /// The grants file.
@@ -91,6 +108,25 @@ impl GrantStore {
     /// `warden grants list` shows them as expired). A missing file holds none.
     pub fn load(&self) -> Result<Vec<Grant>, StoreError> {
         Ok(replay(self.file.read::<GrantRecord>()?))
+    }
+
+    /// Like [`GrantStore::load`], with the number of unreadable lines and the file's
+    /// fingerprint (see [`GrantStore::fingerprint`]).
+    pub fn load_checked(&self) -> Result<LoadedGrants, StoreError> {
+        let fingerprint = self.file.fingerprint()?;
+        let read = self.file.read_counted::<GrantRecord>()?;
+        Ok(LoadedGrants {
+            grants: replay(read.records),
+            skipped: read.skipped,
+            fingerprint,
+        })
+    }
+
+    /// What identifies the file's current contents, from its metadata alone (one system
+    /// call): when it equals the fingerprint of the last load, the grants are unchanged.
+    /// A missing file has none.
+    pub fn fingerprint(&self) -> Result<Option<Fingerprint>, StoreError> {
+        self.file.fingerprint()
     }
 
     /// Stores a grant, unless an equal one is already stored: then that one is
@@ -259,5 +295,50 @@ mod tests {
         let loaded = GrantStore::new(&path).load().expect("load");
         let expected: Vec<Grant> = (0..n).filter(|&i| i != 3).map(grant).collect();
         assert_eq!(loaded, expected);
+    }
+
+    /// The fingerprint is what tells a running engine that `warden grants revoke`
+    /// (an append) or `warden grants expire` (a rewrite) changed the file; it stays
+    /// the same while nothing writes, so the engine does not read the file again.
+    #[test]
+    fn the_fingerprint_changes_with_every_write_and_only_then() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = GrantStore::new(dir.path().join("grants.jsonl"));
+        assert_eq!(store.fingerprint().expect("look"), None, "no file yet");
+        store.add(grant(1)).expect("add");
+        store.add(grant(2)).expect("add");
+        let added = store.fingerprint().expect("look");
+        assert!(added.is_some());
+        assert_eq!(store.fingerprint().expect("look"), added, "nothing wrote");
+        let loaded = store.load_checked().expect("load");
+        assert_eq!(loaded.fingerprint, added);
+        assert_eq!((loaded.grants.len(), loaded.skipped), (2, 0));
+
+        assert!(store.revoke(&grant(1).id).expect("revoke"));
+        let revoked = store.fingerprint().expect("look");
+        assert_ne!(revoked, added);
+
+        // The rewrite keeps one grant, a file as long as after the first add.
+        store.expire(SystemTime::now()).expect("expire");
+        let rewritten = store.fingerprint().expect("look");
+        assert_ne!(rewritten, revoked);
+        assert_eq!(store.load().expect("load"), vec![grant(2)]);
+    }
+
+    /// Unreadable lines are counted, so that the engine can fail closed; the lines that
+    /// parse still load.
+    #[test]
+    fn load_checked_counts_the_lines_it_skips() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("grants.jsonl");
+        let store = GrantStore::new(&path);
+        store.add(grant(1)).expect("add");
+        let mut text = std::fs::read_to_string(&path).expect("read");
+        text.push_str("garbage\n\n{\"grant\": 3}\n");
+        std::fs::write(&path, text).expect("write");
+        store.add(grant(2)).expect("add");
+        let loaded = store.load_checked().expect("load");
+        assert_eq!(loaded.grants, vec![grant(1), grant(2)]);
+        assert_eq!(loaded.skipped, 2);
     }
 }

@@ -58,6 +58,8 @@ impl std::fmt::Debug for AgentConfig {
 struct Session {
     id: SessionId,
     cwd: PathBuf,
+    /// The home folder of the session's permission context, for the tools.
+    home: Option<PathBuf>,
     mode: Arc<ModeCell>,
     engine: Arc<Engine>,
     gate: Arc<EngineGate>,
@@ -344,18 +346,14 @@ impl AgentHandler for WardenAgent {
         let engine = self.engine(&cwd);
         let mode = engine.settings().mode;
         let id = self.new_session_id();
-        let mut context =
-            // The policy compares paths with the session's folder, so it gets the folder's
-            // real path: a cwd reached through a symlink must not look like elsewhere.
-            Context::new(cwd.canonicalize().unwrap_or_else(|_| cwd.clone()))
-                .with_protected(self.config.locations.protected());
-        if let Some(home) = (self.config.env)("HOME") {
-            context = context.with_home(home);
-        }
-        context
-            .workspace_roots
-            .extend(request.additional_directories.iter().cloned());
-        let context = context.resolve_roots();
+        let home = (self.config.env)("HOME").map(PathBuf::from);
+        let context = Context::for_session(
+            &cwd,
+            home.as_deref(),
+            &request.additional_directories,
+            &self.config.locations,
+        );
+        let home = context.home.clone();
         let mode_cell = Arc::new(ModeCell::new(mode));
         let (_, client_name) = self.client_info();
         let gate = Arc::new(EngineGate::new(
@@ -375,6 +373,7 @@ impl AgentHandler for WardenAgent {
         let session = Arc::new(Session {
             id: id.clone(),
             cwd,
+            home,
             mode: mode_cell,
             engine,
             gate,
@@ -431,6 +430,7 @@ impl AgentHandler for WardenAgent {
         let setup = TurnSetup {
             session: session.id.clone(),
             cwd: session.cwd.clone(),
+            home: session.home.clone(),
             client,
             gate: session.gate.clone(),
             model,

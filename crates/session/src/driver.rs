@@ -39,6 +39,8 @@ pub trait AuditSink: Send + Sync {
 pub struct TurnSetup {
     pub session: SessionId,
     pub cwd: PathBuf,
+    /// The home folder the permission engine resolves `~` with; the tools use the same.
+    pub home: Option<PathBuf>,
     pub client: ClientHandle,
     pub gate: Arc<dyn Gate + Send + Sync>,
     pub model: Arc<dyn Model>,
@@ -324,6 +326,7 @@ impl DriverState {
         self.tools.insert(call_id.clone(), token.clone());
         let tx = self.tx.clone();
         let cwd = self.setup.cwd.clone();
+        let home = self.setup.home.clone();
         let editor = self.setup.editor.clone();
         let limits = self.setup.tool_limits.clone();
         let secrets = self.setup.secrets.clone();
@@ -343,6 +346,7 @@ impl DriverState {
                         &parsed,
                         ExecContext {
                             cwd: &cwd,
+                            home: home.as_deref(),
                             editor,
                             cancel: token,
                             limits,

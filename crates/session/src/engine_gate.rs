@@ -9,7 +9,7 @@ use warden_permissions::{
     Context, DecidedBy, Decision, Effect, Engine, Evaluation, Mode, Risk, Scope, ToolCall,
 };
 
-use crate::gate::{Gate, GrantEffect, GrantScope, Prepared, Verdict};
+use crate::gate::{Gate, GrantEffect, GrantScope, PrepareError, Prepared, RememberError, Verdict};
 
 /// A session's mode, shared between the session (which changes it) and its gate
 /// (which reads it at every evaluation, so a change applies from the next one).
@@ -91,35 +91,36 @@ impl EngineGate {
     }
 }
 
-fn hint(value: Option<warden_model::RiskHint>) -> Option<Risk> {
-    value.and_then(|h| Risk::parse(h.as_str()))
-}
-
 impl Gate for EngineGate {
-    fn prepare(&self, tool: &str, args: &serde_json::Value) -> Result<Prepared, String> {
+    fn prepare(&self, tool: &str, args: &serde_json::Value) -> Result<Prepared, PrepareError> {
         let mut args = args.clone();
         if !args.is_object() {
-            return Err(format!(
-                "the arguments of `{tool}` must be a JSON object, not {args}"
-            ));
+            return Err(PrepareError::NotAnObject {
+                tool: tool.to_owned(),
+                found: args.to_string(),
+            });
         }
-        let hint = hint(warden_model::take_risk_hint(&mut args)?);
+        let hint = warden_permissions::take_risk_level(&mut args)?;
         let Some(def) = warden_tools::find(tool) else {
             let known: Vec<_> = warden_tools::builtin_tools()
                 .iter()
                 .map(|t| t.name)
                 .collect();
-            return Err(format!(
-                "there is no tool `{tool}`; the tools are: {}",
-                known.join(", ")
-            ));
+            return Err(PrepareError::UnknownTool {
+                tool: tool.to_owned(),
+                known: known.join(", "),
+            });
         };
-        let parsed = warden_tools::validate(tool, &args).map_err(|e| e.to_string())?;
+        let parsed = warden_tools::validate(tool, &args)?;
         Ok(Prepared {
             tool: tool.to_owned(),
-            title: warden_tools::title(&parsed, &self.context.cwd),
+            title: warden_tools::title(&parsed, &self.context.cwd, self.context.home.as_deref()),
             kind: def.kind,
-            locations: warden_tools::locations(&parsed, &self.context.cwd),
+            locations: warden_tools::locations(
+                &parsed,
+                &self.context.cwd,
+                self.context.home.as_deref(),
+            ),
             server: None,
             hint,
             args,
@@ -176,12 +177,12 @@ impl Gate for EngineGate {
         _verdict: &Verdict,
         scope: GrantScope,
         effect: GrantEffect,
-    ) -> Result<(), String> {
+    ) -> Result<(), RememberError> {
         // The proposal is taken from a fresh evaluation, which is deterministic for
         // the same call, rather than carried through the turn.
         let evaluation = self.evaluation(prepared);
         if evaluation.risk == Risk::Critical && effect == GrantEffect::Allow {
-            return Err("a Critical call is never remembered as allowed".to_owned());
+            return Err(RememberError::Critical);
         }
         let Some(proposal) = evaluation.proposal else {
             if scope == GrantScope::Session && effect == GrantEffect::Allow {
@@ -190,7 +191,7 @@ impl Gate for EngineGate {
                 }
                 return Ok(());
             }
-            return Err("no narrow grant can be proposed for this call".to_owned());
+            return Err(RememberError::NoProposal);
         };
         let scope = match scope {
             GrantScope::Session => Scope::Session,
@@ -203,6 +204,6 @@ impl Gate for EngineGate {
         self.engine
             .grant(&self.session_id, &proposal, scope, effect, &self.client)
             .map(|_| ())
-            .map_err(|e| e.to_string())
+            .map_err(RememberError::from)
     }
 }

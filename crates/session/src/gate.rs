@@ -65,22 +65,46 @@ pub enum GrantEffect {
     Deny,
 }
 
+/// Why a proposed call cannot be prepared. Its text is what the model is told, in
+/// words it can act on.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PrepareError {
+    #[error("the arguments of `{tool}` must be a JSON object, not {found}")]
+    NotAnObject { tool: String, found: String },
+    #[error(transparent)]
+    RiskLevel(#[from] warden_permissions::InvalidRiskLevel),
+    #[error("there is no tool `{tool}`; the tools are: {known}")]
+    UnknownTool { tool: String, known: String },
+    #[error(transparent)]
+    Arguments(#[from] warden_tools::ValidationError),
+}
+
+/// Why an answer could not be remembered. The answer itself still stands for the call.
+#[derive(Debug, thiserror::Error)]
+pub enum RememberError {
+    #[error("a Critical call is never remembered as allowed")]
+    Critical,
+    #[error("no narrow grant can be proposed for this call")]
+    NoProposal,
+    #[error(transparent)]
+    Store(#[from] warden_permissions::StoreError),
+}
+
 /// The policy side of a turn.
 pub trait Gate {
-    /// Validates a call against its tool's schema and describes it; `Err` says what is
-    /// wrong with it, in words the model can act on.
-    fn prepare(&self, tool: &str, args: &serde_json::Value) -> Result<Prepared, String>;
+    /// Validates a call against its tool's schema and describes it.
+    fn prepare(&self, tool: &str, args: &serde_json::Value) -> Result<Prepared, PrepareError>;
 
     /// Evaluates a prepared call in the session's current mode.
     fn evaluate(&self, call: &Prepared) -> Verdict;
 
     /// Stores the user's answer so that later calls it covers are decided without
-    /// asking. `Err` says why it could not be stored.
+    /// asking.
     fn remember(
         &self,
         call: &Prepared,
         verdict: &Verdict,
         scope: GrantScope,
         effect: GrantEffect,
-    ) -> Result<(), String>;
+    ) -> Result<(), RememberError>;
 }

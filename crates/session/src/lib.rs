@@ -18,7 +18,7 @@ pub use agent::{AgentConfig, EnvReader, WardenAgent};
 pub use driver::{AuditSink, TurnSetup, drive};
 pub use editor::ClientEditor;
 pub use engine_gate::{EngineGate, ModeCell};
-pub use gate::{Gate, GrantEffect, GrantScope, Prepared, Verdict};
+pub use gate::{Gate, GrantEffect, GrantScope, PrepareError, Prepared, RememberError, Verdict};
 pub use permission::{Answer, Choice};
 pub use turn::{AuditKind, AuditNote, Command, Event, ToolResult, Turn, TurnLimits};
 pub use user_config::{ConfigError, UserConfig};

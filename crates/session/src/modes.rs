@@ -1,4 +1,4 @@
-//! The contract's session modes (section 4) in ACP terms.
+//! The session modes of docs/contract.md (section 4) in ACP terms.
 
 use warden_acp_transport::schema::{SessionMode, SessionModeState};
 use warden_permissions::Mode;

@@ -65,7 +65,7 @@ pub enum Answer {
     Failed { reason: String },
 }
 
-/// The options offered for a call (contract, section 5): `allow-once` and
+/// The options offered for a call (docs/contract.md, section 5): `allow-once` and
 /// `reject-once` always; `allow-session` unless the call is Critical; the project
 /// options only when a narrow grant can be proposed (and `allow-project` not for
 /// Critical calls).
@@ -92,7 +92,7 @@ fn option(choice: Choice, call: &Prepared, verdict: &Verdict) -> PermissionOptio
         Choice::AllowOnce => ("Allow once".to_owned(), PermissionOptionKind::AllowOnce),
         Choice::AllowSession => (
             match (&call.server, grant) {
-                // Seed 002's wording for MCP tools.
+                // The wording for MCP tools (docs/contract.md, section 7).
                 (Some(_), _) => "Allow for this chat".to_owned(),
                 (None, Some(grant)) => format!("Always allow {grant} in this session"),
                 (None, None) => "Allow this exact call for the rest of the session".to_owned(),
@@ -295,7 +295,7 @@ mod tests {
     }
 
     #[test]
-    fn mcp_tools_use_the_seed_wording() {
+    fn mcp_tools_use_the_contracts_wording() {
         let request = request(
             &SessionId::new("s"),
             "call_1",

@@ -6,7 +6,7 @@
 //! I/O: the async driver in `driver.rs` carries the commands out and feeds the events
 //! back, so every rule here is tested without a wire, a model or a clock.
 //!
-//! This is seed 003's deferred pattern: when a model reply proposes a batch of calls,
+//! Calls are deferred, not asked one by one: when a model reply proposes a batch of calls,
 //! the allowed ones run at once, every call that needs the user is asked at the same
 //! time, and the model is called again only when the whole batch is settled.
 //!
@@ -288,7 +288,7 @@ impl Turn {
                     &call,
                     &request.arguments,
                     AuditKind::Malformed {
-                        reason: reason.clone(),
+                        reason: reason.to_string(),
                     },
                 ));
                 let reason = format!("Invalid call: {reason}");
@@ -509,7 +509,7 @@ impl Turn {
                             "error",
                             Some(choice.option_id().to_owned()),
                             note,
-                            Some(reason.clone()),
+                            Some(reason.to_string()),
                         ),
                     ));
                     let text =

@@ -18,13 +18,13 @@ fn describe_calls(c: &mut Criterion) {
     c.bench_function("validate+title+locations terminal", |b| {
         b.iter(|| {
             let call = validate("terminal", black_box(&terminal)).expect("valid");
-            (title(&call, cwd), locations(&call, cwd))
+            (title(&call, cwd, None), locations(&call, cwd, None))
         })
     });
     c.bench_function("validate+title+locations fs_write 2 KB", |b| {
         b.iter(|| {
             let call = validate("fs_write", black_box(&write)).expect("valid");
-            (title(&call, cwd), locations(&call, cwd))
+            (title(&call, cwd, None), locations(&call, cwd, None))
         })
     });
 }
@@ -43,6 +43,7 @@ fn run_locally(c: &mut Criterion) {
     let secrets = Secrets::default();
     let cx = || ExecContext {
         cwd: dir.path(),
+        home: None,
         editor: None,
         cancel: CancellationToken::new(),
         limits: Limits::default(),

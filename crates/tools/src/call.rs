@@ -281,7 +281,7 @@ pub enum ValidationError {
 /// Validates a model's arguments for a built-in tool into a typed call.
 ///
 /// The caller removes `risk_level` first; a `risk_level` still present is ignored here too, since
-/// the contract lets every tool accept it. Any other unknown field is an error.
+/// the contract (docs/contract.md, section 2) lets every tool accept it. Any other unknown field is an error.
 pub fn validate(tool: &str, args: &Value) -> Result<ParsedCall, ValidationError> {
     let tool: &'static str = crate::def::find(tool)
         .map(|def| def.name)
@@ -301,7 +301,7 @@ pub fn validate(tool: &str, args: &Value) -> Result<ParsedCall, ValidationError>
     let call = match tool {
         "fs_read" => {
             let a: FsReadArgs = parse(tool, args)?;
-            non_empty_path("path", &a.path).map_err(invalid)?;
+            non_empty_path(tool, "path", &a.path)?;
             if a.line == Some(0) {
                 return Err(invalid("`line` is 1-based; 0 is not a line".into()));
             }
@@ -312,7 +312,7 @@ pub fn validate(tool: &str, args: &Value) -> Result<ParsedCall, ValidationError>
         }
         "fs_list" => {
             let a: FsListArgs = parse(tool, args)?;
-            non_empty_path("path", &a.path).map_err(invalid)?;
+            non_empty_path(tool, "path", &a.path)?;
             ParsedCall::FsList(a)
         }
         "fs_search" => {
@@ -324,18 +324,18 @@ pub fn validate(tool: &str, args: &Value) -> Result<ParsedCall, ValidationError>
                 return Err(invalid(format!("`pattern` is not a valid regex: {err}")));
             }
             if let Some(path) = &a.path {
-                non_empty_path("path", path).map_err(invalid)?;
+                non_empty_path(tool, "path", path)?;
             }
             ParsedCall::FsSearch(a)
         }
         "fs_write" => {
             let a: FsWriteArgs = parse(tool, args)?;
-            non_empty_path("path", &a.path).map_err(invalid)?;
+            non_empty_path(tool, "path", &a.path)?;
             ParsedCall::FsWrite(a)
         }
         "fs_edit" => {
             let a: FsEditArgs = parse(tool, args)?;
-            non_empty_path("path", &a.path).map_err(invalid)?;
+            non_empty_path(tool, "path", &a.path)?;
             if a.old_text.is_empty() {
                 return Err(invalid("`old_text` must not be empty".into()));
             }
@@ -346,13 +346,13 @@ pub fn validate(tool: &str, args: &Value) -> Result<ParsedCall, ValidationError>
         }
         "fs_delete" => {
             let a: FsDeleteArgs = parse(tool, args)?;
-            non_empty_path("path", &a.path).map_err(invalid)?;
+            non_empty_path(tool, "path", &a.path)?;
             ParsedCall::FsDelete(a)
         }
         "fs_move" => {
             let a: FsMoveArgs = parse(tool, args)?;
-            non_empty_path("from", &a.from).map_err(invalid)?;
-            non_empty_path("to", &a.to).map_err(invalid)?;
+            non_empty_path(tool, "from", &a.from)?;
+            non_empty_path(tool, "to", &a.to)?;
             ParsedCall::FsMove(a)
         }
         "terminal" => {
@@ -364,7 +364,7 @@ pub fn validate(tool: &str, args: &Value) -> Result<ParsedCall, ValidationError>
                 return Err(invalid("`command` must not contain NUL bytes".into()));
             }
             if let Some(cwd) = &a.cwd {
-                non_empty_path("cwd", cwd).map_err(invalid)?;
+                non_empty_path(tool, "cwd", cwd)?;
             }
             if let Some(t) = a.timeout_secs
                 && !(1..=MAX_TIMEOUT_SECS).contains(&t)
@@ -409,15 +409,24 @@ fn parse<T: DeserializeOwned>(tool: &'static str, args: Value) -> Result<T, Vali
     })
 }
 
-fn non_empty_path(field: &str, path: &std::path::Path) -> Result<(), String> {
+/// Checks a path argument: not empty, no NUL byte (which no system call accepts).
+fn non_empty_path(
+    tool: &'static str,
+    field: &str,
+    path: &std::path::Path,
+) -> Result<(), ValidationError> {
     let text = path.as_os_str();
-    if text.is_empty() {
-        return Err(format!("`{field}` must not be empty"));
-    }
-    if text.as_encoded_bytes().contains(&0) {
-        return Err(format!("`{field}` must not contain NUL bytes"));
-    }
-    Ok(())
+    let problem = if text.is_empty() {
+        "must not be empty"
+    } else if text.as_encoded_bytes().contains(&0) {
+        "must not contain NUL bytes"
+    } else {
+        return Ok(());
+    };
+    Err(ValidationError::Invalid {
+        tool,
+        message: format!("`{field}` {problem}"),
+    })
 }
 
 fn json_type(value: &Value) -> &'static str {

@@ -10,7 +10,7 @@ use crate::call::MAX_TIMEOUT_SECS;
 /// One built-in tool as offered to the model and announced to the editor.
 #[derive(Debug, Clone)]
 pub struct ToolDef {
-    /// The tool's name (contract, section 2).
+    /// The tool's name (docs/contract.md, section 2).
     pub name: &'static str,
     /// What the tool does, for the model.
     pub description: &'static str,

@@ -11,10 +11,10 @@ const MAX_SHOWN: usize = 80;
 /// A short sentence that says what the call does, e.g. "Read src/main.rs", "Run `npm test`",
 /// "Write 120 bytes to src/lib.rs", "Fetch https://docs.rs/". Paths inside `cwd` are shown
 /// relative to it.
-pub fn title(call: &ParsedCall, cwd: &Path) -> String {
+pub fn title(call: &ParsedCall, cwd: &Path, home: Option<&Path>) -> String {
     match call {
         ParsedCall::FsRead(a) => {
-            let path = display(cwd, &a.path);
+            let path = display(cwd, home, &a.path);
             match (a.line, a.limit) {
                 (None, None) => format!("Read {path}"),
                 (Some(line), None) => format!("Read {path} from line {line}"),
@@ -25,31 +25,38 @@ pub fn title(call: &ParsedCall, cwd: &Path) -> String {
                 }
             }
         }
-        ParsedCall::FsList(a) => format!("List {}", display(cwd, &a.path)),
+        ParsedCall::FsList(a) => format!("List {}", display(cwd, home, &a.path)),
         ParsedCall::FsSearch(a) => {
             let pattern = shorten(&a.pattern);
             match &a.path {
-                Some(path) => format!("Search for `{pattern}` in {}", display(cwd, path)),
+                Some(path) => format!("Search for `{pattern}` in {}", display(cwd, home, path)),
                 None => format!("Search for `{pattern}`"),
             }
         }
         ParsedCall::FsWrite(a) => format!(
             "Write {} to {}",
             bytes(a.content.len()),
-            display(cwd, &a.path)
+            display(cwd, home, &a.path)
         ),
-        ParsedCall::FsEdit(a) => format!("Edit {}", display(cwd, &a.path)),
+        ParsedCall::FsEdit(a) => format!("Edit {}", display(cwd, home, &a.path)),
         ParsedCall::FsDelete(a) if a.recursive => {
-            format!("Delete {} and everything in it", display(cwd, &a.path))
+            format!(
+                "Delete {} and everything in it",
+                display(cwd, home, &a.path)
+            )
         }
-        ParsedCall::FsDelete(a) => format!("Delete {}", display(cwd, &a.path)),
+        ParsedCall::FsDelete(a) => format!("Delete {}", display(cwd, home, &a.path)),
         ParsedCall::FsMove(a) => {
-            format!("Move {} to {}", display(cwd, &a.from), display(cwd, &a.to))
+            format!(
+                "Move {} to {}",
+                display(cwd, home, &a.from),
+                display(cwd, home, &a.to)
+            )
         }
         ParsedCall::Terminal(a) => {
             let command = shorten(&a.command);
             match &a.cwd {
-                Some(dir) => format!("Run `{command}` in {}", display(cwd, dir)),
+                Some(dir) => format!("Run `{command}` in {}", display(cwd, home, dir)),
                 None => format!("Run `{command}`"),
             }
         }
@@ -62,17 +69,21 @@ pub fn title(call: &ParsedCall, cwd: &Path) -> String {
 
 /// The absolute paths the call touches (ACP `ToolCallLocation`s); empty for `terminal` and
 /// `http_fetch`, whose effects cannot be known in advance.
-pub fn locations(call: &ParsedCall, cwd: &Path) -> Vec<PathBuf> {
+pub fn locations(call: &ParsedCall, cwd: &Path, home: Option<&Path>) -> Vec<PathBuf> {
     match call {
-        ParsedCall::FsRead(a) => vec![resolve(cwd, &a.path)],
-        ParsedCall::FsList(a) => vec![resolve(cwd, &a.path)],
+        ParsedCall::FsRead(a) => vec![resolve(cwd, home, &a.path)],
+        ParsedCall::FsList(a) => vec![resolve(cwd, home, &a.path)],
         ParsedCall::FsSearch(a) => {
-            vec![resolve(cwd, a.path.as_deref().unwrap_or(Path::new("")))]
+            vec![resolve(
+                cwd,
+                home,
+                a.path.as_deref().unwrap_or(Path::new("")),
+            )]
         }
-        ParsedCall::FsWrite(a) => vec![resolve(cwd, &a.path)],
-        ParsedCall::FsEdit(a) => vec![resolve(cwd, &a.path)],
-        ParsedCall::FsDelete(a) => vec![resolve(cwd, &a.path)],
-        ParsedCall::FsMove(a) => vec![resolve(cwd, &a.from), resolve(cwd, &a.to)],
+        ParsedCall::FsWrite(a) => vec![resolve(cwd, home, &a.path)],
+        ParsedCall::FsEdit(a) => vec![resolve(cwd, home, &a.path)],
+        ParsedCall::FsDelete(a) => vec![resolve(cwd, home, &a.path)],
+        ParsedCall::FsMove(a) => vec![resolve(cwd, home, &a.from), resolve(cwd, home, &a.to)],
         ParsedCall::Terminal(_) | ParsedCall::HttpFetch(_) => Vec::new(),
     }
 }

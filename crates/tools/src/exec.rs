@@ -78,6 +78,9 @@ impl Default for Limits {
 pub struct ExecContext<'a> {
     /// The session's working directory (absolute); relative paths are resolved against it.
     pub cwd: &'a Path,
+    /// The user's home folder, as the permission engine knows it: `~` in a path argument
+    /// means it (see [`crate::resolve`]).
+    pub home: Option<&'a Path>,
     /// The editor, when the session has one. Shared ownership lets a dropped `terminal` call
     /// still release its editor terminal in the background.
     pub editor: Option<Arc<dyn Editor>>,
@@ -97,6 +100,7 @@ impl fmt::Debug for ExecContext<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ExecContext")
             .field("cwd", &self.cwd)
+            .field("home", &self.home)
             .field("editor", &self.editor.is_some())
             .field("cancelled", &self.cancel.is_cancelled())
             .field("limits", &self.limits)

@@ -185,6 +185,31 @@ impl Process {
         self.dir.path().join("project")
     }
 
+    /// Runs `warden ARGS` as a second process with this agent's folders (its
+    /// `WARDEN_HOME`, managed policy and XDG folders) and the extra variables, the way
+    /// a user in another terminal would; returns its output.
+    pub fn cli(&self, args: &[&str], env: &[(&str, &Path)]) -> std::process::Output {
+        let dir = self.dir.path();
+        let mut command = Command::new(env!("CARGO_BIN_EXE_warden"));
+        command
+            .args(args)
+            .env_remove("RUST_LOG")
+            .env("WARDEN_HOME", self.home())
+            .env(
+                "WARDEN_MANAGED_POLICY",
+                dir.join("managed").join("policy.toml"),
+            )
+            .env("XDG_CONFIG_HOME", dir.join("xdg-config"))
+            .env("XDG_STATE_HOME", dir.join("xdg-state"))
+            .env("XDG_DATA_HOME", dir.join("xdg-data"))
+            .current_dir(dir)
+            .stdin(Stdio::null());
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        command.output().expect("run warden")
+    }
+
     /// Writes bytes to the agent's stdin exactly as given.
     pub fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
         let stdin = self

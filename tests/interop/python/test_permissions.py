@@ -1,6 +1,6 @@
 """Warden's permission flow, driven by the official Python ACP SDK client.
 
-Each test is one scenario of the contract (sections 3-5): it prompts the scripted model with
+Each test is one scenario of docs/contract.md (sections 3-5): it prompts the scripted model with
 `/call` lines, answers the permission requests the way a user would, and asserts what can be
 observed: the prompt's stopReason, the tool call statuses, the agent's final message, and the
 files created (or not) in the project folder.
@@ -220,7 +220,7 @@ def test_cancel_while_a_permission_request_is_pending(home: Path, project: Path)
 
 
 def test_nothing_about_a_cancelled_turn_follows_its_prompt_response(home: Path, project: Path) -> None:
-    """Issue 4: nothing about a turn is sent after its `session/prompt` response.
+    """Nothing about a turn is sent after its `session/prompt` response.
 
     The spec's cancellation rule says the same: the agent answers the prompt with `cancelled`
     only after every ongoing operation of the turn was aborted, and withdrawing a pending

@@ -1,6 +1,6 @@
 // Warden's permission flow, driven by the official TypeScript ACP SDK client.
 //
-// Each test is one scenario of the contract (sections 3-5): it prompts the scripted model with
+// Each test is one scenario of docs/contract.md (sections 3-5): it prompts the scripted model with
 // `/call` lines, answers the permission requests the way a user would, and asserts what can
 // be observed: the prompt's stopReason, the tool call statuses, the agent's final message,
 // and the files created (or not) in the project folder.
@@ -184,7 +184,7 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
     });
   });
 
-  // Issue 4: nothing about a turn is sent after its `session/prompt` response. The spec's
+  // Nothing about a turn is sent after its `session/prompt` response. The spec's
   // cancellation rule says the same: the agent answers the prompt with `cancelled` only after
   // every ongoing operation of the turn was aborted, and withdrawing a pending permission
   // request (`$/cancel_request`) is one of them.

@@ -1,4 +1,4 @@
-//! The prompt grammar of the scripted model (contract, section 3).
+//! The prompt grammar of the scripted model (docs/contract.md, section 3).
 
 use serde_json::{Value, json};
 

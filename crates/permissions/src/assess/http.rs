@@ -1,4 +1,4 @@
-//! `http_fetch {url, method?, body?}`: always High (seed 004); only http and https.
+//! `http_fetch {url, method?, body?}`: always High (it reaches the network); only http and https.
 
 use super::args::{ArgError, Args};
 use super::{Assessment, Unit};

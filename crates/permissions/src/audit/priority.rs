@@ -10,26 +10,17 @@
 
 /// How far below its own priority the writer runs (added to the `nice` value).
 #[cfg(target_os = "linux")]
-const NICE: libc::c_int = 10;
+const NICE: i32 = 10;
 
 /// Lowers the calling thread's priority by [`NICE`], relative to what it inherited (so a
-/// Warden started with `nice` keeps its writer below itself). Failing is harmless and
+/// Warden started with `nice` keeps its writer below itself). On Linux the nice value
+/// is per thread, and `rustix`'s `nice` (`getpriority`, then `setpriority` of the
+/// calling task) changes this thread's alone, clamped at 19. Failing is harmless and
 /// only logged.
 #[cfg(target_os = "linux")]
-#[allow(
-    unsafe_code,
-    reason = "one system call without memory-safety preconditions"
-)]
 pub(super) fn lower_this_thread() {
-    // SAFETY: `nice` reads no memory of ours. It adds to the calling thread's nice value
-    // alone (on Linux the value is per thread), clamped at 19.
-    let result = unsafe { libc::nice(NICE) };
-    // -1 is also a valid new value, but only for a thread that started at -11.
-    if result == -1 {
-        tracing::debug!(
-            error = %std::io::Error::last_os_error(),
-            "could not lower the audit writer's priority"
-        );
+    if let Err(error) = rustix::process::nice(NICE) {
+        tracing::debug!(%error, "could not lower the audit writer's priority");
     }
 }
 

@@ -12,9 +12,7 @@ use crate::context::ResolvedRoot;
 /// ancestor. Real paths are far shorter; the bound only keeps hostile input cheap.
 const MAX_WALK_BACK: usize = 256;
 
-/// Where `~` points when the context knows no home folder: outside every workspace
-/// and, being a top-level folder, precious.
-pub const UNKNOWN_HOME: &str = "/nonexistent-home";
+pub use warden_paths::UNKNOWN_HOME;
 
 /// Resolves `raw` against the context: `~` and `~/x` expand with `ctx.home`
 /// (`~user` becomes a sibling of the home folder, `~root` is `/root`, and without a
@@ -90,65 +88,12 @@ pub fn is_within(base: &Path, path: &Path) -> bool {
     path.starts_with(base)
 }
 
-/// Makes `raw` absolute: expands a leading `~` and joins relative paths to the cwd.
+/// Makes `raw` absolute: the one lexical resolver, which the tools use too.
 fn absolute(raw: &str, ctx: &Context) -> PathBuf {
-    if let Some(rest) = raw.strip_prefix('~') {
-        let (user, tail) = match rest.find('/') {
-            Some(i) => (&rest[..i], rest[i + 1..].trim_start_matches('/')),
-            None => (rest, ""),
-        };
-        let base = if user.is_empty() {
-            ctx.home.clone()
-        } else if user == "root" {
-            Some(PathBuf::from("/root"))
-        } else {
-            // Another user's home: guess it sits beside ours, the usual layout.
-            let parent = ctx
-                .home
-                .as_ref()
-                .and_then(|h| h.parent())
-                .map_or_else(|| PathBuf::from("/home"), Path::to_path_buf);
-            Some(parent.join(user))
-        };
-        // With no home folder known, `~` still means the user's home to bash (it
-        // asks the password database), so it must not turn into a harmless relative
-        // name: a placeholder outside every workspace stands in for it.
-        let base = base.unwrap_or_else(|| PathBuf::from(UNKNOWN_HOME));
-        return if tail.is_empty() {
-            base
-        } else {
-            base.join(tail)
-        };
-    }
-    let path = Path::new(raw);
-    if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        ctx.cwd.join(path)
-    }
+    warden_paths::absolute(&ctx.cwd, ctx.home.as_deref(), Path::new(raw))
 }
 
-/// Normalises `.` and `..` without touching the disk. `..` at the root stays at the
-/// root, as the kernel does.
-pub fn normalize_lexically(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::Prefix(p) => out.push(p.as_os_str()),
-            Component::RootDir => out.push(Component::RootDir.as_os_str()),
-            Component::CurDir => {}
-            Component::ParentDir => {
-                // `pop` refuses to remove the root, which is exactly `/..` == `/`.
-                out.pop();
-            }
-            Component::Normal(name) => out.push(name),
-        }
-    }
-    if out.as_os_str().is_empty() {
-        out.push(Component::RootDir.as_os_str());
-    }
-    out
-}
+pub use warden_paths::normalize_lexically;
 
 /// The symlink-resolved form of an absolute path: the canonical form of its longest
 /// existing prefix, followed by the remaining components normalised lexically.

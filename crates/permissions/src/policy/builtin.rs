@@ -1,12 +1,12 @@
-//! The built-in default rules (seed 004), the weakest layer.
+//! The built-in default rules, the weakest layer.
 
 /// The built-in layer, in the policy file format.
 ///
-/// These rules are the `ask` column of the mode table written out for the tools seed
-/// 004 names. They are consulted only when no other rule, no grant and no
+/// These rules are the `ask` column of the mode table written out per built-in tool
+/// (reads Low, writes Medium, `terminal` and `http_fetch` High). They are consulted only when no other rule, no grant and no
 /// auto-approval decided, and only in `ask` mode (in every other mode the mode's own
 /// column applies); so they never override a session's mode, and they explain a
-/// decision in the seed's terms. Each names the risk it applies to, so that, say, a
+/// decision in terms of the tool. Each names the risk it applies to, so that, say, a
 /// High read of `~/.ssh` is not "allowed as a read".
 pub const BUILTIN_POLICY: &str = r#"
 [[rule]]

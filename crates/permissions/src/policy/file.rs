@@ -1,11 +1,12 @@
-//! The TOML format of a policy file (contract, section 6).
+//! The TOML format of a policy file (docs/contract.md, section 6).
 
 use serde::{Deserialize, Serialize};
 
 use crate::rule::RawRule;
 use crate::{Mode, Risk};
 
-/// What the model's `risk_level` hint may do (seed 000).
+/// What the model's `risk_level` hint may do; by default it may only raise the risk
+/// (decision 0203).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum HintPolicy {
@@ -74,7 +75,7 @@ pub struct PolicyFile {
     pub approval_timeout_secs_by_risk: Option<RiskTimeouts>,
     /// `ignore`, `escalate` (default) or `trust`.
     pub model_risk_hints: Option<HintPolicy>,
-    /// Tools (names or globs) that skip the question (seed 001): still subject to
+    /// Tools (names or globs) that skip the question: still subject to
     /// deny and ask rules, never for Critical calls.
     pub auto_approved_tools: Option<Vec<String>>,
     /// How many permission requests may wait at once in a session.

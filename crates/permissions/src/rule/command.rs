@@ -1,5 +1,6 @@
 //! `command = "git status"`: an argv prefix in the shell analyser's normal form.
 
+use super::RuleError;
 use crate::Context;
 use crate::shell;
 
@@ -77,7 +78,7 @@ fn basename(program: &str) -> &str {
 impl CommandPattern {
     /// Parses a rule's `command` through the shell analyser. It must be one simple
     /// command that can be read.
-    pub fn parse(source: &str) -> Result<CommandPattern, String> {
+    pub fn parse(source: &str) -> Result<CommandPattern, RuleError> {
         let marked: Vec<String> = source
             .split_whitespace()
             .map(|w| {
@@ -89,22 +90,25 @@ impl CommandPattern {
             })
             .collect();
         if marked.is_empty() {
-            return Err("`command` is empty".into());
+            return Err(RuleError::EmptyCommand);
         }
         let analysis = shell::analyse(&marked.join(" "), &Context::new("/"));
         if let Some(problem) = &analysis.problem {
-            return Err(format!(
-                "`command = \"{source}\"` cannot be read: {problem}"
-            ));
+            return Err(RuleError::UnreadableCommand {
+                pattern: source.to_owned(),
+                problem: problem.to_string(),
+            });
         }
         let [segment] = analysis.segments.as_slice() else {
-            return Err(format!(
-                "`command = \"{source}\"` must be one simple command, not {} parts; write one rule per part",
-                analysis.segments.len()
-            ));
+            return Err(RuleError::CompoundCommand {
+                pattern: source.to_owned(),
+                parts: analysis.segments.len(),
+            });
         };
         if segment.opaque || segment.argv.is_empty() {
-            return Err(format!("`command = \"{source}\"` does not name a program"));
+            return Err(RuleError::NoProgram {
+                pattern: source.to_owned(),
+            });
         }
         let word = |w: &String| {
             if w == ANY_WORD {

@@ -11,7 +11,7 @@ pub enum DomainPattern {
 }
 
 impl DomainPattern {
-    pub fn parse(source: &str) -> Result<DomainPattern, String> {
+    pub fn parse(source: &str) -> Result<DomainPattern, super::RuleError> {
         let lower = source.trim_end_matches('.').to_ascii_lowercase();
         let valid = |s: &str| {
             !s.is_empty()
@@ -25,9 +25,9 @@ impl DomainPattern {
         } else if valid(&lower) {
             return Ok(DomainPattern::Exact(lower));
         }
-        Err(format!(
-            "`domain = \"{source}\"` must be a host name or `*.` and a host name"
-        ))
+        Err(super::RuleError::BadDomain {
+            pattern: source.to_owned(),
+        })
     }
 
     /// `host` must already be lowercase.

@@ -39,19 +39,21 @@ pub fn build_glob(pattern: &str) -> Result<Glob, globset::Error> {
 }
 
 impl PathPattern {
-    pub fn parse(source: &str) -> Result<PathPattern, String> {
+    pub fn parse(source: &str) -> Result<PathPattern, super::RuleError> {
         let (anchor, rest) = if let Some(rest) = source.strip_prefix("~/") {
             (Anchor::Home, rest)
         } else if source.starts_with('/') || source.starts_with("**/") {
             (Anchor::Absolute, source)
         } else if source.is_empty() || source.starts_with('~') {
-            return Err(format!("`path = \"{source}\"` is not a path glob"));
+            return Err(super::RuleError::NotAPathGlob {
+                pattern: source.to_owned(),
+            });
         } else {
             (Anchor::Cwd, source.strip_prefix("./").unwrap_or(source))
         };
         // `**/x` must also match `/x` itself and absolute paths; globset's `**/`
         // prefix matches any leading folders, including none.
-        let glob = build_glob(rest).map_err(|e| format!("`path = \"{source}\"`: {e}"))?;
+        let glob = build_glob(rest).map_err(|e| super::RuleError::glob("path", source, &e))?;
         Ok(PathPattern {
             source: source.to_owned(),
             anchor,

@@ -41,6 +41,38 @@ pub(crate) struct Lock {
     _file: File,
 }
 
+/// The identity and version of a file as its metadata gives them. Appends change the
+/// length and the modification time, a rewrite (which renames a new file over the old)
+/// changes the inode, and the change time catches an edit in place that kept the
+/// length within the modification time's granularity, or a change of permissions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fingerprint {
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+    #[cfg(unix)]
+    unix: (u64, u64, i64, i64),
+}
+
+impl Fingerprint {
+    fn of(meta: &std::fs::Metadata) -> Fingerprint {
+        #[cfg(unix)]
+        use std::os::unix::fs::MetadataExt;
+        Fingerprint {
+            len: meta.len(),
+            modified: meta.modified().ok(),
+            #[cfg(unix)]
+            unix: (meta.dev(), meta.ino(), meta.ctime(), meta.ctime_nsec()),
+        }
+    }
+}
+
+/// What a read found: the records that parsed, and how many lines did not.
+#[derive(Debug)]
+pub(crate) struct Records<T> {
+    pub records: Vec<T>,
+    pub skipped: usize,
+}
+
 #[derive(Debug, Clone)]
 pub(crate) struct JsonlFile {
     path: PathBuf,
@@ -62,6 +94,16 @@ impl JsonlFile {
 
     pub(crate) fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// What identifies the file's current contents without reading them: one `statx`.
+    /// A missing file has none.
+    pub(crate) fn fingerprint(&self) -> Result<Option<Fingerprint>, StoreError> {
+        match std::fs::metadata(&self.path) {
+            Ok(meta) => Ok(Some(Fingerprint::of(&meta))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(StoreError::io(&self.path, "look at", e)),
+        }
     }
 
     fn lock_path(&self) -> PathBuf {
@@ -97,9 +139,23 @@ impl JsonlFile {
     /// it into lines: splitting 100,000 lines on the main thread first cost as much as
     /// a tenth of the parse.
     pub(crate) fn read<T: DeserializeOwned + Send>(&self) -> Result<Vec<T>, StoreError> {
+        self.read_counted().map(|read| read.records)
+    }
+
+    /// Like [`JsonlFile::read`], and says how many lines were skipped: a caller for
+    /// whom a lost line matters (a grant file's line may have been a revocation) can
+    /// then fail closed instead of trusting what is left.
+    pub(crate) fn read_counted<T: DeserializeOwned + Send>(
+        &self,
+    ) -> Result<Records<T>, StoreError> {
         let bytes = match std::fs::read(&self.path) {
             Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(Records {
+                    records: Vec::new(),
+                    skipped: 0,
+                });
+            }
             Err(e) => return Err(StoreError::io(&self.path, "read", e)),
         };
         const PARALLEL_FROM: usize = 1 << 20;
@@ -113,33 +169,50 @@ impl JsonlFile {
         // the first share on the calling thread measured 150 ms of CPU per 100,000
         // grants instead of 110 ms, most likely an allocator effect (the calling
         // thread's arena holds the frees of earlier loads; a fresh thread's does not).
-        let parts: Vec<Vec<T>> = std::thread::scope(|scope| {
+        let parts: Vec<Records<T>> = std::thread::scope(|scope| {
             let handles: Vec<_> = chunks
                 .iter()
                 .map(|&(start, end)| scope.spawn(move || self.parse_chunk(bytes, start, end)))
                 .collect();
             // A panicking parser thread is a bug; its lines are lost rather than the
-            // whole file (the records are still on disk).
+            // whole file (the records are still on disk), and counted as skipped.
             handles
                 .into_iter()
-                .map(|h| h.join().unwrap_or_default())
+                .map(|h| {
+                    h.join().unwrap_or(Records {
+                        records: Vec::new(),
+                        skipped: 1,
+                    })
+                })
                 .collect()
         });
-        let mut all = Vec::with_capacity(parts.iter().map(Vec::len).sum());
+        let mut all = Vec::with_capacity(parts.iter().map(|p| p.records.len()).sum());
+        let mut skipped = 0;
         for part in parts {
-            all.extend(part);
+            all.extend(part.records);
+            skipped += part.skipped;
         }
-        Ok(all)
+        Ok(Records {
+            records: all,
+            skipped,
+        })
     }
 
     /// Parses the lines of `whole[start..end]`, a run of whole lines.
-    fn parse_chunk<T: DeserializeOwned>(&self, whole: &[u8], start: usize, end: usize) -> Vec<T> {
+    fn parse_chunk<T: DeserializeOwned>(
+        &self,
+        whole: &[u8],
+        start: usize,
+        end: usize,
+    ) -> Records<T> {
         let chunk = &whole[start..end];
         let mut out = Vec::with_capacity(chunk.len() / 128);
+        let mut skipped = 0;
         // The number of the chunk's first line is counted only when a line must be
         // reported, which is rare.
         let mut first_line: Option<usize> = None;
         let mut warn = |n: usize, error: serde_json::Error| {
+            skipped += 1;
             let first = *first_line
                 .get_or_insert_with(|| 1 + whole[..start].iter().filter(|&&b| b == b'\n').count());
             tracing::warn!(
@@ -179,7 +252,10 @@ impl JsonlFile {
                 }
             }
         }
-        out
+        Records {
+            records: out,
+            skipped,
+        }
     }
 
     /// Appends one record as a line and fsyncs. The caller holds the lock.

@@ -519,3 +519,145 @@ fn writers_granting_at_once_lose_nothing() {
     assert_eq!(engine.grants(None).len(), 200);
     let _ = Layer::User;
 }
+
+/// `warden grants revoke` runs in another process while an agent's engine holds the
+/// grant: the engine's next decision reads the file again and no longer allows. A
+/// grant another process adds applies the same way.
+#[test]
+fn a_grant_revoked_by_another_process_stops_allowing_at_the_next_decision() {
+    let w = World::new();
+    let engine = w.engine(&[], false);
+    let npm = r#"{"command": "npm test"}"#;
+    let p = proposal_of(&w, &engine, "terminal", npm).expect("proposal");
+    let other = w.engine(&[], false);
+    let g = other
+        .grant("s2", &p, Scope::Project, Effect::Allow, "zed")
+        .expect("grant");
+    let e = w.eval(&engine, "terminal", npm, Mode::Ask);
+    assert_eq!(e.decision, Decision::Allow, "{}", e.explanation);
+    assert!(
+        GrantStore::new(w.state.join("grants.jsonl"))
+            .revoke(&g.id)
+            .expect("revoke")
+    );
+    let e = w.eval(&engine, "terminal", npm, Mode::Ask);
+    assert_eq!(e.decision, Decision::Ask, "{}", e.explanation);
+}
+
+/// `warden grants expire` rewrites the file (a new inode of about the same size):
+/// what it dropped no longer allows in a running engine.
+#[test]
+fn a_grants_file_compacted_by_another_process_is_read_again() {
+    let w = World::new();
+    let engine = w.engine(&[], false);
+    let npm = r#"{"command": "npm test"}"#;
+    let p = proposal_of(&w, &engine, "terminal", npm).expect("proposal");
+    let in_an_hour = SystemTime::now() + Duration::from_secs(3600);
+    engine
+        .grant_until(
+            "s1",
+            &p,
+            Scope::User,
+            Effect::Allow,
+            "zed",
+            Some(in_an_hour),
+        )
+        .expect("grant");
+    assert_eq!(
+        w.eval(&engine, "terminal", npm, Mode::Ask).decision,
+        Decision::Allow
+    );
+    // Compacting as of tomorrow drops the grant, as `warden grants expire` would then.
+    let tomorrow = SystemTime::now() + Duration::from_secs(86_400);
+    let store = GrantStore::new(w.state.join("grants.jsonl"));
+    assert_eq!(store.expire(tomorrow).expect("expire"), 1);
+    assert_eq!(
+        w.eval(&engine, "terminal", npm, Mode::Ask).decision,
+        Decision::Ask
+    );
+}
+
+/// A line of the grants file that cannot be read may have been a revocation or a
+/// "reject always": while it is there nothing is allowed unasked, the grants that
+/// were read still deny, and nothing is lost from the file. Once the file is repaired
+/// the grants allow again.
+#[test]
+fn a_corrupt_grants_line_fails_closed_and_loses_no_grant() {
+    let w = World::new();
+    let engine = w.engine(&[], false);
+    let npm = r#"{"command": "npm test"}"#;
+    let cargo = r#"{"command": "cargo build"}"#;
+    let p = proposal_of(&w, &engine, "terminal", npm).expect("proposal");
+    let q = proposal_of(&w, &engine, "terminal", cargo).expect("proposal");
+    engine
+        .grant("s1", &p, Scope::Project, Effect::Allow, "zed")
+        .expect("grant");
+    engine
+        .grant("s1", &q, Scope::Project, Effect::Deny, "zed")
+        .expect("grant");
+    assert_eq!(
+        w.eval(&engine, "terminal", npm, Mode::Ask).decision,
+        Decision::Allow
+    );
+
+    let path = w.state.join("grants.jsonl");
+    let good = std::fs::read_to_string(&path).expect("read");
+    std::fs::write(&path, format!("{good}{{\"revoke\":{{\"id\":\n")).expect("write");
+    let e = w.eval(&engine, "terminal", npm, Mode::Ask);
+    assert_eq!(e.decision, Decision::Ask, "{}", e.explanation);
+    assert!(
+        matches!(&e.decided_by, DecidedBy::PolicyError { file, error }
+            if file.ends_with("grants.jsonl") && error.contains("1 line(s)")),
+        "{:?}",
+        e.decided_by
+    );
+    assert_eq!(e.policy_errors.len(), 1);
+    assert_eq!(
+        w.eval(&engine, "terminal", cargo, Mode::Ask).decision,
+        Decision::Deny
+    );
+    assert_eq!(
+        GrantStore::new(&path).load().expect("load").len(),
+        2,
+        "the grants that were read are still in the file"
+    );
+
+    std::fs::write(&path, good).expect("repair");
+    let e = w.eval(&engine, "terminal", npm, Mode::Ask);
+    assert_eq!(e.decision, Decision::Allow, "{}", e.explanation);
+    assert!(e.policy_errors.is_empty());
+}
+
+/// A grants file that becomes unreadable while the engine runs (here: replaced by a
+/// folder) fails closed too, and the deny grants read before still deny.
+#[test]
+fn a_grants_file_that_becomes_unreadable_fails_closed() {
+    let w = World::new();
+    let engine = w.engine(&[], false);
+    let npm = r#"{"command": "npm test"}"#;
+    let cargo = r#"{"command": "cargo build"}"#;
+    let p = proposal_of(&w, &engine, "terminal", npm).expect("proposal");
+    let q = proposal_of(&w, &engine, "terminal", cargo).expect("proposal");
+    engine
+        .grant("s1", &p, Scope::Project, Effect::Allow, "zed")
+        .expect("grant");
+    engine
+        .grant("s1", &q, Scope::Project, Effect::Deny, "zed")
+        .expect("grant");
+    assert_eq!(
+        w.eval(&engine, "terminal", npm, Mode::Ask).decision,
+        Decision::Allow
+    );
+    let path = w.state.join("grants.jsonl");
+    std::fs::rename(&path, w.state.join("grants.jsonl.bak")).expect("move");
+    std::fs::create_dir(&path).expect("mkdir");
+    let e = w.eval(&engine, "terminal", npm, Mode::Ask);
+    assert_eq!(e.decision, Decision::Ask, "{}", e.explanation);
+    assert!(
+        matches!(&e.decided_by, DecidedBy::PolicyError { file, .. } if file.ends_with("grants.jsonl"))
+    );
+    assert_eq!(
+        w.eval(&engine, "terminal", cargo, Mode::Ask).decision,
+        Decision::Deny
+    );
+}

@@ -76,6 +76,12 @@ fn rules_that_do_not_compile_and_failed_examples_are_errors() {
         "[[rule]]\ntool = \"http_fetch\"\ndomain = \"*.x.org\"\ndecision = \"deny\"\nnot_match = [\"https://a.x.org/\"]\n",
         &[(Error, "example", None)],
     );
+    // The kind comes from the error's type, not its text: a broken glob whose own text
+    // reads "example `" is still a rule that does not compile.
+    check(
+        "[[rule]]\ntool = \"example `[\"\ndecision = \"deny\"\n",
+        &[(Error, "rule", None)],
+    );
 }
 
 #[test]

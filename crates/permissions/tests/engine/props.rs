@@ -159,7 +159,7 @@ proptest! {
             let now = w.eval(&engine, t, a, Mode::Ask);
             if now.decision == Decision::Allow && was != Decision::Allow {
                 prop_assert!(now.risk <= proposal.max_risk && now.risk != Risk::Critical, "{t} {a}");
-                let call = ToolCall::from_model(t.clone(), serde_json::from_str(&w.expand(a)).expect("json"));
+                let call = ToolCall::from_model(t.clone(), serde_json::from_str(&w.expand(a)).expect("json")).expect("a valid hint");
                 prop_assert_eq!(&call.tool, tool, "a grant for one tool allowed another");
                 for seg in &now.segments {
                     prop_assert!(

@@ -89,7 +89,12 @@ impl World {
     pub fn eval(&self, engine: &Engine, tool: &str, args: &str, mode: Mode) -> Evaluation {
         let value: Value = serde_json::from_str(&self.expand(args))
             .unwrap_or_else(|e| panic!("bad test JSON {args}: {e}"));
-        engine.evaluate(&ToolCall::from_model(tool, value), &self.ctx(), mode, "s1")
+        // As the agent and `warden policy check` do: a malformed hint makes the call
+        // malformed.
+        match ToolCall::from_model(tool, value) {
+            Ok(call) => engine.evaluate(&call, &self.ctx(), mode, "s1"),
+            Err(e) => engine.reject_malformed(tool, &e.to_string(), mode),
+        }
     }
 }
 

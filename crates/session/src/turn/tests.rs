@@ -11,6 +11,7 @@ use warden_model::{Conversation, FinishReason, Message, ToolCallRequest};
 use warden_permissions::{Decision, Risk};
 
 use super::*;
+use crate::gate::{PrepareError, RememberError};
 
 /// A gate whose verdicts come from the tool name: `read` allow, `write` ask (with a
 /// proposal), `rm` ask Critical, `deny` deny, `bad` invalid. Grants turn the tool's
@@ -21,9 +22,15 @@ struct FakeGate {
 }
 
 impl Gate for FakeGate {
-    fn prepare(&self, tool: &str, args: &serde_json::Value) -> Result<Prepared, String> {
+    fn prepare(&self, tool: &str, args: &serde_json::Value) -> Result<Prepared, PrepareError> {
         if tool == "bad" || args.get("invalid").is_some() {
-            return Err(format!("{tool}: missing field `path`"));
+            // The tools of these scenarios that take arguments which can be invalid.
+            let tool = if tool == "bad" { "bad" } else { "write" };
+            return Err(warden_tools::ValidationError::Invalid {
+                tool,
+                message: "missing field `path`".to_owned(),
+            }
+            .into());
         }
         Ok(Prepared {
             tool: tool.to_owned(),
@@ -71,7 +78,7 @@ impl Gate for FakeGate {
         _verdict: &Verdict,
         scope: GrantScope,
         effect: GrantEffect,
-    ) -> Result<(), String> {
+    ) -> Result<(), RememberError> {
         self.grants
             .borrow_mut()
             .push((call.tool.clone(), effect, scope));

@@ -13,8 +13,8 @@ use crate::paths::{display, resolve};
 
 pub(crate) async fn list(args: &FsListArgs, cx: &ExecContext<'_>) -> ToolOutput {
     const TOOL: &str = "fs_list";
-    let path = resolve(cx.cwd, &args.path);
-    let shown = display(cx.cwd, &path);
+    let path = resolve(cx.cwd, cx.home, &args.path);
+    let shown = display(cx.cwd, cx.home, &path);
     let dir = path.clone();
     let entries = blocking(move || {
         let mut entries = Vec::new();
@@ -80,13 +80,13 @@ pub(crate) async fn list(args: &FsListArgs, cx: &ExecContext<'_>) -> ToolOutput 
 
 /// Whether deleting or moving `path` would take the session's working directory with it.
 fn contains_cwd(path: &Path, cx: &ExecContext<'_>) -> bool {
-    resolve(cx.cwd, Path::new("")).starts_with(path)
+    resolve(cx.cwd, cx.home, Path::new("")).starts_with(path)
 }
 
 pub(crate) async fn delete(args: &FsDeleteArgs, cx: &ExecContext<'_>) -> ToolOutput {
     const TOOL: &str = "fs_delete";
-    let path = resolve(cx.cwd, &args.path);
-    let shown = display(cx.cwd, &path);
+    let path = resolve(cx.cwd, cx.home, &args.path);
+    let shown = display(cx.cwd, cx.home, &path);
     // A safety net under the policy engine: deleting the workspace itself (or the root, or a
     // parent of the workspace) is never what a coding task needs.
     if contains_cwd(&path, cx) {
@@ -153,9 +153,12 @@ fn rename_no_replace(from: &Path, to: &Path) -> io::Result<()> {
 
 pub(crate) async fn rename(args: &FsMoveArgs, cx: &ExecContext<'_>) -> ToolOutput {
     const TOOL: &str = "fs_move";
-    let from = resolve(cx.cwd, &args.from);
-    let to = resolve(cx.cwd, &args.to);
-    let (from_shown, to_shown) = (display(cx.cwd, &from), display(cx.cwd, &to));
+    let from = resolve(cx.cwd, cx.home, &args.from);
+    let to = resolve(cx.cwd, cx.home, &args.to);
+    let (from_shown, to_shown) = (
+        display(cx.cwd, cx.home, &from),
+        display(cx.cwd, cx.home, &to),
+    );
     if contains_cwd(&from, cx) {
         return ToolOutput::failed(
             TOOL,

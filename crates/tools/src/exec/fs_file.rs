@@ -125,8 +125,8 @@ fn read_local(path: &Path, line: u32, limit: Option<u32>, max: usize) -> io::Res
 
 pub(crate) async fn read(args: &FsReadArgs, cx: &ExecContext<'_>) -> ToolOutput {
     const TOOL: &str = "fs_read";
-    let path = resolve(cx.cwd, &args.path);
-    let shown = display(cx.cwd, &path);
+    let path = resolve(cx.cwd, cx.home, &args.path);
+    let shown = display(cx.cwd, cx.home, &path);
     let first = args.line.unwrap_or(1);
     let max = cx.limits.read_bytes;
     let text = match &cx.editor {
@@ -179,13 +179,26 @@ pub(crate) async fn read(args: &FsReadArgs, cx: &ExecContext<'_>) -> ToolOutput 
     ToolOutput::completed(for_model, raw)
 }
 
+/// Why a file tool could not read or store a file; shown to the model after the path.
+#[derive(Debug, thiserror::Error)]
+enum FileError {
+    #[error("{}", io_message(.0))]
+    Io(#[from] io::Error),
+    #[error("{0}")]
+    Editor(#[source] crate::EditorError),
+    /// The editor offers reads but failed one: editing the disk copy instead could lose
+    /// the user's unsaved changes.
+    #[error("could not be read through the editor ({0})")]
+    EditorRead(#[source] crate::EditorError),
+}
+
 /// The current text of a file for a diff or an edit: the editor's buffer when it offers reads,
 /// the file on disk otherwise. `Ok(None)` means the file does not exist.
 async fn current_text(
     path: &Path,
     cx: &ExecContext<'_>,
     prefer_editor: bool,
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>, FileError> {
     if prefer_editor
         && let Some(editor) = &cx.editor
         && editor.can_read()
@@ -220,17 +233,17 @@ async fn current_text(
             .map_err(|_| io::Error::from(io::ErrorKind::InvalidData))
     })
     .await
-    .map_err(|err| io_message(&err))
+    .map_err(FileError::Io)
 }
 
-async fn store(path: &Path, content: &str, cx: &ExecContext<'_>) -> Result<(), String> {
+async fn store(path: &Path, content: &str, cx: &ExecContext<'_>) -> Result<(), FileError> {
     if let Some(editor) = &cx.editor
         && editor.can_write()
     {
         return editor
             .write_text_file(path, content)
             .await
-            .map_err(|err| err.to_string());
+            .map_err(FileError::Editor);
     }
     let local = path.to_path_buf();
     let content = content.to_owned();
@@ -241,7 +254,7 @@ async fn store(path: &Path, content: &str, cx: &ExecContext<'_>) -> Result<(), S
         std::fs::write(&local, content)
     })
     .await
-    .map_err(|err| io_message(&err))
+    .map_err(FileError::Io)
 }
 
 fn diff_output(path: PathBuf, old: Option<String>, new: String, for_model: String) -> ToolOutput {
@@ -261,17 +274,17 @@ fn diff_output(path: PathBuf, old: Option<String>, new: String, for_model: Strin
 
 pub(crate) async fn write(args: &FsWriteArgs, cx: &ExecContext<'_>) -> ToolOutput {
     const TOOL: &str = "fs_write";
-    let path = resolve(cx.cwd, &args.path);
-    let shown = display(cx.cwd, &path);
+    let path = resolve(cx.cwd, cx.home, &args.path);
+    let shown = display(cx.cwd, cx.home, &path);
     // The old text is only for the diff; when it cannot be read (too large, not text) the write
     // still happens and the diff shows the new text alone.
     let old = match current_text(&path, cx, true).await {
         Ok(old) => old,
-        Err(message) if message == "is a directory" => {
+        Err(FileError::Io(err)) if err.kind() == io::ErrorKind::IsADirectory => {
             return ToolOutput::failed(TOOL, format!("{shown} is a directory"));
         }
-        Err(message) => {
-            tracing::debug!(path = %path.display(), message, "no old text for the diff");
+        Err(err) => {
+            tracing::debug!(path = %path.display(), %err, "no old text for the diff");
             None
         }
     };
@@ -307,8 +320,8 @@ fn occurrences(text: &str, needle: &str) -> Vec<usize> {
 
 pub(crate) async fn edit(args: &FsEditArgs, cx: &ExecContext<'_>) -> ToolOutput {
     const TOOL: &str = "fs_edit";
-    let path = resolve(cx.cwd, &args.path);
-    let shown = display(cx.cwd, &path);
+    let path = resolve(cx.cwd, cx.home, &args.path);
+    let shown = display(cx.cwd, cx.home, &path);
     let old = match editor_or_local_text(&path, cx).await {
         Ok(Some(old)) => old,
         Ok(None) => {
@@ -354,7 +367,10 @@ pub(crate) async fn edit(args: &FsEditArgs, cx: &ExecContext<'_>) -> ToolOutput 
 
 /// The text to edit: the editor's buffer when it offers reads (an editor error is then an
 /// error: editing a stale disk copy would lose the user's unsaved changes), the disk otherwise.
-async fn editor_or_local_text(path: &Path, cx: &ExecContext<'_>) -> Result<Option<String>, String> {
+async fn editor_or_local_text(
+    path: &Path,
+    cx: &ExecContext<'_>,
+) -> Result<Option<String>, FileError> {
     if let Some(editor) = &cx.editor
         && editor.can_read()
     {
@@ -365,7 +381,7 @@ async fn editor_or_local_text(path: &Path, cx: &ExecContext<'_>) -> Result<Optio
             .read_text_file(path, None, None)
             .await
             .map(Some)
-            .map_err(|err| format!("could not be read through the editor ({err})"));
+            .map_err(FileError::EditorRead);
     }
     current_text(path, cx, false).await
 }

@@ -76,8 +76,12 @@ fn walk(
 
 pub(crate) async fn search(args: &FsSearchArgs, cx: &ExecContext<'_>) -> ToolOutput {
     const TOOL: &str = "fs_search";
-    let root = resolve(cx.cwd, args.path.as_deref().unwrap_or(Path::new("")));
-    let shown_root = display(cx.cwd, &root);
+    let root = resolve(
+        cx.cwd,
+        cx.home,
+        args.path.as_deref().unwrap_or(Path::new("")),
+    );
+    let shown_root = display(cx.cwd, cx.home, &root);
     let regex = match regex::Regex::new(&args.pattern) {
         Ok(regex) => regex,
         Err(err) => {
@@ -96,7 +100,10 @@ pub(crate) async fn search(args: &FsSearchArgs, cx: &ExecContext<'_>) -> ToolOut
     };
     let mut text = String::new();
     for (path, line, content) in &found.matches {
-        text.push_str(&format!("{}:{line}: {content}\n", display(cx.cwd, path)));
+        text.push_str(&format!(
+            "{}:{line}: {content}\n",
+            display(cx.cwd, cx.home, path)
+        ));
     }
     if found.matches.is_empty() {
         text = format!(

@@ -25,7 +25,11 @@ struct Timeout {
 }
 
 pub(crate) async fn run(args: &TerminalArgs, cx: &ExecContext<'_>) -> ToolOutput {
-    let cwd = resolve(cx.cwd, args.cwd.as_deref().unwrap_or(Path::new("")));
+    let cwd = resolve(
+        cx.cwd,
+        cx.home,
+        args.cwd.as_deref().unwrap_or(Path::new("")),
+    );
     let requested = args
         .timeout_secs
         .map_or(cx.limits.terminal_timeout, Duration::from_secs);
@@ -38,7 +42,7 @@ pub(crate) async fn run(args: &TerminalArgs, cx: &ExecContext<'_>) -> ToolOutput
             TOOL,
             format!(
                 "the working directory {} is not a directory",
-                display(cx.cwd, &cwd)
+                display(cx.cwd, cx.home, &cwd)
             ),
         );
     }

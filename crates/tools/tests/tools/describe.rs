@@ -8,11 +8,16 @@ use super::support::call;
 fn check(tool: &str, args: Value, expect: expect_test::Expect) {
     let call = call(tool, args);
     let cwd = Path::new("/w");
-    let locations: Vec<String> = locations(&call, cwd)
+    let home = Some(Path::new("/home/u"));
+    let locations: Vec<String> = locations(&call, cwd, home)
         .iter()
         .map(|p| p.display().to_string())
         .collect();
-    expect.assert_eq(&format!("{} | {}", title(&call, cwd), locations.join(", ")));
+    expect.assert_eq(&format!(
+        "{} | {}",
+        title(&call, cwd, home),
+        locations.join(", ")
+    ));
 }
 
 #[test]
@@ -27,6 +32,12 @@ fn titles_and_locations_say_what_a_call_does() {
         "fs_read",
         json!({"path": "/w/a.rs", "line": 10, "limit": 20}),
         expect!["Read a.rs (lines 10-29) | /w/a.rs"],
+    );
+    // `~` is the home folder, as the permission engine reads it.
+    check(
+        "fs_write",
+        json!({"path": "~/.bashrc", "content": "x"}),
+        expect!["Write 1 byte to /home/u/.bashrc | /home/u/.bashrc"],
     );
     check(
         "fs_read",
@@ -108,6 +119,6 @@ fn titles_and_locations_say_what_a_call_does() {
     );
     assert_eq!(
         PathBuf::from("/w"),
-        warden_tools::resolve(Path::new("/w"), Path::new(""))
+        warden_tools::resolve(Path::new("/w"), None, Path::new(""))
     );
 }

@@ -130,8 +130,13 @@ async fn cancel_kills_then_releases_the_terminal() {
     let editor = Arc::new(FakeEditor::new(false, false, true).with_command(Command::Hangs));
     let cancel = CancellationToken::new();
     let later = cancel.clone();
+    let watched = editor.clone();
+    // Cancelled once the command runs in the editor's terminal (the tool waits for its
+    // exit): a hook, not a guess at how long that takes.
     tokio::spawn(async move {
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        while !watched.log().iter().any(|l| l.starts_with("wait")) {
+            tokio::task::yield_now().await;
+        }
         later.cancel();
     });
     let (out, log, _) = run_in(editor, json!({"command": "sleep 30"}), cancel).await;

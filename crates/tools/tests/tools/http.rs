@@ -5,7 +5,11 @@ use std::time::Duration;
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
+
+/// Notified by the test server once it has started the `/stalls` answer.
+static STALLED: Notify = Notify::const_new();
 use warden_tools::{Limits, ToolOutput};
 
 use super::support::{run_full, workspace};
@@ -100,6 +104,15 @@ async fn serve(mut stream: TcpStream, port: u16) {
             let _ = stream
                 .write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nstart")
                 .await;
+            tokio::time::sleep(Duration::from_secs(30)).await;
+            return;
+        }
+        // Like `/slow`, and tells the test that the fetch is under way.
+        "/stalls" => {
+            let _ = stream
+                .write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nstart")
+                .await;
+            STALLED.notify_one();
             tokio::time::sleep(Duration::from_secs(30)).await;
             return;
         }
@@ -276,14 +289,16 @@ async fn cancel_stops_a_fetch() {
     let base = server().await;
     let cancel = CancellationToken::new();
     let later = cancel.clone();
+    // Cancelled once the server has started the answer, so the fetch is in flight: a
+    // hook, not a guess at how long that takes.
     tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        STALLED.notified().await;
         later.cancel();
     });
     let out = fetch_with(
         Limits::default(),
         cancel,
-        json!({"url": format!("{base}/slow")}),
+        json!({"url": format!("{base}/stalls")}),
     )
     .await;
     assert!(!out.ok);

@@ -37,6 +37,7 @@ pub async fn run_with(
         &call,
         ExecContext {
             cwd,
+            home: None,
             editor,
             cancel: CancellationToken::new(),
             limits,
@@ -59,6 +60,7 @@ pub async fn run_with_secrets(
         &call,
         ExecContext {
             cwd,
+            home: None,
             editor: None,
             cancel: CancellationToken::new(),
             limits: Limits::default(),
@@ -107,6 +109,7 @@ pub async fn run_full(
         &call,
         ExecContext {
             cwd,
+            home: None,
             editor,
             cancel,
             limits,
