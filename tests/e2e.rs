@@ -7,6 +7,7 @@
 mod e2e {
     mod support;
 
+    mod approvals;
     mod bad_input;
     mod lifecycle;
     mod openai_model;

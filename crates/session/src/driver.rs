@@ -26,6 +26,7 @@ use warden_tools::{Editor, ExecContext};
 
 use crate::gate::Gate;
 use crate::permission::{self, Answer};
+use crate::preview::{self, Files};
 use crate::turn::{AuditNote, Command, Event, ToolResult, Turn, TurnLimits};
 use crate::updates;
 
@@ -123,6 +124,27 @@ pub async fn drive(
                 None => continue,
             },
         };
+        let event = match event {
+            // The previews of edits need the files as they are now; they are read off
+            // the runtime's thread before the turn sees the reply.
+            Event::ModelReplied {
+                text,
+                calls,
+                finish,
+                files: _,
+            } => {
+                let files =
+                    preview::load(&calls, &state.setup.cwd, state.setup.tool_limits.edit_bytes)
+                        .await;
+                Event::ModelReplied {
+                    text,
+                    calls,
+                    finish,
+                    files,
+                }
+            }
+            event => event,
+        };
         let gate = state.setup.gate.clone();
         queue.extend(turn.handle(event, gate.as_ref()));
     };
@@ -158,6 +180,7 @@ impl Reply {
                 text: std::mem::take(&mut self.text),
                 calls: std::mem::take(&mut self.calls),
                 finish,
+                files: Files::default(),
             }),
             Some(Err(err)) => Step::Done(Event::ModelFailed {
                 message: format!("The model failed: {err}"),
@@ -169,6 +192,7 @@ impl Reply {
                     text: std::mem::take(&mut self.text),
                     calls: Vec::new(),
                     finish: FinishReason::EndTurn,
+                    files: Files::default(),
                 })
             }
             None => Step::Done(Event::ModelFailed {
@@ -289,7 +313,7 @@ impl DriverState {
         let withdraw = CancellationToken::new();
         // Sent here, in the loop, so the request is on the wire before anything the
         // loop sends later.
-        let pending = self.setup.client.send(request);
+        let pending = self.setup.client.send_permission_request(&request);
         self.asks.insert(
             call_id.clone(),
             Ask {
@@ -299,18 +323,25 @@ impl DriverState {
         );
         self.answers.push(Box::pin(async move {
             let answer = match pending.wait(timeout, &withdraw).await {
-                Ok(response) => permission::read_answer(response),
+                Ok(response) => match serde_json::from_value(response) {
+                    Ok(response) => permission::read_answer(response),
+                    Err(err) => Answer::Failed {
+                        reason: crate::markdown::one_line(&format!(
+                            "the client's answer is malformed: {err}"
+                        )),
+                    },
+                },
                 Err(ClientRequestError::Timeout { .. }) => Answer::TimedOut,
                 // Withdrawn by the turn itself: it already settled the call.
                 Err(ClientRequestError::Withdrawn { .. }) => return None,
                 // With the connection gone nobody can answer; the turn is over.
                 Err(ClientRequestError::Disconnected { .. }) => Answer::Cancelled,
                 Err(ClientRequestError::Rejected { error, .. }) => Answer::Failed {
-                    // One line: the reason ends up in a sentence for the model and the user.
-                    reason: format!("the client answered with an error: {error}")
-                        .split_whitespace()
-                        .collect::<Vec<_>>()
-                        .join(" "),
+                    // One line, whole: the reason ends up in a sentence for the model and
+                    // the user.
+                    reason: crate::markdown::one_line(&format!(
+                        "the client answered with an error: {error}"
+                    )),
                 },
             };
             Some((call_id, answer))

@@ -91,6 +91,20 @@ impl EngineGate {
     }
 }
 
+/// The segment of a compound command that decided, found as the engine finds it: the
+/// riskiest of those with the call's decision.
+fn deciding_part(evaluation: &Evaluation) -> Option<String> {
+    if evaluation.segments.len() < 2 {
+        return None;
+    }
+    evaluation
+        .segments
+        .iter()
+        .filter(|s| s.decision == evaluation.decision)
+        .reduce(|best, s| if s.risk > best.risk { s } else { best })
+        .map(|s| s.text.clone())
+}
+
 fn hint(value: Option<warden_model::RiskHint>) -> Option<Risk> {
     value.and_then(|h| Risk::parse(h.as_str()))
 }
@@ -160,11 +174,16 @@ impl Gate for EngineGate {
             "decided_by": evaluation.decided_by,
             "matched_rules": evaluation.matched_rules,
         }));
+        let deciding_part = deciding_part(&evaluation);
         Verdict {
             decision: evaluation.decision,
             risk: evaluation.risk,
             reason: evaluation.reason,
-            proposal: evaluation.proposal.map(|p| p.subject),
+            risk_reason: evaluation.risk_reason,
+            deciding_part,
+            proposal: evaluation
+                .proposal
+                .map(|p| p.subject_plain(&self.context.cwd)),
             timeout,
             why,
         }

@@ -29,7 +29,11 @@ use warden_permissions::Decision;
 
 use crate::gate::{Gate, GrantEffect, GrantScope, Prepared, Verdict};
 use crate::permission::{self, Answer, Choice};
+use crate::preview::{self, Files};
 use crate::updates;
+
+/// What a call that a cancel closed says.
+const CANCELLED: &str = "Cancelled: the turn was cancelled before this call finished.";
 
 /// Bounds on one turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,6 +76,8 @@ pub enum Event {
         text: String,
         calls: Vec<ToolCallRequest>,
         finish: FinishReason,
+        /// What the previews of the calls need from disk, read by the driver.
+        files: Files,
     },
     /// The model could not answer; `message` says why, for the user.
     ModelFailed { message: String },
@@ -151,6 +157,8 @@ struct Call {
     tool: String,
     prepared: Option<Prepared>,
     verdict: Option<Verdict>,
+    /// What the call showed before it ran (its preview and risk), for its request.
+    content: Vec<ToolCallContent>,
     status: Status,
 }
 
@@ -162,6 +170,8 @@ pub struct Turn {
     limits: TurnLimits,
     batch: Vec<Call>,
     notes: Vec<(String, String)>,
+    /// What the current batch's previews read from disk.
+    files: Files,
     model_requests: u32,
     asks: usize,
     ended: bool,
@@ -183,6 +193,7 @@ impl Turn {
             limits,
             batch: Vec::new(),
             notes: Vec::new(),
+            files: Files::default(),
             model_requests: 1,
             asks: 0,
             ended: false,
@@ -215,7 +226,11 @@ impl Turn {
                 text,
                 calls,
                 finish,
-            } => self.on_reply(text, calls, finish, gate, &mut out),
+                files,
+            } => {
+                self.files = files;
+                self.on_reply(text, calls, finish, gate, &mut out);
+            }
             Event::ModelFailed { message } => {
                 out.push(self.notify(updates::message_chunk(&self.session, message)));
                 self.end(StopReason::EndTurn, &mut out);
@@ -273,6 +288,7 @@ impl Turn {
             tool: request.name.clone(),
             prepared: None,
             verdict: None,
+            content: Vec::new(),
             status: Status::Done,
         };
         let prepared = match gate.prepare(&request.name, &request.arguments) {
@@ -297,8 +313,17 @@ impl Turn {
                 return;
             }
         };
-        out.push(self.notify(updates::proposed(&self.session, &call.id, &prepared)));
-        let verdict = evaluate(&call, &prepared, gate, out);
+        // Evaluated before the first notification, which shows the risk in words; the
+        // notification still goes out before anything else about the call.
+        let verdict = gate.evaluate(&prepared);
+        call.content = preview::content(&prepared, &verdict, &self.files);
+        out.push(self.notify(updates::proposed(
+            &self.session,
+            &call.id,
+            &prepared,
+            call.content.clone(),
+        )));
+        out.push(evaluation_note(&call, &prepared, &verdict));
         call.prepared = Some(prepared);
         call.verdict = Some(verdict);
         self.decide(&mut call, out);
@@ -332,7 +357,13 @@ impl Turn {
                     return;
                 }
                 self.asks += 1;
-                let request = permission::request(&self.session, &call.id, &prepared, &verdict);
+                let request = permission::request(
+                    &self.session,
+                    &call.id,
+                    &prepared,
+                    &verdict,
+                    call.content.clone(),
+                );
                 call.status = Status::Asking {
                     offered: permission::offered(&verdict),
                 };
@@ -403,6 +434,9 @@ impl Turn {
         match answer {
             Answer::Cancelled => {
                 out.push(audit(&call, &args, answered("cancelled", None, None, None)));
+                // The answered call is closed here (its request needs no withdrawal);
+                // `cancel` closes every other open call, all before the turn's answer.
+                self.finish(&call, ToolOutcome::Cancelled, CANCELLED, out);
                 self.batch[index] = call;
                 self.cancel(out);
                 return;
@@ -523,12 +557,14 @@ impl Turn {
             let verdict = evaluate(&call, &prepared, gate, out);
             let before = call.verdict.as_ref().map(|v| v.risk);
             let raised = before.is_some_and(|risk| verdict.risk > risk);
+            call.content = preview::content(&prepared, &verdict, &self.files);
             out.push(
                 self.notify(updates::update(
                     &self.session,
                     &call.id,
                     ToolCallUpdateFields::new()
                         .title(prepared.title.clone())
+                        .content(call.content.clone())
                         .raw_input(prepared.args.clone())
                         .locations(updates::locations(&prepared.locations)),
                 )),
@@ -685,12 +721,7 @@ impl Turn {
                     call_id: call.id.clone(),
                 }),
             }
-            self.finish(
-                &call,
-                ToolOutcome::Cancelled,
-                "Cancelled: the turn was cancelled before this call finished.",
-                out,
-            );
+            self.finish(&call, ToolOutcome::Cancelled, CANCELLED, out);
             self.batch[index].status = Status::Done;
         }
         self.batch.clear();

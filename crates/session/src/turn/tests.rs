@@ -59,6 +59,8 @@ impl Gate for FakeGate {
             decision,
             risk,
             reason: format!("{} says so", call.tool),
+            risk_reason: format!("{} is {risk}", call.tool),
+            deciding_part: None,
             proposal: (call.tool == "write").then(|| format!("`{}`", call.tool)),
             timeout: Some(Duration::from_secs(30)),
             why: Default::default(),
@@ -92,6 +94,7 @@ fn reply(calls: Vec<ToolCallRequest>) -> Event {
         text: String::new(),
         calls,
         finish: FinishReason::ToolCalls,
+        files: Files::default(),
     }
 }
 
@@ -204,6 +207,7 @@ fn a_reply_without_calls_ends_the_turn() {
             text: "hi".to_owned(),
             calls: vec![],
             finish: FinishReason::EndTurn,
+            files: Files::default(),
         }],
         expect![[r#"
             call model
@@ -264,7 +268,7 @@ fn a_batch_runs_the_allowed_asks_the_rest_at_once_and_waits_for_all() {
             update c3 failed: Denied by policy: deny says so
             tool_call c4 pending
             audit c4 ask
-            ask c4 [allow-once reject-once]
+            ask c4 [reject-once allow-once]
             --
             update c1 completed
             --
@@ -397,7 +401,7 @@ fn unknown_unoffered_and_failed_answers_are_denials() {
             ask c1 [allow-once allow-session allow-project reject-once reject-project]
             tool_call c2 pending
             audit c2 ask
-            ask c2 [allow-once reject-once]
+            ask c2 [reject-once allow-once]
             tool_call c3 pending
             audit c3 ask
             ask c3 [allow-once allow-session allow-project reject-once reject-project]
@@ -437,7 +441,7 @@ fn a_timeout_fails_the_call_as_timed_out() {
 }
 
 #[test]
-fn a_cancelled_answer_cancels_the_whole_turn() {
+fn a_cancelled_answer_fails_every_open_call_before_the_turn_ends() {
     check(
         vec![
             reply(vec![
@@ -464,6 +468,7 @@ fn a_cancelled_answer_cancels_the_whole_turn() {
             ask c3 [allow-once allow-session allow-project reject-once reject-project]
             --
             audit c2 cancelled
+            update c2 failed: Cancelled: the turn was cancelled before this call finished.
             stop c1
             update c1 failed: Cancelled: the turn was cancelled before this call finished.
             withdraw c3
@@ -536,11 +541,11 @@ fn edited_input_is_evaluated_again_and_a_raised_risk_asks_again() {
             ask c1 [allow-once allow-session allow-project reject-once reject-project]
             --
             audit c1 ask
-            update c1 edit
-            ask c1 [allow-once reject-once reject-project]
+            update c1 edit: Critical: write is critical
+            ask c1 [reject-once allow-once reject-project]
             --
             audit c1 ask
-            update c1 edit
+            update c1 edit: Medium: write is medium
             audit c1 granted
             update c1 inprogress
             run c1 {"path":"c"}
@@ -672,6 +677,7 @@ fn a_length_cut_off_runs_nothing_and_ends_max_tokens() {
             text: String::new(),
             calls: vec![call("c1", "read", json!({}))],
             finish: FinishReason::MaxTokens,
+            files: Files::default(),
         }],
         expect![[r#"
             call model
