@@ -148,10 +148,40 @@ def test_a_critical_call_offers_only_once_options(home: Path, project: Path) -> 
             sid = await w.new_session(project)
             turn = await w.prompt(sid, call("terminal", {"command": "sudo touch a"}))
             [request] = turn.permission_requests
-            assert option_ids(request) == ["allow-once", "reject-once"]
-            assert [o["kind"] for o in request["options"]] == ["allow_once", "reject_once"]
+            # Reject first: a client whose cursor starts on the first option never runs it
+            # by a bare Enter.
+            assert option_ids(request) == ["reject-once", "allow-once"]
+            assert [o["kind"] for o in request["options"]] == ["reject_once", "allow_once"]
+            risk = request["toolCall"]["content"][0]["content"]["text"]
+            assert risk.startswith("Critical: "), risk
             assert turn.message() == "terminal: denied (User denied tool invocation)"
             assert not (project / "a").exists()
+
+    run(scenario())
+
+
+def test_a_write_is_asked_with_its_diff_and_risk_in_view(home: Path, project: Path) -> None:
+    async def scenario() -> None:
+        async with warden(home, always("reject-once")) as w:
+            sid = await w.new_session(project)
+            turn = await w.prompt(sid, call("fs_write", {"path": "notes.txt", "content": "hello\n"}))
+            [request] = turn.permission_requests
+            diff, risk = request["toolCall"]["content"]
+            assert diff["type"] == "diff"
+            assert diff["path"] == str(project / "notes.txt")
+            assert diff.get("oldText") is None
+            assert diff["newText"] == "hello\n"
+            assert risk["content"]["text"].startswith("Medium: writes ")
+            assert [o["name"] for o in request["options"]][1] == "Always allow fs_write on notes.txt in this session"
+            # On the wire: the first notification names its status, a new file's oldText is null.
+            [raw] = [
+                m["params"]["update"]
+                for m in w.recorder.raw_in
+                if m.get("method") == "session/update" and m["params"]["update"]["sessionUpdate"] == "tool_call"
+            ]
+            assert raw["status"] == "pending"
+            assert "oldText" in raw["content"][0] and raw["content"][0]["oldText"] is None
+            assert not (project / "notes.txt").exists()
 
     run(scenario())
 

@@ -121,10 +121,36 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       const turn = await w.prompt(sid, call("terminal", { command: "sudo touch a" }));
       assert.equal(turn.permissionRequests.length, 1);
       const [request] = turn.permissionRequests;
-      assert.deepEqual(optionIds(request), ["allow-once", "reject-once"]);
-      assert.deepEqual(request.options.map((o) => o.kind), ["allow_once", "reject_once"]);
+      // Reject first: a client whose cursor starts on the first option never runs it by a
+      // bare Enter.
+      assert.deepEqual(optionIds(request), ["reject-once", "allow-once"]);
+      assert.deepEqual(request.options.map((o) => o.kind), ["reject_once", "allow_once"]);
+      assert.match(request.toolCall.content[0].content.text, /^Critical: /);
       assert.equal(turn.message(), "terminal: denied (User denied tool invocation)");
       assert.ok(!existsSync(inProject("a")));
+    });
+  });
+
+  test("a write is asked with its diff and risk in view", async () => {
+    await withWarden(home, always("reject-once"), async (w) => {
+      const sid = await w.newSession(project);
+      const turn = await w.prompt(sid, call("fs_write", { path: "notes.txt", content: "hello\n" }));
+      assert.equal(turn.permissionRequests.length, 1);
+      const [request] = turn.permissionRequests;
+      const [diff, risk] = request.toolCall.content;
+      assert.equal(diff.type, "diff");
+      assert.equal(diff.path, inProject("notes.txt"));
+      assert.equal(diff.oldText ?? null, null);
+      assert.equal(diff.newText, "hello\n");
+      assert.match(risk.content.text, /^Medium: writes /);
+      assert.equal(request.options[1].name, "Always allow fs_write on notes.txt in this session");
+      // On the wire: the first notification names its status, and a new file's oldText is null.
+      const [raw] = w.recorder.rawIn
+        .filter((m) => m.method === "session/update" && m.params.update.sessionUpdate === "tool_call")
+        .map((m) => m.params.update);
+      assert.equal(raw.status, "pending");
+      assert.ok("oldText" in raw.content[0] && raw.content[0].oldText === null, JSON.stringify(raw));
+      assert.ok(!existsSync(inProject("notes.txt")));
     });
   });
 
