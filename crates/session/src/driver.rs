@@ -183,7 +183,12 @@ impl Reply {
                 files: Files::default(),
             }),
             Some(Err(err)) => Step::Done(Event::ModelFailed {
-                message: format!("The model failed: {err}"),
+                // Quoted, on one line: an error may carry JSON or HTML that would
+                // otherwise be read as Markdown.
+                message: format!(
+                    "The model failed: {}",
+                    warden_model::code_span(&warden_model::one_line(&err.to_string()))
+                ),
             }),
             // A reply that ends without saying why is taken as finished if it said
             // something and asked for nothing; otherwise it is incomplete.
@@ -326,7 +331,7 @@ impl DriverState {
                 Ok(response) => match serde_json::from_value(response) {
                     Ok(response) => permission::read_answer(response),
                     Err(err) => Answer::Failed {
-                        reason: crate::markdown::one_line(&format!(
+                        reason: warden_model::one_line(&format!(
                             "the client's answer is malformed: {err}"
                         )),
                     },
@@ -339,7 +344,7 @@ impl DriverState {
                 Err(ClientRequestError::Rejected { error, .. }) => Answer::Failed {
                     // One line, whole: the reason ends up in a sentence for the model and
                     // the user.
-                    reason: crate::markdown::one_line(&format!(
+                    reason: warden_model::one_line(&format!(
                         "the client answered with an error: {error}"
                     )),
                 },

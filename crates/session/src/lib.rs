@@ -8,7 +8,6 @@ mod driver;
 mod editor;
 mod engine_gate;
 mod gate;
-mod markdown;
 mod modes;
 mod permission;
 mod preview;

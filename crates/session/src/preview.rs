@@ -240,14 +240,14 @@ pub fn risk_text(prepared: &Prepared, verdict: &Verdict) -> String {
     );
     if let Some(part) = &verdict.deciding_part {
         s.push_str("\n\nDecided by the part ");
-        s.push_str(&crate::markdown::code_span(part));
+        s.push_str(&warden_model::code_span(part));
         s.push('.');
     }
     if prepared.tool == "terminal"
         && let Some(command) = prepared.args.get("command").and_then(|c| c.as_str())
     {
         s.push_str("\n\n");
-        s.push_str(&crate::markdown::code_block("sh", command));
+        s.push_str(&warden_model::code_block("sh", command));
     }
     s
 }

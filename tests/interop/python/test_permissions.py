@@ -59,14 +59,14 @@ def assert_ran_unasked(turn: Turn, tool: str) -> None:
     """The turn's one call ran without a permission request and completed."""
     assert turn.permission_requests == []
     assert list(turn.statuses().values()) == [["pending", "in_progress", "completed"]]
-    assert turn.message() == f"{tool}: completed"
+    assert turn.message() == f"- {tool}: completed"
 
 
 def assert_denied_unasked(turn: Turn, tool: str) -> None:
     """The turn's one call was denied without a permission request."""
     assert turn.permission_requests == []
     assert list(turn.statuses().values()) == [["pending", "failed"]]
-    assert turn.message().startswith(f"{tool}: denied")
+    assert turn.message().startswith(f"- {tool}: denied")
 
 
 def option_ids(request: dict) -> list[str]:
@@ -88,7 +88,7 @@ def test_allow_once_runs_the_call_and_asks_again_next_time(home: Path, project: 
             [call_id] = turn.call_ids()
             assert request["toolCall"]["toolCallId"] == call_id
             assert turn.statuses()[call_id] == ["pending", "in_progress", "completed"]
-            assert turn.message() == "terminal: completed"
+            assert turn.message() == "- terminal: completed"
             assert (project / "a").exists()
 
             # allow-once stores nothing: the next matching call asks again.
@@ -127,7 +127,7 @@ def test_allow_project_survives_a_restart(home: Path, project: Path) -> None:
             sid = await w.new_session(project)
             turn = await w.prompt(sid, touch("a"))
             assert len(turn.permission_requests) == 1
-            assert turn.message() == "terminal: completed"
+            assert turn.message() == "- terminal: completed"
             assert (project / "a").exists()
 
     async def second_process() -> None:
@@ -135,7 +135,7 @@ def test_allow_project_survives_a_restart(home: Path, project: Path) -> None:
             sid = await w.new_session(project)
             turn = await w.prompt(sid, touch("b"))
             assert turn.permission_requests == []
-            assert turn.message() == "terminal: completed"
+            assert turn.message() == "- terminal: completed"
             assert (project / "b").exists()
 
     run(first_process())
@@ -154,7 +154,7 @@ def test_a_critical_call_offers_only_once_options(home: Path, project: Path) -> 
             assert [o["kind"] for o in request["options"]] == ["reject_once", "allow_once"]
             risk = request["toolCall"]["content"][0]["content"]["text"]
             assert risk.startswith("Critical: "), risk
-            assert turn.message() == "terminal: denied (User denied tool invocation)"
+            assert turn.message() == "- terminal: denied (User denied tool invocation)"
             assert not (project / "a").exists()
 
     run(scenario())
@@ -198,7 +198,7 @@ def test_reject_once_does_not_run_the_call(home: Path, project: Path) -> None:
             assert len(turn.permission_requests) == 1
             [call_id] = turn.call_ids()
             assert turn.statuses()[call_id] == ["pending", "failed"]
-            assert turn.message() == "terminal: denied (User denied tool invocation)"
+            assert turn.message() == "- terminal: denied (User denied tool invocation)"
             assert not (project / "a").exists()
 
     run(scenario())
@@ -210,7 +210,7 @@ def test_reject_project_denies_a_later_call_unasked(home: Path, project: Path) -
             sid = await w.new_session(project)
             first = await w.prompt(sid, touch("a"))
             assert len(first.permission_requests) == 1
-            assert first.message().startswith("terminal: denied")
+            assert first.message().startswith("- terminal: denied")
             assert not (project / "a").exists()
 
             second = await w.prompt(sid, touch("b"))
@@ -295,7 +295,7 @@ def test_unknown_option_id_is_a_denial(home: Path, project: Path) -> None:
             assert turn.stop_reason == "end_turn"
             [call_id] = turn.call_ids()
             assert turn.statuses()[call_id] == ["pending", "failed"]
-            assert turn.message().startswith("terminal: denied")
+            assert turn.message().startswith("- terminal: denied")
             assert not (project / "a").exists()
 
     run(scenario())
@@ -315,7 +315,7 @@ def test_malformed_answer_without_outcome_is_a_denial(home: Path, project: Path)
             assert turn.stop_reason == "end_turn"
             [call_id] = turn.call_ids()
             assert turn.statuses()[call_id] == ["pending", "failed"]
-            assert turn.message().startswith("terminal: denied")
+            assert turn.message().startswith("- terminal: denied")
             assert not (project / "a").exists()
 
     run(scenario())
@@ -334,7 +334,7 @@ def test_error_response_is_a_denial(home: Path, project: Path) -> None:
             assert turn.stop_reason == "end_turn"
             [call_id] = turn.call_ids()
             assert turn.statuses()[call_id] == ["pending", "failed"]
-            assert turn.message().startswith("terminal: denied")
+            assert turn.message().startswith("- terminal: denied")
             assert not (project / "a").exists()
 
     run(scenario())
@@ -350,7 +350,7 @@ def test_timeout_withdraws_the_request_and_fails_the_call(home: Path, project: P
             assert turn.stop_reason == "end_turn"
             [call_id] = turn.call_ids()
             assert turn.statuses()[call_id] == ["pending", "failed"]
-            assert turn.message() == "terminal: timed out"
+            assert turn.message() == "- terminal: timed out"
             assert not (project / "a").exists()
             # The SDK does not surface `$/cancel_request`; the raw stream shows it names the
             # permission request that was never answered.
@@ -392,9 +392,9 @@ def test_batch_with_mixed_outcomes(home: Path, project: Path) -> None:
             assert turn.final_status(by_input["touch b"]) == "failed"
             assert turn.final_status(by_input["touch c"]) == "completed"
             assert turn.message().splitlines() == [
-                "terminal: completed",
-                "terminal: denied (User denied tool invocation)",
-                "terminal: completed",
+                "- terminal: completed",
+                "- terminal: denied (User denied tool invocation)",
+                "- terminal: completed",
             ]
             assert sorted(p.name for p in project.iterdir()) == ["a", "c"]
 
@@ -414,7 +414,7 @@ def test_edited_input_runs_the_edited_command(home: Path, project: Path) -> None
             assert turn.final_status(call_id) == "completed"
             edited = [u for u in turn.updates if u.get("sessionUpdate") == "tool_call_update" and "rawInput" in u]
             assert [u["rawInput"] for u in edited] == [{"command": "touch edited"}]
-            assert turn.message() == "terminal: completed"
+            assert turn.message() == "- terminal: completed"
             assert (project / "edited").exists()
             assert not (project / "original").exists()
 
@@ -430,7 +430,7 @@ def test_note_on_a_denial_reaches_the_final_message(home: Path, project: Path) -
             turn = await w.prompt(sid, touch("a"))
             [call_id] = turn.call_ids()
             assert turn.final_status(call_id) == "failed"
-            assert turn.message() == "terminal: denied (User denied tool invocation: use the staging database instead)"
+            assert turn.message() == "- terminal: denied (User denied tool invocation: use the staging database instead)"
             assert not (project / "a").exists()
 
     run(scenario())
@@ -507,7 +507,7 @@ def test_editor_fs_and_terminal_carry_the_allowed_calls(home: Path, project: Pat
             )
             assert turn.stop_reason == "end_turn"
             assert len(turn.permission_requests) == 2
-            assert turn.message().splitlines() == ["terminal: completed", "fs_write: completed"]
+            assert turn.message().splitlines() == ["- terminal: completed", "- fs_write: completed"]
             by_tool = {u["toolCallId"]: u["kind"] for u in turn.updates if u.get("sessionUpdate") == "tool_call"}
             [term_call] = [c for c, k in by_tool.items() if k == "execute"]
             [write_call] = [c for c, k in by_tool.items() if k == "edit"]

@@ -24,14 +24,14 @@ const modeUpdates = (updates) => updates.filter((u) => u.sessionUpdate === "curr
 function assertRanUnasked(turn, tool) {
   assert.deepEqual(turn.permissionRequests, []);
   assert.deepEqual(Object.values(turn.statuses()), [["pending", "in_progress", "completed"]]);
-  assert.equal(turn.message(), `${tool}: completed`);
+  assert.equal(turn.message(), `- ${tool}: completed`);
 }
 
 // The turn's one call was denied without a permission request.
 function assertDeniedUnasked(turn, tool) {
   assert.deepEqual(turn.permissionRequests, []);
   assert.deepEqual(Object.values(turn.statuses()), [["pending", "failed"]]);
-  assert.ok(turn.message().startsWith(`${tool}: denied`), turn.message());
+  assert.ok(turn.message().startsWith(`- ${tool}: denied`), turn.message());
 }
 
 const TEST_TIMEOUT_MS = 60_000;
@@ -68,7 +68,7 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       const [callId] = turn.callIds();
       assert.equal(request.toolCall.toolCallId, callId);
       assert.deepEqual(turn.statuses()[callId], ["pending", "in_progress", "completed"]);
-      assert.equal(turn.message(), "terminal: completed");
+      assert.equal(turn.message(), "- terminal: completed");
       assert.ok(existsSync(inProject("a")));
 
       // allow-once stores nothing: the next matching call asks again.
@@ -103,14 +103,14 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       const sid = await w.newSession(project);
       const turn = await w.prompt(sid, touch("a"));
       assert.equal(turn.permissionRequests.length, 1);
-      assert.equal(turn.message(), "terminal: completed");
+      assert.equal(turn.message(), "- terminal: completed");
       assert.ok(existsSync(inProject("a")));
     });
     await withWarden(home, neverAsked(), async (w) => {
       const sid = await w.newSession(project);
       const turn = await w.prompt(sid, touch("b"));
       assert.deepEqual(turn.permissionRequests, []);
-      assert.equal(turn.message(), "terminal: completed");
+      assert.equal(turn.message(), "- terminal: completed");
       assert.ok(existsSync(inProject("b")));
     });
   });
@@ -126,7 +126,7 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       assert.deepEqual(optionIds(request), ["reject-once", "allow-once"]);
       assert.deepEqual(request.options.map((o) => o.kind), ["reject_once", "allow_once"]);
       assert.match(request.toolCall.content[0].content.text, /^Critical: /);
-      assert.equal(turn.message(), "terminal: denied (User denied tool invocation)");
+      assert.equal(turn.message(), "- terminal: denied (User denied tool invocation)");
       assert.ok(!existsSync(inProject("a")));
     });
   });
@@ -164,7 +164,7 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       assert.equal(turn.permissionRequests.length, 1);
       const [callId] = turn.callIds();
       assert.deepEqual(turn.statuses()[callId], ["pending", "failed"]);
-      assert.equal(turn.message(), "terminal: denied (User denied tool invocation)");
+      assert.equal(turn.message(), "- terminal: denied (User denied tool invocation)");
       assert.ok(!existsSync(inProject("a")));
     });
   });
@@ -174,7 +174,7 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       const sid = await w.newSession(project);
       const first = await w.prompt(sid, touch("a"));
       assert.equal(first.permissionRequests.length, 1);
-      assert.match(first.message(), /^terminal: denied/);
+      assert.match(first.message(), /^- terminal: denied/);
       assert.ok(!existsSync(inProject("a")));
 
       const second = await w.prompt(sid, touch("b"));
@@ -252,7 +252,7 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       assert.equal(turn.stopReason, "end_turn");
       const [callId] = turn.callIds();
       assert.deepEqual(turn.statuses()[callId], ["pending", "failed"]);
-      assert.match(turn.message(), /^terminal: denied/);
+      assert.match(turn.message(), /^- terminal: denied/);
       assert.ok(!existsSync(inProject("a")));
     });
   });
@@ -267,7 +267,7 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       assert.equal(turn.stopReason, "end_turn");
       const [callId] = turn.callIds();
       assert.deepEqual(turn.statuses()[callId], ["pending", "failed"]);
-      assert.match(turn.message(), /^terminal: denied/);
+      assert.match(turn.message(), /^- terminal: denied/);
       assert.ok(!existsSync(inProject("a")));
     });
   });
@@ -284,7 +284,7 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       assert.equal(turn.stopReason, "end_turn");
       const [callId] = turn.callIds();
       assert.deepEqual(turn.statuses()[callId], ["pending", "failed"]);
-      assert.match(turn.message(), /^terminal: denied/);
+      assert.match(turn.message(), /^- terminal: denied/);
       assert.ok(!existsSync(inProject("a")));
     });
   });
@@ -297,7 +297,7 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       assert.equal(turn.stopReason, "end_turn");
       const [callId] = turn.callIds();
       assert.deepEqual(turn.statuses()[callId], ["pending", "failed"]);
-      assert.equal(turn.message(), "terminal: timed out");
+      assert.equal(turn.message(), "- terminal: timed out");
       assert.ok(!existsSync(inProject("a")));
       // `$/cancel_request` names the permission request that was never answered, and the SDK
       // turned it into an abort of the handler's signal with a -32800 "request cancelled".
@@ -333,9 +333,9 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       assert.equal(turn.finalStatus(byInput["touch b"]), "failed");
       assert.equal(turn.finalStatus(byInput["touch c"]), "completed");
       assert.deepEqual(turn.message().split("\n"), [
-        "terminal: completed",
-        "terminal: denied (User denied tool invocation)",
-        "terminal: completed",
+        "- terminal: completed",
+        "- terminal: denied (User denied tool invocation)",
+        "- terminal: completed",
       ]);
       assert.deepEqual(readdirSync(project).sort(), ["a", "c"]);
     });
@@ -352,7 +352,7 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       assert.equal(turn.finalStatus(callId), "completed");
       const edited = turn.updates.filter((u) => u.sessionUpdate === "tool_call_update" && u.rawInput !== undefined);
       assert.deepEqual(edited.map((u) => u.rawInput), [{ command: "touch edited" }]);
-      assert.equal(turn.message(), "terminal: completed");
+      assert.equal(turn.message(), "- terminal: completed");
       assert.ok(existsSync(inProject("edited")));
       assert.ok(!existsSync(inProject("original")));
     });
@@ -365,7 +365,7 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       const turn = await w.prompt(sid, touch("a"));
       const [callId] = turn.callIds();
       assert.equal(turn.finalStatus(callId), "failed");
-      assert.equal(turn.message(), "terminal: denied (User denied tool invocation: use the staging database instead)");
+      assert.equal(turn.message(), "- terminal: denied (User denied tool invocation: use the staging database instead)");
       assert.ok(!existsSync(inProject("a")));
     });
   });
@@ -424,7 +424,7 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       const turn = await w.prompt(sid, [touch("a"), call("fs_write", { path: "w.txt", content: "hello" })].join("\n"));
       assert.equal(turn.stopReason, "end_turn");
       assert.equal(turn.permissionRequests.length, 2);
-      assert.deepEqual(turn.message().split("\n"), ["terminal: completed", "fs_write: completed"]);
+      assert.deepEqual(turn.message().split("\n"), ["- terminal: completed", "- fs_write: completed"]);
       const starts = turn.updates.filter((u) => u.sessionUpdate === "tool_call");
       const [termCall] = starts.filter((u) => u.kind === "execute").map((u) => u.toolCallId);
       const [writeCall] = starts.filter((u) => u.kind === "edit").map((u) => u.toolCallId);

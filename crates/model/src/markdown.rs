@@ -1,5 +1,5 @@
-//! Text that clients render as Markdown: code spans and blocks that cannot be broken
-//! by what they quote, and error messages on one line.
+//! Text that clients render as Markdown (agent messages, tool call content): code spans
+//! and blocks that cannot be broken by what they quote, and error messages on one line.
 
 /// The longest quoted error, in characters; past it the text ends with an ellipsis.
 /// Generous on purpose: an error is only useful whole.
