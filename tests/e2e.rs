@@ -9,6 +9,7 @@ mod e2e {
 
     mod approvals;
     mod bad_input;
+    mod commands;
     mod lifecycle;
     mod openai_model;
     mod protocol;

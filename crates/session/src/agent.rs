@@ -16,10 +16,11 @@ use warden_acp_transport::schema::{
     SetSessionModeRequest, SetSessionModeResponse, StopReason,
 };
 use warden_acp_transport::{AgentHandler, ClientHandle, Error, PromptResponder};
-use warden_model::{Conversation, Model, ToolSpec};
+use warden_model::{Conversation, Model, ToolSpec, code_span};
 use warden_permissions::{AuditLog, Context, Engine, Locations, Mode};
 
 use crate::audit::AuditLogSink;
+use crate::commands;
 use crate::config_options::{MODEL_OPTION, model_option};
 use crate::driver::{AuditSink, TurnSetup, drive};
 use crate::editor::ClientEditor;
@@ -218,6 +219,96 @@ fn prompt_text(blocks: &[ContentBlock]) -> String {
     parts.join("\n")
 }
 
+fn parse_mode(id: &str) -> Result<Mode, String> {
+    Mode::parse(id).ok_or_else(|| {
+        let known: Vec<_> = Mode::ALL.iter().map(|m| m.id()).collect();
+        format!("unknown mode `{id}`; the modes are: {}", known.join(", "))
+    })
+}
+
+impl Session {
+    fn is_scripted(&self) -> bool {
+        lock(&self.model)
+            .as_ref()
+            .is_ok_and(|m| m.id() == "scripted")
+    }
+
+    fn set_mode(&self, mode: Mode, client: &ClientHandle) {
+        self.mode.set(mode);
+        client.notify(SessionNotification::new(
+            self.id.clone(),
+            SessionUpdate::CurrentModeUpdate(CurrentModeUpdate::new(mode.id())),
+        ));
+    }
+}
+
+impl WardenAgent {
+    /// Answers one of Warden's own commands, without the model; the conversation does
+    /// not change.
+    fn run_command(
+        &self,
+        session: &Arc<Session>,
+        command: Result<commands::Command, String>,
+        responder: PromptResponder,
+        client: ClientHandle,
+    ) {
+        let say = move |client: &ClientHandle, session: &SessionId, text: String| {
+            client.notify(updates::message_chunk(session, text));
+        };
+        let text = match command {
+            Err(usage) => usage,
+            Ok(commands::Command::Grants) => commands::grants_text(
+                &session.engine.grants(Some(&session.id.0)),
+                session.mode.get(),
+                session.engine.project_root(),
+            ),
+            Ok(commands::Command::Why) => commands::why_text(session.gate.explain_last()),
+            Ok(commands::Command::Mode(None)) => {
+                let known: Vec<String> = Mode::ALL.iter().map(|m| code_span(m.id())).collect();
+                format!(
+                    "The mode is {}. The modes are: {}; change it with `/mode MODE`.",
+                    code_span(session.mode.get().id()),
+                    known.join(", ")
+                )
+            }
+            Ok(commands::Command::Mode(Some(id))) => match parse_mode(&id) {
+                Ok(mode) => {
+                    session.set_mode(mode, &client);
+                    format!("The mode is now {}.", code_span(mode.id()))
+                }
+                Err(problem) => format!("The mode did not change: {problem}."),
+            },
+            Ok(commands::Command::Revoke(id)) => {
+                // The grants file is written under a lock: off the runtime's thread.
+                let engine = session.engine.clone();
+                let session_id = session.id.clone();
+                self.turns.spawn(async move {
+                    let shown = code_span(&id);
+                    let found = tokio::task::spawn_blocking(move || engine.revoke(&id)).await;
+                    let text = match found {
+                        Ok(Ok(true)) => format!(
+                            "Revoked {shown}: calls it allowed or denied are asked about again."
+                        ),
+                        Ok(Ok(false)) => {
+                            format!("There is no grant {shown}; `/grants` lists them.")
+                        }
+                        Ok(Err(err)) => format!(
+                            "Could not revoke {shown}: {}",
+                            code_span(&warden_model::one_line(&err.to_string()))
+                        ),
+                        Err(err) => format!("Could not revoke {shown}: {err}"),
+                    };
+                    say(&client, &session_id, text);
+                    responder.respond(Ok(PromptResponse::new(StopReason::EndTurn)));
+                });
+                return;
+            }
+        };
+        say(&client, &session.id, text);
+        responder.respond(Ok(PromptResponse::new(StopReason::EndTurn)));
+    }
+}
+
 struct RunningGuard(Arc<Session>);
 
 impl Drop for RunningGuard {
@@ -330,6 +421,13 @@ impl AgentHandler for WardenAgent {
             .config_options(vec![model_option(self.model_spec(), &current)]))
     }
 
+    fn session_started(&self, session_id: &SessionId, client: ClientHandle) {
+        let Ok(session) = self.session(session_id) else {
+            return;
+        };
+        client.notify(commands::update(&session.id, session.is_scripted()));
+    }
+
     fn prompt(&self, request: PromptRequest, responder: PromptResponder, client: ClientHandle) {
         let session = match self.session(&request.session_id) {
             Ok(session) => session,
@@ -337,6 +435,9 @@ impl AgentHandler for WardenAgent {
         };
         if self.shutdown.is_cancelled() {
             return responder.respond(Ok(PromptResponse::new(StopReason::Cancelled)));
+        }
+        if let Some(command) = commands::parse(&prompt_text(&request.prompt)) {
+            return self.run_command(&session, command, responder, client);
         }
         let cancel = {
             let mut running = lock(&session.running);
@@ -414,26 +515,15 @@ impl AgentHandler for WardenAgent {
         client: ClientHandle,
     ) -> Result<SetSessionModeResponse, Error> {
         let session = self.session(&request.session_id)?;
-        let Some(mode) = Mode::parse(&request.mode_id.0) else {
-            let known: Vec<_> = Mode::ALL.iter().map(|m| m.id()).collect();
-            return Err(invalid_params(format!(
-                "unknown mode `{}`; the modes are: {}",
-                request.mode_id.0,
-                known.join(", ")
-            )));
-        };
-        session.mode.set(mode);
-        client.notify(SessionNotification::new(
-            session.id.clone(),
-            SessionUpdate::CurrentModeUpdate(CurrentModeUpdate::new(mode.id())),
-        ));
+        let mode = parse_mode(&request.mode_id.0).map_err(invalid_params)?;
+        session.set_mode(mode, &client);
         Ok(SetSessionModeResponse::new())
     }
 
     fn set_config_option(
         &self,
         request: SetSessionConfigOptionRequest,
-        _client: ClientHandle,
+        client: ClientHandle,
     ) -> Result<SetSessionConfigOptionResponse, Error> {
         let session = self.session(&request.session_id)?;
         if request.config_id.0.as_ref() != MODEL_OPTION {
@@ -459,6 +549,8 @@ impl AgentHandler for WardenAgent {
             .map_err(|e| invalid_params(e.to_string()))?;
         let current = model.id().to_owned();
         *lock(&session.model) = Ok(model);
+        // `/call` and `/say` are the scripted model's: the commands follow the model.
+        client.notify(commands::update(&session.id, session.is_scripted()));
         Ok(SetSessionConfigOptionResponse::new(vec![model_option(
             self.model_spec(),
             &current,

@@ -48,6 +48,8 @@ pub struct EngineGate {
     /// Calls the user allowed for the session when no narrow grant could be proposed:
     /// exactly these arguments, in memory only.
     exact: Mutex<HashSet<String>>,
+    /// The last call evaluated, for `/why`.
+    last: Mutex<Option<Prepared>>,
 }
 
 impl EngineGate {
@@ -65,6 +67,7 @@ impl EngineGate {
             mode,
             client,
             exact: Mutex::new(HashSet::new()),
+            last: Mutex::new(None),
         }
     }
 
@@ -84,6 +87,14 @@ impl EngineGate {
             self.mode.get(),
             &self.session_id,
         )
+    }
+
+    /// The last call this session evaluated, evaluated again now exactly as `warden
+    /// policy check` would (grants stored since then count).
+    pub fn explain_last(&self) -> Option<(Prepared, Evaluation)> {
+        let prepared = self.last.lock().ok()?.clone()?;
+        let evaluation = self.evaluation(&prepared);
+        Some((prepared, evaluation))
     }
 
     fn exact_key(prepared: &Prepared) -> String {
@@ -142,6 +153,9 @@ impl Gate for EngineGate {
 
     fn evaluate(&self, prepared: &Prepared) -> Verdict {
         let mut evaluation = self.evaluation(prepared);
+        if let Ok(mut last) = self.last.lock() {
+            *last = Some(prepared.clone());
+        }
         // An exact session approval stands in for a grant: it settles what the mode
         // would have asked, never a rule, and never a Critical call.
         let by_mode = matches!(

@@ -3,6 +3,7 @@
 
 mod agent;
 mod audit;
+mod commands;
 mod config_options;
 mod driver;
 mod editor;

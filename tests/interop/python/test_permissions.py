@@ -186,6 +186,20 @@ def test_a_write_is_asked_with_its_diff_and_risk_in_view(home: Path, project: Pa
     run(scenario())
 
 
+def test_the_commands_arrive_and_wardens_own_are_answered_without_the_model(home: Path, project: Path) -> None:
+    async def scenario() -> None:
+        async with warden(home, never_asked()) as w:
+            sid = await w.new_session(project)
+            turn = await w.prompt(sid, "/grants")
+            assert turn.stop_reason == "end_turn"
+            assert turn.message() == "No grants apply here: calls are decided by the policy and the session mode `ask`."
+            [listed] = [u for u in w.recorder.updates if u.get("sessionUpdate") == "available_commands_update"]
+            names = [c["name"] for c in listed["availableCommands"]]
+            assert names == ["call", "say", "grants", "revoke", "why", "mode"]
+
+    run(scenario())
+
+
 # --- reject ----------------------------------------------------------------------------------
 
 

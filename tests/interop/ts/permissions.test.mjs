@@ -154,6 +154,18 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
     });
   });
 
+  test("the commands arrive, and Warden's own are answered without the model", async () => {
+    await withWarden(home, neverAsked(), async (w) => {
+      const sid = await w.newSession(project);
+      const turn = await w.prompt(sid, "/grants");
+      assert.equal(turn.stopReason, "end_turn");
+      assert.equal(turn.message(), "No grants apply here: calls are decided by the policy and the session mode `ask`.");
+      const listed = w.recorder.updates.filter((u) => u.sessionUpdate === "available_commands_update");
+      assert.equal(listed.length, 1);
+      assert.deepEqual(listed[0].availableCommands.map((c) => c.name), ["call", "say", "grants", "revoke", "why", "mode"]);
+    });
+  });
+
   // --- reject --------------------------------------------------------------------------------
 
   test("reject once does not run the call", async () => {
