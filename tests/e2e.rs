@@ -11,6 +11,7 @@ mod e2e {
     mod bad_input;
     mod commands;
     mod lifecycle;
+    mod notices;
     mod openai_model;
     mod protocol;
     mod turns;

@@ -10,10 +10,10 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use warden_acp_transport::schema::{
     AgentCapabilities, CancelNotification, ClientCapabilities, ContentBlock, CurrentModeUpdate,
-    Implementation, InitializeRequest, InitializeResponse, NewSessionRequest, NewSessionResponse,
-    PromptRequest, PromptResponse, SessionConfigOptionValue, SessionId, SessionNotification,
-    SessionUpdate, SetSessionConfigOptionRequest, SetSessionConfigOptionResponse,
-    SetSessionModeRequest, SetSessionModeResponse, StopReason,
+    Implementation, InitializeRequest, InitializeResponse, McpServer, NewSessionRequest,
+    NewSessionResponse, PromptRequest, PromptResponse, SessionConfigOptionValue, SessionId,
+    SessionNotification, SessionUpdate, SetSessionConfigOptionRequest,
+    SetSessionConfigOptionResponse, SetSessionModeRequest, SetSessionModeResponse, StopReason,
 };
 use warden_acp_transport::{AgentHandler, ClientHandle, Error, PromptResponder};
 use warden_model::{Conversation, Model, ToolSpec, code_span};
@@ -26,6 +26,7 @@ use crate::driver::{AuditSink, TurnSetup, drive};
 use crate::editor::ClientEditor;
 use crate::engine_gate::{EngineGate, ModeCell};
 use crate::modes::mode_state;
+use crate::notice::{self, Notice, Severity};
 use crate::turn::TurnLimits;
 use crate::updates;
 
@@ -64,6 +65,8 @@ struct Session {
     model: Mutex<Result<Arc<dyn Model>, String>>,
     conversation: Mutex<Conversation>,
     running: Mutex<Option<CancellationToken>>,
+    /// What the user must be told once the session exists.
+    startup: Mutex<Vec<Notice>>,
 }
 
 /// Warden's [`AgentHandler`].
@@ -219,6 +222,16 @@ fn prompt_text(blocks: &[ContentBlock]) -> String {
     parts.join("\n")
 }
 
+/// An MCP server's name, whatever its transport.
+fn mcp_name(server: &McpServer) -> &str {
+    match server {
+        McpServer::Stdio(s) => &s.name,
+        McpServer::Http(s) => &s.name,
+        McpServer::Sse(s) => &s.name,
+        _ => "(unnamed)",
+    }
+}
+
 fn parse_mode(id: &str) -> Result<Mode, String> {
     Mode::parse(id).ok_or_else(|| {
         let known: Vec<_> = Mode::ALL.iter().map(|m| m.id()).collect();
@@ -368,6 +381,7 @@ impl AgentHandler for WardenAgent {
                 cwd.display()
             )));
         }
+        let mut startup = Vec::new();
         if !request.mcp_servers.is_empty() {
             // Said loudly rather than failing the session: the built-in tools still work,
             // and an editor that always sends its MCP servers must not be locked out.
@@ -375,8 +389,32 @@ impl AgentHandler for WardenAgent {
                 count = request.mcp_servers.len(),
                 "MCP servers are not supported yet; the session runs without them"
             );
+            let names: Vec<String> = request
+                .mcp_servers
+                .iter()
+                .map(|s| code_span(mcp_name(s)))
+                .collect();
+            startup.push(Notice::new(
+                Severity::Warning,
+                "MCP servers were not started",
+                Some(format!(
+                    "This Warden does not support MCP servers yet, so the session runs without {}.",
+                    names.join(", ")
+                )),
+            ));
         }
         let engine = self.engine(&cwd);
+        for err in &engine.policy().errors {
+            startup.push(Notice::new(
+                Severity::Warning,
+                "A policy file could not be used, so calls it would allow ask instead",
+                Some(format!(
+                    "{}: {}. Fix it, then check it with `warden policy lint`.",
+                    err.file,
+                    code_span(&warden_model::one_line(&err.error))
+                )),
+            ));
+        }
         let mode = engine.settings().mode;
         let id = self.new_session_id();
         let mut context =
@@ -414,6 +452,7 @@ impl AgentHandler for WardenAgent {
             model: Mutex::new(model),
             conversation: Mutex::new(Conversation::new()),
             running: Mutex::new(None),
+            startup: Mutex::new(startup),
         });
         lock(&self.sessions).insert(id.0.to_string(), session);
         Ok(NewSessionResponse::new(id)
@@ -426,6 +465,10 @@ impl AgentHandler for WardenAgent {
             return;
         };
         client.notify(commands::update(&session.id, session.is_scripted()));
+        let supported = notice::supported(&self.client_info().0);
+        for startup in std::mem::take(&mut *lock(&session.startup)) {
+            client.notify(notice::to_update(&session.id, &startup, supported));
+        }
     }
 
     fn prompt(&self, request: PromptRequest, responder: PromptResponder, client: ClientHandle) {
@@ -465,7 +508,7 @@ impl AgentHandler for WardenAgent {
             }
         };
         let (capabilities, _) = self.client_info();
-        let editor = ClientEditor::new(client.clone(), session.id.clone(), capabilities);
+        let editor = ClientEditor::new(client.clone(), session.id.clone(), capabilities.clone());
         let settings = session.engine.settings();
         let audit: Arc<dyn AuditSink> = match self.audit() {
             Some(sink) => sink,
@@ -486,6 +529,7 @@ impl AgentHandler for WardenAgent {
             },
             tool_limits: self.config.tool_limits.clone(),
             audit,
+            notices: notice::supported(&capabilities),
         };
         let conversation = std::mem::take(&mut *lock(&session.conversation));
         self.turns.spawn(async move {

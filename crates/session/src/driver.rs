@@ -48,6 +48,8 @@ pub struct TurnSetup {
     pub limits: TurnLimits,
     pub tool_limits: warden_tools::Limits,
     pub audit: Arc<dyn AuditSink>,
+    /// The client shows session notices (else they become agent messages).
+    pub notices: bool,
 }
 
 impl std::fmt::Debug for TurnSetup {
@@ -304,6 +306,11 @@ impl DriverState {
                 };
                 self.audits.push((*note, latency));
             }
+            Command::Tell(notice) => self.setup.client.notify(crate::notice::to_update(
+                &self.setup.session,
+                &notice,
+                self.setup.notices,
+            )),
             Command::End(stop) => return Some(stop),
         }
         None

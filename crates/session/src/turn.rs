@@ -28,6 +28,7 @@ use warden_model::{Conversation, FinishReason, ToolCallRequest, ToolOutcome, den
 use warden_permissions::Decision;
 
 use crate::gate::{Gate, GrantEffect, GrantScope, Prepared, Verdict};
+use crate::notice::{Notice, Severity};
 use crate::permission::{self, Answer, Choice};
 use crate::preview::{self, Files};
 use crate::updates;
@@ -140,6 +141,8 @@ pub enum Command {
     /// Ask the model for its next reply to the conversation.
     CallModel,
     Audit(Box<AuditNote>),
+    /// Tell the user something that is not a reply (a session notice, or a message).
+    Tell(Notice),
     /// Answer the prompt. Always the last command of a turn.
     End(StopReason),
 }
@@ -494,7 +497,7 @@ impl Turn {
                         answered("denied", Some(option_id), note.clone(), None),
                     ));
                     if choice == Choice::RejectProject {
-                        self.remember(&call, GrantScope::Project, GrantEffect::Deny, gate);
+                        self.remember(&call, GrantScope::Project, GrantEffect::Deny, gate, out);
                     }
                     self.finish(
                         &call,
@@ -593,10 +596,10 @@ impl Turn {
         ));
         match choice {
             Choice::AllowSession => {
-                self.remember(&call, GrantScope::Session, GrantEffect::Allow, gate)
+                self.remember(&call, GrantScope::Session, GrantEffect::Allow, gate, out)
             }
             Choice::AllowProject => {
-                self.remember(&call, GrantScope::Project, GrantEffect::Allow, gate)
+                self.remember(&call, GrantScope::Project, GrantEffect::Allow, gate, out)
             }
             _ => {}
         }
@@ -611,13 +614,41 @@ impl Turn {
         self.continue_if_settled(out);
     }
 
-    fn remember(&self, call: &Call, scope: GrantScope, effect: GrantEffect, gate: &dyn Gate) {
+    fn remember(
+        &self,
+        call: &Call,
+        scope: GrantScope,
+        effect: GrantEffect,
+        gate: &dyn Gate,
+        out: &mut Vec<Command>,
+    ) {
         let (Some(prepared), Some(verdict)) = (&call.prepared, &call.verdict) else {
             return;
         };
-        if let Err(reason) = gate.remember(prepared, verdict, scope, effect) {
+        let what = verdict.proposal.as_deref().unwrap_or("this exact call");
+        let verb = match effect {
+            GrantEffect::Allow => "allowed",
+            GrantEffect::Deny => "denied",
+        };
+        let place = match scope {
+            GrantScope::Session => "for this session",
+            GrantScope::Project => "in this project",
+        };
+        match gate.remember(prepared, verdict, scope, effect) {
+            Ok(()) => out.push(Command::Tell(Notice::new(
+                Severity::Info,
+                format!("Grant stored: {what} is {verb} {place}"),
+                Some("`/grants` lists what is stored, `/revoke ID` removes it.".to_owned()),
+            ))),
             // The user's answer for this call still stands; only the memory of it is lost.
-            tracing::warn!(call = %call.id, %reason, "could not store the grant");
+            Err(reason) => {
+                tracing::warn!(call = %call.id, %reason, "could not store the grant");
+                out.push(Command::Tell(Notice::new(
+                    Severity::Warning,
+                    format!("The grant was not stored: {what} will be asked about again"),
+                    Some(warden_model::one_line(&reason)),
+                )));
+            }
         }
     }
 

@@ -174,6 +174,7 @@ fn render(command: &Command) -> String {
             AuditKind::Malformed { .. } => format!("audit {} malformed", note.call_id),
             AuditKind::Answered { outcome, .. } => format!("audit {} {outcome}", note.call_id),
         },
+        Command::Tell(notice) => format!("tell {}", notice.title),
         Command::End(stop) => format!("end {}", serde_json::to_string(stop).unwrap_or_default()),
     }
 }
@@ -324,6 +325,7 @@ fn allow_for_the_session_stores_a_grant_and_settles_waiting_siblings() {
             ask c2 [allow-once allow-session allow-project reject-once reject-project]
             --
             audit c1 granted
+            tell Grant stored: `write` is allowed for this session
             update c1 inprogress
             run c1 {"path":"a"}
             withdraw c2
@@ -362,6 +364,7 @@ fn reject_for_the_project_stores_a_deny_grant() {
             ask c2 [allow-once allow-session allow-project reject-once reject-project]
             --
             audit c1 denied
+            tell Grant stored: `write` is denied in this project
             update c1 failed: User denied tool invocation
             withdraw c2
             audit c2 deny
