@@ -214,3 +214,39 @@ fn a_cancelled_answer_fails_every_open_call_before_the_prompt_answer() {
     }
     assert!(!client.process().project().join("one").exists());
 }
+
+/// A client that shows forms gets `edit-or-note`; the form (`elicitation/create`) edits
+/// the arguments, and the edited call is evaluated again before it runs.
+#[test]
+fn approve_with_edits_through_a_form() {
+    let mut client = Client::spawn();
+    let mut params = super::support::initialize_params();
+    params["clientCapabilities"]["elicitation"] = json!({"form": {}});
+    client.request_ok("initialize", params);
+    let session = client.new_session();
+    client.commands_update();
+    client.on_request(|request| match request["method"].as_str() {
+        Some("session/request_permission") => Answer::Result(selected("edit-or-note")),
+        Some("elicitation/create") => {
+            let schema = &request["params"]["requestedSchema"]["properties"];
+            assert_eq!(schema["command"]["default"], "touch asked", "{request}");
+            assert_eq!(schema["decision"]["default"], "deny", "{request}");
+            Answer::Result(json!({
+                "action": "accept",
+                "content": {"decision": "approve", "command": "touch edited", "note": "renamed"}
+            }))
+        }
+        other => panic!("unexpected request {other:?}"),
+    });
+    let result = client.prompt(&session, r#"/call terminal {"command": "touch asked"}"#);
+    assert_eq!(result["stopReason"], "end_turn");
+    let (_, request) = first_call_and_request(&client);
+    let last = options(&request).pop().unwrap_or_default();
+    assert_eq!(
+        last,
+        r#"edit-or-note reject_once "Edit and approve, or deny with a note…""#
+    );
+    let project = client.process().project();
+    assert!(project.join("edited").exists());
+    assert!(!project.join("asked").exists());
+}

@@ -347,7 +347,7 @@ impl AgentHandler for WardenAgent {
                 "warden": {
                     "version": env!("CARGO_PKG_VERSION"),
                     "permissionResponseMeta": { "editedInput": true, "note": true },
-                    "permissionOptions": ["allow-once", "allow-session", "allow-project", "reject-once", "reject-project"],
+                    "permissionOptions": ["allow-once", "allow-session", "allow-project", "reject-once", "reject-project", "edit-or-note"],
                 }
             })
             .as_object()
@@ -530,6 +530,7 @@ impl AgentHandler for WardenAgent {
             tool_limits: self.config.tool_limits.clone(),
             audit,
             notices: notice::supported(&capabilities),
+            forms: crate::elicit::supported(&capabilities),
         };
         let conversation = std::mem::take(&mut *lock(&session.conversation));
         self.turns.spawn(async move {

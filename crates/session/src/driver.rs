@@ -50,6 +50,8 @@ pub struct TurnSetup {
     pub audit: Arc<dyn AuditSink>,
     /// The client shows session notices (else they become agent messages).
     pub notices: bool,
+    /// The client shows `elicitation/create` forms.
+    pub forms: bool,
 }
 
 impl std::fmt::Debug for TurnSetup {
@@ -86,6 +88,7 @@ pub async fn drive(
     cancel: CancellationToken,
 ) -> (Conversation, StopReason) {
     let (mut turn, first) = Turn::start(setup.session.clone(), conversation, prompt, setup.limits);
+    turn.offer_forms(setup.forms);
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
     let mut state = DriverState {
         setup,
@@ -281,6 +284,12 @@ impl DriverState {
                 request,
                 timeout,
             } => self.ask(call_id, *request, timeout),
+            Command::Elicit {
+                call_id,
+                request,
+                args,
+                timeout,
+            } => self.elicit(call_id, *request, args, timeout),
             Command::Withdraw { call_id } => {
                 if let Some(ask) = self.asks.remove(&call_id) {
                     ask.withdraw.cancel();
@@ -353,6 +362,39 @@ impl DriverState {
                     // the user.
                     reason: warden_model::one_line(&format!(
                         "the client answered with an error: {error}"
+                    )),
+                },
+            };
+            Some((call_id, answer))
+        }));
+    }
+
+    /// Opens the form of a call and feeds its answer back like a permission answer.
+    fn elicit(
+        &mut self,
+        call_id: String,
+        request: warden_acp_transport::schema::CreateElicitationRequest,
+        args: serde_json::Value,
+        timeout: Option<Duration>,
+    ) {
+        let withdraw = CancellationToken::new();
+        let pending = self.setup.client.send(request);
+        self.asks.insert(
+            call_id.clone(),
+            Ask {
+                withdraw: withdraw.clone(),
+                since: Instant::now(),
+            },
+        );
+        self.answers.push(Box::pin(async move {
+            let answer = match pending.wait(timeout, &withdraw).await {
+                Ok(response) => crate::elicit::read(response, &args),
+                Err(ClientRequestError::Timeout { .. }) => Answer::TimedOut,
+                Err(ClientRequestError::Withdrawn { .. }) => return None,
+                Err(ClientRequestError::Disconnected { .. }) => Answer::Cancelled,
+                Err(ClientRequestError::Rejected { error, .. }) => Answer::Failed {
+                    reason: warden_model::one_line(&format!(
+                        "the client answered the form with an error: {error}"
                     )),
                 },
             };

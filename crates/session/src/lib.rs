@@ -7,6 +7,7 @@ mod commands;
 mod config_options;
 mod driver;
 mod editor;
+mod elicit;
 mod engine_gate;
 mod gate;
 mod modes;

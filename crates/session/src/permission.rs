@@ -17,6 +17,9 @@ pub const ALLOW_SESSION: &str = "allow-session";
 pub const ALLOW_PROJECT: &str = "allow-project";
 pub const REJECT_ONCE: &str = "reject-once";
 pub const REJECT_PROJECT: &str = "reject-project";
+/// Opens a form (`elicitation/create`) to approve with edits or deny with a note; only
+/// for clients that show forms.
+pub const EDIT_OR_NOTE: &str = "edit-or-note";
 
 /// What the user chose, in Warden's terms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,6 +29,7 @@ pub enum Choice {
     AllowProject,
     RejectOnce,
     RejectProject,
+    EditOrNote,
 }
 
 impl Choice {
@@ -36,6 +40,7 @@ impl Choice {
             Choice::AllowProject => ALLOW_PROJECT,
             Choice::RejectOnce => REJECT_ONCE,
             Choice::RejectProject => REJECT_PROJECT,
+            Choice::EditOrNote => EDIT_OR_NOTE,
         }
     }
 
@@ -72,9 +77,20 @@ pub enum Answer {
 /// not for Critical calls). A Critical call lists `reject-once` first, so that a client
 /// whose cursor starts on the first option never runs it by a bare Enter.
 ///
+/// With `forms` (the client shows `elicitation/create` forms), `edit-or-note` comes
+/// last, a `reject_once` option that opens the form.
+///
 /// Order and content are safety properties: exactly one option of kind `allow_once`,
 /// and an "always" option never stands alone.
-pub fn offered(verdict: &Verdict) -> Vec<Choice> {
+pub fn offered(verdict: &Verdict, forms: bool) -> Vec<Choice> {
+    let mut choices = offered_plain(verdict);
+    if forms {
+        choices.push(Choice::EditOrNote);
+    }
+    choices
+}
+
+fn offered_plain(verdict: &Verdict) -> Vec<Choice> {
     let narrow = verdict.proposal.is_some();
     if verdict.once_only() {
         let mut choices = vec![Choice::RejectOnce, Choice::AllowOnce];
@@ -122,6 +138,11 @@ fn option(choice: Choice, call: &Prepared, verdict: &Verdict) -> PermissionOptio
             format!("Always reject {} in this project", grant.unwrap_or("this")),
             PermissionOptionKind::RejectAlways,
         ),
+        // A reject kind: a client that picks by kind never takes it for consent.
+        Choice::EditOrNote => (
+            "Edit and approve, or deny with a note…".to_owned(),
+            PermissionOptionKind::RejectOnce,
+        ),
     };
     PermissionOption::new(choice.option_id(), name, kind)
 }
@@ -134,8 +155,9 @@ pub fn request(
     call: &Prepared,
     verdict: &Verdict,
     content: Vec<ToolCallContent>,
+    forms: bool,
 ) -> RequestPermissionRequest {
-    let options = offered(verdict)
+    let options = offered(verdict, forms)
         .into_iter()
         .map(|choice| option(choice, call, verdict))
         .collect();
@@ -262,12 +284,23 @@ mod tests {
 
     /// The full option list (id, kind, label), one line each, as the client gets it.
     fn check(risk: Risk, proposal: Option<&str>, server: Option<&str>, expect: Expect) {
+        check_with(risk, proposal, server, false, expect);
+    }
+
+    fn check_with(
+        risk: Risk,
+        proposal: Option<&str>,
+        server: Option<&str>,
+        forms: bool,
+        expect: Expect,
+    ) {
         let request = request(
             &SessionId::new("s"),
             "call_1",
             &call(server),
             &verdict(risk, proposal),
             Vec::new(),
+            forms,
         );
         let lines: Vec<String> = request
             .options
@@ -364,6 +397,33 @@ mod tests {
     }
 
     #[test]
+    fn a_client_with_forms_gets_the_form_option_last_as_a_rejection() {
+        check_with(
+            Risk::High,
+            Some("\"npm test …\""),
+            None,
+            true,
+            expect![[r#"
+                allow-once allow_once "Allow once"
+                allow-session allow_always "Always allow \"npm test …\" in this session"
+                allow-project allow_always "Always allow \"npm test …\" in this project"
+                reject-once reject_once "Reject"
+                reject-project reject_always "Always reject \"npm test …\" in this project"
+                edit-or-note reject_once "Edit and approve, or deny with a note…""#]],
+        );
+        check_with(
+            Risk::Critical,
+            None,
+            None,
+            true,
+            expect![[r#"
+                reject-once reject_once "Reject"
+                allow-once allow_once "Allow once"
+                edit-or-note reject_once "Edit and approve, or deny with a note…""#]],
+        );
+    }
+
+    #[test]
     fn the_request_carries_the_content_and_the_deciding_reason() {
         let content = vec![ToolCallContent::from(crate::updates::text(
             "High: runs npm test",
@@ -374,6 +434,7 @@ mod tests {
             &call(None),
             &verdict(Risk::High, Some("\"npm test …\"")),
             content.clone(),
+            false,
         );
         assert_eq!(request.tool_call.fields.content, Some(content));
         assert_eq!(
@@ -394,6 +455,7 @@ mod tests {
             &call(Some("github")),
             &verdict(Risk::High, None),
             Vec::new(),
+            false,
         );
         let meta = serde_json::to_value(&request.meta).unwrap_or_default();
         assert_eq!(meta["warden"]["prompt"], "Allow tool call from github?");
@@ -451,7 +513,7 @@ mod tests {
 
     #[test]
     fn only_offered_options_count() {
-        let offered = offered(&verdict(Risk::Critical, None));
+        let offered = offered(&verdict(Risk::Critical, None), false);
         assert_eq!(choice("allow-once", &offered), Some(Choice::AllowOnce));
         assert_eq!(choice("allow-session", &offered), None);
         assert_eq!(choice("allow-always", &offered), None);

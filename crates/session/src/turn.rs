@@ -21,12 +21,13 @@
 use std::time::Duration;
 
 use warden_acp_transport::schema::{
-    RequestPermissionRequest, SessionId, SessionNotification, StopReason, ToolCallContent,
-    ToolCallStatus, ToolCallUpdateFields,
+    CreateElicitationRequest, RequestPermissionRequest, SessionId, SessionNotification, StopReason,
+    ToolCallContent, ToolCallStatus, ToolCallUpdateFields,
 };
 use warden_model::{Conversation, FinishReason, ToolCallRequest, ToolOutcome, denied_content};
 use warden_permissions::Decision;
 
+use crate::elicit;
 use crate::gate::{Gate, GrantEffect, GrantScope, Prepared, Verdict};
 use crate::notice::{Notice, Severity};
 use crate::permission::{self, Answer, Choice};
@@ -125,6 +126,14 @@ pub enum Command {
         request: Box<RequestPermissionRequest>,
         timeout: Option<Duration>,
     },
+    /// Open the form to approve with edits or deny with a note (`elicitation/create`);
+    /// its answer comes back as the call's [`Event::Answered`].
+    Elicit {
+        call_id: String,
+        request: Box<CreateElicitationRequest>,
+        args: serde_json::Value,
+        timeout: Option<Duration>,
+    },
     /// Withdraw a pending permission request (`$/cancel_request`).
     Withdraw {
         call_id: String,
@@ -177,6 +186,8 @@ pub struct Turn {
     files: Files,
     model_requests: u32,
     asks: usize,
+    /// The client shows forms: requests offer `edit-or-note`.
+    forms: bool,
     ended: bool,
 }
 
@@ -199,9 +210,16 @@ impl Turn {
             files: Files::default(),
             model_requests: 1,
             asks: 0,
+            forms: false,
             ended: false,
         };
         (turn, vec![Command::CallModel])
+    }
+
+    /// Offers "approve with edits" and "deny with a note" as a form (for clients that
+    /// advertise `elicitation.form`).
+    pub fn offer_forms(&mut self, forms: bool) {
+        self.forms = forms;
     }
 
     /// The conversation so far: what the model is asked to answer.
@@ -366,9 +384,10 @@ impl Turn {
                     &prepared,
                     &verdict,
                     call.content.clone(),
+                    self.forms,
                 );
                 call.status = Status::Asking {
-                    offered: permission::offered(&verdict),
+                    offered: permission::offered(&verdict, self.forms),
                 };
                 out.push(Command::AskPermission {
                     call_id: call.id.clone(),
@@ -484,6 +503,35 @@ impl Turn {
                     ));
                     let text = format!("Treated as a denial: {reason}. The call did not run.");
                     self.finish(&call, ToolOutcome::Denied, &text, out);
+                }
+                Some(Choice::EditOrNote) => {
+                    // Still asking: the form's answer settles the call.
+                    let (Some(prepared), Some(verdict)) = (&call.prepared, &call.verdict) else {
+                        return;
+                    };
+                    match elicit::request(&self.session, &call.id, prepared) {
+                        Ok(request) => out.push(Command::Elicit {
+                            call_id: call.id.clone(),
+                            request: Box::new(request),
+                            args: prepared.args.clone(),
+                            timeout: verdict.timeout,
+                        }),
+                        Err(reason) => {
+                            let text = format!(
+                                "The form could not be shown ({reason}), which counts as a denial: the call did not run."
+                            );
+                            out.push(audit(
+                                &call,
+                                &args,
+                                answered("error", Some(option_id), note, Some(reason)),
+                            ));
+                            call.status = Status::Done;
+                            self.finish(&call, ToolOutcome::Denied, &text, out);
+                            self.batch[index] = call;
+                            self.continue_if_settled(out);
+                        }
+                    }
+                    return;
                 }
                 Some(choice) if choice.allows() => {
                     self.batch[index] = call;

@@ -163,6 +163,7 @@ fn render(command: &Command) -> String {
                 .collect();
             format!("ask {call_id} [{}]", ids.join(" "))
         }
+        Command::Elicit { call_id, args, .. } => format!("elicit {call_id} {args}"),
         Command::Withdraw { call_id } => format!("withdraw {call_id}"),
         Command::RunTool { call_id, args, .. } => format!("run {call_id} {args}"),
         Command::StopTool { call_id } => format!("stop {call_id}"),
@@ -182,12 +183,23 @@ fn render(command: &Command) -> String {
 /// Runs a turn through `events`, one transcript line per command, with `--` between
 /// the events.
 fn check_with(gate: &FakeGate, limits: TurnLimits, events: Vec<Event>, expect: Expect) -> Turn {
+    check_turn(gate, limits, false, events, expect)
+}
+
+fn check_turn(
+    gate: &FakeGate,
+    limits: TurnLimits,
+    forms: bool,
+    events: Vec<Event>,
+    expect: Expect,
+) -> Turn {
     let (mut turn, first) = Turn::start(
         SessionId::new("s"),
         Conversation::new(),
         "go".to_owned(),
         limits,
     );
+    turn.offer_forms(forms);
     let mut lines: Vec<String> = first.iter().map(render).collect();
     for event in events {
         lines.push("--".to_owned());
@@ -732,6 +744,65 @@ fn a_model_failure_is_said_and_ends_the_turn() {
             --
             message
             end "end_turn"
+        "#]],
+    );
+}
+
+/// A client that shows forms is offered `edit-or-note`; choosing it opens the form, and
+/// the form's answer settles the call like the `_meta` extension's: edited input is
+/// evaluated again, a raised risk asks again.
+#[test]
+fn the_form_option_opens_a_form_whose_answer_settles_the_call() {
+    check_turn(
+        &FakeGate::default(),
+        TurnLimits::default(),
+        true,
+        vec![
+            reply(vec![
+                call("c1", "write", json!({"path": "a"})),
+                call("c2", "write", json!({"path": "b"})),
+            ]),
+            pick("c1", "edit-or-note"),
+            answer(
+                "c1",
+                Answer::Selected {
+                    option_id: "allow-once".to_owned(),
+                    edited_input: Some(json!({"path": "c"})),
+                    note: Some("and c only".to_owned()),
+                },
+            ),
+            pick("c2", "edit-or-note"),
+            answer(
+                "c2",
+                Answer::Selected {
+                    option_id: "reject-once".to_owned(),
+                    edited_input: None,
+                    note: Some("not b".to_owned()),
+                },
+            ),
+        ],
+        expect![[r#"
+            call model
+            --
+            tool_call c1 pending
+            audit c1 ask
+            ask c1 [allow-once allow-session allow-project reject-once reject-project edit-or-note]
+            tool_call c2 pending
+            audit c2 ask
+            ask c2 [allow-once allow-session allow-project reject-once reject-project edit-or-note]
+            --
+            elicit c1 {"path":"a"}
+            --
+            audit c1 ask
+            update c1 edit: Medium: write is medium
+            audit c1 granted
+            update c1 inprogress
+            run c1 {"path":"c"}
+            --
+            elicit c2 {"path":"b"}
+            --
+            audit c2 denied
+            update c2 failed: User denied tool invocation: not b
         "#]],
     );
 }
