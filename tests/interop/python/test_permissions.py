@@ -127,7 +127,11 @@ def test_allow_project_survives_a_restart(home: Path, project: Path) -> None:
             sid = await w.new_session(project)
             turn = await w.prompt(sid, touch("a"))
             assert len(turn.permission_requests) == 1
-            assert turn.message() == "- terminal: completed"
+            # Without session notices, the stored grant is told in the agent's text.
+            assert turn.message() == (
+                '\n\n**Grant stored: "touch …" is allowed in this project**: '
+                "`/grants` lists what is stored, `/revoke ID` removes it.\n\n- terminal: completed"
+            )
             assert (project / "a").exists()
 
     async def second_process() -> None:
@@ -224,7 +228,8 @@ def test_reject_project_denies_a_later_call_unasked(home: Path, project: Path) -
             sid = await w.new_session(project)
             first = await w.prompt(sid, touch("a"))
             assert len(first.permission_requests) == 1
-            assert first.message().startswith("- terminal: denied")
+            assert first.message().startswith('\n\n**Grant stored: "touch …" is denied in this project**')
+            assert "\n\n- terminal: denied" in first.message()
             assert not (project / "a").exists()
 
             second = await w.prompt(sid, touch("b"))

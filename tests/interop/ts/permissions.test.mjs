@@ -103,7 +103,11 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       const sid = await w.newSession(project);
       const turn = await w.prompt(sid, touch("a"));
       assert.equal(turn.permissionRequests.length, 1);
-      assert.equal(turn.message(), "- terminal: completed");
+      // Without session notices, the stored grant is told in the agent's text.
+      assert.equal(
+        turn.message(),
+        '\n\n**Grant stored: "touch …" is allowed in this project**: `/grants` lists what is stored, `/revoke ID` removes it.\n\n- terminal: completed',
+      );
       assert.ok(existsSync(inProject("a")));
     });
     await withWarden(home, neverAsked(), async (w) => {
@@ -186,7 +190,8 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       const sid = await w.newSession(project);
       const first = await w.prompt(sid, touch("a"));
       assert.equal(first.permissionRequests.length, 1);
-      assert.match(first.message(), /^- terminal: denied/);
+      assert.ok(first.message().startsWith('\n\n**Grant stored: "touch …" is denied in this project**'), first.message());
+      assert.match(first.message(), /\n\n- terminal: denied/);
       assert.ok(!existsSync(inProject("a")));
 
       const second = await w.prompt(sid, touch("b"));
