@@ -370,11 +370,11 @@ mod tests {
 
     #[test]
     fn files_are_read_as_they_are_on_disk() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("a.txt"), "text").unwrap();
-        std::fs::write(dir.path().join("bin"), [0xff, 0xfe]).unwrap();
-        std::fs::create_dir(dir.path().join("sub")).unwrap();
-        std::fs::write(dir.path().join("sub/x"), "").unwrap();
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        std::fs::write(dir.path().join("a.txt"), "text").expect("write a.txt");
+        std::fs::write(dir.path().join("bin"), [0xff, 0xfe]).expect("write bin");
+        std::fs::create_dir(dir.path().join("sub")).expect("create sub");
+        std::fs::write(dir.path().join("sub/x"), "").expect("write sub/x");
         assert_eq!(
             read_state(&dir.path().join("a.txt"), 100),
             FileState::Text("text".to_owned())
