@@ -479,9 +479,7 @@ impl AgentHandler for WardenAgent {
         if self.shutdown.is_cancelled() {
             return responder.respond(Ok(PromptResponse::new(StopReason::Cancelled)));
         }
-        if let Some(command) = commands::parse(&prompt_text(&request.prompt)) {
-            return self.run_command(&session, command, responder, client);
-        }
+        let command = commands::parse(&prompt_text(&request.prompt));
         let cancel = {
             let mut running = lock(&session.running);
             if running.is_some() {
@@ -489,6 +487,12 @@ impl AgentHandler for WardenAgent {
                 return responder.respond(Err(Error::invalid_request().data(json!(
                     "a prompt is already running in this session; cancel it or wait for its answer"
                 ))));
+            }
+            if let Some(command) = command {
+                // Warden's own commands are prompts too, one at a time, but no turn: the
+                // session is not marked running.
+                drop(running);
+                return self.run_command(&session, command, responder, client);
             }
             let token = self.shutdown.child_token();
             *running = Some(token.clone());

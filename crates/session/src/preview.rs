@@ -170,7 +170,12 @@ fn preview(prepared: &Prepared, files: &Files) -> Vec<ToolCallContent> {
         )]
     };
     match (prepared.tool.as_str(), state) {
-        ("fs_write", Some(FileState::Missing) | None) => diff(None, arg("content")),
+        ("fs_write", Some(FileState::Missing)) => diff(None, arg("content")),
+        // Not read (a path the user's edit introduced): no diff, rather than one that
+        // would call an existing file new.
+        ("fs_write", None) => vec![note(format!(
+            "Writes the whole of {shown}; its current content was not read, so no diff is shown."
+        ))],
         ("fs_write", Some(FileState::Text(old))) => diff(Some(old.clone()), arg("content")),
         ("fs_write", Some(FileState::Folder { .. })) => {
             vec![note(format!("{shown} is a folder; the write will fail."))]
@@ -207,9 +212,12 @@ fn preview(prepared: &Prepared, files: &Files) -> Vec<ToolCallContent> {
             s.push('.');
             vec![note(s)]
         }
-        ("fs_delete", Some(FileState::Missing) | None) => {
+        ("fs_delete", Some(FileState::Missing)) => {
             vec![note(format!("{shown} does not exist."))]
         }
+        ("fs_delete", None) => vec![note(format!(
+            "Deletes {shown}; its content was not read, so it is not shown."
+        ))],
         ("fs_delete", Some(FileState::Hidden(why))) => vec![note(format!(
             "Deletes {shown}, whose content is not shown ({why})."
         ))],
@@ -364,6 +372,12 @@ mod tests {
             json!({"path": "gone.txt"}),
             Some(FileState::Missing),
             r#"{"type":"content","content":{"type":"text","text":"gone.txt does not exist."}}"#,
+        );
+        check(
+            "fs_write",
+            json!({"path": "edited.txt", "content": "x"}),
+            None,
+            r#"{"type":"content","content":{"type":"text","text":"Writes the whole of edited.txt; its current content was not read, so no diff is shown."}}"#,
         );
         check("fs_read", json!({"path": "a.txt"}), None, "");
     }
