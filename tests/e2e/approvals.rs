@@ -250,3 +250,30 @@ fn approve_with_edits_through_a_form() {
     assert!(project.join("edited").exists());
     assert!(!project.join("asked").exists());
 }
+
+/// Colours and `\r\n` from a command's output do not reach the model or the client.
+#[test]
+fn terminal_output_arrives_as_plain_text() {
+    let mut client = Client::spawn();
+    let session = client.ready_session();
+    client.on_request(|_| Answer::Result(selected("allow-once")));
+    let command = r"printf '\033[1;31mred\033[0m\r\nnext\r\n'";
+    let result = client.prompt(
+        &session,
+        &format!("/call terminal {}", json!({ "command": command })),
+    );
+    assert_eq!(result["stopReason"], "end_turn");
+    let completed = client
+        .session_updates()
+        .into_iter()
+        .find(|u| u["status"] == "completed")
+        .unwrap_or_else(|| client.fail("no completed call"));
+    assert_eq!(
+        completed["content"][0]["content"]["text"],
+        "Exit code 0.\n```\nred\nnext\n```"
+    );
+    assert_eq!(
+        completed["rawOutput"]["output"],
+        "\u{1b}[1;31mred\u{1b}[0m\r\nnext\r\n"
+    );
+}
