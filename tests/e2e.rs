@@ -7,9 +7,12 @@
 mod e2e {
     mod support;
 
+    mod approvals;
     mod bad_input;
+    mod commands;
     mod explain;
     mod lifecycle;
+    mod notices;
     mod openai_model;
     mod protocol;
     mod secrets;

@@ -85,7 +85,8 @@ fn shown(evaluation: &Value, asked: bool) -> Value {
     json!({
         "decision": evaluation["decision"],
         "risk": evaluation["risk"],
-        "reason": evaluation["reason"],
+        // The request's reason is the deciding part's sentence, printed as `risk_reason`.
+        "reason": evaluation["risk_reason"],
         "explanation": evaluation["explanation"],
         "decided_by": evaluation["decided_by"],
         "matched_rules": evaluation["matched_rules"],

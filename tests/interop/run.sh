@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Runs Warden's interop suites: the permission scenarios driven by the official ACP SDK
 # clients for Python (agent-client-protocol, pytest) and TypeScript (@agentclientprotocol/sdk,
-# node --test).
+# node --test), and what a person is shown, driven by acpx, a headless ACP client from npm
+# (it needs Node 22, which tests/interop/acpx installs as the `node` package).
 #
 # Builds nothing: the binary under test is $WARDEN_BIN (default target/debug/warden, relative
 # to the repository root; honours $CARGO_TARGET_DIR when that is set and WARDEN_BIN is not).
-# Creates or refreshes the venv in .venv/ (git-ignored) and runs `npm ci` in tests/interop/ts.
-# Exits non-zero when either suite fails; both always run.
+# Creates or refreshes the venv in .venv/ (git-ignored) and installs the npm packages of
+# tests/interop/ts and tests/interop/acpx. Exits non-zero when any suite fails; all always run.
 #
 # Usage: bash tests/interop/run.sh    (from anywhere inside the repository)
 set -euo pipefail
@@ -55,8 +56,15 @@ fi
 step "npm ci (tests/interop/ts)"
 (cd tests/interop/ts && npm ci --no-audit --no-fund --loglevel=error)
 
+step "npm install (tests/interop/acpx: acpx and Node 22)"
+# `npm install`, not `npm ci`: the lock pins every version, but npm ci refuses a lock that
+# lacks the other platforms' optional builds of one of acpx's dependencies, which a
+# registry mirror may not carry.
+(cd tests/interop/acpx && npm install --no-audit --no-fund --loglevel=error)
+
 python_status=0
 ts_status=0
+acpx_status=0
 
 step "python SDK suite (pytest)"
 (cd tests/interop/python && "$venv/bin/python" -m pytest -q) || python_status=$?
@@ -64,13 +72,17 @@ step "python SDK suite (pytest)"
 step "typescript SDK suite (node --test)"
 (cd tests/interop/ts && node --test --test-reporter=spec permissions.test.mjs) || ts_status=$?
 
+step "acpx suite (node 22 --test)"
+(cd tests/interop/acpx && node_modules/.bin/node --test --test-reporter=spec acpx.test.mjs) || acpx_status=$?
+
 verdict() {
     if [ "$1" -eq 0 ]; then echo "passed"; else echo "FAILED (exit $1)"; fi
 }
 step "summary after $((SECONDS - started)) s"
 printf 'interop python (agent-client-protocol): %s\n' "$(verdict "$python_status")" >&2
 printf 'interop typescript (@agentclientprotocol/sdk): %s\n' "$(verdict "$ts_status")" >&2
+printf 'interop acpx: %s\n' "$(verdict "$acpx_status")" >&2
 
-if [ "$python_status" -ne 0 ] || [ "$ts_status" -ne 0 ]; then
+if [ "$python_status" -ne 0 ] || [ "$ts_status" -ne 0 ] || [ "$acpx_status" -ne 0 ]; then
     exit 1
 fi

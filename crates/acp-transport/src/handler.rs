@@ -5,7 +5,7 @@ use std::future::Future;
 use agent_client_protocol::v1::Responder;
 use agent_client_protocol::v1::schema::{
     CancelNotification, InitializeRequest, InitializeResponse, NewSessionRequest,
-    NewSessionResponse, PromptRequest, PromptResponse, SetSessionConfigOptionRequest,
+    NewSessionResponse, PromptRequest, PromptResponse, SessionId, SetSessionConfigOptionRequest,
     SetSessionConfigOptionResponse, SetSessionModeRequest, SetSessionModeResponse,
 };
 
@@ -48,6 +48,13 @@ pub trait AgentHandler: Send + Sync + 'static {
         request: NewSessionRequest,
         client: ClientHandle,
     ) -> impl Future<Output = Result<NewSessionResponse, agent_client_protocol::Error>> + Send;
+
+    /// Called once `session/new` has been answered with `session_id`, so that what the
+    /// agent sends about the new session (its commands, notices) follows the answer
+    /// that tells the client the id.
+    fn session_started(&self, session_id: &SessionId, client: ClientHandle) {
+        let _ = (session_id, client);
+    }
 
     /// Starts a turn; the turn answers through `responder` when it ends.
     fn prompt(&self, request: PromptRequest, responder: PromptResponder, client: ClientHandle);

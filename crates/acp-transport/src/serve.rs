@@ -193,8 +193,17 @@ where
         )
         .on_receive_request(
             async move |request: NewSessionRequest, responder, cx| {
-                let result = h_new.new_session(request, ClientHandle::new(cx)).await;
-                responder.respond_with_result(result)
+                let result = h_new
+                    .new_session(request, ClientHandle::new(cx.clone()))
+                    .await;
+                let started = result.as_ref().ok().map(|r| r.session_id.clone());
+                // The answer is queued first; what follows about the session goes out
+                // after it, on the same ordered output.
+                let sent = responder.respond_with_result(result);
+                if let Some(id) = started {
+                    h_new.session_started(&id, ClientHandle::new(cx));
+                }
+                sent
             },
             agent_client_protocol::on_receive_request!(),
         )

@@ -143,10 +143,12 @@ fn anything_else_gets_help() {
         "hello, what can you do?",
         expect![[r#"
             text "I am Warden's scripted model: I follow a small grammar, one command per line.\n"
-            text "  /call <tool> <json-object>   propose a tool call, e.g. /call fs_read {\"path\": \"README.md\"}\n"
-            text "  /say <text>                  reply with <text>\n"
-            text "  read <path> | list <path> | run <command> | write <path>: <text> | delete <path> | fetch <url>\n"
-            text "All tool calls of one prompt are proposed together. Set WARDEN_MODEL=openai:<model> to use a real model."
+            text "\n"
+            text "- `/call <tool> <json-object>`: propose a tool call, e.g. `/call fs_read {\"path\": \"README.md\"}`\n"
+            text "- `/say <text>`: reply with the text\n"
+            text "- `read <path>`, `list <path>`, `run <command>`, `write <path>: <text>`, `delete <path>`, `fetch <url>`: the same in plain words\n"
+            text "\n"
+            text "All tool calls of one prompt are proposed together. Set `WARDEN_MODEL=openai:<model>` to use a real model."
             finished EndTurn
         "#]],
     );
@@ -158,10 +160,12 @@ fn an_empty_prompt_gets_help() {
         "  \n ",
         expect![[r#"
             text "I am Warden's scripted model: I follow a small grammar, one command per line.\n"
-            text "  /call <tool> <json-object>   propose a tool call, e.g. /call fs_read {\"path\": \"README.md\"}\n"
-            text "  /say <text>                  reply with <text>\n"
-            text "  read <path> | list <path> | run <command> | write <path>: <text> | delete <path> | fetch <url>\n"
-            text "All tool calls of one prompt are proposed together. Set WARDEN_MODEL=openai:<model> to use a real model."
+            text "\n"
+            text "- `/call <tool> <json-object>`: propose a tool call, e.g. `/call fs_read {\"path\": \"README.md\"}`\n"
+            text "- `/say <text>`: reply with the text\n"
+            text "- `read <path>`, `list <path>`, `run <command>`, `write <path>: <text>`, `delete <path>`, `fetch <url>`: the same in plain words\n"
+            text "\n"
+            text "All tool calls of one prompt are proposed together. Set `WARDEN_MODEL=openai:<model>` to use a real model."
             finished EndTurn
         "#]],
     );
@@ -173,11 +177,14 @@ fn an_unknown_line_among_calls_calls_nothing() {
         "read a.txt\nplease also tidy up",
         expect![[r#"
             text "I do not understand line 2: `please also tidy up`. Nothing was called.\n"
+            text "\n"
             text "I am Warden's scripted model: I follow a small grammar, one command per line.\n"
-            text "  /call <tool> <json-object>   propose a tool call, e.g. /call fs_read {\"path\": \"README.md\"}\n"
-            text "  /say <text>                  reply with <text>\n"
-            text "  read <path> | list <path> | run <command> | write <path>: <text> | delete <path> | fetch <url>\n"
-            text "All tool calls of one prompt are proposed together. Set WARDEN_MODEL=openai:<model> to use a real model."
+            text "\n"
+            text "- `/call <tool> <json-object>`: propose a tool call, e.g. `/call fs_read {\"path\": \"README.md\"}`\n"
+            text "- `/say <text>`: reply with the text\n"
+            text "- `read <path>`, `list <path>`, `run <command>`, `write <path>: <text>`, `delete <path>`, `fetch <url>`: the same in plain words\n"
+            text "\n"
+            text "All tool calls of one prompt are proposed together. Set `WARDEN_MODEL=openai:<model>` to use a real model."
             finished EndTurn
         "#]],
     );
@@ -260,6 +267,48 @@ fn write_without_colon_says_why() {
     );
 }
 
+/// An error used to be cut at its first newline or 160 characters ("… Internal error: {").
+#[test]
+fn an_error_is_quoted_whole_on_one_line() {
+    let error = format!(
+        "fs/write_text_file failed: Internal error: {{\n  \"details\": \"{}\"\n}}",
+        "x".repeat(300)
+    );
+    let events = ScriptedModel::new().reply(&{
+        let mut conversation = Conversation::new();
+        conversation.push_user("/call fs_write {\"path\": \"a\", \"content\": \"\"}".to_owned());
+        conversation.push_assistant(
+            String::new(),
+            vec![ToolCallRequest {
+                id: "call_1".to_owned(),
+                name: "fs_write".to_owned(),
+                arguments: serde_json::json!({}),
+            }],
+        );
+        conversation.push_tool_result(
+            "call_1".to_owned(),
+            "fs_write".to_owned(),
+            ToolOutcome::Failed,
+            error.clone(),
+        );
+        conversation
+    });
+    let text: String = events
+        .iter()
+        .filter_map(|e| match e {
+            ModelEvent::Text(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        text,
+        format!(
+            "- fs_write: failed (fs/write_text_file failed: Internal error: {{ \"details\": \"{}\" }})",
+            "x".repeat(300)
+        )
+    );
+}
+
 #[test]
 fn batch_ends_with_one_line_per_call() {
     check_batch(
@@ -280,11 +329,11 @@ fn batch_ends_with_one_line_per_call() {
             (ToolOutcome::Cancelled, "", None),
         ],
         expect![[r#"
-            text "fs_read: completed\n"
-            text "terminal: denied (User denied tool invocation: not now)\n"
-            text "fs_write: timed out\n"
-            text "fs_list: failed (permission denied: /)\n"
-            text "fs_move: cancelled"
+            text "- fs_read: completed\n"
+            text "- terminal: denied (User denied tool invocation: not now)\n"
+            text "- fs_write: timed out\n"
+            text "- fs_list: failed (permission denied: / more detail)\n"
+            text "- fs_move: cancelled"
             finished EndTurn
         "#]],
     );
@@ -296,8 +345,8 @@ fn a_call_without_result_is_named() {
         "read a\nread b",
         &[(ToolOutcome::Completed, "x", None)],
         expect![[r#"
-            text "fs_read: completed\n"
-            text "fs_read: no result"
+            text "- fs_read: completed\n"
+            text "- fs_read: no result"
             finished EndTurn
         "#]],
     );
@@ -316,8 +365,8 @@ fn user_notes_reach_the_closing_message() {
             (ToolOutcome::Denied, &denied_content(None), None),
         ],
         expect![[r#"
-            text "fs_write: completed [user note: and add a newline next time]\n"
-            text "terminal: denied (User denied tool invocation)"
+            text "- fs_write: completed (user note: and add a newline next time)\n"
+            text "- terminal: denied (User denied tool invocation)"
             finished EndTurn
         "#]],
     );

@@ -159,7 +159,7 @@ fn verb(decision: Decision) -> &'static str {
 fn rule_sentence(rule: &Rule) -> String {
     let what = match rule.decision {
         Decision::Allow => "Allowed",
-        Decision::Ask => "Needs approval under",
+        Decision::Ask => "Needs approval",
         Decision::Deny => "Denied",
     };
     let mut s = format!("{what} by rule `{}` in {}", rule.label(), rule.file);
@@ -168,6 +168,23 @@ fn rule_sentence(rule: &Rule) -> String {
         s.push_str(reason);
     }
     s
+}
+
+/// A unit's sentence as a clause: "Recursively deletes /root, the home folder." becomes
+/// "recursively deletes /root, the home folder", so that it reads after "Critical: ".
+fn plain_sentence(sentence: &str) -> String {
+    let trimmed = sentence.trim().trim_end_matches('.');
+    let mut chars = trimmed.chars();
+    match chars.next() {
+        // Only a capital followed by a lower-case letter is lowered: "Deletes" is a
+        // sentence's first word, "SSH" or "/etc" are names.
+        Some(first)
+            if first.is_uppercase() && chars.clone().next().is_some_and(char::is_lowercase) =>
+        {
+            first.to_lowercase().chain(chars).collect()
+        }
+        _ => trimmed.to_owned(),
+    }
 }
 
 fn rule_decider(rule: &Rule) -> DecidedBy {
@@ -340,6 +357,7 @@ impl Engine {
             risk: assessment.risk,
             reason: assessment.reason.clone(),
             explanation: format!("The call cannot run as given: {problem}."),
+            risk_reason: format!("the call cannot run as given: {problem}"),
             decided_by: DecidedBy::Malformed {
                 problem: problem.to_owned(),
             },
@@ -618,6 +636,10 @@ impl Engine {
             .iter()
             .filter(|o| o.decision == decision)
             .reduce(|best, o| if o.risk > best.risk { o } else { best });
+        let risk_reason = deciding.map_or_else(
+            || assessment.reason.clone(),
+            |o| plain_sentence(&o.unit.reason),
+        );
         let (decided_by, mut explanation) = match deciding {
             Some(o) => (o.decided_by.clone(), o.explanation.clone()),
             None => (
@@ -676,6 +698,7 @@ impl Engine {
             risk,
             reason: assessment.reason.clone(),
             explanation,
+            risk_reason,
             decided_by,
             matched_rules,
             segments,

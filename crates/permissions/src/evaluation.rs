@@ -86,6 +86,10 @@ pub struct Evaluation {
     pub reason: String,
     /// Why the decision is what it is, for people.
     pub explanation: String,
+    /// Why the call has its risk, in words: the sentence of the part that decided
+    /// (for a compound command, the deciding segment's), as a clause that reads after
+    /// the risk: "recursively deletes /root, the home folder".
+    pub risk_reason: String,
     pub decided_by: DecidedBy,
     /// Every rule that matched, in the order they are consulted.
     pub matched_rules: Vec<MatchedRule>,

@@ -82,6 +82,26 @@ impl GrantMatcher {
         }
     }
 
+    /// The description for an option label, which clients show as plain text: no
+    /// Markdown, and paths below `cwd` relative to it ("npm test …", "fs_write on
+    /// notes.txt").
+    pub fn describe_plain(&self, cwd: &Path) -> String {
+        let shown = |p: &Path| match p.strip_prefix(cwd) {
+            Ok(rel) if !rel.as_os_str().is_empty() => rel.display().to_string(),
+            _ => p.display().to_string(),
+        };
+        match self {
+            GrantMatcher::Command { prefix } => format!("\"{} …\"", prefix.join(" ")),
+            GrantMatcher::Files { tool, paths } => {
+                let paths: Vec<String> = paths.iter().map(|p| shown(p)).collect();
+                format!("{tool} on {}", paths.join(" and "))
+            }
+            GrantMatcher::Folder { tool, path } => format!("{tool} in {}", shown(path)),
+            GrantMatcher::Domain { tool, domain } => format!("{tool} to {domain}"),
+            GrantMatcher::Tool { tool } => tool.clone(),
+        }
+    }
+
     /// The key under which [`GrantSet`] files the grant: the program for commands,
     /// the tool otherwise.
     pub(crate) fn key(&self) -> &str {
@@ -139,6 +159,18 @@ pub struct GrantProposal {
     pub label: String,
     /// What it covers, without a scope: "`npm test …`".
     pub subject: String,
+}
+
+impl GrantProposal {
+    /// What it covers, for an option label: [`GrantMatcher::describe_plain`] of each
+    /// matcher.
+    pub fn subject_plain(&self, cwd: &Path) -> String {
+        self.matchers
+            .iter()
+            .map(|m| m.describe_plain(cwd))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 /// A stored (or session) decision.

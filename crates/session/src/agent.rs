@@ -10,22 +10,24 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use warden_acp_transport::schema::{
     AgentCapabilities, CancelNotification, ClientCapabilities, ContentBlock, CurrentModeUpdate,
-    Implementation, InitializeRequest, InitializeResponse, NewSessionRequest, NewSessionResponse,
-    PromptRequest, PromptResponse, SessionConfigOptionValue, SessionId, SessionNotification,
-    SessionUpdate, SetSessionConfigOptionRequest, SetSessionConfigOptionResponse,
-    SetSessionModeRequest, SetSessionModeResponse, StopReason,
+    Implementation, InitializeRequest, InitializeResponse, McpServer, NewSessionRequest,
+    NewSessionResponse, PromptRequest, PromptResponse, SessionConfigOptionValue, SessionId,
+    SessionNotification, SessionUpdate, SetSessionConfigOptionRequest,
+    SetSessionConfigOptionResponse, SetSessionModeRequest, SetSessionModeResponse, StopReason,
 };
 use warden_acp_transport::{AgentHandler, ClientHandle, Error, PromptResponder};
-use warden_model::{Conversation, Model, ToolSpec};
+use warden_model::{Conversation, Model, ToolSpec, code_span};
 use warden_permissions::{AuditLog, Context, Engine, Locations, Mode};
 use warden_tools::Secrets;
 
 use crate::audit::AuditLogSink;
+use crate::commands;
 use crate::config_options::{MODEL_OPTION, model_option};
 use crate::driver::{AuditSink, TurnSetup, drive};
 use crate::editor::ClientEditor;
 use crate::engine_gate::{EngineGate, ModeCell};
 use crate::modes::mode_state;
+use crate::notice::{self, Notice, Severity};
 use crate::turn::TurnLimits;
 use crate::updates;
 
@@ -66,6 +68,8 @@ struct Session {
     model: Mutex<Result<Arc<dyn Model>, String>>,
     conversation: Mutex<Conversation>,
     running: Mutex<Option<CancellationToken>>,
+    /// What the user must be told once the session exists.
+    startup: Mutex<Vec<Notice>>,
 }
 
 /// Warden's [`AgentHandler`].
@@ -276,6 +280,106 @@ fn prompt_text(blocks: &[ContentBlock]) -> String {
     parts.join("\n")
 }
 
+/// An MCP server's name, whatever its transport.
+fn mcp_name(server: &McpServer) -> &str {
+    match server {
+        McpServer::Stdio(s) => &s.name,
+        McpServer::Http(s) => &s.name,
+        McpServer::Sse(s) => &s.name,
+        _ => "(unnamed)",
+    }
+}
+
+fn parse_mode(id: &str) -> Result<Mode, String> {
+    Mode::parse(id).ok_or_else(|| {
+        let known: Vec<_> = Mode::ALL.iter().map(|m| m.id()).collect();
+        format!("unknown mode `{id}`; the modes are: {}", known.join(", "))
+    })
+}
+
+impl Session {
+    fn is_scripted(&self) -> bool {
+        lock(&self.model)
+            .as_ref()
+            .is_ok_and(|m| m.id() == "scripted")
+    }
+
+    fn set_mode(&self, mode: Mode, client: &ClientHandle) {
+        self.mode.set(mode);
+        client.notify(SessionNotification::new(
+            self.id.clone(),
+            SessionUpdate::CurrentModeUpdate(CurrentModeUpdate::new(mode.id())),
+        ));
+    }
+}
+
+impl WardenAgent {
+    /// Answers one of Warden's own commands, without the model; the conversation does
+    /// not change.
+    fn run_command(
+        &self,
+        session: &Arc<Session>,
+        command: Result<commands::Command, String>,
+        responder: PromptResponder,
+        client: ClientHandle,
+    ) {
+        let say = move |client: &ClientHandle, session: &SessionId, text: String| {
+            client.notify(updates::message_chunk(session, text));
+        };
+        let text = match command {
+            Err(usage) => usage,
+            Ok(commands::Command::Grants) => commands::grants_text(
+                &session.engine.grants(Some(&session.id.0)),
+                session.mode.get(),
+                session.engine.project_root(),
+            ),
+            Ok(commands::Command::Why) => commands::why_text(session.gate.explain_last()),
+            Ok(commands::Command::Mode(None)) => {
+                let known: Vec<String> = Mode::ALL.iter().map(|m| code_span(m.id())).collect();
+                format!(
+                    "The mode is {}. The modes are: {}; change it with `/mode MODE`.",
+                    code_span(session.mode.get().id()),
+                    known.join(", ")
+                )
+            }
+            Ok(commands::Command::Mode(Some(id))) => match parse_mode(&id) {
+                Ok(mode) => {
+                    session.set_mode(mode, &client);
+                    format!("The mode is now {}.", code_span(mode.id()))
+                }
+                Err(problem) => format!("The mode did not change: {problem}."),
+            },
+            Ok(commands::Command::Revoke(id)) => {
+                // The grants file is written under a lock: off the runtime's thread.
+                let engine = session.engine.clone();
+                let session_id = session.id.clone();
+                self.turns.spawn(async move {
+                    let shown = code_span(&id);
+                    let found = tokio::task::spawn_blocking(move || engine.revoke(&id)).await;
+                    let text = match found {
+                        Ok(Ok(true)) => format!(
+                            "Revoked {shown}: calls it allowed or denied are asked about again."
+                        ),
+                        Ok(Ok(false)) => {
+                            format!("There is no grant {shown}; `/grants` lists them.")
+                        }
+                        Ok(Err(err)) => format!(
+                            "Could not revoke {shown}: {}",
+                            code_span(&warden_model::one_line(&err.to_string()))
+                        ),
+                        Err(err) => format!("Could not revoke {shown}: {err}"),
+                    };
+                    say(&client, &session_id, text);
+                    responder.respond(Ok(PromptResponse::new(StopReason::EndTurn)));
+                });
+                return;
+            }
+        };
+        say(&client, &session.id, text);
+        responder.respond(Ok(PromptResponse::new(StopReason::EndTurn)));
+    }
+}
+
 struct RunningGuard(Arc<Session>);
 
 impl Drop for RunningGuard {
@@ -301,7 +405,7 @@ impl AgentHandler for WardenAgent {
                 "warden": {
                     "version": env!("CARGO_PKG_VERSION"),
                     "permissionResponseMeta": { "editedInput": true, "note": true },
-                    "permissionOptions": ["allow-once", "allow-session", "allow-project", "reject-once", "reject-project"],
+                    "permissionOptions": ["allow-once", "allow-session", "allow-project", "reject-once", "reject-project", "edit-or-note"],
                 }
             })
             .as_object()
@@ -335,6 +439,7 @@ impl AgentHandler for WardenAgent {
                 cwd.display()
             )));
         }
+        let mut startup = Vec::new();
         if !request.mcp_servers.is_empty() {
             // Said loudly rather than failing the session: the built-in tools still work,
             // and an editor that always sends its MCP servers must not be locked out.
@@ -342,8 +447,32 @@ impl AgentHandler for WardenAgent {
                 count = request.mcp_servers.len(),
                 "MCP servers are not supported yet; the session runs without them"
             );
+            let names: Vec<String> = request
+                .mcp_servers
+                .iter()
+                .map(|s| code_span(mcp_name(s)))
+                .collect();
+            startup.push(Notice::new(
+                Severity::Warning,
+                "MCP servers were not started",
+                Some(format!(
+                    "This Warden does not support MCP servers yet, so the session runs without {}.",
+                    names.join(", ")
+                )),
+            ));
         }
         let engine = self.engine(&cwd);
+        for err in &engine.policy().errors {
+            startup.push(Notice::new(
+                Severity::Warning,
+                "A policy file could not be used, so calls it would allow ask instead",
+                Some(format!(
+                    "{}: {}. Fix it, then check it with `warden policy lint`.",
+                    err.file,
+                    code_span(&warden_model::one_line(&err.error))
+                )),
+            ));
+        }
         let mode = engine.settings().mode;
         let id = self.new_session_id();
         let home = (self.config.env)("HOME").map(PathBuf::from);
@@ -380,11 +509,23 @@ impl AgentHandler for WardenAgent {
             model: Mutex::new(model),
             conversation: Mutex::new(Conversation::new()),
             running: Mutex::new(None),
+            startup: Mutex::new(startup),
         });
         lock(&self.sessions).insert(id.0.to_string(), session);
         Ok(NewSessionResponse::new(id)
             .modes(mode_state(mode))
             .config_options(vec![model_option(self.model_spec(), &current)]))
+    }
+
+    fn session_started(&self, session_id: &SessionId, client: ClientHandle) {
+        let Ok(session) = self.session(session_id) else {
+            return;
+        };
+        client.notify(commands::update(&session.id, session.is_scripted()));
+        let supported = notice::supported(&self.client_info().0);
+        for startup in std::mem::take(&mut *lock(&session.startup)) {
+            client.notify(notice::to_update(&session.id, &startup, supported));
+        }
     }
 
     fn prompt(&self, request: PromptRequest, responder: PromptResponder, client: ClientHandle) {
@@ -395,6 +536,7 @@ impl AgentHandler for WardenAgent {
         if self.shutdown.is_cancelled() {
             return responder.respond(Ok(PromptResponse::new(StopReason::Cancelled)));
         }
+        let command = commands::parse(&prompt_text(&request.prompt));
         let cancel = {
             let mut running = lock(&session.running);
             if running.is_some() {
@@ -402,6 +544,12 @@ impl AgentHandler for WardenAgent {
                 return responder.respond(Err(Error::invalid_request().data(json!(
                     "a prompt is already running in this session; cancel it or wait for its answer"
                 ))));
+            }
+            if let Some(command) = command {
+                // Warden's own commands are prompts too, one at a time, but no turn: the
+                // session is not marked running.
+                drop(running);
+                return self.run_command(&session, command, responder, client);
             }
             let token = self.shutdown.child_token();
             *running = Some(token.clone());
@@ -421,7 +569,7 @@ impl AgentHandler for WardenAgent {
             }
         };
         let (capabilities, _) = self.client_info();
-        let editor = ClientEditor::new(client.clone(), session.id.clone(), capabilities);
+        let editor = ClientEditor::new(client.clone(), session.id.clone(), capabilities.clone());
         let settings = session.engine.settings();
         let audit: Arc<dyn AuditSink> = match self.audit() {
             Some(sink) => sink,
@@ -444,6 +592,8 @@ impl AgentHandler for WardenAgent {
             tool_limits: self.config.tool_limits.clone(),
             secrets: self.secrets(),
             audit,
+            notices: notice::supported(&capabilities),
+            forms: crate::elicit::supported(&capabilities),
         };
         let conversation = std::mem::take(&mut *lock(&session.conversation));
         self.turns.spawn(async move {
@@ -473,26 +623,15 @@ impl AgentHandler for WardenAgent {
         client: ClientHandle,
     ) -> Result<SetSessionModeResponse, Error> {
         let session = self.session(&request.session_id)?;
-        let Some(mode) = Mode::parse(&request.mode_id.0) else {
-            let known: Vec<_> = Mode::ALL.iter().map(|m| m.id()).collect();
-            return Err(invalid_params(format!(
-                "unknown mode `{}`; the modes are: {}",
-                request.mode_id.0,
-                known.join(", ")
-            )));
-        };
-        session.mode.set(mode);
-        client.notify(SessionNotification::new(
-            session.id.clone(),
-            SessionUpdate::CurrentModeUpdate(CurrentModeUpdate::new(mode.id())),
-        ));
+        let mode = parse_mode(&request.mode_id.0).map_err(invalid_params)?;
+        session.set_mode(mode, &client);
         Ok(SetSessionModeResponse::new())
     }
 
     fn set_config_option(
         &self,
         request: SetSessionConfigOptionRequest,
-        _client: ClientHandle,
+        client: ClientHandle,
     ) -> Result<SetSessionConfigOptionResponse, Error> {
         let session = self.session(&request.session_id)?;
         if request.config_id.0.as_ref() != MODEL_OPTION {
@@ -518,6 +657,8 @@ impl AgentHandler for WardenAgent {
             .map_err(|e| invalid_params(e.to_string()))?;
         let current = model.id().to_owned();
         *lock(&session.model) = Ok(model);
+        // `/call` and `/say` are the scripted model's: the commands follow the model.
+        client.notify(commands::update(&session.id, session.is_scripted()));
         Ok(SetSessionConfigOptionResponse::new(vec![model_option(
             self.model_spec(),
             &current,

@@ -26,6 +26,7 @@ use warden_tools::{Editor, ExecContext};
 
 use crate::gate::Gate;
 use crate::permission::{self, Answer};
+use crate::preview::{self, Files};
 use crate::turn::{AuditNote, Command, Event, ToolResult, Turn, TurnLimits};
 use crate::updates;
 
@@ -51,6 +52,10 @@ pub struct TurnSetup {
     /// Warden's own secrets: kept out of tool processes, redacted from tool output.
     pub secrets: Arc<warden_tools::Secrets>,
     pub audit: Arc<dyn AuditSink>,
+    /// The client shows session notices (else they become agent messages).
+    pub notices: bool,
+    /// The client shows `elicitation/create` forms.
+    pub forms: bool,
 }
 
 impl std::fmt::Debug for TurnSetup {
@@ -87,6 +92,7 @@ pub async fn drive(
     cancel: CancellationToken,
 ) -> (Conversation, StopReason) {
     let (mut turn, first) = Turn::start(setup.session.clone(), conversation, prompt, setup.limits);
+    turn.offer_forms(setup.forms);
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
     let mut state = DriverState {
         setup,
@@ -127,6 +133,31 @@ pub async fn drive(
                 None => continue,
             },
         };
+        let event = match event {
+            // The previews of edits need the files as they are now; they are read off
+            // the runtime's thread before the turn sees the reply.
+            Event::ModelReplied {
+                text,
+                calls,
+                finish,
+                files: _,
+            } => {
+                let files = preview::load(
+                    &calls,
+                    &state.setup.cwd,
+                    state.setup.home.as_deref(),
+                    state.setup.tool_limits.edit_bytes,
+                )
+                .await;
+                Event::ModelReplied {
+                    text,
+                    calls,
+                    finish,
+                    files,
+                }
+            }
+            event => event,
+        };
         let gate = state.setup.gate.clone();
         queue.extend(turn.handle(event, gate.as_ref()));
     };
@@ -162,9 +193,15 @@ impl Reply {
                 text: std::mem::take(&mut self.text),
                 calls: std::mem::take(&mut self.calls),
                 finish,
+                files: Files::default(),
             }),
             Some(Err(err)) => Step::Done(Event::ModelFailed {
-                message: format!("The model failed: {err}"),
+                // Quoted, on one line: an error may carry JSON or HTML that would
+                // otherwise be read as Markdown.
+                message: format!(
+                    "The model failed: {}",
+                    warden_model::code_span(&warden_model::one_line(&err.to_string()))
+                ),
             }),
             // A reply that ends without saying why is taken as finished if it said
             // something and asked for nothing; otherwise it is incomplete.
@@ -173,6 +210,7 @@ impl Reply {
                     text: std::mem::take(&mut self.text),
                     calls: Vec::new(),
                     finish: FinishReason::EndTurn,
+                    files: Files::default(),
                 })
             }
             None => Step::Done(Event::ModelFailed {
@@ -254,6 +292,12 @@ impl DriverState {
                 request,
                 timeout,
             } => self.ask(call_id, *request, timeout),
+            Command::Elicit {
+                call_id,
+                request,
+                args,
+                timeout,
+            } => self.elicit(call_id, *request, args, timeout),
             Command::Withdraw { call_id } => {
                 if let Some(ask) = self.asks.remove(&call_id) {
                     ask.withdraw.cancel();
@@ -279,6 +323,11 @@ impl DriverState {
                 };
                 self.audits.push((*note, latency));
             }
+            Command::Tell(notice) => self.setup.client.notify(crate::notice::to_update(
+                &self.setup.session,
+                &notice,
+                self.setup.notices,
+            )),
             Command::End(stop) => return Some(stop),
         }
         None
@@ -293,6 +342,50 @@ impl DriverState {
         let withdraw = CancellationToken::new();
         // Sent here, in the loop, so the request is on the wire before anything the
         // loop sends later.
+        let pending = self.setup.client.send_permission_request(&request);
+        self.asks.insert(
+            call_id.clone(),
+            Ask {
+                withdraw: withdraw.clone(),
+                since: Instant::now(),
+            },
+        );
+        self.answers.push(Box::pin(async move {
+            let answer = match pending.wait(timeout, &withdraw).await {
+                Ok(response) => match serde_json::from_value(response) {
+                    Ok(response) => permission::read_answer(response),
+                    Err(err) => Answer::Failed {
+                        reason: warden_model::one_line(&format!(
+                            "the client's answer is malformed: {err}"
+                        )),
+                    },
+                },
+                Err(ClientRequestError::Timeout { .. }) => Answer::TimedOut,
+                // Withdrawn by the turn itself: it already settled the call.
+                Err(ClientRequestError::Withdrawn { .. }) => return None,
+                // With the connection gone nobody can answer; the turn is over.
+                Err(ClientRequestError::Disconnected { .. }) => Answer::Cancelled,
+                Err(ClientRequestError::Rejected { error, .. }) => Answer::Failed {
+                    // One line, whole: the reason ends up in a sentence for the model and
+                    // the user.
+                    reason: warden_model::one_line(&format!(
+                        "the client answered with an error: {error}"
+                    )),
+                },
+            };
+            Some((call_id, answer))
+        }));
+    }
+
+    /// Opens the form of a call and feeds its answer back like a permission answer.
+    fn elicit(
+        &mut self,
+        call_id: String,
+        request: warden_acp_transport::schema::CreateElicitationRequest,
+        args: serde_json::Value,
+        timeout: Option<Duration>,
+    ) {
+        let withdraw = CancellationToken::new();
         let pending = self.setup.client.send(request);
         self.asks.insert(
             call_id.clone(),
@@ -303,18 +396,14 @@ impl DriverState {
         );
         self.answers.push(Box::pin(async move {
             let answer = match pending.wait(timeout, &withdraw).await {
-                Ok(response) => permission::read_answer(response),
+                Ok(response) => crate::elicit::read(response, &args),
                 Err(ClientRequestError::Timeout { .. }) => Answer::TimedOut,
-                // Withdrawn by the turn itself: it already settled the call.
                 Err(ClientRequestError::Withdrawn { .. }) => return None,
-                // With the connection gone nobody can answer; the turn is over.
                 Err(ClientRequestError::Disconnected { .. }) => Answer::Cancelled,
                 Err(ClientRequestError::Rejected { error, .. }) => Answer::Failed {
-                    // One line: the reason ends up in a sentence for the model and the user.
-                    reason: format!("the client answered with an error: {error}")
-                        .split_whitespace()
-                        .collect::<Vec<_>>()
-                        .join(" "),
+                    reason: warden_model::one_line(&format!(
+                        "the client answered the form with an error: {error}"
+                    )),
                 },
             };
             Some((call_id, answer))

@@ -48,6 +48,8 @@ pub struct EngineGate {
     /// Calls the user allowed for the session when no narrow grant could be proposed:
     /// exactly these arguments, in memory only.
     exact: Mutex<HashSet<String>>,
+    /// The last call evaluated, for `/why`.
+    last: Mutex<Option<Prepared>>,
 }
 
 impl EngineGate {
@@ -65,6 +67,7 @@ impl EngineGate {
             mode,
             client,
             exact: Mutex::new(HashSet::new()),
+            last: Mutex::new(None),
         }
     }
 
@@ -86,9 +89,31 @@ impl EngineGate {
         )
     }
 
+    /// The last call this session evaluated, evaluated again now exactly as `warden
+    /// policy check` would (grants stored since then count).
+    pub fn explain_last(&self) -> Option<(Prepared, Evaluation)> {
+        let prepared = self.last.lock().ok()?.clone()?;
+        let evaluation = self.evaluation(&prepared);
+        Some((prepared, evaluation))
+    }
+
     fn exact_key(prepared: &Prepared) -> String {
         format!("{}\u{0}{}", prepared.tool, prepared.args)
     }
+}
+
+/// The segment of a compound command that decided, found as the engine finds it: the
+/// riskiest of those with the call's decision.
+fn deciding_part(evaluation: &Evaluation) -> Option<String> {
+    if evaluation.segments.len() < 2 {
+        return None;
+    }
+    evaluation
+        .segments
+        .iter()
+        .filter(|s| s.decision == evaluation.decision)
+        .reduce(|best, s| if s.risk > best.risk { s } else { best })
+        .map(|s| s.text.clone())
 }
 
 impl Gate for EngineGate {
@@ -129,6 +154,9 @@ impl Gate for EngineGate {
 
     fn evaluate(&self, prepared: &Prepared) -> Verdict {
         let mut evaluation = self.evaluation(prepared);
+        if let Ok(mut last) = self.last.lock() {
+            *last = Some(prepared.clone());
+        }
         // An exact session approval stands in for a grant: it settles what the mode
         // would have asked, never a rule, and never a Critical call.
         let by_mode = matches!(
@@ -161,11 +189,16 @@ impl Gate for EngineGate {
             "decided_by": evaluation.decided_by,
             "matched_rules": evaluation.matched_rules,
         }));
+        let deciding_part = deciding_part(&evaluation);
         Verdict {
             decision: evaluation.decision,
             risk: evaluation.risk,
             reason: evaluation.reason,
-            proposal: evaluation.proposal.map(|p| p.subject),
+            risk_reason: evaluation.risk_reason,
+            deciding_part,
+            proposal: evaluation
+                .proposal
+                .map(|p| p.subject_plain(&self.context.cwd)),
             timeout,
             why,
         }

@@ -31,9 +31,16 @@ pub struct Prepared {
 pub struct Verdict {
     pub decision: Decision,
     pub risk: Risk,
-    /// A sentence for people.
+    /// What the call does, a sentence for people ("Execute command: npm test").
     pub reason: String,
-    /// A grant the user could store instead of answering again, if a narrow one exists.
+    /// Why the call has its risk, as a clause that reads after the risk ("Critical:
+    /// recursively deletes /root, the home folder"): the deciding part's sentence.
+    pub risk_reason: String,
+    /// For a compound command, the part that decided (`rm -rf ~` in `cd /tmp && rm
+    /// -rf ~`).
+    pub deciding_part: Option<String>,
+    /// A grant the user could store instead of answering again, if a narrow one exists,
+    /// in plain words for option labels ("fs_write on notes.txt").
     pub proposal: Option<String>,
     /// How long to wait for the user before the request is withdrawn (`None`: for ever).
     pub timeout: Option<Duration>,

@@ -3,13 +3,17 @@
 
 mod agent;
 mod audit;
+mod commands;
 mod config_options;
 mod driver;
 mod editor;
+mod elicit;
 mod engine_gate;
 mod gate;
 mod modes;
+mod notice;
 mod permission;
+mod preview;
 mod turn;
 mod updates;
 mod user_config;
@@ -19,6 +23,8 @@ pub use driver::{AuditSink, TurnSetup, drive};
 pub use editor::ClientEditor;
 pub use engine_gate::{EngineGate, ModeCell};
 pub use gate::{Gate, GrantEffect, GrantScope, PrepareError, Prepared, RememberError, Verdict};
+pub use notice::{Notice, Severity};
 pub use permission::{Answer, Choice};
+pub use preview::{FileState, Files};
 pub use turn::{AuditKind, AuditNote, Command, Event, ToolResult, Turn, TurnLimits};
 pub use user_config::{ConfigError, UserConfig};

@@ -5,7 +5,8 @@
 
 use warden_acp_transport::schema::{
     PermissionOption, PermissionOptionKind, RequestPermissionOutcome, RequestPermissionRequest,
-    RequestPermissionResponse, SessionId, ToolCallStatus, ToolCallUpdate, ToolCallUpdateFields,
+    RequestPermissionResponse, SessionId, ToolCallContent, ToolCallStatus, ToolCallUpdate,
+    ToolCallUpdateFields,
 };
 
 use crate::gate::{Prepared, Verdict};
@@ -16,6 +17,9 @@ pub const ALLOW_SESSION: &str = "allow-session";
 pub const ALLOW_PROJECT: &str = "allow-project";
 pub const REJECT_ONCE: &str = "reject-once";
 pub const REJECT_PROJECT: &str = "reject-project";
+/// Opens a form (`elicitation/create`) to approve with edits or deny with a note; only
+/// for clients that show forms.
+pub const EDIT_OR_NOTE: &str = "edit-or-note";
 
 /// What the user chose, in Warden's terms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,6 +29,7 @@ pub enum Choice {
     AllowProject,
     RejectOnce,
     RejectProject,
+    EditOrNote,
 }
 
 impl Choice {
@@ -35,6 +40,7 @@ impl Choice {
             Choice::AllowProject => ALLOW_PROJECT,
             Choice::RejectOnce => REJECT_ONCE,
             Choice::RejectProject => REJECT_PROJECT,
+            Choice::EditOrNote => EDIT_OR_NOTE,
         }
     }
 
@@ -65,18 +71,36 @@ pub enum Answer {
     Failed { reason: String },
 }
 
-/// The options offered for a call (docs/contract.md, section 5): `allow-once` and
-/// `reject-once` always; `allow-session` unless the call is Critical; the project
-/// options only when a narrow grant can be proposed (and `allow-project` not for
-/// Critical calls).
-pub fn offered(verdict: &Verdict) -> Vec<Choice> {
-    let narrow = verdict.proposal.is_some();
-    let once_only = verdict.once_only();
-    let mut choices = vec![Choice::AllowOnce];
-    if !once_only {
-        choices.push(Choice::AllowSession);
+/// The options offered for a call, in the order they are shown (docs/contract.md, section 5):
+/// `allow-once` and `reject-once` always; `allow-session` unless the call is Critical;
+/// the project options only when a narrow grant can be proposed (and `allow-project`
+/// not for Critical calls). A Critical call lists `reject-once` first, so that a client
+/// whose cursor starts on the first option never runs it by a bare Enter.
+///
+/// With `forms` (the client shows `elicitation/create` forms), `edit-or-note` comes
+/// last, a `reject_once` option that opens the form.
+///
+/// Order and content are safety properties: exactly one option of kind `allow_once`,
+/// and an "always" option never stands alone.
+pub fn offered(verdict: &Verdict, forms: bool) -> Vec<Choice> {
+    let mut choices = offered_plain(verdict);
+    if forms {
+        choices.push(Choice::EditOrNote);
     }
-    if narrow && !once_only {
+    choices
+}
+
+fn offered_plain(verdict: &Verdict) -> Vec<Choice> {
+    let narrow = verdict.proposal.is_some();
+    if verdict.once_only() {
+        let mut choices = vec![Choice::RejectOnce, Choice::AllowOnce];
+        if narrow {
+            choices.push(Choice::RejectProject);
+        }
+        return choices;
+    }
+    let mut choices = vec![Choice::AllowOnce, Choice::AllowSession];
+    if narrow {
         choices.push(Choice::AllowProject);
     }
     choices.push(Choice::RejectOnce);
@@ -86,16 +110,19 @@ pub fn offered(verdict: &Verdict) -> Vec<Choice> {
     choices
 }
 
+/// An option's label. Clients show labels as plain text, so they carry no Markdown;
+/// the grant is named in plain words with workspace-relative paths.
 fn option(choice: Choice, call: &Prepared, verdict: &Verdict) -> PermissionOption {
     let grant = verdict.proposal.as_deref();
+    let mcp = call.server.is_some();
     let (name, kind) = match choice {
         Choice::AllowOnce => ("Allow once".to_owned(), PermissionOptionKind::AllowOnce),
         Choice::AllowSession => (
-            match (&call.server, grant) {
+            match grant {
                 // The wording for MCP tools (docs/contract.md, section 7).
-                (Some(_), _) => "Allow for this chat".to_owned(),
-                (None, Some(grant)) => format!("Always allow {grant} in this session"),
-                (None, None) => "Allow this exact call for the rest of the session".to_owned(),
+                _ if mcp => "Allow for this chat".to_owned(),
+                Some(grant) => format!("Always allow {grant} in this session"),
+                None => "Allow this exact call for the rest of the session".to_owned(),
             },
             PermissionOptionKind::AllowAlways,
         ),
@@ -103,23 +130,34 @@ fn option(choice: Choice, call: &Prepared, verdict: &Verdict) -> PermissionOptio
             format!("Always allow {} in this project", grant.unwrap_or("this")),
             PermissionOptionKind::AllowAlways,
         ),
-        Choice::RejectOnce => ("Reject".to_owned(), PermissionOptionKind::RejectOnce),
+        Choice::RejectOnce => (
+            if mcp { "Deny" } else { "Reject" }.to_owned(),
+            PermissionOptionKind::RejectOnce,
+        ),
         Choice::RejectProject => (
             format!("Always reject {} in this project", grant.unwrap_or("this")),
             PermissionOptionKind::RejectAlways,
+        ),
+        // A reject kind: a client that picks by kind never takes it for consent.
+        Choice::EditOrNote => (
+            "Edit and approve, or deny with a note…".to_owned(),
+            PermissionOptionKind::RejectOnce,
         ),
     };
     PermissionOption::new(choice.option_id(), name, kind)
 }
 
-/// The `session/request_permission` request for a call.
+/// The `session/request_permission` request for a call. `content` is what the call's
+/// `tool_call` carried: its diff or what it deletes, and the risk in words.
 pub fn request(
     session_id: &SessionId,
     call_id: &str,
     call: &Prepared,
     verdict: &Verdict,
+    content: Vec<ToolCallContent>,
+    forms: bool,
 ) -> RequestPermissionRequest {
-    let options = offered(verdict)
+    let options = offered(verdict, forms)
         .into_iter()
         .map(|choice| option(choice, call, verdict))
         .collect();
@@ -131,6 +169,7 @@ pub fn request(
         .title(call.title.clone())
         .kind(call.kind)
         .status(ToolCallStatus::Pending)
+        .content(content)
         .raw_input(call.args.clone())
         .locations(locations(&call.locations));
     // Built as a map rather than with `json!`, which would copy the evaluation twice
@@ -138,7 +177,7 @@ pub fn request(
     let mut warden = serde_json::Map::new();
     warden.insert("prompt".to_owned(), prompt.into());
     warden.insert("risk".to_owned(), verdict.risk.as_str().into());
-    warden.insert("reason".to_owned(), verdict.reason.clone().into());
+    warden.insert("reason".to_owned(), verdict.risk_reason.clone().into());
     warden.insert("grant".to_owned(), verdict.proposal.clone().into());
     warden.insert("evaluation".to_owned(), verdict.why.as_ref().clone());
     let mut meta = serde_json::Map::new();
@@ -213,6 +252,7 @@ pub fn choice(option_id: &str, offered: &[Choice]) -> Option<Choice> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use expect_test::{Expect, expect};
     use serde_json::json;
     use warden_acp_transport::schema::ToolKind;
     use warden_permissions::{Decision, Risk};
@@ -222,40 +262,12 @@ mod tests {
             decision: Decision::Ask,
             risk,
             reason: "Execute command: npm test".to_owned(),
+            risk_reason: "runs npm test".to_owned(),
+            deciding_part: None,
             proposal: proposal.map(str::to_owned),
             timeout: None,
             why: Default::default(),
         }
-    }
-
-    fn ids(risk: Risk, proposal: Option<&str>) -> Vec<&'static str> {
-        offered(&verdict(risk, proposal))
-            .into_iter()
-            .map(Choice::option_id)
-            .collect()
-    }
-
-    #[test]
-    fn options_follow_the_contract_table() {
-        assert_eq!(
-            ids(Risk::High, Some("`npm test …`")),
-            [
-                "allow-once",
-                "allow-session",
-                "allow-project",
-                "reject-once",
-                "reject-project"
-            ]
-        );
-        assert_eq!(
-            ids(Risk::High, None),
-            ["allow-once", "allow-session", "reject-once"]
-        );
-        assert_eq!(
-            ids(Risk::Critical, Some("`rm …`")),
-            ["allow-once", "reject-once", "reject-project"]
-        );
-        assert_eq!(ids(Risk::Critical, None), ["allow-once", "reject-once"]);
     }
 
     fn call(server: Option<&str>) -> Prepared {
@@ -270,28 +282,169 @@ mod tests {
         }
     }
 
+    /// The full option list (id, kind, label), one line each, as the client gets it.
+    fn check(risk: Risk, proposal: Option<&str>, server: Option<&str>, expect: Expect) {
+        check_with(risk, proposal, server, false, expect);
+    }
+
+    fn check_with(
+        risk: Risk,
+        proposal: Option<&str>,
+        server: Option<&str>,
+        forms: bool,
+        expect: Expect,
+    ) {
+        let request = request(
+            &SessionId::new("s"),
+            "call_1",
+            &call(server),
+            &verdict(risk, proposal),
+            Vec::new(),
+            forms,
+        );
+        let lines: Vec<String> = request
+            .options
+            .iter()
+            .map(|o| {
+                let kind = serde_json::to_value(o.kind).unwrap_or_default();
+                format!(
+                    "{} {} {:?}",
+                    o.option_id.0,
+                    kind.as_str().unwrap_or("?"),
+                    o.name
+                )
+            })
+            .collect();
+        // The safety properties, whatever the table says.
+        let allow_once = request
+            .options
+            .iter()
+            .filter(|o| o.kind == PermissionOptionKind::AllowOnce)
+            .count();
+        assert_eq!(allow_once, 1, "exactly one allow_once option");
+        if risk == Risk::Critical {
+            assert_eq!(request.options[0].option_id.0.as_ref(), REJECT_ONCE);
+            assert!(
+                request
+                    .options
+                    .iter()
+                    .all(|o| o.kind != PermissionOptionKind::AllowAlways),
+                "a Critical call is never remembered as allowed"
+            );
+        }
+        expect.assert_eq(&lines.join("\n"));
+    }
+
     #[test]
-    fn labels_name_the_proposed_grant() {
+    fn option_order_and_content_for_every_risk_level() {
+        let grant = Some("\"npm test …\"");
+        for risk in [Risk::Low, Risk::Medium, Risk::High] {
+            check(
+                risk,
+                grant,
+                None,
+                expect![[r#"
+                    allow-once allow_once "Allow once"
+                    allow-session allow_always "Always allow \"npm test …\" in this session"
+                    allow-project allow_always "Always allow \"npm test …\" in this project"
+                    reject-once reject_once "Reject"
+                    reject-project reject_always "Always reject \"npm test …\" in this project""#]],
+            );
+            check(
+                risk,
+                None,
+                None,
+                expect![[r#"
+                    allow-once allow_once "Allow once"
+                    allow-session allow_always "Allow this exact call for the rest of the session"
+                    reject-once reject_once "Reject""#]],
+            );
+            check(
+                risk,
+                None,
+                Some("github"),
+                expect![[r#"
+                    allow-once allow_once "Allow once"
+                    allow-session allow_always "Allow for this chat"
+                    reject-once reject_once "Deny""#]],
+            );
+        }
+        check(
+            Risk::Critical,
+            grant,
+            None,
+            expect![[r#"
+                reject-once reject_once "Reject"
+                allow-once allow_once "Allow once"
+                reject-project reject_always "Always reject \"npm test …\" in this project""#]],
+        );
+        check(
+            Risk::Critical,
+            None,
+            None,
+            expect![[r#"
+                reject-once reject_once "Reject"
+                allow-once allow_once "Allow once""#]],
+        );
+        check(
+            Risk::Critical,
+            None,
+            Some("github"),
+            expect![[r#"
+                reject-once reject_once "Deny"
+                allow-once allow_once "Allow once""#]],
+        );
+    }
+
+    #[test]
+    fn a_client_with_forms_gets_the_form_option_last_as_a_rejection() {
+        check_with(
+            Risk::High,
+            Some("\"npm test …\""),
+            None,
+            true,
+            expect![[r#"
+                allow-once allow_once "Allow once"
+                allow-session allow_always "Always allow \"npm test …\" in this session"
+                allow-project allow_always "Always allow \"npm test …\" in this project"
+                reject-once reject_once "Reject"
+                reject-project reject_always "Always reject \"npm test …\" in this project"
+                edit-or-note reject_once "Edit and approve, or deny with a note…""#]],
+        );
+        check_with(
+            Risk::Critical,
+            None,
+            None,
+            true,
+            expect![[r#"
+                reject-once reject_once "Reject"
+                allow-once allow_once "Allow once"
+                edit-or-note reject_once "Edit and approve, or deny with a note…""#]],
+        );
+    }
+
+    #[test]
+    fn the_request_carries_the_content_and_the_deciding_reason() {
+        let content = vec![ToolCallContent::from(crate::updates::text(
+            "High: runs npm test",
+        ))];
         let request = request(
             &SessionId::new("s"),
             "call_1",
             &call(None),
-            &verdict(Risk::High, Some("`npm test …`")),
+            &verdict(Risk::High, Some("\"npm test …\"")),
+            content.clone(),
+            false,
         );
-        let names: Vec<_> = request.options.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(request.tool_call.fields.content, Some(content));
         assert_eq!(
-            names,
-            [
-                "Allow once",
-                "Always allow `npm test …` in this session",
-                "Always allow `npm test …` in this project",
-                "Reject",
-                "Always reject `npm test …` in this project"
-            ]
+            request.tool_call.fields.status,
+            Some(ToolCallStatus::Pending)
         );
         let meta = serde_json::to_value(&request.meta).unwrap_or_default();
         assert_eq!(meta["warden"]["risk"], "high");
-        assert_eq!(meta["warden"]["grant"], "`npm test …`");
+        assert_eq!(meta["warden"]["reason"], "runs npm test");
+        assert_eq!(meta["warden"]["grant"], "\"npm test …\"");
     }
 
     #[test]
@@ -301,8 +454,9 @@ mod tests {
             "call_1",
             &call(Some("github")),
             &verdict(Risk::High, None),
+            Vec::new(),
+            false,
         );
-        assert_eq!(request.options[1].name, "Allow for this chat");
         let meta = serde_json::to_value(&request.meta).unwrap_or_default();
         assert_eq!(meta["warden"]["prompt"], "Allow tool call from github?");
     }
@@ -359,7 +513,7 @@ mod tests {
 
     #[test]
     fn only_offered_options_count() {
-        let offered = offered(&verdict(Risk::Critical, None));
+        let offered = offered(&verdict(Risk::Critical, None), false);
         assert_eq!(choice("allow-once", &offered), Some(Choice::AllowOnce));
         assert_eq!(choice("allow-session", &offered), None);
         assert_eq!(choice("allow-always", &offered), None);

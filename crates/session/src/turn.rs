@@ -21,15 +21,21 @@
 use std::time::Duration;
 
 use warden_acp_transport::schema::{
-    RequestPermissionRequest, SessionId, SessionNotification, StopReason, ToolCallContent,
-    ToolCallStatus, ToolCallUpdateFields,
+    CreateElicitationRequest, RequestPermissionRequest, SessionId, SessionNotification, StopReason,
+    ToolCallContent, ToolCallStatus, ToolCallUpdateFields,
 };
 use warden_model::{Conversation, FinishReason, ToolCallRequest, ToolOutcome, denied_content};
 use warden_permissions::Decision;
 
+use crate::elicit;
 use crate::gate::{Gate, GrantEffect, GrantScope, Prepared, Verdict};
+use crate::notice::{Notice, Severity};
 use crate::permission::{self, Answer, Choice};
+use crate::preview::{self, Files};
 use crate::updates;
+
+/// What a call that a cancel closed says.
+const CANCELLED: &str = "Cancelled: the turn was cancelled before this call finished.";
 
 /// Bounds on one turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,6 +78,8 @@ pub enum Event {
         text: String,
         calls: Vec<ToolCallRequest>,
         finish: FinishReason,
+        /// What the previews of the calls need from disk, read by the driver.
+        files: Files,
     },
     /// The model could not answer; `message` says why, for the user.
     ModelFailed { message: String },
@@ -118,6 +126,14 @@ pub enum Command {
         request: Box<RequestPermissionRequest>,
         timeout: Option<Duration>,
     },
+    /// Open the form to approve with edits or deny with a note (`elicitation/create`);
+    /// its answer comes back as the call's [`Event::Answered`].
+    Elicit {
+        call_id: String,
+        request: Box<CreateElicitationRequest>,
+        args: serde_json::Value,
+        timeout: Option<Duration>,
+    },
     /// Withdraw a pending permission request (`$/cancel_request`).
     Withdraw {
         call_id: String,
@@ -134,6 +150,8 @@ pub enum Command {
     /// Ask the model for its next reply to the conversation.
     CallModel,
     Audit(Box<AuditNote>),
+    /// Tell the user something that is not a reply (a session notice, or a message).
+    Tell(Notice),
     /// Answer the prompt. Always the last command of a turn.
     End(StopReason),
 }
@@ -151,6 +169,8 @@ struct Call {
     tool: String,
     prepared: Option<Prepared>,
     verdict: Option<Verdict>,
+    /// What the call showed before it ran (its preview and risk), for its request.
+    content: Vec<ToolCallContent>,
     status: Status,
 }
 
@@ -162,8 +182,12 @@ pub struct Turn {
     limits: TurnLimits,
     batch: Vec<Call>,
     notes: Vec<(String, String)>,
+    /// What the current batch's previews read from disk.
+    files: Files,
     model_requests: u32,
     asks: usize,
+    /// The client shows forms: requests offer `edit-or-note`.
+    forms: bool,
     ended: bool,
 }
 
@@ -183,11 +207,19 @@ impl Turn {
             limits,
             batch: Vec::new(),
             notes: Vec::new(),
+            files: Files::default(),
             model_requests: 1,
             asks: 0,
+            forms: false,
             ended: false,
         };
         (turn, vec![Command::CallModel])
+    }
+
+    /// Offers "approve with edits" and "deny with a note" as a form (for clients that
+    /// advertise `elicitation.form`).
+    pub fn offer_forms(&mut self, forms: bool) {
+        self.forms = forms;
     }
 
     /// The conversation so far: what the model is asked to answer.
@@ -215,7 +247,11 @@ impl Turn {
                 text,
                 calls,
                 finish,
-            } => self.on_reply(text, calls, finish, gate, &mut out),
+                files,
+            } => {
+                self.files = files;
+                self.on_reply(text, calls, finish, gate, &mut out);
+            }
             Event::ModelFailed { message } => {
                 out.push(self.notify(updates::message_chunk(&self.session, message)));
                 self.end(StopReason::EndTurn, &mut out);
@@ -273,6 +309,7 @@ impl Turn {
             tool: request.name.clone(),
             prepared: None,
             verdict: None,
+            content: Vec::new(),
             status: Status::Done,
         };
         let prepared = match gate.prepare(&request.name, &request.arguments) {
@@ -297,8 +334,17 @@ impl Turn {
                 return;
             }
         };
-        out.push(self.notify(updates::proposed(&self.session, &call.id, &prepared)));
-        let verdict = evaluate(&call, &prepared, gate, out);
+        // Evaluated before the first notification, which shows the risk in words; the
+        // notification still goes out before anything else about the call.
+        let verdict = gate.evaluate(&prepared);
+        call.content = preview::content(&prepared, &verdict, &self.files);
+        out.push(self.notify(updates::proposed(
+            &self.session,
+            &call.id,
+            &prepared,
+            call.content.clone(),
+        )));
+        out.push(evaluation_note(&call, &prepared, &verdict));
         call.prepared = Some(prepared);
         call.verdict = Some(verdict);
         self.decide(&mut call, out);
@@ -332,9 +378,16 @@ impl Turn {
                     return;
                 }
                 self.asks += 1;
-                let request = permission::request(&self.session, &call.id, &prepared, &verdict);
+                let request = permission::request(
+                    &self.session,
+                    &call.id,
+                    &prepared,
+                    &verdict,
+                    call.content.clone(),
+                    self.forms,
+                );
                 call.status = Status::Asking {
-                    offered: permission::offered(&verdict),
+                    offered: permission::offered(&verdict, self.forms),
                 };
                 out.push(Command::AskPermission {
                     call_id: call.id.clone(),
@@ -403,6 +456,9 @@ impl Turn {
         match answer {
             Answer::Cancelled => {
                 out.push(audit(&call, &args, answered("cancelled", None, None, None)));
+                // The answered call is closed here (its request needs no withdrawal);
+                // `cancel` closes every other open call, all before the turn's answer.
+                self.finish(&call, ToolOutcome::Cancelled, CANCELLED, out);
                 self.batch[index] = call;
                 self.cancel(out);
                 return;
@@ -448,6 +504,35 @@ impl Turn {
                     let text = format!("Treated as a denial: {reason}. The call did not run.");
                     self.finish(&call, ToolOutcome::Denied, &text, out);
                 }
+                Some(Choice::EditOrNote) => {
+                    // Still asking: the form's answer settles the call.
+                    let (Some(prepared), Some(verdict)) = (&call.prepared, &call.verdict) else {
+                        return;
+                    };
+                    match elicit::request(&self.session, &call.id, prepared) {
+                        Ok(request) => out.push(Command::Elicit {
+                            call_id: call.id.clone(),
+                            request: Box::new(request),
+                            args: prepared.args.clone(),
+                            timeout: verdict.timeout,
+                        }),
+                        Err(reason) => {
+                            let text = format!(
+                                "The form could not be shown ({reason}), which counts as a denial: the call did not run."
+                            );
+                            out.push(audit(
+                                &call,
+                                &args,
+                                answered("error", Some(option_id), note, Some(reason)),
+                            ));
+                            call.status = Status::Done;
+                            self.finish(&call, ToolOutcome::Denied, &text, out);
+                            self.batch[index] = call;
+                            self.continue_if_settled(out);
+                        }
+                    }
+                    return;
+                }
                 Some(choice) if choice.allows() => {
                     self.batch[index] = call;
                     self.on_allow(index, choice, edited_input, note, gate, out);
@@ -460,7 +545,7 @@ impl Turn {
                         answered("denied", Some(option_id), note.clone(), None),
                     ));
                     if choice == Choice::RejectProject {
-                        self.remember(&call, GrantScope::Project, GrantEffect::Deny, gate);
+                        self.remember(&call, GrantScope::Project, GrantEffect::Deny, gate, out);
                     }
                     self.finish(
                         &call,
@@ -523,12 +608,14 @@ impl Turn {
             let verdict = evaluate(&call, &prepared, gate, out);
             let before = call.verdict.as_ref().map(|v| v.risk);
             let raised = before.is_some_and(|risk| verdict.risk > risk);
+            call.content = preview::content(&prepared, &verdict, &self.files);
             out.push(
                 self.notify(updates::update(
                     &self.session,
                     &call.id,
                     ToolCallUpdateFields::new()
                         .title(prepared.title.clone())
+                        .content(call.content.clone())
                         .raw_input(prepared.args.clone())
                         .locations(updates::locations(&prepared.locations)),
                 )),
@@ -557,10 +644,10 @@ impl Turn {
         ));
         match choice {
             Choice::AllowSession => {
-                self.remember(&call, GrantScope::Session, GrantEffect::Allow, gate)
+                self.remember(&call, GrantScope::Session, GrantEffect::Allow, gate, out)
             }
             Choice::AllowProject => {
-                self.remember(&call, GrantScope::Project, GrantEffect::Allow, gate)
+                self.remember(&call, GrantScope::Project, GrantEffect::Allow, gate, out)
             }
             _ => {}
         }
@@ -575,13 +662,41 @@ impl Turn {
         self.continue_if_settled(out);
     }
 
-    fn remember(&self, call: &Call, scope: GrantScope, effect: GrantEffect, gate: &dyn Gate) {
+    fn remember(
+        &self,
+        call: &Call,
+        scope: GrantScope,
+        effect: GrantEffect,
+        gate: &dyn Gate,
+        out: &mut Vec<Command>,
+    ) {
         let (Some(prepared), Some(verdict)) = (&call.prepared, &call.verdict) else {
             return;
         };
-        if let Err(reason) = gate.remember(prepared, verdict, scope, effect) {
+        let what = verdict.proposal.as_deref().unwrap_or("this exact call");
+        let verb = match effect {
+            GrantEffect::Allow => "allowed",
+            GrantEffect::Deny => "denied",
+        };
+        let place = match scope {
+            GrantScope::Session => "for this session",
+            GrantScope::Project => "in this project",
+        };
+        match gate.remember(prepared, verdict, scope, effect) {
+            Ok(()) => out.push(Command::Tell(Notice::new(
+                Severity::Info,
+                format!("Grant stored: {what} is {verb} {place}"),
+                Some("`/grants` lists what is stored, `/revoke ID` removes it.".to_owned()),
+            ))),
             // The user's answer for this call still stands; only the memory of it is lost.
-            tracing::warn!(call = %call.id, %reason, "could not store the grant");
+            Err(reason) => {
+                tracing::warn!(call = %call.id, %reason, "could not store the grant");
+                out.push(Command::Tell(Notice::new(
+                    Severity::Warning,
+                    format!("The grant was not stored: {what} will be asked about again"),
+                    Some(warden_model::one_line(&reason.to_string())),
+                )));
+            }
         }
     }
 
@@ -685,12 +800,7 @@ impl Turn {
                     call_id: call.id.clone(),
                 }),
             }
-            self.finish(
-                &call,
-                ToolOutcome::Cancelled,
-                "Cancelled: the turn was cancelled before this call finished.",
-                out,
-            );
+            self.finish(&call, ToolOutcome::Cancelled, CANCELLED, out);
             self.batch[index].status = Status::Done;
         }
         self.batch.clear();

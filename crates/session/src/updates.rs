@@ -26,14 +26,22 @@ pub fn message_chunk(session: &SessionId, chunk: impl Into<String>) -> SessionNo
     )
 }
 
-/// The first notification about a call: pending, with what it does.
-pub fn proposed(session: &SessionId, call_id: &str, call: &Prepared) -> SessionNotification {
+/// The first notification about a call: pending (sent explicitly, though it is the
+/// schema's default, because some clients show a call without a status as running),
+/// with what it does and its `content` (the preview and the risk in words).
+pub fn proposed(
+    session: &SessionId,
+    call_id: &str,
+    call: &Prepared,
+    content: Vec<ToolCallContent>,
+) -> SessionNotification {
     SessionNotification::new(
         session.clone(),
         SessionUpdate::ToolCall(
             ToolCall::new(call_id.to_owned(), call.title.clone())
                 .kind(call.kind)
                 .status(ToolCallStatus::Pending)
+                .content(content)
                 .raw_input(call.args.clone())
                 .locations(locations(&call.locations)),
         ),

@@ -5,6 +5,7 @@ mod fs_dir;
 mod fs_file;
 mod http;
 mod local_process;
+mod plain_text;
 mod search;
 mod terminal;
 

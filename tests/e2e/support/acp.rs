@@ -50,7 +50,19 @@ impl Client {
     #[track_caller]
     pub fn ready_session(&mut self) -> String {
         self.initialize();
-        self.new_session()
+        let session = self.new_session();
+        // A new session's commands follow its answer; read them here, so that what a
+        // test reads next is about what it does next.
+        self.commands_update();
+        session
+    }
+
+    /// Waits for the `available_commands_update` that follows a new session.
+    #[track_caller]
+    pub fn commands_update(&mut self) -> Value {
+        self.wait_for("the session's available_commands_update", |m| {
+            m["params"]["update"]["sessionUpdate"] == "available_commands_update"
+        })
     }
 
     /// Sends a text prompt without waiting and returns the request id.

@@ -59,14 +59,14 @@ def assert_ran_unasked(turn: Turn, tool: str) -> None:
     """The turn's one call ran without a permission request and completed."""
     assert turn.permission_requests == []
     assert list(turn.statuses().values()) == [["pending", "in_progress", "completed"]]
-    assert turn.message() == f"{tool}: completed"
+    assert turn.message() == f"- {tool}: completed"
 
 
 def assert_denied_unasked(turn: Turn, tool: str) -> None:
     """The turn's one call was denied without a permission request."""
     assert turn.permission_requests == []
     assert list(turn.statuses().values()) == [["pending", "failed"]]
-    assert turn.message().startswith(f"{tool}: denied")
+    assert turn.message().startswith(f"- {tool}: denied")
 
 
 def option_ids(request: dict) -> list[str]:
@@ -88,7 +88,7 @@ def test_allow_once_runs_the_call_and_asks_again_next_time(home: Path, project: 
             [call_id] = turn.call_ids()
             assert request["toolCall"]["toolCallId"] == call_id
             assert turn.statuses()[call_id] == ["pending", "in_progress", "completed"]
-            assert turn.message() == "terminal: completed"
+            assert turn.message() == "- terminal: completed"
             assert (project / "a").exists()
 
             # allow-once stores nothing: the next matching call asks again.
@@ -127,7 +127,11 @@ def test_allow_project_survives_a_restart(home: Path, project: Path) -> None:
             sid = await w.new_session(project)
             turn = await w.prompt(sid, touch("a"))
             assert len(turn.permission_requests) == 1
-            assert turn.message() == "terminal: completed"
+            # Without session notices, the stored grant is told in the agent's text.
+            assert turn.message() == (
+                '\n\n**Grant stored: "touch …" is allowed in this project**: '
+                "`/grants` lists what is stored, `/revoke ID` removes it.\n\n- terminal: completed"
+            )
             assert (project / "a").exists()
 
     async def second_process() -> None:
@@ -135,7 +139,7 @@ def test_allow_project_survives_a_restart(home: Path, project: Path) -> None:
             sid = await w.new_session(project)
             turn = await w.prompt(sid, touch("b"))
             assert turn.permission_requests == []
-            assert turn.message() == "terminal: completed"
+            assert turn.message() == "- terminal: completed"
             assert (project / "b").exists()
 
     run(first_process())
@@ -148,10 +152,54 @@ def test_a_critical_call_offers_only_once_options(home: Path, project: Path) -> 
             sid = await w.new_session(project)
             turn = await w.prompt(sid, call("terminal", {"command": "sudo touch a"}))
             [request] = turn.permission_requests
-            assert option_ids(request) == ["allow-once", "reject-once"]
-            assert [o["kind"] for o in request["options"]] == ["allow_once", "reject_once"]
-            assert turn.message() == "terminal: denied (User denied tool invocation)"
+            # Reject first: a client whose cursor starts on the first option never runs it
+            # by a bare Enter.
+            assert option_ids(request) == ["reject-once", "allow-once"]
+            assert [o["kind"] for o in request["options"]] == ["reject_once", "allow_once"]
+            risk = request["toolCall"]["content"][0]["content"]["text"]
+            assert risk.startswith("Critical: "), risk
+            assert turn.message() == "- terminal: denied (User denied tool invocation)"
             assert not (project / "a").exists()
+
+    run(scenario())
+
+
+def test_a_write_is_asked_with_its_diff_and_risk_in_view(home: Path, project: Path) -> None:
+    async def scenario() -> None:
+        async with warden(home, always("reject-once")) as w:
+            sid = await w.new_session(project)
+            turn = await w.prompt(sid, call("fs_write", {"path": "notes.txt", "content": "hello\n"}))
+            [request] = turn.permission_requests
+            diff, risk = request["toolCall"]["content"]
+            assert diff["type"] == "diff"
+            assert diff["path"] == str(project / "notes.txt")
+            assert diff.get("oldText") is None
+            assert diff["newText"] == "hello\n"
+            assert risk["content"]["text"].startswith("Medium: writes ")
+            assert [o["name"] for o in request["options"]][1] == "Always allow fs_write on notes.txt in this session"
+            # On the wire: the first notification names its status, a new file's oldText is null.
+            [raw] = [
+                m["params"]["update"]
+                for m in w.recorder.raw_in
+                if m.get("method") == "session/update" and m["params"]["update"]["sessionUpdate"] == "tool_call"
+            ]
+            assert raw["status"] == "pending"
+            assert "oldText" in raw["content"][0] and raw["content"][0]["oldText"] is None
+            assert not (project / "notes.txt").exists()
+
+    run(scenario())
+
+
+def test_the_commands_arrive_and_wardens_own_are_answered_without_the_model(home: Path, project: Path) -> None:
+    async def scenario() -> None:
+        async with warden(home, never_asked()) as w:
+            sid = await w.new_session(project)
+            turn = await w.prompt(sid, "/grants")
+            assert turn.stop_reason == "end_turn"
+            assert turn.message() == "No grants apply here: calls are decided by the policy and the session mode `ask`."
+            [listed] = [u for u in w.recorder.updates if u.get("sessionUpdate") == "available_commands_update"]
+            names = [c["name"] for c in listed["availableCommands"]]
+            assert names == ["call", "say", "grants", "revoke", "why", "mode"]
 
     run(scenario())
 
@@ -168,7 +216,7 @@ def test_reject_once_does_not_run_the_call(home: Path, project: Path) -> None:
             assert len(turn.permission_requests) == 1
             [call_id] = turn.call_ids()
             assert turn.statuses()[call_id] == ["pending", "failed"]
-            assert turn.message() == "terminal: denied (User denied tool invocation)"
+            assert turn.message() == "- terminal: denied (User denied tool invocation)"
             assert not (project / "a").exists()
 
     run(scenario())
@@ -180,7 +228,8 @@ def test_reject_project_denies_a_later_call_unasked(home: Path, project: Path) -
             sid = await w.new_session(project)
             first = await w.prompt(sid, touch("a"))
             assert len(first.permission_requests) == 1
-            assert first.message().startswith("terminal: denied")
+            assert first.message().startswith('\n\n**Grant stored: "touch …" is denied in this project**')
+            assert "\n\n- terminal: denied" in first.message()
             assert not (project / "a").exists()
 
             second = await w.prompt(sid, touch("b"))
@@ -265,7 +314,7 @@ def test_unknown_option_id_is_a_denial(home: Path, project: Path) -> None:
             assert turn.stop_reason == "end_turn"
             [call_id] = turn.call_ids()
             assert turn.statuses()[call_id] == ["pending", "failed"]
-            assert turn.message().startswith("terminal: denied")
+            assert turn.message().startswith("- terminal: denied")
             assert not (project / "a").exists()
 
     run(scenario())
@@ -285,7 +334,7 @@ def test_malformed_answer_without_outcome_is_a_denial(home: Path, project: Path)
             assert turn.stop_reason == "end_turn"
             [call_id] = turn.call_ids()
             assert turn.statuses()[call_id] == ["pending", "failed"]
-            assert turn.message().startswith("terminal: denied")
+            assert turn.message().startswith("- terminal: denied")
             assert not (project / "a").exists()
 
     run(scenario())
@@ -304,7 +353,7 @@ def test_error_response_is_a_denial(home: Path, project: Path) -> None:
             assert turn.stop_reason == "end_turn"
             [call_id] = turn.call_ids()
             assert turn.statuses()[call_id] == ["pending", "failed"]
-            assert turn.message().startswith("terminal: denied")
+            assert turn.message().startswith("- terminal: denied")
             assert not (project / "a").exists()
 
     run(scenario())
@@ -320,7 +369,7 @@ def test_timeout_withdraws_the_request_and_fails_the_call(home: Path, project: P
             assert turn.stop_reason == "end_turn"
             [call_id] = turn.call_ids()
             assert turn.statuses()[call_id] == ["pending", "failed"]
-            assert turn.message() == "terminal: timed out"
+            assert turn.message() == "- terminal: timed out"
             assert not (project / "a").exists()
             # The SDK does not surface `$/cancel_request`; the raw stream shows it names the
             # permission request that was never answered.
@@ -362,9 +411,9 @@ def test_batch_with_mixed_outcomes(home: Path, project: Path) -> None:
             assert turn.final_status(by_input["touch b"]) == "failed"
             assert turn.final_status(by_input["touch c"]) == "completed"
             assert turn.message().splitlines() == [
-                "terminal: completed",
-                "terminal: denied (User denied tool invocation)",
-                "terminal: completed",
+                "- terminal: completed",
+                "- terminal: denied (User denied tool invocation)",
+                "- terminal: completed",
             ]
             assert sorted(p.name for p in project.iterdir()) == ["a", "c"]
 
@@ -384,7 +433,7 @@ def test_edited_input_runs_the_edited_command(home: Path, project: Path) -> None
             assert turn.final_status(call_id) == "completed"
             edited = [u for u in turn.updates if u.get("sessionUpdate") == "tool_call_update" and "rawInput" in u]
             assert [u["rawInput"] for u in edited] == [{"command": "touch edited"}]
-            assert turn.message() == "terminal: completed"
+            assert turn.message() == "- terminal: completed"
             assert (project / "edited").exists()
             assert not (project / "original").exists()
 
@@ -400,7 +449,7 @@ def test_note_on_a_denial_reaches_the_final_message(home: Path, project: Path) -
             turn = await w.prompt(sid, touch("a"))
             [call_id] = turn.call_ids()
             assert turn.final_status(call_id) == "failed"
-            assert turn.message() == "terminal: denied (User denied tool invocation: use the staging database instead)"
+            assert turn.message() == "- terminal: denied (User denied tool invocation: use the staging database instead)"
             assert not (project / "a").exists()
 
     run(scenario())
@@ -477,7 +526,7 @@ def test_editor_fs_and_terminal_carry_the_allowed_calls(home: Path, project: Pat
             )
             assert turn.stop_reason == "end_turn"
             assert len(turn.permission_requests) == 2
-            assert turn.message().splitlines() == ["terminal: completed", "fs_write: completed"]
+            assert turn.message().splitlines() == ["- terminal: completed", "- fs_write: completed"]
             by_tool = {u["toolCallId"]: u["kind"] for u in turn.updates if u.get("sessionUpdate") == "tool_call"}
             [term_call] = [c for c, k in by_tool.items() if k == "execute"]
             [write_call] = [c for c, k in by_tool.items() if k == "edit"]

@@ -24,14 +24,14 @@ const modeUpdates = (updates) => updates.filter((u) => u.sessionUpdate === "curr
 function assertRanUnasked(turn, tool) {
   assert.deepEqual(turn.permissionRequests, []);
   assert.deepEqual(Object.values(turn.statuses()), [["pending", "in_progress", "completed"]]);
-  assert.equal(turn.message(), `${tool}: completed`);
+  assert.equal(turn.message(), `- ${tool}: completed`);
 }
 
 // The turn's one call was denied without a permission request.
 function assertDeniedUnasked(turn, tool) {
   assert.deepEqual(turn.permissionRequests, []);
   assert.deepEqual(Object.values(turn.statuses()), [["pending", "failed"]]);
-  assert.ok(turn.message().startsWith(`${tool}: denied`), turn.message());
+  assert.ok(turn.message().startsWith(`- ${tool}: denied`), turn.message());
 }
 
 const TEST_TIMEOUT_MS = 60_000;
@@ -68,7 +68,7 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       const [callId] = turn.callIds();
       assert.equal(request.toolCall.toolCallId, callId);
       assert.deepEqual(turn.statuses()[callId], ["pending", "in_progress", "completed"]);
-      assert.equal(turn.message(), "terminal: completed");
+      assert.equal(turn.message(), "- terminal: completed");
       assert.ok(existsSync(inProject("a")));
 
       // allow-once stores nothing: the next matching call asks again.
@@ -103,14 +103,18 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       const sid = await w.newSession(project);
       const turn = await w.prompt(sid, touch("a"));
       assert.equal(turn.permissionRequests.length, 1);
-      assert.equal(turn.message(), "terminal: completed");
+      // Without session notices, the stored grant is told in the agent's text.
+      assert.equal(
+        turn.message(),
+        '\n\n**Grant stored: "touch …" is allowed in this project**: `/grants` lists what is stored, `/revoke ID` removes it.\n\n- terminal: completed',
+      );
       assert.ok(existsSync(inProject("a")));
     });
     await withWarden(home, neverAsked(), async (w) => {
       const sid = await w.newSession(project);
       const turn = await w.prompt(sid, touch("b"));
       assert.deepEqual(turn.permissionRequests, []);
-      assert.equal(turn.message(), "terminal: completed");
+      assert.equal(turn.message(), "- terminal: completed");
       assert.ok(existsSync(inProject("b")));
     });
   });
@@ -121,10 +125,48 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       const turn = await w.prompt(sid, call("terminal", { command: "sudo touch a" }));
       assert.equal(turn.permissionRequests.length, 1);
       const [request] = turn.permissionRequests;
-      assert.deepEqual(optionIds(request), ["allow-once", "reject-once"]);
-      assert.deepEqual(request.options.map((o) => o.kind), ["allow_once", "reject_once"]);
-      assert.equal(turn.message(), "terminal: denied (User denied tool invocation)");
+      // Reject first: a client whose cursor starts on the first option never runs it by a
+      // bare Enter.
+      assert.deepEqual(optionIds(request), ["reject-once", "allow-once"]);
+      assert.deepEqual(request.options.map((o) => o.kind), ["reject_once", "allow_once"]);
+      assert.match(request.toolCall.content[0].content.text, /^Critical: /);
+      assert.equal(turn.message(), "- terminal: denied (User denied tool invocation)");
       assert.ok(!existsSync(inProject("a")));
+    });
+  });
+
+  test("a write is asked with its diff and risk in view", async () => {
+    await withWarden(home, always("reject-once"), async (w) => {
+      const sid = await w.newSession(project);
+      const turn = await w.prompt(sid, call("fs_write", { path: "notes.txt", content: "hello\n" }));
+      assert.equal(turn.permissionRequests.length, 1);
+      const [request] = turn.permissionRequests;
+      const [diff, risk] = request.toolCall.content;
+      assert.equal(diff.type, "diff");
+      assert.equal(diff.path, inProject("notes.txt"));
+      assert.equal(diff.oldText ?? null, null);
+      assert.equal(diff.newText, "hello\n");
+      assert.match(risk.content.text, /^Medium: writes /);
+      assert.equal(request.options[1].name, "Always allow fs_write on notes.txt in this session");
+      // On the wire: the first notification names its status, and a new file's oldText is null.
+      const [raw] = w.recorder.rawIn
+        .filter((m) => m.method === "session/update" && m.params.update.sessionUpdate === "tool_call")
+        .map((m) => m.params.update);
+      assert.equal(raw.status, "pending");
+      assert.ok("oldText" in raw.content[0] && raw.content[0].oldText === null, JSON.stringify(raw));
+      assert.ok(!existsSync(inProject("notes.txt")));
+    });
+  });
+
+  test("the commands arrive, and Warden's own are answered without the model", async () => {
+    await withWarden(home, neverAsked(), async (w) => {
+      const sid = await w.newSession(project);
+      const turn = await w.prompt(sid, "/grants");
+      assert.equal(turn.stopReason, "end_turn");
+      assert.equal(turn.message(), "No grants apply here: calls are decided by the policy and the session mode `ask`.");
+      const listed = w.recorder.updates.filter((u) => u.sessionUpdate === "available_commands_update");
+      assert.equal(listed.length, 1);
+      assert.deepEqual(listed[0].availableCommands.map((c) => c.name), ["call", "say", "grants", "revoke", "why", "mode"]);
     });
   });
 
@@ -138,7 +180,7 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       assert.equal(turn.permissionRequests.length, 1);
       const [callId] = turn.callIds();
       assert.deepEqual(turn.statuses()[callId], ["pending", "failed"]);
-      assert.equal(turn.message(), "terminal: denied (User denied tool invocation)");
+      assert.equal(turn.message(), "- terminal: denied (User denied tool invocation)");
       assert.ok(!existsSync(inProject("a")));
     });
   });
@@ -148,7 +190,8 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       const sid = await w.newSession(project);
       const first = await w.prompt(sid, touch("a"));
       assert.equal(first.permissionRequests.length, 1);
-      assert.match(first.message(), /^terminal: denied/);
+      assert.ok(first.message().startsWith('\n\n**Grant stored: "touch …" is denied in this project**'), first.message());
+      assert.match(first.message(), /\n\n- terminal: denied/);
       assert.ok(!existsSync(inProject("a")));
 
       const second = await w.prompt(sid, touch("b"));
@@ -226,7 +269,7 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       assert.equal(turn.stopReason, "end_turn");
       const [callId] = turn.callIds();
       assert.deepEqual(turn.statuses()[callId], ["pending", "failed"]);
-      assert.match(turn.message(), /^terminal: denied/);
+      assert.match(turn.message(), /^- terminal: denied/);
       assert.ok(!existsSync(inProject("a")));
     });
   });
@@ -241,7 +284,7 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       assert.equal(turn.stopReason, "end_turn");
       const [callId] = turn.callIds();
       assert.deepEqual(turn.statuses()[callId], ["pending", "failed"]);
-      assert.match(turn.message(), /^terminal: denied/);
+      assert.match(turn.message(), /^- terminal: denied/);
       assert.ok(!existsSync(inProject("a")));
     });
   });
@@ -258,7 +301,7 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       assert.equal(turn.stopReason, "end_turn");
       const [callId] = turn.callIds();
       assert.deepEqual(turn.statuses()[callId], ["pending", "failed"]);
-      assert.match(turn.message(), /^terminal: denied/);
+      assert.match(turn.message(), /^- terminal: denied/);
       assert.ok(!existsSync(inProject("a")));
     });
   });
@@ -271,7 +314,7 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       assert.equal(turn.stopReason, "end_turn");
       const [callId] = turn.callIds();
       assert.deepEqual(turn.statuses()[callId], ["pending", "failed"]);
-      assert.equal(turn.message(), "terminal: timed out");
+      assert.equal(turn.message(), "- terminal: timed out");
       assert.ok(!existsSync(inProject("a")));
       // `$/cancel_request` names the permission request that was never answered, and the SDK
       // turned it into an abort of the handler's signal with a -32800 "request cancelled".
@@ -307,9 +350,9 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       assert.equal(turn.finalStatus(byInput["touch b"]), "failed");
       assert.equal(turn.finalStatus(byInput["touch c"]), "completed");
       assert.deepEqual(turn.message().split("\n"), [
-        "terminal: completed",
-        "terminal: denied (User denied tool invocation)",
-        "terminal: completed",
+        "- terminal: completed",
+        "- terminal: denied (User denied tool invocation)",
+        "- terminal: completed",
       ]);
       assert.deepEqual(readdirSync(project).sort(), ["a", "c"]);
     });
@@ -326,7 +369,7 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       assert.equal(turn.finalStatus(callId), "completed");
       const edited = turn.updates.filter((u) => u.sessionUpdate === "tool_call_update" && u.rawInput !== undefined);
       assert.deepEqual(edited.map((u) => u.rawInput), [{ command: "touch edited" }]);
-      assert.equal(turn.message(), "terminal: completed");
+      assert.equal(turn.message(), "- terminal: completed");
       assert.ok(existsSync(inProject("edited")));
       assert.ok(!existsSync(inProject("original")));
     });
@@ -339,7 +382,7 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       const turn = await w.prompt(sid, touch("a"));
       const [callId] = turn.callIds();
       assert.equal(turn.finalStatus(callId), "failed");
-      assert.equal(turn.message(), "terminal: denied (User denied tool invocation: use the staging database instead)");
+      assert.equal(turn.message(), "- terminal: denied (User denied tool invocation: use the staging database instead)");
       assert.ok(!existsSync(inProject("a")));
     });
   });
@@ -398,7 +441,7 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       const turn = await w.prompt(sid, [touch("a"), call("fs_write", { path: "w.txt", content: "hello" })].join("\n"));
       assert.equal(turn.stopReason, "end_turn");
       assert.equal(turn.permissionRequests.length, 2);
-      assert.deepEqual(turn.message().split("\n"), ["terminal: completed", "fs_write: completed"]);
+      assert.deepEqual(turn.message().split("\n"), ["- terminal: completed", "- fs_write: completed"]);
       const starts = turn.updates.filter((u) => u.sessionUpdate === "tool_call");
       const [termCall] = starts.filter((u) => u.kind === "execute").map((u) => u.toolCallId);
       const [writeCall] = starts.filter((u) => u.kind === "edit").map((u) => u.toolCallId);

@@ -196,7 +196,7 @@ fn parse_chunk(data: &str) -> Result<Chunk, ModelError> {
     serde_json::from_str::<Chunk>(data).map_err(|error| ModelError::Protocol {
         detail: format!(
             "cannot read a stream chunk ({error}): {}",
-            data.chars().take(200).collect::<String>()
+            crate::one_line(data)
         ),
     })
 }

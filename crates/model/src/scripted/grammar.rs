@@ -2,13 +2,17 @@
 
 use serde_json::{Value, json};
 
+use crate::code_span;
+
 /// The help text the scripted model answers anything it does not understand with.
 pub const HELP_TEXT: &str = "\
 I am Warden's scripted model: I follow a small grammar, one command per line.
-  /call <tool> <json-object>   propose a tool call, e.g. /call fs_read {\"path\": \"README.md\"}
-  /say <text>                  reply with <text>
-  read <path> | list <path> | run <command> | write <path>: <text> | delete <path> | fetch <url>
-All tool calls of one prompt are proposed together. Set WARDEN_MODEL=openai:<model> to use a real model.";
+
+- `/call <tool> <json-object>`: propose a tool call, e.g. `/call fs_read {\"path\": \"README.md\"}`
+- `/say <text>`: reply with the text
+- `read <path>`, `list <path>`, `run <command>`, `write <path>: <text>`, `delete <path>`, `fetch <url>`: the same in plain words
+
+All tool calls of one prompt are proposed together. Set `WARDEN_MODEL=openai:<model>` to use a real model.";
 
 /// What the scripted model does with a prompt.
 #[derive(Debug, Clone, PartialEq)]
@@ -48,8 +52,9 @@ pub(crate) fn parse(prompt: &str) -> Plan {
             }
             Err(LineError::Unknown) => {
                 return Plan::Explain(format!(
-                    "I do not understand line {}: `{line}`. Nothing was called.\n{HELP_TEXT}",
-                    number + 1
+                    "I do not understand line {}: {}. Nothing was called.\n\n{HELP_TEXT}",
+                    number + 1,
+                    code_span(line)
                 ));
             }
         }
@@ -91,7 +96,8 @@ fn parse_line(line: &str) -> Result<Line, LineError> {
         "fetch" => plain("http_fetch", "url", rest, "fetch <url>"),
         "write" => parse_write(rest),
         _ if word.starts_with('/') => Err(invalid(&format!(
-            "unknown command `{word}`: the commands are `/call <tool> <json-object>` and `/say <text>`"
+            "unknown command {}: the commands are `/call <tool> <json-object>` and `/say <text>`",
+            code_span(word)
         ))),
         _ => Err(LineError::Unknown),
     }
@@ -137,18 +143,21 @@ fn parse_call(rest: &str) -> Result<Line, LineError> {
     }
     if json.is_empty() {
         return Err(invalid(&format!(
-            "`/call {tool}` needs a JSON object of arguments; {FORM}"
+            "{} needs a JSON object of arguments; {FORM}",
+            code_span(&format!("/call {tool}"))
         )));
     }
     let value: Value = serde_json::from_str(json).map_err(|e| {
         invalid(&format!(
-            "the arguments of `/call {tool}` are not valid JSON ({e})"
+            "the arguments of {} are not valid JSON ({e})",
+            code_span(&format!("/call {tool}"))
         ))
     })?;
     match value {
         Value::Object(object) => Ok(Line::Call(tool.to_owned(), Value::Object(object))),
         other => Err(invalid(&format!(
-            "the arguments of `/call {tool}` must be a JSON object, not {}",
+            "the arguments of {} must be a JSON object, not {}",
+            code_span(&format!("/call {tool}")),
             kind(&other)
         ))),
     }

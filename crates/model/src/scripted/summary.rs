@@ -1,13 +1,11 @@
-//! The scripted model's closing message after a batch: one line per call.
+//! The scripted model's closing message after a batch: a Markdown list, one item per call.
 
-use crate::{Message, ToolCallRequest, ToolOutcome};
+use crate::{Message, ToolCallRequest, ToolOutcome, one_line};
 
-/// The longest detail quoted from a tool result, in characters.
-const DETAIL_CHARS: usize = 160;
-
-/// One line per call of the batch, in the order the calls were proposed, e.g.
-/// `terminal: denied (User denied tool invocation: not now)`, followed by the notes the user
-/// attached. `tail` is everything after the batch's assistant message.
+/// One list item per call of the batch, in the order the calls were proposed, e.g.
+/// `- terminal: denied (User denied tool invocation: not now)`, followed by the notes the
+/// user attached. A failure's detail is quoted whole, on one line (see [`one_line`]).
+/// `tail` is everything after the batch's assistant message.
 pub(crate) fn summarize(calls: &[ToolCallRequest], tail: &[Message]) -> String {
     let mut lines = Vec::new();
     for call in calls {
@@ -24,7 +22,7 @@ pub(crate) fn summarize(calls: &[ToolCallRequest], tail: &[Message]) -> String {
         let mut line = match result {
             None => format!("{}: no result", call.name),
             Some((outcome @ (ToolOutcome::Failed | ToolOutcome::Denied), content)) => {
-                match first_line(content) {
+                match detail(content) {
                     Some(detail) => format!("{}: {} ({detail})", call.name, outcome.as_words()),
                     None => format!("{}: {}", call.name, outcome.as_words()),
                 }
@@ -35,9 +33,9 @@ pub(crate) fn summarize(calls: &[ToolCallRequest], tail: &[Message]) -> String {
             Message::UserNote { call_id, text } if *call_id == call.id => Some(text),
             _ => None,
         }) {
-            line.push_str(&format!(" [user note: {}]", note.trim()));
+            line.push_str(&format!(" (user note: {})", one_line(note)));
         }
-        lines.push(line);
+        lines.push(format!("- {line}"));
     }
     // A note for a call that is not in this batch still reached the model: say so.
     for (call_id, text) in tail.iter().filter_map(|m| match m {
@@ -46,16 +44,12 @@ pub(crate) fn summarize(calls: &[ToolCallRequest], tail: &[Message]) -> String {
         }
         _ => None,
     }) {
-        lines.push(format!("user note on {call_id}: {}", text.trim()));
+        lines.push(format!("- user note on {call_id}: {}", one_line(text)));
     }
     lines.join("\n")
 }
 
-fn first_line(content: &str) -> Option<String> {
-    let line = content.lines().map(str::trim).find(|l| !l.is_empty())?;
-    if line.chars().count() <= DETAIL_CHARS {
-        return Some(line.to_owned());
-    }
-    let cut: String = line.chars().take(DETAIL_CHARS).collect();
-    Some(format!("{cut}…"))
+fn detail(content: &str) -> Option<String> {
+    let line = one_line(content);
+    (!line.is_empty()).then_some(line)
 }

@@ -14,6 +14,15 @@ fn shown(p: &ResolvedPath, ctx: &Context) -> String {
         .replace(&format!("{}/", ctx.cwd.display()), "")
 }
 
+/// "1 byte", "120 bytes".
+fn bytes(n: usize) -> String {
+    if n == 1 {
+        "1 byte".to_owned()
+    } else {
+        format!("{n} bytes")
+    }
+}
+
 fn file_unit(text: String, risk: Risk, reason: String, paths: Vec<UnitPath>) -> Unit {
     Unit {
         text,
@@ -72,7 +81,7 @@ pub(super) fn write(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgErr
         let args = Args::new(&call.args, &["path", "content"])?;
         let raw = args.string("path")?;
         let content = args.text("content")?;
-        (raw, format!("Write {} bytes to {raw}", content.len()))
+        (raw, format!("Write {} to {raw}", bytes(content.len())))
     } else {
         let args = Args::new(&call.args, &["path", "old_text", "new_text"])?;
         let raw = args.string("path")?;
@@ -81,9 +90,9 @@ pub(super) fn write(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgErr
         (
             raw,
             format!(
-                "Edit {raw}: replace {} bytes with {} bytes",
-                old.len(),
-                new.len()
+                "Edit {raw}: replace {} with {}",
+                bytes(old.len()),
+                bytes(new.len())
             ),
         )
     };

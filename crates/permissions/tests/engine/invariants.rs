@@ -627,3 +627,48 @@ fn an_unreadable_grants_file_fails_closed() {
         matches!(&e.decided_by, DecidedBy::PolicyError { file, .. } if file.ends_with("grants.jsonl"))
     );
 }
+
+/// Clients show the risk and its reason in words; the reason must be the sentence of the
+/// part that decided, never the call's title.
+#[test]
+fn the_risk_reason_is_the_deciding_parts_sentence() {
+    let w = World::new();
+    let engine = w.engine(
+        &[(
+            Layer::User,
+            "[[rule]]\ntool = \"fs_write\"\ndecision = \"ask\"\nid = \"w\"\n",
+        )],
+        false,
+    );
+    let check = |tool: &str, args: &str, expect: &str| {
+        let e = w.eval(&engine, tool, &w.expand(args), Mode::Ask);
+        assert_eq!(
+            e.risk_reason
+                .replace(&w.home.display().to_string(), "$HOME"),
+            expect,
+            "{args}"
+        );
+    };
+    check(
+        "terminal",
+        r#"{"command": "cd /tmp && rm -rf ~"}"#,
+        "recursively deletes $HOME, the home folder",
+    );
+    check(
+        "fs_write",
+        r#"{"path": "notes.txt", "content": "x"}"#,
+        "writes $HOME/project/notes.txt inside the workspace",
+    );
+    let e = w.eval(
+        &engine,
+        "fs_write",
+        r#"{"path": "a.txt", "content": "x"}"#,
+        Mode::Ask,
+    );
+    assert_eq!(e.reason, "Write 1 byte to a.txt");
+    assert!(
+        e.explanation.starts_with("Needs approval by rule `w` in "),
+        "{}",
+        e.explanation
+    );
+}

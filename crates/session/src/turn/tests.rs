@@ -66,6 +66,8 @@ impl Gate for FakeGate {
             decision,
             risk,
             reason: format!("{} says so", call.tool),
+            risk_reason: format!("{} is {risk}", call.tool),
+            deciding_part: None,
             proposal: (call.tool == "write").then(|| format!("`{}`", call.tool)),
             timeout: Some(Duration::from_secs(30)),
             why: Default::default(),
@@ -99,6 +101,7 @@ fn reply(calls: Vec<ToolCallRequest>) -> Event {
         text: String::new(),
         calls,
         finish: FinishReason::ToolCalls,
+        files: Files::default(),
     }
 }
 
@@ -167,6 +170,7 @@ fn render(command: &Command) -> String {
                 .collect();
             format!("ask {call_id} [{}]", ids.join(" "))
         }
+        Command::Elicit { call_id, args, .. } => format!("elicit {call_id} {args}"),
         Command::Withdraw { call_id } => format!("withdraw {call_id}"),
         Command::RunTool { call_id, args, .. } => format!("run {call_id} {args}"),
         Command::StopTool { call_id } => format!("stop {call_id}"),
@@ -178,6 +182,7 @@ fn render(command: &Command) -> String {
             AuditKind::Malformed { .. } => format!("audit {} malformed", note.call_id),
             AuditKind::Answered { outcome, .. } => format!("audit {} {outcome}", note.call_id),
         },
+        Command::Tell(notice) => format!("tell {}", notice.title),
         Command::End(stop) => format!("end {}", serde_json::to_string(stop).unwrap_or_default()),
     }
 }
@@ -185,12 +190,23 @@ fn render(command: &Command) -> String {
 /// Runs a turn through `events`, one transcript line per command, with `--` between
 /// the events.
 fn check_with(gate: &FakeGate, limits: TurnLimits, events: Vec<Event>, expect: Expect) -> Turn {
+    check_turn(gate, limits, false, events, expect)
+}
+
+fn check_turn(
+    gate: &FakeGate,
+    limits: TurnLimits,
+    forms: bool,
+    events: Vec<Event>,
+    expect: Expect,
+) -> Turn {
     let (mut turn, first) = Turn::start(
         SessionId::new("s"),
         Conversation::new(),
         "go".to_owned(),
         limits,
     );
+    turn.offer_forms(forms);
     let mut lines: Vec<String> = first.iter().map(render).collect();
     for event in events {
         lines.push("--".to_owned());
@@ -211,6 +227,7 @@ fn a_reply_without_calls_ends_the_turn() {
             text: "hi".to_owned(),
             calls: vec![],
             finish: FinishReason::EndTurn,
+            files: Files::default(),
         }],
         expect![[r#"
             call model
@@ -271,7 +288,7 @@ fn a_batch_runs_the_allowed_asks_the_rest_at_once_and_waits_for_all() {
             update c3 failed: Denied by policy: deny says so
             tool_call c4 pending
             audit c4 ask
-            ask c4 [allow-once reject-once]
+            ask c4 [reject-once allow-once]
             --
             update c1 completed
             --
@@ -327,6 +344,7 @@ fn allow_for_the_session_stores_a_grant_and_settles_waiting_siblings() {
             ask c2 [allow-once allow-session allow-project reject-once reject-project]
             --
             audit c1 granted
+            tell Grant stored: `write` is allowed for this session
             update c1 inprogress
             run c1 {"path":"a"}
             withdraw c2
@@ -365,6 +383,7 @@ fn reject_for_the_project_stores_a_deny_grant() {
             ask c2 [allow-once allow-session allow-project reject-once reject-project]
             --
             audit c1 denied
+            tell Grant stored: `write` is denied in this project
             update c1 failed: User denied tool invocation
             withdraw c2
             audit c2 deny
@@ -404,7 +423,7 @@ fn unknown_unoffered_and_failed_answers_are_denials() {
             ask c1 [allow-once allow-session allow-project reject-once reject-project]
             tool_call c2 pending
             audit c2 ask
-            ask c2 [allow-once reject-once]
+            ask c2 [reject-once allow-once]
             tool_call c3 pending
             audit c3 ask
             ask c3 [allow-once allow-session allow-project reject-once reject-project]
@@ -444,7 +463,7 @@ fn a_timeout_fails_the_call_as_timed_out() {
 }
 
 #[test]
-fn a_cancelled_answer_cancels_the_whole_turn() {
+fn a_cancelled_answer_fails_every_open_call_before_the_turn_ends() {
     check(
         vec![
             reply(vec![
@@ -471,6 +490,7 @@ fn a_cancelled_answer_cancels_the_whole_turn() {
             ask c3 [allow-once allow-session allow-project reject-once reject-project]
             --
             audit c2 cancelled
+            update c2 failed: Cancelled: the turn was cancelled before this call finished.
             stop c1
             update c1 failed: Cancelled: the turn was cancelled before this call finished.
             withdraw c3
@@ -543,11 +563,11 @@ fn edited_input_is_evaluated_again_and_a_raised_risk_asks_again() {
             ask c1 [allow-once allow-session allow-project reject-once reject-project]
             --
             audit c1 ask
-            update c1 edit
-            ask c1 [allow-once reject-once reject-project]
+            update c1 edit: Critical: write is critical
+            ask c1 [reject-once allow-once reject-project]
             --
             audit c1 ask
-            update c1 edit
+            update c1 edit: Medium: write is medium
             audit c1 granted
             update c1 inprogress
             run c1 {"path":"c"}
@@ -679,6 +699,7 @@ fn a_length_cut_off_runs_nothing_and_ends_max_tokens() {
             text: String::new(),
             calls: vec![call("c1", "read", json!({}))],
             finish: FinishReason::MaxTokens,
+            files: Files::default(),
         }],
         expect![[r#"
             call model
@@ -730,6 +751,65 @@ fn a_model_failure_is_said_and_ends_the_turn() {
             --
             message
             end "end_turn"
+        "#]],
+    );
+}
+
+/// A client that shows forms is offered `edit-or-note`; choosing it opens the form, and
+/// the form's answer settles the call like the `_meta` extension's: edited input is
+/// evaluated again, a raised risk asks again.
+#[test]
+fn the_form_option_opens_a_form_whose_answer_settles_the_call() {
+    check_turn(
+        &FakeGate::default(),
+        TurnLimits::default(),
+        true,
+        vec![
+            reply(vec![
+                call("c1", "write", json!({"path": "a"})),
+                call("c2", "write", json!({"path": "b"})),
+            ]),
+            pick("c1", "edit-or-note"),
+            answer(
+                "c1",
+                Answer::Selected {
+                    option_id: "allow-once".to_owned(),
+                    edited_input: Some(json!({"path": "c"})),
+                    note: Some("and c only".to_owned()),
+                },
+            ),
+            pick("c2", "edit-or-note"),
+            answer(
+                "c2",
+                Answer::Selected {
+                    option_id: "reject-once".to_owned(),
+                    edited_input: None,
+                    note: Some("not b".to_owned()),
+                },
+            ),
+        ],
+        expect![[r#"
+            call model
+            --
+            tool_call c1 pending
+            audit c1 ask
+            ask c1 [allow-once allow-session allow-project reject-once reject-project edit-or-note]
+            tool_call c2 pending
+            audit c2 ask
+            ask c2 [allow-once allow-session allow-project reject-once reject-project edit-or-note]
+            --
+            elicit c1 {"path":"a"}
+            --
+            audit c1 ask
+            update c1 edit: Medium: write is medium
+            audit c1 granted
+            update c1 inprogress
+            run c1 {"path":"c"}
+            --
+            elicit c2 {"path":"b"}
+            --
+            audit c2 denied
+            update c2 failed: User denied tool invocation: not b
         "#]],
     );
 }

@@ -199,14 +199,18 @@ async fn current_text(
     cx: &ExecContext<'_>,
     prefer_editor: bool,
 ) -> Result<Option<String>, FileError> {
+    // A file that does not exist yet is a new file: the editor is not asked about it,
+    // because some editors report the read as an error to the user and others answer
+    // `""`, which would make it an existing empty file.
     if prefer_editor
         && let Some(editor) = &cx.editor
         && editor.can_read()
+        && exists(path).await
     {
         match editor.read_text_file(path, None, None).await {
             Ok(text) => return Ok(Some(text)),
-            // A file that does not exist yet is an error for the editor; the local check below
-            // tells "new file" from a real failure.
+            // The file went away, or the editor cannot read it; the local check below tells
+            // "new file" from a real failure.
             Err(err) => tracing::debug!(path = %path.display(), %err, "editor read failed"),
         }
     }
@@ -234,6 +238,15 @@ async fn current_text(
     })
     .await
     .map_err(FileError::Io)
+}
+
+/// Whether anything is at `path` (a dangling symlink counts), checked off the runtime's
+/// thread.
+async fn exists(path: &Path) -> bool {
+    let local = path.to_path_buf();
+    blocking(move || std::fs::symlink_metadata(&local).map(|_| ()))
+        .await
+        .is_ok()
 }
 
 async fn store(path: &Path, content: &str, cx: &ExecContext<'_>) -> Result<(), FileError> {
@@ -374,7 +387,7 @@ async fn editor_or_local_text(
     if let Some(editor) = &cx.editor
         && editor.can_read()
     {
-        if !path.exists() {
+        if !exists(path).await {
             return Ok(None);
         }
         return editor

@@ -10,6 +10,7 @@ use agent_client_protocol::v1::schema::{Terminal, ToolCallContent};
 use serde_json::json;
 
 use super::local_process::{self, Ending};
+use super::plain_text::plain_text;
 use super::{ExecContext, ToolOutput};
 use crate::call::TerminalArgs;
 use crate::editor::{Editor, EditorError, TerminalExit, TerminalRequest};
@@ -90,7 +91,10 @@ fn signal_name(number: i32) -> String {
     name.to_owned()
 }
 
+/// What the model reads: the ending, then the output as plain text (see
+/// [`plain_text`]).
 fn for_model(verdict: &str, output: &str, truncated: bool) -> String {
+    let output = &plain_text(output);
     let mut text = verdict.to_owned();
     if output.is_empty() {
         text.push_str("\n(no output)");
@@ -135,7 +139,10 @@ async fn locally(command: &str, cwd: &Path, timeout: Timeout, cx: &ExecContext<'
     let shown = if run.output.is_empty() {
         verdict.clone()
     } else {
-        format!("{verdict}\n```\n{}\n```", run.output.trim_end_matches('\n'))
+        format!(
+            "{verdict}\n```\n{}\n```",
+            plain_text(&run.output).trim_end_matches('\n')
+        )
     };
     ToolOutput {
         ok,

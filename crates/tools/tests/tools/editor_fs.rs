@@ -126,6 +126,35 @@ async fn fs_write_of_a_new_file_through_the_editor_has_no_old_text() {
     assert_eq!(diff.old_text, None);
 }
 
+/// Some editors report a read of a missing file as an error to the user, others answer
+/// `""`: a new file is recognised on disk, and the editor is not asked to read it.
+#[tokio::test]
+async fn a_new_file_is_not_read_through_the_editor() {
+    let dir = workspace();
+    let path = dir.path().join("n.txt");
+    // An editor that answers "" for a file that does not exist.
+    let editor = Arc::new(FakeEditor::new(true, true, false).with_file(&path, ""));
+    let out = run_with(
+        dir.path(),
+        Some(editor.clone() as Arc<dyn Editor>),
+        Limits::default(),
+        "fs_write",
+        json!({"path": "n.txt", "content": "xy"}),
+    )
+    .await;
+    assert!(out.ok, "{}", out.for_model);
+    assert_eq!(out.for_model, "Wrote 2 bytes to n.txt (new file).");
+    let ToolCallContent::Diff(diff) = &out.content[0] else {
+        panic!("expected a diff")
+    };
+    assert_eq!(diff.old_text, None);
+    assert!(
+        editor.log().iter().all(|entry| !entry.starts_with("read ")),
+        "{:?}",
+        editor.log()
+    );
+}
+
 #[tokio::test]
 async fn fs_edit_edits_the_editor_buffer() {
     let dir = workspace();

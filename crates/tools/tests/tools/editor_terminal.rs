@@ -84,6 +84,24 @@ async fn a_command_runs_in_the_editor_terminal_which_is_embedded_and_released() 
     assert_eq!(out.raw_output["terminal_id"], "term-1");
 }
 
+/// An editor's terminal is a PTY: colours and `\r\n` must not reach the model.
+#[tokio::test]
+async fn pty_output_reaches_the_model_without_escapes_or_carriage_returns() {
+    let editor = Arc::new(
+        FakeEditor::new(false, false, true).with_command(Command::Exits(
+            1,
+            "\u{1b}[1;31merror\u{1b}[0m: failed\r\n\u{1b}]0;title\u{7}50%\r100%\r\n",
+        )),
+    );
+    let (out, _, _) = run_in(
+        editor,
+        json!({"command": "cargo build"}),
+        CancellationToken::new(),
+    )
+    .await;
+    assert_eq!(out.for_model, "Exit code 1.\nerror: failed\n50%\n100%\n");
+}
+
 #[tokio::test]
 async fn a_failing_command_is_a_failed_call() {
     let editor =

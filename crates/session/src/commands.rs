@@ -1,0 +1,236 @@
+//! Slash commands: the ones the agent advertises (`available_commands_update`), and
+//! Warden's own, which Warden answers itself without the model: `/grants`, `/revoke ID`,
+//! `/why` and `/mode MODE`.
+//!
+//! Advertising matters because clients offer their own slash menus: a command the agent
+//! does not advertise often cannot be typed at all.
+
+use std::path::Path;
+
+use warden_acp_transport::schema::{
+    AvailableCommand, AvailableCommandInput, AvailableCommandsUpdate, SessionId,
+    SessionNotification, SessionUpdate, UnstructuredCommandInput,
+};
+use warden_model::{code_block, code_span};
+use warden_permissions::grant::time;
+use warden_permissions::{Effect, Evaluation, Grant, Mode, Scope};
+
+use crate::gate::Prepared;
+
+/// A command Warden answers itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    Grants,
+    Revoke(String),
+    Why,
+    /// `/mode` alone shows the mode; with an argument it changes it.
+    Mode(Option<String>),
+}
+
+/// Reads a prompt as one of Warden's commands. Only a prompt of one line is a command,
+/// so a script of `/call` lines that mentions one is still the model's. `Some(Err)` is a
+/// command used wrongly, with what to type instead.
+pub fn parse(prompt: &str) -> Option<Result<Command, String>> {
+    let line = prompt.trim();
+    if line.contains('\n') {
+        return None;
+    }
+    let (word, rest) = match line.split_once(char::is_whitespace) {
+        Some((word, rest)) => (word, rest.trim()),
+        None => (line, ""),
+    };
+    let command = match (word, rest) {
+        ("/grants", "") => Ok(Command::Grants),
+        ("/why", "") => Ok(Command::Why),
+        ("/grants" | "/why", _) => Err(format!("{} takes no argument.", code_span(word))),
+        ("/revoke", "") => Err(
+            "`/revoke` needs the id of a grant, as `/grants` lists them: `/revoke ID`.".to_owned(),
+        ),
+        ("/revoke", id) => Ok(Command::Revoke(id.to_owned())),
+        ("/mode", "") => Ok(Command::Mode(None)),
+        ("/mode", mode) => Ok(Command::Mode(Some(mode.to_owned()))),
+        _ => return None,
+    };
+    Some(command)
+}
+
+fn input(hint: &str) -> Option<AvailableCommandInput> {
+    Some(AvailableCommandInput::Unstructured(
+        UnstructuredCommandInput::new(hint),
+    ))
+}
+
+/// The commands of a session: the scripted model's `call` and `say` when that is the
+/// session's model, and Warden's own.
+pub fn available(scripted: bool) -> Vec<AvailableCommand> {
+    let modes: Vec<&str> = Mode::ALL.iter().map(|m| m.id()).collect();
+    let mut commands = Vec::new();
+    if scripted {
+        commands.push(
+            AvailableCommand::new("call", "Propose a tool call (scripted model)")
+                .input(input("<tool> <json-object>")),
+        );
+        commands.push(
+            AvailableCommand::new("say", "Reply with this text (scripted model)")
+                .input(input("<text>")),
+        );
+    }
+    commands.extend([
+        AvailableCommand::new("grants", "What is allowed here and why, with ids (Warden)"),
+        AvailableCommand::new("revoke", "Revoke a grant by its id (Warden)").input(input("ID")),
+        AvailableCommand::new("why", "Explain the last decision (Warden)"),
+        AvailableCommand::new("mode", "Show or change the session mode (Warden)")
+            .input(input(&modes.join(" | "))),
+    ]);
+    commands
+}
+
+/// The `available_commands_update` of a session.
+pub fn update(session: &SessionId, scripted: bool) -> SessionNotification {
+    SessionNotification::new(
+        session.clone(),
+        SessionUpdate::AvailableCommandsUpdate(AvailableCommandsUpdate::new(available(scripted))),
+    )
+}
+
+/// `/grants`: the grants that apply in this session and project, with their ids, and
+/// where each came from.
+pub fn grants_text(grants: &[Grant], mode: Mode, root: &Path) -> String {
+    let applying: Vec<&Grant> = grants
+        .iter()
+        .filter(|g| g.project.as_deref().is_none_or(|p| p == root))
+        .collect();
+    if applying.is_empty() {
+        return format!(
+            "No grants apply here: calls are decided by the policy and the session mode {}.",
+            code_span(mode.id())
+        );
+    }
+    let mut s = format!(
+        "**Grants that apply here** (mode {}):\n\n",
+        code_span(mode.id())
+    );
+    for g in applying {
+        let effect = match g.effect {
+            Effect::Allow => "allow",
+            Effect::Deny => "deny",
+        };
+        let what: Vec<String> = g.matchers.iter().map(|m| m.describe_plain(root)).collect();
+        let scope = match g.scope {
+            Scope::Session => "for this session",
+            Scope::Project => "in this project",
+            Scope::User => "everywhere",
+            Scope::Once => "once",
+        };
+        s.push_str(&format!(
+            "- {}: {effect} {} {scope}, up to {} risk (granted in {} on {}",
+            code_span(&g.id),
+            what.join(", "),
+            g.max_risk,
+            g.client,
+            time::format(g.created_at)
+        ));
+        if let Some(until) = g.expires_at {
+            s.push_str(&format!(", until {}", time::format(until)));
+        }
+        s.push_str(")\n");
+    }
+    s.push_str("\nRevoke one with `/revoke ID`.");
+    s
+}
+
+/// `/why`: the last call's evaluation, in words and as `warden policy check` prints it.
+pub fn why_text(last: Option<(Prepared, Evaluation)>) -> String {
+    let Some((prepared, evaluation)) = last else {
+        return "No call has been evaluated in this session yet.".to_owned();
+    };
+    let json = serde_json::to_string_pretty(&evaluation).unwrap_or_default();
+    let mut s = format!(
+        "**Last call**: {}\n\n**Decision**: {}, risk {}: {}\n\n{}",
+        code_span(&prepared.title),
+        evaluation.decision,
+        evaluation.risk,
+        evaluation.risk_reason,
+        evaluation.explanation,
+    );
+    if evaluation.segments.len() > 1 {
+        s.push_str("\n\n**Parts**:\n\n");
+        for part in &evaluation.segments {
+            s.push_str(&format!(
+                "- {}: {}, risk {}: {}\n",
+                code_span(&part.text),
+                part.decision,
+                part.risk,
+                part.reason
+            ));
+        }
+    }
+    s.truncate(s.trim_end().len());
+    s.push_str("\n\nAs `warden policy check` prints it (evaluated again now):\n\n");
+    s.push_str(&code_block("json", &json));
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_one_line_prompt_is_a_command() {
+        let check = |prompt: &str, expect: Option<Result<Command, String>>| {
+            assert_eq!(parse(prompt), expect, "{prompt:?}");
+        };
+        check("/grants", Some(Ok(Command::Grants)));
+        check("  /why \n", Some(Ok(Command::Why)));
+        check("/revoke g_1", Some(Ok(Command::Revoke("g_1".to_owned()))));
+        check("/mode", Some(Ok(Command::Mode(None))));
+        check(
+            "/mode read-only",
+            Some(Ok(Command::Mode(Some("read-only".to_owned())))),
+        );
+        check(
+            "/revoke",
+            Some(Err(
+                "`/revoke` needs the id of a grant, as `/grants` lists them: `/revoke ID`."
+                    .to_owned(),
+            )),
+        );
+        check(
+            "/why not",
+            Some(Err("`/why` takes no argument.".to_owned())),
+        );
+        check("/call fs_read {\"path\": \"a\"}", None);
+        check("/grants\n/call fs_read {}", None);
+        check("grants", None);
+        check("/grantsx", None);
+    }
+
+    #[test]
+    fn the_scripted_model_adds_call_and_say() {
+        let names = |scripted| -> Vec<String> {
+            available(scripted)
+                .into_iter()
+                .map(|c| {
+                    let hint = match c.input {
+                        Some(AvailableCommandInput::Unstructured(i)) => format!(" {}", i.hint),
+                        _ => String::new(),
+                    };
+                    format!("{}{hint}", c.name)
+                })
+                .collect()
+        };
+        assert_eq!(
+            names(true),
+            [
+                "call <tool> <json-object>",
+                "say <text>",
+                "grants",
+                "revoke ID",
+                "why",
+                "mode ask | accept-edits | read-only | auto-approve | auto-deny"
+            ]
+        );
+        assert_eq!(names(false)[0], "grants");
+        assert_eq!(names(false).len(), 4);
+    }
+}
