@@ -24,8 +24,12 @@
 //!   root or anything outside the workspace, `dd` to a device, `mkfs`, fork bombs,
 //!   recursive `chmod`/`chown` of such places, a download piped into a shell,
 //!   `git push --force` in any spelling, `shutdown`/`reboot`, `sudo`/`su`/`doas`.
-//! - Whatever cannot be read (a parse error, a variable or substitution in the
-//!   program's place, a command over 10 kB) is never below High.
+//! - Whatever the engine did not fully analyse is Critical, so no mode runs it unasked
+//!   (modes that cannot ask deny it): a parse error, a variable or substitution in the
+//!   program's place, a command over the parse limit, more than [`MAX_SEGMENTS`]
+//!   parts, a syntax tree deeper than the walker's bound, scripts nested more than
+//!   [`MAX_NESTING`] levels. A command over 10 kB is analysed but never below High:
+//!   nobody reviews it.
 //! - `xargs PROG` is judged as `PROG` given one more operand known only at run time,
 //!   and never below Medium: it runs its program on input we cannot see.
 //! - `git`: reading subcommands (`status`, `log`, `diff`, `show`, listing `branch`,
@@ -57,14 +61,16 @@ pub const MAX_COMMAND_BYTES: usize = 10 * 1024;
 pub const MAX_PARSE_BYTES: usize = 64 * 1024;
 /// How deeply `bash -c`, `eval` and similar strings are analysed.
 pub const MAX_NESTING: usize = 4;
-/// At most this many segments are kept; a command with more is High and opaque.
+/// At most this many segments are kept; a command with more is Critical (not all of
+/// it was analysed).
 pub const MAX_SEGMENTS: usize = 512;
 
 /// The analysis of one shell command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommandAnalysis {
     /// The maximum over the segments; never below High when [`problem`](Self::problem)
-    /// is set or a segment is opaque.
+    /// is set, and Critical when a segment is opaque or some of the command was not
+    /// analysed (a parse error or a limit).
     pub risk: Risk,
     /// Every simple command, in source order (inner commands of substitutions come
     /// before the command that uses them; the parts of a `bash -c` string come after

@@ -67,7 +67,7 @@ fn analyse_with(
     let mut problems: Vec<String> = Vec::new();
     if command.len() > MAX_PARSE_BYTES {
         return CommandAnalysis {
-            risk: Risk::High,
+            risk: Risk::Critical,
             segments: Vec::new(),
             problem: Some(format!(
                 "the command is {} bytes long, too long to analyse (the limit is {MAX_PARSE_BYTES})",
@@ -91,6 +91,7 @@ fn analyse_with(
         depth,
         segments: Vec::new(),
         problems: Vec::new(),
+        unread: false,
         stdin: Stdin::Inherited,
     };
     // The fast way is only for a command well within the bound on tree depth: the
@@ -110,7 +111,7 @@ fn analyse_with(
     } else {
         let Some(tree) = parse(command) else {
             return CommandAnalysis {
-                risk: Risk::High,
+                risk: Risk::Critical,
                 segments: Vec::new(),
                 problem: Some("the shell parser failed".to_string()),
             };
@@ -119,6 +120,7 @@ fn analyse_with(
         walker.walk(root, level);
         if root.has_error() {
             problems.insert(0, parse_error_message(root, command));
+            walker.unread = true;
         }
     }
     problems.extend(walker.problems);
@@ -134,8 +136,14 @@ fn analyse_with(
     } else {
         Some(problems.join("; "))
     };
-    if problem.is_some() || walker.segments.iter().any(|s| s.opaque) {
+    if problem.is_some() {
         risk = risk.max(Risk::High);
+    }
+    // Past the analysis horizon (a parse error, a limit on size, parts, tree depth or
+    // nesting, a program only known at run time) the engine has not read what runs:
+    // Critical, so that no mode runs it unasked and modes that cannot ask deny it.
+    if walker.unread || walker.segments.iter().any(|s| s.opaque) {
+        risk = Risk::Critical;
     }
     CommandAnalysis {
         risk,
@@ -155,6 +163,9 @@ struct Walker<'s> {
     depth: usize,
     segments: Vec<Segment>,
     problems: Vec<String>,
+    /// Some of the command was not analysed: a parse error or a limit on parts, tree
+    /// depth or nesting was reached. What was not read is Critical (fail closed).
+    unread: bool,
     /// Standard input of the command being walked (set by pipelines).
     stdin: Stdin,
 }
@@ -174,6 +185,7 @@ impl Walker<'_> {
     fn full(&mut self) -> bool {
         if self.segments.len() >= MAX_SEGMENTS {
             let msg = format!("the command has more than {MAX_SEGMENTS} parts");
+            self.unread = true;
             if !self.problems.contains(&msg) {
                 self.problems.push(msg);
             }
@@ -185,6 +197,7 @@ impl Walker<'_> {
     fn walk(&mut self, node: Node<'_>, level: usize) {
         if level > MAX_TREE_DEPTH {
             let msg = "the command is nested too deeply".to_string();
+            self.unread = true;
             if !self.problems.contains(&msg) {
                 self.problems.push(msg);
             }
@@ -339,7 +352,16 @@ impl Walker<'_> {
         }
     }
 
-    fn push(&mut self, segment: Segment) {
+    fn push(&mut self, mut segment: Segment) {
+        // An opaque segment runs something the engine cannot see: it is past the
+        // analysis horizon, so Critical whatever else it does.
+        if segment.opaque && segment.risk < Risk::Critical {
+            segment.risk = Risk::Critical;
+            segment.reason = format!(
+                "{} Warden cannot see what it runs, so it never runs unasked.",
+                segment.reason
+            );
+        }
         if !self.full() {
             self.segments.push(segment);
         }
@@ -583,6 +605,7 @@ impl Walker<'_> {
     fn nested(&mut self, index: usize, script: &str, level: usize) {
         if self.depth + 1 > MAX_NESTING {
             let msg = format!("scripts are nested more than {MAX_NESTING} levels deep");
+            self.unread = true;
             if !self.problems.contains(&msg) {
                 self.problems.push(msg);
             }
@@ -590,7 +613,7 @@ impl Walker<'_> {
                 seg.opaque = true;
                 raise(
                     seg,
-                    Risk::High,
+                    Risk::Critical,
                     "Runs a script nested too deeply to analyse.",
                 );
             }
