@@ -532,7 +532,12 @@ fn a_grant_for_a_destructive_command_covers_exactly_that_command() {
     let cases: &[(&str, &[&str], &[&str])] = &[
         (
             "git status && rm -rf build",
-            &["rm -rf build", "rm -fr build", "rm --recursive --force build", "git status && rm -rf build"],
+            &[
+                "rm -rf build",
+                "rm -fr build",
+                "rm --recursive --force build",
+                "git status && rm -rf build",
+            ],
             &[
                 "rm -rf src2",
                 "rm -rf src",
@@ -548,12 +553,21 @@ fn a_grant_for_a_destructive_command_covers_exactly_that_command() {
         (
             "rm notes.txt",
             &["rm notes.txt"],
-            &["rm notes2.txt", "rm -f notes.txt", "rm notes.txt README.md", "rm README.md"],
+            &[
+                "rm notes2.txt",
+                "rm -f notes.txt",
+                "rm notes.txt README.md",
+                "rm README.md",
+            ],
         ),
         (
             "mv a.txt b.txt",
             &["mv a.txt b.txt"],
-            &["mv a.txt README.md", "mv README.md b.txt", "mv src/main.rs b.txt"],
+            &[
+                "mv a.txt README.md",
+                "mv README.md b.txt",
+                "mv src/main.rs b.txt",
+            ],
         ),
         (
             "cp a.txt b.txt",
@@ -563,7 +577,11 @@ fn a_grant_for_a_destructive_command_covers_exactly_that_command() {
         (
             "echo hi > out.txt",
             &["echo hi > out.txt"],
-            &["echo hi > README.md", "echo bye > out.txt", "echo hi > src/main.rs"],
+            &[
+                "echo hi > README.md",
+                "echo bye > out.txt",
+                "echo hi > src/main.rs",
+            ],
         ),
         (
             "touch new.txt",
@@ -573,7 +591,11 @@ fn a_grant_for_a_destructive_command_covers_exactly_that_command() {
         (
             "git clean -fdx",
             &["git clean -fdx", "git clean -f -d -x"],
-            &["git clean -fdx src", "git clean -fd", "git clean -fdx -e keep"],
+            &[
+                "git clean -fdx src",
+                "git clean -fd",
+                "git clean -fdx -e keep",
+            ],
         ),
         (
             "git reset --hard HEAD~1",
@@ -585,7 +607,11 @@ fn a_grant_for_a_destructive_command_covers_exactly_that_command() {
             &["git branch -D old"],
             &["git branch -D main", "git branch -D old main"],
         ),
-        ("kill 1234", &["kill 1234"], &["kill 1", "kill -9 1234", "kill 1234 1"]),
+        (
+            "kill 1234",
+            &["kill 1234"],
+            &["kill 1", "kill -9 1234", "kill 1234 1"],
+        ),
         (
             "chmod 644 notes.txt",
             &["chmod 644 notes.txt"],
@@ -599,18 +625,30 @@ fn a_grant_for_a_destructive_command_covers_exactly_that_command() {
     ];
     for (approved, covered, not_covered) in cases {
         let engine = w.engine(&[], false);
-        let p = proposal_of(&w, &engine, "terminal", &json!({"command": approved}).to_string())
-            .unwrap_or_else(|| panic!("no proposal for {approved}"));
+        let p = proposal_of(
+            &w,
+            &engine,
+            "terminal",
+            &json!({"command": approved}).to_string(),
+        )
+        .unwrap_or_else(|| panic!("no proposal for {approved}"));
         assert!(
-            p.matchers.iter().all(|m| matches!(m, GrantMatcher::Exact { .. })),
+            p.matchers
+                .iter()
+                .all(|m| matches!(m, GrantMatcher::Exact { .. })),
             "{approved}: {p:?}"
         );
         engine
             .grant("s1", &p, Scope::Session, Effect::Allow, "zed")
             .expect("grant");
         let d = |c: &str| {
-            w.eval(&engine, "terminal", &json!({"command": c}).to_string(), Mode::Ask)
-                .decision
+            w.eval(
+                &engine,
+                "terminal",
+                &json!({"command": c}).to_string(),
+                Mode::Ask,
+            )
+            .decision
         };
         for c in *covered {
             assert_eq!(d(c), Decision::Allow, "{approved} should cover {c}");
@@ -627,8 +665,20 @@ fn a_grant_for_a_destructive_command_covers_exactly_that_command() {
 fn no_grant_is_proposed_for_a_destructive_command_with_unknown_operands() {
     let w = World::new();
     let engine = w.engine(&[], false);
-    for command in ["rm -rf $DIR", "rm -f *.o", "rm -rf \"$(cat list)\"", "kill $PID", "find . -delete", "rm --token=ghp_0123456789abcdefghijklmnopqrstuvwxyz01 x"] {
-        let e = w.eval(&engine, "terminal", &json!({"command": command}).to_string(), Mode::Ask);
+    for command in [
+        "rm -rf $DIR",
+        "rm -f *.o",
+        "rm -rf \"$(cat list)\"",
+        "kill $PID",
+        "find . -delete",
+        "rm --token=ghp_0123456789abcdefghijklmnopqrstuvwxyz01 x",
+    ] {
+        let e = w.eval(
+            &engine,
+            "terminal",
+            &json!({"command": command}).to_string(),
+            Mode::Ask,
+        );
         assert_ne!(e.decision, Decision::Allow, "{command}");
         assert!(e.proposal.is_none(), "{command}: {:?}", e.proposal);
     }
@@ -654,10 +704,20 @@ fn a_stored_program_grant_no_longer_covers_a_destructive_command() {
             .expect("grant");
     }
     let d = |c: &str| {
-        w.eval(&engine, "terminal", &json!({"command": c}).to_string(), Mode::Ask)
-            .decision
+        w.eval(
+            &engine,
+            "terminal",
+            &json!({"command": c}).to_string(),
+            Mode::Ask,
+        )
+        .decision
     };
-    for c in ["rm -rf src", "git clean -fdx", "kill 1", "echo x > README.md"] {
+    for c in [
+        "rm -rf src",
+        "git clean -fdx",
+        "kill 1",
+        "echo x > README.md",
+    ] {
         assert_eq!(d(c), Decision::Ask, "{c}");
     }
     // Guards: a grant for a command that changes nothing still generalises.

@@ -15,7 +15,9 @@ fn quote(s: &str) -> String {
 
 /// `bash -c` around `inner`, `levels` times.
 fn nested(inner: &str, levels: usize) -> String {
-    (0..levels).fold(inner.to_string(), |acc, _| format!("bash -c {}", quote(&acc)))
+    (0..levels).fold(inner.to_string(), |acc, _| {
+        format!("bash -c {}", quote(&acc))
+    })
 }
 
 /// `n` parts joined with `;`.
@@ -28,14 +30,29 @@ fn unread() -> Vec<(&'static str, String)> {
     vec![
         ("nesting", nested("ls", MAX_NESTING + 1)),
         ("nesting", nested("true", MAX_NESTING + 3)),
-        ("nesting", format!("echo ok && {}", nested("ls", MAX_NESTING + 1))),
+        (
+            "nesting",
+            format!("echo ok && {}", nested("ls", MAX_NESTING + 1)),
+        ),
         ("nesting", nested("eval ls", MAX_NESTING)),
         ("parts", parts("ls", MAX_SEGMENTS + 1)),
         ("parts", parts("echo ok", MAX_SEGMENTS * 2)),
-        ("parts", format!("{}; rm -rf build", parts("ls", MAX_SEGMENTS))),
-        ("tree depth", format!("{}ls{}", "(".repeat(300), ")".repeat(300))),
-        ("tree depth", format!("{}ls{}", "$(".repeat(150), ")".repeat(150))),
-        ("tree depth", format!("{}ls{}", "{ ".repeat(250), "; }".repeat(250))),
+        (
+            "parts",
+            format!("{}; rm -rf build", parts("ls", MAX_SEGMENTS)),
+        ),
+        (
+            "tree depth",
+            format!("{}ls{}", "(".repeat(300), ")".repeat(300)),
+        ),
+        (
+            "tree depth",
+            format!("{}ls{}", "$(".repeat(150), ")".repeat(150)),
+        ),
+        (
+            "tree depth",
+            format!("{}ls{}", "{ ".repeat(250), "; }".repeat(250)),
+        ),
         ("size", format!("echo {}", "a".repeat(MAX_PARSE_BYTES + 1))),
         ("size", format!("ls; #{}", "x".repeat(MAX_PARSE_BYTES))),
         ("parse error", "echo \"unterminated".to_string()),
@@ -73,7 +90,10 @@ const POLICIES: &[(&str, &[(Layer, &str)])] = &[
     ("built-in only", &[]),
     (
         "allow everything",
-        &[(Layer::User, "[[rule]]\ntool = \"*\"\ndecision = \"allow\"\n")],
+        &[(
+            Layer::User,
+            "[[rule]]\ntool = \"*\"\ndecision = \"allow\"\n",
+        )],
     ),
     (
         "allow terminal",
@@ -125,7 +145,10 @@ fn what_was_not_analysed_never_runs_unasked() {
 fn what_was_not_analysed_is_denied_by_a_critical_deny_rule() {
     let world = World::new();
     let engine = world.engine(
-        &[(Layer::User, "[[rule]]\nrisk = \"critical\"\ndecision = \"deny\"\n")],
+        &[(
+            Layer::User,
+            "[[rule]]\nrisk = \"critical\"\ndecision = \"deny\"\n",
+        )],
         false,
     );
     for (why, command) in unread() {
