@@ -112,6 +112,7 @@ impl GrantMatcher {
                 assessment.is_shell
                     && call.tool == "terminal"
                     && !unit.opaque
+                    && unit.env.is_empty()
                     && unit.argv.len() >= prefix.len()
                     && unit.argv.iter().zip(prefix).all(|(a, p)| a == p)
             }
@@ -136,6 +137,7 @@ impl GrantMatcher {
                 assessment.is_shell
                     && call.tool == "terminal"
                     && !unit.opaque
+                    && unit.env.is_empty()
                     && unit.argv == *argv
                     && unit.paths.iter().all(|p| paths.contains(&p.real))
             }

@@ -40,10 +40,15 @@
 //!   `awk` program that mentions `system`, `|`, `>` or `getline` is High.
 //! - A program given as a path outside the standard system folders (`./x`, `/tmp/x`)
 //!   is at least High.
-//! - Setting `PATH`, `LD_PRELOAD`, `BASH_ENV`, `GIT_SSH_COMMAND` and similar variables
-//!   is High. Variables the line itself sets at top level are followed
-//!   (`a=rm; $a -rf /` is `rm -rf /`).
+//! - Variables set for a command are judged by an allow-list (`env.rs`): inert ones
+//!   (locale, colour, `CI`, log levels, ...) change nothing; the value of a command
+//!   variable (`GIT_PAGER`, `EDITOR`, `GIT_SSH_COMMAND`, ...) is analysed like a
+//!   `bash -c` script; variables that relocate configuration or tools (`GIT_DIR`,
+//!   `GIT_CONFIG_*`, `XDG_CONFIG_HOME`, `LD_PRELOAD`, `PATH`, ...) are High; any other
+//!   is Medium and stops allow rules and grants from matching. Variables the line
+//!   itself sets at top level are followed (`a=rm; $a -rf /` is `rm -rf /`).
 
+mod env;
 mod judge;
 mod normalize;
 mod walk;
@@ -150,6 +155,10 @@ pub struct Segment {
     pub dynamic_args: bool,
     /// How many `bash -c`/`eval` levels deep this segment was found (0 = top level).
     pub depth: usize,
+    /// Variables set for this command that Warden does not know to be inert and that
+    /// are not commands it analysed (`FOO=1 cargo test`, `GIT_DIR=x git status`):
+    /// allow rules and grants do not match a segment that sets one.
+    pub env: Vec<String>,
 }
 
 /// Analyses a shell command line. Never panics; the work is bounded for any input.

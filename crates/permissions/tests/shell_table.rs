@@ -104,7 +104,7 @@ fn shell_commands_have_the_expected_risk() {
     check("# just a comment", Low);
     check("cd src && ls", Low);
     check("x=1", Low);
-    check("FOO=bar ls", Low);
+    check("FOO=bar ls", Medium);
 
     // Git.
     check("git status", Low);

@@ -423,7 +423,7 @@ fn runs_or_sets_something(input: &Input<'_>) -> Option<String> {
             "Runs {p} with an option that runs another program or reads a file Warden does not check."
         ));
     }
-    let dangerous = |name: &str| super::walk::is_dangerous_variable(name);
+    let dangerous = |name: &str| super::env::is_dangerous_variable(name);
     let sets = match p {
         "printf" => {
             texts.windows(2).any(|w| w[0] == "-v" && dangerous(w[1]))

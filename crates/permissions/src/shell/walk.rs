@@ -12,9 +12,8 @@ use tree_sitter::Node;
 
 use parse::{join_continued_lines, parse, parse_error_message};
 use redirect::Effect;
-use vars::dangerous_assignment;
-pub(super) use vars::is_dangerous_variable;
 
+use super::env;
 use super::judge::{self, DOWNLOADERS, Input, Stdin};
 use super::normalize::normalize_argv;
 use super::words::{self, Scope, Word};
@@ -348,6 +347,7 @@ impl Walker<'_> {
                 opaque: false,
                 dynamic_args: false,
                 depth: self.depth,
+                env: Vec::new(),
             });
         }
     }
@@ -399,12 +399,16 @@ impl Walker<'_> {
             self.effects(*r, &mut effects);
         }
 
-        let mut assignments: Vec<String> = Vec::new();
+        let mut assignments: Vec<(String, Word)> = Vec::new();
         for child in &children {
             if child.kind() == "variable_assignment"
                 && let Some(name) = child.child_by_field_name("name")
             {
-                assignments.push(self.text(name).to_string());
+                let value = match child.child_by_field_name("value") {
+                    Some(v) => words::eval(v, self.src, self.scope()),
+                    None => Word::literal(""),
+                };
+                assignments.push((self.text(name).to_string(), value));
             }
         }
         let mut words_: Vec<Word> = Vec::new();
@@ -442,7 +446,7 @@ impl Walker<'_> {
     fn simple(
         &mut self,
         text: String,
-        mut assignments: Vec<String>,
+        mut assignments: Vec<(String, Word)>,
         words_: Vec<Word>,
         effects: Vec<Effect>,
         substituted_download: bool,
@@ -458,14 +462,20 @@ impl Walker<'_> {
             opaque: false,
             dynamic_args: false,
             depth: self.depth,
+            env: Vec::new(),
         };
         let unwrapped = wrappers::unwrap(&words_);
-        assignments.extend(
-            unwrapped
-                .assignments
-                .iter()
-                .filter_map(|a| a.split_once('=').map(|(n, _)| n.to_string())),
-        );
+        assignments.extend(unwrapped.assignments.iter().filter_map(|a| {
+            a.text.split_once('=').map(|(n, v)| {
+                (
+                    n.to_string(),
+                    Word {
+                        text: v.to_string(),
+                        dynamic: a.dynamic,
+                    },
+                )
+            })
+        }));
         let inner: Vec<Word> = if unwrapped.xargs && unwrapped.start >= words_.len() {
             vec![Word::literal("echo")]
         } else {
@@ -575,9 +585,29 @@ impl Walker<'_> {
             seg.reason = "Sets variables only.".to_string();
         }
 
-        for name in &assignments {
-            if let Some((risk, reason)) = dangerous_assignment(name) {
+        // Variables set for the program: a command variable's value is a script of
+        // its own; any other variable that is not inert is judged by its kind and
+        // keeps allow rules and grants from matching.
+        let runs_program = !inner.is_empty();
+        for (name, value) in &assignments {
+            if env::classify(name) == env::Var::Command {
+                if value.dynamic {
+                    seg.opaque = true;
+                    raise(
+                        &mut seg,
+                        Risk::High,
+                        format!(
+                            "Sets {name}, a command Warden cannot read, only known at run time."
+                        ),
+                    );
+                } else if !value.text.trim().is_empty() {
+                    scripts.push(env::command_script(name, &value.text));
+                }
+            } else if let Some((risk, reason)) = env::setting_risk(name, runs_program) {
                 raise(&mut seg, risk, reason);
+                if runs_program {
+                    seg.env.push(name.clone());
+                }
             }
         }
         self.apply_effects(&effects, &mut seg);

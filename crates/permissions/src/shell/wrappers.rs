@@ -12,7 +12,7 @@ pub(super) struct Unwrapped {
     /// The program runs under `xargs`, with operands we cannot see.
     pub xargs: bool,
     /// `VAR=value` assignments made through `env`.
-    pub assignments: Vec<String>,
+    pub assignments: Vec<Word>,
     /// `env -S STRING`: a command line split by `env` itself.
     pub split_string: Option<Word>,
     /// A wrapper option we do not know, after which we cannot tell what runs.
@@ -164,7 +164,7 @@ fn env(words: &[Word], mut i: usize, out: &mut Unwrapped) -> Step {
     }
     while let Some(w) = words.get(i) {
         if is_assignment(&w.text) {
-            out.assignments.push(w.text.clone());
+            out.assignments.push(w.clone());
             i += 1;
         } else {
             break;

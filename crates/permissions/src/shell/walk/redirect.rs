@@ -35,6 +35,7 @@ impl Walker<'_> {
             opaque: false,
             dynamic_args: false,
             depth: self.depth,
+            env: Vec::new(),
         };
         let has_files = effects
             .iter()
