@@ -34,8 +34,12 @@
 //!   and never below Medium: it runs its program on input we cannot see.
 //! - `git`: reading subcommands (`status`, `log`, `diff`, `show`, listing `branch`,
 //!   ...) are Low; `add`, `commit`, `checkout`, `pull`, ... Medium; `push`,
-//!   `reset --hard`, `clean`, `branch -D`, `rm`, unknown subcommands and aliases, and
-//!   `git -c ...` High; force pushes Critical.
+//!   `reset --hard`, `clean`, `branch -D`, `rm`, unknown subcommands and aliases
+//!   High; force pushes Critical. `git -c KEY=VALUE` is judged by the key: a
+//!   command-valued key's value is a script, a relocating key High, others nothing.
+//! - Command-bearing arguments (`git rebase -x CMD`, `script -c CMD`, `find -exec`,
+//!   `parallel`, ...: one table in `judge/carried.rs`) are analysed as scripts, and the
+//!   segment takes their risk.
 //! - `sed` and `awk` are Medium (their scripts can write files and run commands); an
 //!   `awk` program that mentions `system`, `|`, `>` or `getline` is High.
 //! - A program given as a path outside the standard system folders (`./x`, `/tmp/x`)

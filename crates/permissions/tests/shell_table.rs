@@ -141,7 +141,7 @@ fn shell_commands_have_the_expected_risk() {
     check("git blame --contents=.env src/lib.rs", High);
     check("git config --get user.name", Low);
     check("git config core.hooksPath /tmp/hooks", High);
-    check("git config alias.st '!rm -rf /'", High);
+    check("git config alias.st '!rm -rf /'", Critical);
     check("git config --global core.pager 'sh -c evil'", High);
 
     // Build and test tools.
@@ -466,9 +466,9 @@ fn shell_commands_have_the_expected_risk() {
     check("rg --pre=./x foo", High);
     check("sort --compress-program=sh data", High);
     check("less '+!rm -rf /' file.txt", High);
-    check("man -P 'rm -rf /' ls", High);
+    check("man -P 'rm -rf /' ls", Critical);
     check("man ls", Low);
-    check("git ls-remote --upload-pack='rm -rf /' .", High);
+    check("git ls-remote --upload-pack='rm -rf /' .", Critical);
     check("git grep -Ovim foo", High);
     check("printf -v PATH /tmp/evil", High);
     check("printf -v name %s x", Low);

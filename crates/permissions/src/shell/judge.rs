@@ -1,5 +1,6 @@
 //! The risk of one simple command, from its program and arguments.
 
+mod carried;
 mod exec;
 mod files;
 mod git;
@@ -8,6 +9,8 @@ mod system;
 use exec::{alias_or_trap, awk, eval, interpreter, sed, shell, source, watch};
 use files::{chmod, copy, dd, find, link, operands_op, readers, rm, writer};
 use git::git;
+
+pub(super) use carried::{GitKey, git_config_key, git_value_script};
 use system::{kill, network, package_tool, systemctl};
 
 use super::normalize::normalize_argv;
@@ -362,6 +365,11 @@ const NETWORK: &[&str] = &[
 /// Judges one simple command.
 pub(super) fn judge(input: &Input<'_>) -> Verdict {
     let mut v = judge_program(input);
+    // Command-bearing arguments (git's are found after its global options, by
+    // `git` itself): each carried command is a script of its own.
+    if input.program != "git" {
+        take_carried(&mut v, input.program, input.args);
+    }
     if v.risk < Risk::High
         && let Some(reason) = runs_or_sets_something(input)
     {
@@ -382,6 +390,29 @@ pub(super) fn judge(input: &Input<'_>) -> Verdict {
     v
 }
 
+/// Adds the commands that `args` carry (see `carried.rs`) to the verdict's scripts;
+/// one only known at run time makes the verdict opaque.
+fn take_carried(v: &mut Verdict, program: &str, args: &[Word]) {
+    for c in carried::carried(program, args) {
+        match c.script {
+            Some(script) => {
+                v.raise(
+                    Risk::Low,
+                    format!("Runs {}, whose command is judged on its own.", c.at),
+                );
+                v.scripts.push(script);
+            }
+            None => {
+                v.opaque = true;
+                v.raise(
+                    Risk::High,
+                    format!("Runs {} with a command only known at run time.", c.at),
+                );
+            }
+        }
+    }
+}
+
 /// Options and arguments that make an otherwise harmless program run another
 /// program, or set a variable that decides which programs run: `rg --pre CMD`,
 /// `sort --compress-program=CMD`, `less +!CMD`, `man -P CMD`, `git ... --upload-pack=CMD`,
@@ -397,9 +428,6 @@ fn runs_or_sets_something(input: &Input<'_>) -> Option<String> {
         })
     };
     let runs = match p {
-        "rg" => flag_is(&["--pre"]),
-        "sort" => flag_is(&["--compress-program"]),
-        "bat" | "batcat" => flag_is(&["--pager"]),
         "less" | "more" | "zless" => texts
             .iter()
             .any(|t| t.starts_with('+') || t.starts_with("-+")),
@@ -537,6 +565,27 @@ fn judge_program(input: &Input<'_>) -> Verdict {
         "kill" | "pkill" | "killall" => return kill(input),
         "systemctl" => return systemctl(input),
         "watch" => return watch(input),
+        // `script -c CMD` runs CMD (judged as a carried command); without it,
+        // `script` starts an interactive shell.
+        "script"
+            if carried::carried("script", input.args)
+                .iter()
+                .any(|c| c.script.is_some()) =>
+        {
+            // Its last operand (default `typescript`) is the file it records to.
+            let to_null = input.args.last().is_some_and(|a| a.text == "/dev/null");
+            return if to_null {
+                Verdict::new(
+                    Risk::Low,
+                    "Runs script, whose command is judged on its own.",
+                )
+            } else {
+                Verdict::new(
+                    Risk::Medium,
+                    "Runs script, which records the session to a file; its command is judged on its own.",
+                )
+            };
+        }
         "alias" | "trap" => return alias_or_trap(input),
         // Reached only when the wrapper runs no program (see `wrappers::unwrap`).
         "exec" | "time" | "nice" if input.args.is_empty() => {

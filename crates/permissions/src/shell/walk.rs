@@ -609,6 +609,30 @@ impl Walker<'_> {
                     seg.env.push(name.clone());
                 }
             }
+            // `GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n` is `git -c KEY=VALUE`: a key
+            // that runs a program has its value judged as a script.
+            if let Some(n) = name.strip_prefix("GIT_CONFIG_KEY_") {
+                let value_name = format!("GIT_CONFIG_VALUE_{n}");
+                let paired = assignments.iter().find(|(v, _)| *v == value_name);
+                if value.dynamic || judge::git_config_key(&value.text) == judge::GitKey::Runs {
+                    match paired {
+                        Some((_, v)) if !v.dynamic && !value.dynamic => {
+                            if let Some(script) = judge::git_value_script(&value.text, &v.text) {
+                                scripts.push(script);
+                            }
+                        }
+                        Some(_) => {
+                            seg.opaque = true;
+                            raise(
+                                &mut seg,
+                                Risk::High,
+                                "Sets git configuration only known at run time.",
+                            );
+                        }
+                        None => {}
+                    }
+                }
+            }
         }
         self.apply_effects(&effects, &mut seg);
         if seg.reason.is_empty() {
