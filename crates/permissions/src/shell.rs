@@ -63,6 +63,7 @@ use crate::paths::ResolvedPath;
 use crate::{Context, Risk};
 
 pub use normalize::normalize_argv;
+pub use wrappers::is_wrapper;
 
 /// Commands longer than this are never below High: nobody reviews them.
 pub const MAX_COMMAND_BYTES: usize = 10 * 1024;
@@ -119,7 +120,9 @@ impl CommandAnalysis {
 /// 1. Quotes and escapes are removed (`r''m`, `"rm"` and `\rm` are `rm`).
 /// 2. Wrappers are unwrapped: `env [-flags] [VAR=x ...]`, `timeout [flags] N`,
 ///    `nice [-n N]`, `nohup`, `time`, `command`, `builtin`, `exec`, `stdbuf`,
-///    `setsid`, `ionice` and `xargs [flags]` give way to the program they run.
+///    `setsid`, `ionice`, `xargs [flags]` and the wrappers described as data in
+///    `wrappers.rs` (`taskset`, `chrt`, `flock`, `strace`, `unshare`, `systemd-run`,
+///    `prlimit`, `setpriv`, ...) give way to the program they run.
 /// 3. `argv[0]` is the program's basename when it is given as a path into a standard
 ///    system folder (`/bin/rm` is `rm`); any other path (`./rm`) stays as written.
 /// 4. For programs whose options are known ([`normalize_argv`]: `rm`, `cp`, `mv`, `ln`,

@@ -317,7 +317,9 @@ pub(crate) fn command_prefix(unit: &Unit) -> Option<Vec<String>> {
     if unit.opaque || !unit.env.is_empty() || program.is_empty() || program.starts_with('$') {
         return None;
     }
-    if OVER_BROAD_PROGRAMS.contains(&basename(program)) {
+    if OVER_BROAD_PROGRAMS.contains(&basename(program))
+        || crate::shell::is_wrapper(basename(program))
+    {
         return None;
     }
     // The analyser unwraps wrappers (`xargs echo` is judged as `echo`); a grant must
@@ -327,9 +329,10 @@ pub(crate) fn command_prefix(unit: &Unit) -> Option<Vec<String>> {
         .text
         .split_whitespace()
         .find(|w| !w.contains('=') || w.starts_with('='));
-    if written
-        .is_some_and(|w| OVER_BROAD_PROGRAMS.contains(&basename(w.trim_matches(['\'', '"', '\\']))))
-    {
+    if written.is_some_and(|w| {
+        let w = basename(w.trim_matches(['\'', '"', '\\']));
+        OVER_BROAD_PROGRAMS.contains(&w) || crate::shell::is_wrapper(w)
+    }) {
         return None;
     }
     let mut prefix = vec![program.clone()];

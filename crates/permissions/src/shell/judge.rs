@@ -68,6 +68,8 @@ pub(super) struct Verdict {
     pub scripts: Vec<String>,
     /// We cannot tell what this command runs.
     pub opaque: bool,
+    /// The program is not one Warden knows.
+    pub unknown: bool,
 }
 
 impl Default for Verdict {
@@ -78,6 +80,7 @@ impl Default for Verdict {
             writes: Vec::new(),
             scripts: Vec::new(),
             opaque: false,
+            unknown: false,
         }
     }
 }
@@ -516,6 +519,53 @@ fn normalized(program: &str, args: &[Word]) -> Vec<Word> {
 }
 
 fn judge_program(input: &Input<'_>) -> Verdict {
+    known_program(input).unwrap_or_else(|| unknown_program(input))
+}
+
+/// An unknown program is High; and since it may run any of its arguments (it may be
+/// a wrapper Warden does not know), every suffix of its argv that starts with a
+/// program Warden knows is analysed as a command of its own: a Critical suffix makes
+/// the segment Critical, and deny rules see it.
+fn unknown_program(input: &Input<'_>) -> Verdict {
+    let p = input.program;
+    let mut v = Verdict::new(
+        Risk::High,
+        format!("Runs {p}, a program Warden does not know."),
+    );
+    // Bounded work for hostile input: the first words are where a command goes.
+    for (k, word) in input.args.iter().enumerate().take(MAX_SUFFIXES) {
+        if word.dynamic || word.text.starts_with('-') || word.text.contains(['=', ' ']) {
+            continue;
+        }
+        let name = crate::shell::wrappers::basename(&word.text).to_ascii_lowercase();
+        let knows = crate::shell::wrappers::is_wrapper(&name)
+            || known_program(&Input {
+                program: &name,
+                args: &[],
+                ..*input
+            })
+            .is_some();
+        if knows {
+            let suffix: Vec<String> = input.args[k..]
+                .iter()
+                .map(|w| carried::quote(&w.text))
+                .collect();
+            v.scripts.push(suffix.join(" "));
+        }
+    }
+    v
+}
+
+/// How many of an unknown program's arguments are tried as the start of a command.
+const MAX_SUFFIXES: usize = 32;
+
+/// The verdict for a program Warden knows, or `None`.
+fn known_program(input: &Input<'_>) -> Option<Verdict> {
+    Some(known_or_unknown(input)).filter(|v| !v.unknown)
+}
+
+/// The verdict for a program; `unknown` is set when Warden does not know it.
+fn known_or_unknown(input: &Input<'_>) -> Verdict {
     let p = input.program;
     if PRIVILEGE.contains(&p) {
         return Verdict::new(
@@ -638,10 +688,13 @@ fn judge_program(input: &Input<'_>) -> Verdict {
             format!("Runs {p}, a build or test tool that runs the project's own code."),
         );
     }
-    Verdict::new(
-        Risk::High,
-        format!("Runs {p}, a program Warden does not know."),
-    )
+    Verdict {
+        unknown: true,
+        ..Verdict::new(
+            Risk::High,
+            format!("Runs {p}, a program Warden does not know."),
+        )
+    }
 }
 
 fn is_build_tool(p: &str) -> bool {

@@ -484,6 +484,9 @@ impl Walker<'_> {
         seg.dynamic_args = inner.iter().skip(1).any(|w| w.dynamic);
         let mut scripts: Vec<String> = Vec::new();
 
+        if let Some((risk, why)) = &unwrapped.floor {
+            raise(&mut seg, *risk, why.clone());
+        }
         if let Some(problem) = &unwrapped.problem {
             seg.opaque = true;
             raise(&mut seg, Risk::High, format!("{}.", capitalise(problem)));

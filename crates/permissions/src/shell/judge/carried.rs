@@ -23,6 +23,9 @@ enum Carries {
     /// Every word after the option or position (up to `:::`, for GNU parallel) is
     /// joined with blanks into a shell script.
     RestJoined,
+    /// After the options, one operand (an image, a container, a pod), then the argv
+    /// of a command: `docker run IMAGE CMD...`.
+    AfterOperand,
 }
 
 /// One command-bearing argument: `program [sub] option VALUE`. An empty `option`
@@ -48,7 +51,7 @@ const fn arg(
     }
 }
 
-use Carries::{Program, Rest, RestJoined, Script};
+use Carries::{AfterOperand, Program, Rest, RestJoined, Script};
 
 /// The table. Each "this runs code" row was checked with a harmless payload.
 const TABLE: &[CommandArg] = &[
@@ -120,6 +123,12 @@ const TABLE: &[CommandArg] = &[
     arg("parallel", None, &[""], RestJoined),
     arg("npm", Some("exec"), &["-c", "--call"], Script),
     arg("npx", None, &["-c", "--call"], Script),
+    arg("docker", Some("run"), &[""], AfterOperand),
+    arg("docker", Some("exec"), &[""], AfterOperand),
+    arg("docker", Some("create"), &[""], AfterOperand),
+    arg("podman", Some("run"), &[""], AfterOperand),
+    arg("podman", Some("exec"), &[""], AfterOperand),
+    arg("kubectl", Some("exec"), &["--"], Rest),
 ];
 
 /// Options of the programs above that take a value, so that a positional command is
@@ -142,7 +151,59 @@ fn takes_value(program: &str, option: &str) -> bool {
             option,
             "-t" | "--target" | "-S" | "-G" | "--setuid" | "--setgid"
         ),
-        "chroot" => matches!(option, "--userspec" | "--groups"),
+        "docker" | "podman" => matches!(
+            option,
+            "-e" | "--env"
+                | "-v"
+                | "--volume"
+                | "-p"
+                | "--publish"
+                | "--name"
+                | "-w"
+                | "--workdir"
+                | "-u"
+                | "--user"
+                | "--network"
+                | "--net"
+                | "--entrypoint"
+                | "--env-file"
+                | "--mount"
+                | "-l"
+                | "--label"
+                | "--platform"
+                | "--pull"
+                | "--restart"
+                | "-m"
+                | "--memory"
+                | "--cpus"
+                | "-h"
+                | "--hostname"
+                | "--add-host"
+                | "--device"
+                | "--cap-add"
+                | "--cap-drop"
+                | "--security-opt"
+                | "--tmpfs"
+                | "--ulimit"
+                | "--log-driver"
+                | "--log-opt"
+                | "--gpus"
+                | "--shm-size"
+                | "--stop-signal"
+                | "--runtime"
+                | "--ipc"
+                | "--pid"
+                | "--uts"
+                | "--dns"
+                | "--link"
+                | "--expose"
+                | "-a"
+                | "--attach"
+                | "--cidfile"
+                | "--group-add"
+                | "--health-cmd"
+                | "--detach-keys"
+        ),
         _ => false,
     }
 }
@@ -157,7 +218,7 @@ pub(super) struct Carried {
 }
 
 /// Quotes a word for a shell script built from argv words.
-fn quote(word: &str) -> String {
+pub(super) fn quote(word: &str) -> String {
     if !word.is_empty()
         && word
             .bytes()
@@ -228,13 +289,16 @@ pub(super) fn carried(program: &str, args: &[Word]) -> Vec<Carried> {
                     }
                     i += if takes_value(program, &a.text) { 2 } else { 1 };
                 }
+                if row.carries == AfterOperand {
+                    i += 1;
+                }
                 let words = rest.get(i..).unwrap_or(&[]);
                 if words.is_empty() {
                     continue;
                 }
                 let script = match row.carries {
                     Script => joined(&words[..1], false),
-                    Rest | Program => joined(words, true),
+                    Rest | Program | AfterOperand => joined(words, true),
                     RestJoined => joined(until_colons(words), false),
                 };
                 out.push(Carried {
@@ -297,7 +361,7 @@ pub(super) fn carried(program: &str, args: &[Word]) -> Vec<Carried> {
                 }
                 let script = match row.carries {
                     Script | RestJoined => joined(&value, false),
-                    Rest => joined(&value, true),
+                    Rest | AfterOperand => joined(&value, true),
                     // The program is given a file of the program's choosing.
                     Program => joined(&value, true).map(|s| format!("{s} file")),
                 };
@@ -439,6 +503,14 @@ mod tests {
             ("git", "status", vec![]),
             ("git", "log --exec x", vec![]),
             ("parallel", "", vec![]),
+            (
+                "docker",
+                "run --rm -v /:/h -it alpine rm -rf /h",
+                vec!["rm -rf /h"],
+            ),
+            ("docker", "exec -u root box sh", vec!["sh"]),
+            ("docker", "run alpine", vec![]),
+            ("kubectl", "exec pod -- rm -rf /", vec!["rm -rf /"]),
         ] {
             let got: Vec<String> = carried(program, &words(args))
                 .into_iter()
