@@ -113,6 +113,15 @@ impl Verdict {
     /// Judges `op` on a word: static words resolve to paths, dynamic ones are judged
     /// as unknown paths (Medium to read, High to change).
     fn word(&mut self, op: FileOp, word: &Word, input: &Input<'_>) {
+        // `<(cmd)` and `>(cmd)` are pipes to commands that are segments of their own:
+        // reading or writing them touches no file.
+        let pipe = match op {
+            FileOp::Read => "<(",
+            _ => ">(",
+        };
+        if word.dynamic && word.text.starts_with(pipe) && word.text.ends_with(')') {
+            return;
+        }
         if word.dynamic {
             let (risk, verb) = match op {
                 FileOp::Read => (Risk::Medium, "Reads"),
@@ -231,7 +240,7 @@ const READERS: &[&str] = &[
 
 /// Read-only programs that take a pattern or filter first, then files.
 const PATTERN_READERS: &[&str] = &[
-    "grep", "egrep", "fgrep", "rg", "ag", "ack", "jq", "yq", "zgrep",
+    "grep", "egrep", "fgrep", "rg", "ag", "ack", "jq", "yq", "zgrep", "fd", "fdfind",
 ];
 
 /// Read-only programs whose arguments are not files.
@@ -367,6 +376,9 @@ const NETWORK: &[&str] = &[
 
 /// Judges one simple command.
 pub(super) fn judge(input: &Input<'_>) -> Verdict {
+    if let Some(v) = version_query(input) {
+        return v;
+    }
     let mut v = judge_program(input);
     // Command-bearing arguments (git's are found after its global options, by
     // `git` itself): each carried command is a script of its own.
@@ -391,6 +403,22 @@ pub(super) fn judge(input: &Input<'_>) -> Verdict {
         v.reason = format!("Runs {}.", input.program);
     }
     v
+}
+
+/// `TOOL --version`, `TOOL -V` or `TOOL --help` alone prints and exits, for any tool
+/// but those that act on the machine before reading their options (privilege, power
+/// and disk tools stay as they are). A program given as a path outside the system
+/// folders is still High (the walker says so).
+fn version_query(input: &Input<'_>) -> Option<Verdict> {
+    let [only] = input.args else { return None };
+    let p = input.program;
+    let acts = PRIVILEGE.contains(&p)
+        || POWER.contains(&p)
+        || DISK_TOOLS.contains(&p)
+        || p.starts_with("mkfs")
+        || input.xargs;
+    (!only.dynamic && matches!(only.text.as_str(), "--version" | "-V" | "--help") && !acts)
+        .then(|| Verdict::new(Risk::Low, format!("Asks {p} for its version or help.")))
 }
 
 /// Adds the commands that `args` carry (see `carried.rs`) to the verdict's scripts;

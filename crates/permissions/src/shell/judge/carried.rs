@@ -26,6 +26,9 @@ enum Carries {
     /// After the options, one operand (an image, a container, a pod), then the argv
     /// of a command: `docker run IMAGE CMD...`.
     AfterOperand,
+    /// Like [`Carries::Rest`], and the program also gets each file found
+    /// (`fd -x CMD`): the file stands in as one more operand.
+    RestPlusFile,
 }
 
 /// One command-bearing argument: `program [sub] option VALUE`. An empty `option`
@@ -51,7 +54,7 @@ const fn arg(
     }
 }
 
-use Carries::{AfterOperand, Program, Rest, RestJoined, Script};
+use Carries::{AfterOperand, Program, Rest, RestJoined, RestPlusFile, Script};
 
 /// The table. Each "this runs code" row was checked with a harmless payload.
 const TABLE: &[CommandArg] = &[
@@ -109,6 +112,18 @@ const TABLE: &[CommandArg] = &[
     ),
     arg("zip", None, &["-TT", "--unzip-command"], Script),
     arg("rg", None, &["--pre"], Program),
+    arg(
+        "fd",
+        None,
+        &["-x", "--exec", "-X", "--exec-batch"],
+        RestPlusFile,
+    ),
+    arg(
+        "fdfind",
+        None,
+        &["-x", "--exec", "-X", "--exec-batch"],
+        RestPlusFile,
+    ),
     arg("sort", None, &["--compress-program"], Program),
     arg("bat", None, &["--pager"], Script),
     arg("batcat", None, &["--pager"], Script),
@@ -298,7 +313,7 @@ pub(super) fn carried(program: &str, args: &[Word]) -> Vec<Carried> {
                 }
                 let script = match row.carries {
                     Script => joined(&words[..1], false),
-                    Rest | Program | AfterOperand => joined(words, true),
+                    Rest | Program | AfterOperand | RestPlusFile => joined(words, true),
                     RestJoined => joined(until_colons(words), false),
                 };
                 out.push(Carried {
@@ -320,7 +335,7 @@ pub(super) fn carried(program: &str, args: &[Word]) -> Vec<Carried> {
                     && a.text[1..].bytes().all(|b| b.is_ascii_alphabetic());
                 let value: Option<Vec<Word>> = if a.text == *option || clustered {
                     match row.carries {
-                        Rest => Some(rest[i + 1..].to_vec()),
+                        Rest | RestPlusFile => Some(rest[i + 1..].to_vec()),
                         RestJoined => Some(until_colons(&rest[i + 1..]).to_vec()),
                         _ => rest.get(i + 1).map(|w| vec![w.clone()]),
                     }
@@ -362,6 +377,13 @@ pub(super) fn carried(program: &str, args: &[Word]) -> Vec<Carried> {
                 let script = match row.carries {
                     Script | RestJoined => joined(&value, false),
                     Rest | AfterOperand => joined(&value, true),
+                    RestPlusFile => joined(&value, true).map(|s| {
+                        if s.contains("{}") {
+                            s
+                        } else {
+                            format!("{s} file")
+                        }
+                    }),
                     // The program is given a file of the program's choosing.
                     Program => joined(&value, true).map(|s| format!("{s} file")),
                 };

@@ -46,6 +46,22 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
             "--version" | "--help" | "-h" => {
                 return Verdict::new(Risk::Low, "Asks git for its version or help.");
             }
+            // Global options that change nothing git runs or where it looks (editors
+            // run `git --no-optional-locks status` constantly).
+            "--no-optional-locks"
+            | "--literal-pathspecs"
+            | "--glob-pathspecs"
+            | "--noglob-pathspecs"
+            | "--icase-pathspecs"
+            | "--no-replace-objects"
+            | "--no-advice"
+            | "--no-lazy-fetch"
+            | "-p"
+            | "--paginate"
+            | "-P"
+            | "--no-pager" => {
+                i += 1;
+            }
             t if t.starts_with("--exec-path") || t.starts_with("--config-env") => {
                 v.raise(
                     Risk::High,
