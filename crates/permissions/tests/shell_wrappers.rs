@@ -92,6 +92,8 @@ const MUST_NOT_PASS: &[(&str, Risk)] = &[
     ("mywrapper env timeout 3 rm -rf ~", Critical),
     ("mywrapper bash -c 'rm -rf ~'", Critical),
     ("mywrapper ls", High),
+    ("mywrapper $CMD arg", Critical),
+    ("mywrapper \"$(cat cmd)\"", Critical),
     ("mywrapper", High),
 ];
 

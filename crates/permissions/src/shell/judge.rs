@@ -562,6 +562,19 @@ fn unknown_program(input: &Input<'_>) -> Verdict {
     );
     // Bounded work for hostile input: the first words are where a command goes.
     for (k, word) in input.args.iter().enumerate().take(MAX_SUFFIXES) {
+        // A word only known at run time may be the program it runs: Warden cannot
+        // see what that is.
+        if word.dynamic && !word.text.starts_with('-') && !word.text.contains("{}") {
+            v.opaque = true;
+            v.raise(
+                Risk::High,
+                format!(
+                    "Runs {p}, a program Warden does not know, with {} only known at run time, which may be a program it runs.",
+                    word.text
+                ),
+            );
+            continue;
+        }
         if word.dynamic || word.text.starts_with('-') || word.text.contains(['=', ' ']) {
             continue;
         }
