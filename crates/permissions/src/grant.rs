@@ -113,6 +113,7 @@ impl GrantMatcher {
                     && call.tool == "terminal"
                     && !unit.opaque
                     && unit.env.is_empty()
+                    && crate::shell::reconfiguring_options(&unit.argv).is_empty()
                     && unit.argv.len() >= prefix.len()
                     && unit.argv.iter().zip(prefix).all(|(a, p)| a == p)
             }

@@ -251,6 +251,20 @@ impl Rule {
             {
                 return false;
             }
+            // Nor the configuration, manifest or tools it loads: `cargo test` does
+            // not allow `cargo test --config …` unless the rule names the option.
+            if allow
+                && crate::shell::reconfiguring_options(&unit.argv)
+                    .iter()
+                    .any(|o| {
+                        !pattern
+                            .flags
+                            .iter()
+                            .any(|f| f.split('=').next() == Some(o.as_str()))
+                    })
+            {
+                return false;
+            }
         }
         if allow && unit.opaque {
             return false;

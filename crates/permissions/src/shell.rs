@@ -55,6 +55,7 @@
 mod env;
 mod judge;
 mod normalize;
+mod reconfigure;
 mod walk;
 mod words;
 mod wrappers;
@@ -63,6 +64,7 @@ use crate::paths::ResolvedPath;
 use crate::{Context, Risk};
 
 pub use normalize::normalize_argv;
+pub use reconfigure::reconfiguring_options;
 pub use wrappers::is_wrapper;
 
 /// Commands longer than this are never below High: nobody reviews them.

@@ -85,10 +85,12 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       assert.equal(first.permissionRequests.length, 1);
       assert.ok(existsSync(inProject("a")));
 
-      const second = await w.prompt(sid, touch("b"));
+      // A command that changes files is granted exactly: the same one runs unasked.
+      rmSync(inProject("a"));
+      const second = await w.prompt(sid, touch("a"));
       assertRanUnasked(second, "terminal");
       assert.equal(second.stopReason, "end_turn");
-      assert.ok(existsSync(inProject("b")));
+      assert.ok(existsSync(inProject("a")));
 
       // The grant is the session's: another session of the same process still asks.
       const other = await w.newSession(project);
@@ -106,12 +108,13 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       assert.equal(turn.message(), "terminal: completed");
       assert.ok(existsSync(inProject("a")));
     });
+    rmSync(inProject("a"));
     await withWarden(home, neverAsked(), async (w) => {
       const sid = await w.newSession(project);
-      const turn = await w.prompt(sid, touch("b"));
+      const turn = await w.prompt(sid, touch("a"));
       assert.deepEqual(turn.permissionRequests, []);
       assert.equal(turn.message(), "terminal: completed");
-      assert.ok(existsSync(inProject("b")));
+      assert.ok(existsSync(inProject("a")));
     });
   });
 
@@ -151,9 +154,9 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       assert.match(first.message(), /^terminal: denied/);
       assert.ok(!existsSync(inProject("a")));
 
-      const second = await w.prompt(sid, touch("b"));
+      const second = await w.prompt(sid, touch("a"));
       assertDeniedUnasked(second, "terminal");
-      assert.ok(!existsSync(inProject("b")));
+      assert.ok(!existsSync(inProject("a")));
     });
   });
 

@@ -314,7 +314,12 @@ fn is_flag(word: &str) -> bool {
 /// The argv prefix a command grant for this segment names, if a narrow one exists.
 pub(crate) fn command_prefix(unit: &Unit) -> Option<Vec<String>> {
     let (program, rest) = unit.argv.split_first()?;
-    if unit.opaque || !unit.env.is_empty() || program.is_empty() || program.starts_with('$') {
+    if unit.opaque
+        || !unit.env.is_empty()
+        || !crate::shell::reconfiguring_options(&unit.argv).is_empty()
+        || program.is_empty()
+        || program.starts_with('$')
+    {
         return None;
     }
     if OVER_BROAD_PROGRAMS.contains(&basename(program))
