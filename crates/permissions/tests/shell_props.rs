@@ -361,3 +361,32 @@ proptest! {
         prop_assert!(risk(&nested) >= inner, "{nested:?} is below {a:?} ({inner})");
     }
 }
+
+/// Pieces of the new readers' inputs: sed scripts, git configuration, command
+/// variables, wrapper options, carried commands.
+const NEW_FRAGMENTS: &[&str] = &[
+    "sed", "-n", "-e", "'s/a/b/", "g'", "'1,5p'", "'/x/", "w", "e", "\\", "|", "{", "}", ";",
+    "git", "-c", "core.pager=", "alias.x=!", "rebase", "-x", "submodule", "foreach", "GIT_PAGER=",
+    "GIT_CONFIG_KEY_0=core.pager", "GIT_CONFIG_VALUE_0=", "EDITOR=", "taskset", "0x1", "flock",
+    "-c", "strace", "-o", "docker", "run", "alpine", "mywrapper", "rm", "-rf", "~", "$X", "'",
+    "\"", "--config=", "cargo", "+x", "awk", "'{print}'", "fd", "--exec", "find", "-exec", "{}",
+    "+", "<(", ")", "script", "parallel", ":::", "ssh", "-oProxyCommand=",
+];
+
+proptest! {
+    /// The readers of sed scripts, git keys, variables, wrappers and carried commands
+    /// never panic, and the fail-closed rules hold on whatever they are given.
+    #[test]
+    fn the_new_readers_never_panic_and_fail_closed(
+        parts in proptest::collection::vec(proptest::sample::select(NEW_FRAGMENTS), 0..20),
+        glue in proptest::sample::select(&["", " "][..]),
+    ) {
+        let command = parts.join(glue);
+        let analysis = analyse(&command, &ctx());
+        let max = analysis.segments.iter().map(|s| s.risk).max();
+        prop_assert!(max.is_none_or(|m| analysis.risk >= m));
+        if analysis.segments.iter().any(|s| s.opaque) {
+            prop_assert_eq!(analysis.risk, Risk::Critical, "{:?}", command);
+        }
+    }
+}
