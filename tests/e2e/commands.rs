@@ -91,7 +91,7 @@ fn grants_are_listed_with_ids_and_revoked_by_id() {
         "{listed}"
     );
     assert!(
-        listed.contains(": allow \"touch …\" for this session, up to medium risk"),
+        listed.contains(": allow exactly \"touch made\" for this session, up to medium risk"),
         "{listed}"
     );
     let id = listed

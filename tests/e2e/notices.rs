@@ -82,7 +82,7 @@ fn a_stored_grant_is_told_as_a_notice_or_as_a_message() {
             Answer::Result(json!({"outcome": {"outcome": "selected", "optionId": "allow-session"}}))
         });
         client.prompt(&session, r#"/call terminal {"command": "touch made"}"#);
-        let title = "Grant stored: \"touch …\" is allowed for this session";
+        let title = "Grant stored: exactly \"touch made\" is allowed for this session";
         if shows_notices {
             let seen = notices(&client);
             assert_eq!(seen.len(), 1, "{seen:?}");

@@ -93,7 +93,8 @@ fn allow_once_runs_the_call_after_its_pending_tool_call() {
     );
     let warden = &request["params"]["_meta"]["warden"];
     assert_eq!(warden["risk"], "medium", "{request}");
-    assert_eq!(warden["grant"], "\"touch …\"", "{request}");
+    // `touch` changes files: its grant names exactly this command.
+    assert_eq!(warden["grant"], "exactly \"touch made\"", "{request}");
     // The deciding part's sentence, not the title.
     let reason = warden["reason"].as_str().unwrap_or_default();
     assert!(
@@ -128,12 +129,20 @@ fn allow_for_the_session_lets_the_next_matching_call_run_unasked() {
     client.on_request(always("allow-session"));
     client.prompt(&session, &touch("first"));
     assert_eq!(permission_requests(&client).len(), 1);
-    client.prompt(&session, &touch("second"));
-    assert!(exists(&client, "first") && exists(&client, "second"));
+    std::fs::remove_file(client.process().project().join("first")).unwrap_or_default();
+    client.prompt(&session, &touch("first"));
+    assert!(exists(&client, "first"));
     assert_eq!(
         permission_requests(&client).len(),
         1,
         "the second call asked again"
+    );
+    // A command that changes files is granted exactly: another file still asks.
+    client.prompt(&session, &touch("second"));
+    assert_eq!(
+        permission_requests(&client).len(),
+        2,
+        "a grant for `touch first` covered `touch second`"
     );
 }
 
@@ -192,8 +201,9 @@ fn allow_for_the_project_survives_a_restart() {
     );
     let session = result["sessionId"].as_str().unwrap_or_default().to_owned();
     second.on_request(always("reject-once"));
-    second.prompt(&session, &touch("second"));
-    assert!(project.join("second").exists(), "{}", second.agent_text());
+    std::fs::remove_file(project.join("first")).unwrap_or_default();
+    second.prompt(&session, &touch("first"));
+    assert!(project.join("first").exists(), "{}", second.agent_text());
     assert!(permission_requests(&second).is_empty());
 }
 
@@ -213,10 +223,14 @@ fn a_grant_revoked_from_another_process_stops_allowing_in_the_running_agent() {
     let mut client = Client::spawn();
     let session = client.ready_session();
     client.on_request(always("allow-project"));
+    // `touch` changes files, so its grant names exactly this command: the same
+    // command again is what the grant allows.
     client.prompt(&session, &touch("first"));
     assert_eq!(permission_requests(&client).len(), 1);
-    client.prompt(&session, &touch("second"));
-    assert!(exists(&client, "second"));
+    let first = client.process().project().join("first");
+    std::fs::remove_file(&first).expect("remove");
+    client.prompt(&session, &touch("first"));
+    assert!(exists(&client, "first"));
     assert_eq!(
         permission_requests(&client).len(),
         1,
@@ -233,13 +247,14 @@ fn a_grant_revoked_from_another_process_stops_allowing_in_the_running_agent() {
     warden_cli(&client, &["grants", "revoke", id]);
 
     client.on_request(always("reject-once"));
-    client.prompt(&session, &touch("third"));
+    std::fs::remove_file(&first).expect("remove");
+    client.prompt(&session, &touch("first"));
     assert_eq!(
         permission_requests(&client).len(),
         2,
         "the revoked grant still allowed the call"
     );
-    assert!(!exists(&client, "third"));
+    assert!(!exists(&client, "first"));
 }
 
 #[test]
@@ -303,8 +318,8 @@ fn reject_for_the_project_denies_later_calls_without_asking() {
     let session = client.ready_session();
     client.on_request(always("reject-project"));
     client.prompt(&session, &touch("first"));
-    client.prompt(&session, &touch("second"));
-    assert!(!exists(&client, "first") && !exists(&client, "second"));
+    client.prompt(&session, &touch("first"));
+    assert!(!exists(&client, "first"));
     assert_eq!(permission_requests(&client).len(), 1);
 }
 

@@ -56,6 +56,10 @@ pub struct Unit {
     /// The part could not be read precisely (a variable in the program's place, a
     /// parse problem): allow rules and grants never match it.
     pub opaque: bool,
+    /// For shell segments: variables set for the command that are neither inert nor
+    /// an analysed command (`FOO=1 cargo test`): command allow rules and grants do
+    /// not match it.
+    pub env: Vec<String>,
 }
 
 /// A file a unit touches, both as written and with symlinks resolved.

@@ -3,9 +3,10 @@
 //!
 //! A grant holds a generalised matcher, never the raw argument string: a program and
 //! subcommand prefix for shell commands, a file (or, for reads, its folder), a
-//! domain, or a tool. It also holds the highest risk it was proposed for, and covers
-//! no call above it: "allow `rm` in this project", given for `rm build/x.o`, does not
-//! cover a riskier `rm` outside the workspace.
+//! domain, or a tool; a destructive shell command (one that deletes, overwrites or
+//! changes files, or a program such as `rm`, `kill` or `git clean`) gets the exact
+//! argv and the files it touches, never its bare program. It also holds the highest
+//! risk it was proposed for, and covers no call above it.
 
 mod propose;
 mod set;
@@ -63,6 +64,14 @@ pub enum GrantMatcher {
     Domain { tool: String, domain: String },
     /// Every call of this tool.
     Tool { tool: String },
+    /// `terminal` segments whose argv (normal form) is exactly `argv` and that change
+    /// no files but these (resolved paths): the grant of a destructive command, which
+    /// must not generalise to other operands (`rm -rf build` is not `rm -rf src`).
+    Exact {
+        argv: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        paths: Vec<PathBuf>,
+    },
 }
 
 impl GrantMatcher {
@@ -79,6 +88,7 @@ impl GrantMatcher {
             }
             GrantMatcher::Domain { tool, domain } => format!("`{tool}` to {domain}"),
             GrantMatcher::Tool { tool } => format!("`{tool}`"),
+            GrantMatcher::Exact { argv, .. } => format!("exactly `{}`", argv.join(" ")),
         }
     }
 
@@ -99,6 +109,7 @@ impl GrantMatcher {
             GrantMatcher::Folder { tool, path } => format!("{tool} in {}", shown(path)),
             GrantMatcher::Domain { tool, domain } => format!("{tool} to {domain}"),
             GrantMatcher::Tool { tool } => tool.clone(),
+            GrantMatcher::Exact { argv, .. } => format!("exactly \"{}\"", argv.join(" ")),
         }
     }
 
@@ -107,6 +118,7 @@ impl GrantMatcher {
     pub(crate) fn key(&self) -> &str {
         match self {
             GrantMatcher::Command { prefix } => prefix.first().map_or("", String::as_str),
+            GrantMatcher::Exact { argv, .. } => argv.first().map_or("", String::as_str),
             GrantMatcher::Files { tool, .. }
             | GrantMatcher::Folder { tool, .. }
             | GrantMatcher::Domain { tool, .. }
@@ -121,6 +133,8 @@ impl GrantMatcher {
                 assessment.is_shell
                     && call.tool == "terminal"
                     && !unit.opaque
+                    && unit.env.is_empty()
+                    && crate::shell::reconfiguring_options(&unit.argv).is_empty()
                     && unit.argv.len() >= prefix.len()
                     && unit.argv.iter().zip(prefix).all(|(a, p)| a == p)
             }
@@ -141,6 +155,14 @@ impl GrantMatcher {
                 *tool == call.tool && assessment.domain.as_deref() == Some(domain.as_str())
             }
             GrantMatcher::Tool { tool } => *tool == call.tool,
+            GrantMatcher::Exact { argv, paths } => {
+                assessment.is_shell
+                    && call.tool == "terminal"
+                    && !unit.opaque
+                    && unit.env.is_empty()
+                    && unit.argv == *argv
+                    && unit.paths.iter().all(|p| paths.contains(&p.real))
+            }
         }
     }
 }
@@ -229,9 +251,14 @@ impl Grant {
         if self.effect == Effect::Allow && (risk == Risk::Critical || risk > self.max_risk) {
             return false;
         }
-        self.matchers
-            .iter()
-            .any(|m| m.covers(call, assessment, unit))
+        // A destructive command is allowed only by a grant for exactly it: a program
+        // or subcommand grant (`rm …`, perhaps stored before this rule) never covers
+        // it. Deny grants keep matching broadly.
+        let exact_only = self.effect == Effect::Allow && propose::needs_exact(unit);
+        self.matchers.iter().any(|m| {
+            !(exact_only && matches!(m, GrantMatcher::Command { .. }))
+                && m.covers(call, assessment, unit)
+        })
     }
 
     /// Whether two grants say the same thing (for skipping duplicates).

@@ -83,19 +83,53 @@ impl Locations {
         self.state_dir.join("sessions")
     }
 
-    /// Folders an agent must not touch without the strictest checks.
+    /// Warden's own files and folders, which an agent must not touch without the
+    /// strictest checks.
+    ///
+    /// A folder is protected whole only when it is Warden's own (named `warden`, as
+    /// the XDG defaults and `/etc/warden` are); in any other folder (a `WARDEN_HOME`
+    /// or a managed policy placed in the home folder) only Warden's files are, so
+    /// `WARDEN_MANAGED_POLICY=$HOME/managed.toml` protects that file, not the home
+    /// folder.
     pub fn protected(&self) -> Vec<PathBuf> {
-        let mut dirs = vec![self.config_dir.clone(), self.state_dir.clone()];
-        if let Some(parent) = self
-            .managed_policy
-            .parent()
-            .filter(|p| p != &Path::new("/"))
-        {
-            dirs.push(parent.to_path_buf());
+        let mut paths = Vec::new();
+        for dir in [&self.config_dir, &self.state_dir] {
+            if is_own_folder(dir) {
+                paths.push(dir.clone());
+            } else {
+                paths.extend(OWN_FILES.iter().map(|f| dir.join(f)));
+            }
         }
-        dirs.dedup();
-        dirs
+        paths.push(self.managed_policy.clone());
+        if let Some(parent) = self.managed_policy.parent().filter(|p| is_own_folder(p)) {
+            paths.push(parent.to_path_buf());
+        }
+        paths.sort();
+        paths.dedup();
+        paths
     }
+}
+
+/// The files Warden keeps in its configuration and state folders (with the lock
+/// files beside the ones written under a lock).
+const OWN_FILES: &[&str] = &[
+    "policy.toml",
+    "config.toml",
+    "grants.jsonl",
+    "grants.jsonl.lock",
+    "audit.jsonl",
+    "audit.jsonl.lock",
+    "trusted.jsonl",
+    "trusted.jsonl.lock",
+    "sessions",
+];
+
+/// Whether a folder is Warden's own, so that all of it may be protected.
+fn is_own_folder(dir: &Path) -> bool {
+    dir.parent().is_some()
+        && dir
+            .file_name()
+            .is_some_and(|n| n.eq_ignore_ascii_case("warden") || n.eq_ignore_ascii_case(".warden"))
 }
 
 #[cfg(test)]
@@ -133,6 +167,60 @@ mod tests {
     fn relative_xdg_values_are_ignored_as_the_spec_requires() {
         let l = locations(&[("HOME", "/home/u"), ("XDG_CONFIG_HOME", "rel")]);
         assert_eq!(l.config_dir, PathBuf::from("/home/u/.config/warden"));
+    }
+
+    /// `WARDEN_MANAGED_POLICY=$HOME/managed.toml` once made every write in the home
+    /// folder Critical, because the managed file's parent was protected whole.
+    #[test]
+    fn only_warden_s_own_files_and_folders_are_protected() {
+        let protects =
+            |l: &Locations, p: &str| l.protected().iter().any(|x| Path::new(p).starts_with(x));
+        let l = locations(&[("HOME", "/h"), ("WARDEN_MANAGED_POLICY", "/h/managed.toml")]);
+        for p in [
+            "/h/managed.toml",
+            "/h/.config/warden/policy.toml",
+            "/h/.local/state/warden/grants.jsonl",
+            "/h/.config/warden",
+        ] {
+            assert!(protects(&l, p), "{p}: {:?}", l.protected());
+        }
+        for p in [
+            "/h",
+            "/h/notes.txt",
+            "/h/project/src/main.rs",
+            "/h/managed.toml.bak",
+            "/h/.config/other",
+            "/h/.local/state",
+        ] {
+            assert!(!protects(&l, p), "{p}: {:?}", l.protected());
+        }
+        // The default managed policy's folder is Warden's own.
+        let l = locations(&[("HOME", "/h")]);
+        assert!(protects(&l, "/etc/warden/other.toml"));
+        assert!(!protects(&l, "/etc/hosts"));
+        // A WARDEN_HOME that is not Warden's own folder: its files only.
+        let l = locations(&[("WARDEN_HOME", "/h"), ("HOME", "/h")]);
+        for p in [
+            "/h/policy.toml",
+            "/h/grants.jsonl",
+            "/h/grants.jsonl.lock",
+            "/h/audit.jsonl",
+            "/h/trusted.jsonl",
+            "/h/sessions/s1.json",
+            "/h/config.toml",
+        ] {
+            assert!(protects(&l, p), "{p}: {:?}", l.protected());
+        }
+        for p in ["/h/notes.txt", "/h/project/a.rs"] {
+            assert!(!protects(&l, p), "{p}");
+        }
+        let l = locations(&[
+            ("WARDEN_HOME", "/opt/warden"),
+            ("WARDEN_MANAGED_POLICY", "/opt/p.toml"),
+        ]);
+        assert!(protects(&l, "/opt/warden/anything"));
+        assert!(protects(&l, "/opt/p.toml"));
+        assert!(!protects(&l, "/opt/other.toml"));
     }
 
     #[test]

@@ -108,7 +108,7 @@ pub fn path_risk(op: FileOp, path: &ResolvedPath) -> (Risk, String) {
 
 /// True for the places whose recursive deletion (or recursive permission change)
 /// would be a disaster: the filesystem root, the home folder, a workspace root, any
-/// ancestor of those, and top-level system folders. A final glob component (`~/*`)
+/// ancestor of those or of Warden's own files, and top-level system folders. A final glob component (`~/*`)
 /// counts as its parent.
 pub fn is_precious(path: &ResolvedPath, ctx: &Context) -> bool {
     precious(path, ctx).is_some()
@@ -142,6 +142,8 @@ pub fn precious(path: &ResolvedPath, ctx: &Context) -> Option<&'static str> {
             .any(|a| is_within(c, a))
         {
             Some("a folder that holds the home folder or the workspace")
+        } else if ctx.protected.iter().any(|a| is_within(c, a)) {
+            Some("a folder that holds Warden's own files")
         } else if c.parent() == Some(root) {
             Some("a top-level system folder")
         } else {

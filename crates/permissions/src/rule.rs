@@ -293,7 +293,27 @@ impl Rule {
             if !assessment.is_shell || !pattern.matches(&unit.argv, self.strictness()) {
                 return false;
             }
-            if allow && (unit.opaque || (unit.writes_files && self.path.is_none())) {
+            // A narrow allow rule names a command, not the variables set for it:
+            // `cargo test` does not allow `RUSTC_WRAPPER=x cargo test`.
+            if allow
+                && (unit.opaque
+                    || !unit.env.is_empty()
+                    || (unit.writes_files && self.path.is_none()))
+            {
+                return false;
+            }
+            // Nor the configuration, manifest or tools it loads: `cargo test` does
+            // not allow `cargo test --config …` unless the rule names the option.
+            if allow
+                && crate::shell::reconfiguring_options(&unit.argv)
+                    .iter()
+                    .any(|o| {
+                        !pattern
+                            .flags
+                            .iter()
+                            .any(|f| f.split('=').next() == Some(o.as_str()))
+                    })
+            {
                 return false;
             }
         }

@@ -24,24 +24,38 @@
 //!   root or anything outside the workspace, `dd` to a device, `mkfs`, fork bombs,
 //!   recursive `chmod`/`chown` of such places, a download piped into a shell,
 //!   `git push --force` in any spelling, `shutdown`/`reboot`, `sudo`/`su`/`doas`.
-//! - Whatever cannot be read (a parse error, a variable or substitution in the
-//!   program's place, a command over 10 kB) is never below High.
+//! - Whatever the engine did not fully analyse is Critical, so no mode runs it unasked
+//!   (modes that cannot ask deny it): a parse error, a variable or substitution in the
+//!   program's place, a command over the parse limit, more than [`MAX_SEGMENTS`]
+//!   parts, a syntax tree deeper than the walker's bound, scripts nested more than
+//!   [`MAX_NESTING`] levels. A command over 10 kB is analysed but never below High:
+//!   nobody reviews it.
 //! - `xargs PROG` is judged as `PROG` given one more operand known only at run time,
 //!   and never below Medium: it runs its program on input we cannot see.
 //! - `git`: reading subcommands (`status`, `log`, `diff`, `show`, listing `branch`,
 //!   ...) are Low; `add`, `commit`, `checkout`, `pull`, ... Medium; `push`,
-//!   `reset --hard`, `clean`, `branch -D`, `rm`, unknown subcommands and aliases, and
-//!   `git -c ...` High; force pushes Critical.
+//!   `reset --hard`, `clean`, `branch -D`, `rm`, unknown subcommands and aliases
+//!   High; force pushes Critical. `git -c KEY=VALUE` is judged by the key: a
+//!   command-valued key's value is a script, a relocating key High, others nothing.
+//! - Command-bearing arguments (`git rebase -x CMD`, `script -c CMD`, `find -exec`,
+//!   `parallel`, ...: one table in `judge/carried.rs`) are analysed as scripts, and the
+//!   segment takes their risk.
 //! - `sed` and `awk` are Medium (their scripts can write files and run commands); an
 //!   `awk` program that mentions `system`, `|`, `>` or `getline` is High.
 //! - A program given as a path outside the standard system folders (`./x`, `/tmp/x`)
 //!   is at least High.
-//! - Setting `PATH`, `LD_PRELOAD`, `BASH_ENV`, `GIT_SSH_COMMAND` and similar variables
-//!   is High. Variables the line itself sets at top level are followed
-//!   (`a=rm; $a -rf /` is `rm -rf /`).
+//! - Variables set for a command are judged by an allow-list (`env.rs`): inert ones
+//!   (locale, colour, `CI`, log levels, ...) change nothing; the value of a command
+//!   variable (`GIT_PAGER`, `EDITOR`, `GIT_SSH_COMMAND`, ...) is analysed like a
+//!   `bash -c` script; variables that relocate configuration or tools (`GIT_DIR`,
+//!   `GIT_CONFIG_*`, `XDG_CONFIG_HOME`, `LD_PRELOAD`, `PATH`, ...) are High; any other
+//!   is Medium and stops allow rules and grants from matching. Variables the line
+//!   itself sets at top level are followed (`a=rm; $a -rf /` is `rm -rf /`).
 
+mod env;
 mod judge;
 mod normalize;
+mod reconfigure;
 mod walk;
 mod words;
 mod wrappers;
@@ -50,6 +64,8 @@ use crate::paths::ResolvedPath;
 use crate::{Context, Risk};
 
 pub use normalize::normalize_argv;
+pub use reconfigure::reconfiguring_options;
+pub use wrappers::is_wrapper;
 
 /// Commands longer than this are never below High: nobody reviews them.
 pub const MAX_COMMAND_BYTES: usize = 10 * 1024;
@@ -57,14 +73,16 @@ pub const MAX_COMMAND_BYTES: usize = 10 * 1024;
 pub const MAX_PARSE_BYTES: usize = 64 * 1024;
 /// How deeply `bash -c`, `eval` and similar strings are analysed.
 pub const MAX_NESTING: usize = 4;
-/// At most this many segments are kept; a command with more is High and opaque.
+/// At most this many segments are kept; a command with more is Critical (not all of
+/// it was analysed).
 pub const MAX_SEGMENTS: usize = 512;
 
 /// The analysis of one shell command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommandAnalysis {
     /// The maximum over the segments; never below High when [`problem`](Self::problem)
-    /// is set or a segment is opaque.
+    /// is set, and Critical when a segment is opaque or some of the command was not
+    /// analysed (a parse error or a limit).
     pub risk: Risk,
     /// Every simple command, in source order (inner commands of substitutions come
     /// before the command that uses them; the parts of a `bash -c` string come after
@@ -104,7 +122,9 @@ impl CommandAnalysis {
 /// 1. Quotes and escapes are removed (`r''m`, `"rm"` and `\rm` are `rm`).
 /// 2. Wrappers are unwrapped: `env [-flags] [VAR=x ...]`, `timeout [flags] N`,
 ///    `nice [-n N]`, `nohup`, `time`, `command`, `builtin`, `exec`, `stdbuf`,
-///    `setsid`, `ionice` and `xargs [flags]` give way to the program they run.
+///    `setsid`, `ionice`, `xargs [flags]` and the wrappers described as data in
+///    `wrappers.rs` (`taskset`, `chrt`, `flock`, `strace`, `unshare`, `systemd-run`,
+///    `prlimit`, `setpriv`, ...) give way to the program they run.
 /// 3. `argv[0]` is the program's basename when it is given as a path into a standard
 ///    system folder (`/bin/rm` is `rm`); any other path (`./rm`) stays as written.
 /// 4. For programs whose options are known ([`normalize_argv`]: `rm`, `cp`, `mv`, `ln`,
@@ -144,6 +164,10 @@ pub struct Segment {
     pub dynamic_args: bool,
     /// How many `bash -c`/`eval` levels deep this segment was found (0 = top level).
     pub depth: usize,
+    /// Variables set for this command that Warden does not know to be inert and that
+    /// are not commands it analysed (`FOO=1 cargo test`, `GIT_DIR=x git status`):
+    /// allow rules and grants do not match a segment that sets one.
+    pub env: Vec<String>,
 }
 
 /// Analyses a shell command line. Never panics; the work is bounded for any input.

@@ -265,3 +265,182 @@ proptest! {
         }
     }
 }
+
+/// Wrappers, each written so that it runs the command that follows it.
+const WRAPPERS: &[&str] = &[
+    "env",
+    "env -i",
+    "timeout 5",
+    "nice -n 10",
+    "nohup",
+    "time",
+    "command",
+    "stdbuf -oL",
+    "setsid",
+    "ionice -c 3",
+    "taskset 0x1",
+    "taskset -c 0-3",
+    "chrt -f 10",
+    "flock /tmp/lock",
+    "strace -f",
+    "ltrace",
+    "unshare -n",
+    "systemd-run --user",
+    "prlimit --nofile=64",
+    "setpriv --no-new-privs",
+    "numactl -C 0",
+    "mywrapper",
+    "faketime 2020-01-01",
+];
+
+/// Prefix assignments of every kind: inert, command, relocating, unknown.
+const PREFIXES: &[&str] = &[
+    "LANG=C",
+    "LC_ALL=C",
+    "CI=1",
+    "RUST_BACKTRACE=1",
+    "GIT_PAGER=cat",
+    "EDITOR=vim",
+    "PAGER=less",
+    "FOO=1",
+    "GIT_DIR=/tmp/g",
+    "PATH=/tmp",
+    "XDG_CONFIG_HOME=/tmp",
+];
+
+/// Ways of nesting a command one level deeper.
+fn nest(kind: usize, command: &str) -> String {
+    let quoted = format!("'{}'", command.replace('\'', r"'\''"));
+    match kind {
+        0 => format!("bash -c {quoted}"),
+        1 => format!("sh -c {quoted}"),
+        2 => format!("eval {quoted}"),
+        3 => format!("( {command} )"),
+        4 => format!("{{ {command}; }}"),
+        5 => format!("echo $( {command} )"),
+        6 => format!("watch {quoted}"),
+        7 => format!("script -c {quoted} /dev/null"),
+        8 => format!("git rebase -x {quoted} main"),
+        _ => format!("env -S {quoted}"),
+    }
+}
+
+proptest! {
+    /// A wrapper never lowers the judgement of what it wraps.
+    #[test]
+    fn a_wrapper_never_lowers_what_it_wraps(
+        w in proptest::sample::select(WRAPPERS),
+        a in part(),
+    ) {
+        let inner = risk(a);
+        let wrapped = format!("{w} {a}");
+        prop_assert!(risk(&wrapped) >= inner, "{wrapped:?} is below {a:?} ({inner})");
+    }
+
+    /// A prefix assignment never lowers the judgement of the command it is set for.
+    #[test]
+    fn a_prefix_assignment_never_lowers_the_command(
+        p in proptest::sample::select(PREFIXES),
+        a in part(),
+    ) {
+        let inner = risk(a);
+        let prefixed = format!("{p} {a}");
+        prop_assert!(risk(&prefixed) >= inner, "{prefixed:?} is below {a:?} ({inner})");
+    }
+
+    /// A nesting level (a `bash -c` string, a subshell, a substitution, a carried
+    /// command) never lowers the judgement of what it nests, up to and past the
+    /// nesting limit.
+    #[test]
+    fn a_nesting_level_never_lowers_what_it_nests(
+        kinds in proptest::collection::vec(0usize..10, 1..7),
+        a in part(),
+    ) {
+        let inner = risk(a);
+        let nested = kinds.iter().fold(a.to_string(), |acc, k| nest(*k, &acc));
+        prop_assert!(risk(&nested) >= inner, "{nested:?} is below {a:?} ({inner})");
+    }
+}
+
+/// Pieces of the new readers' inputs: sed scripts, git configuration, command
+/// variables, wrapper options, carried commands.
+const NEW_FRAGMENTS: &[&str] = &[
+    "sed",
+    "-n",
+    "-e",
+    "'s/a/b/",
+    "g'",
+    "'1,5p'",
+    "'/x/",
+    "w",
+    "e",
+    "\\",
+    "|",
+    "{",
+    "}",
+    ";",
+    "git",
+    "-c",
+    "core.pager=",
+    "alias.x=!",
+    "rebase",
+    "-x",
+    "submodule",
+    "foreach",
+    "GIT_PAGER=",
+    "GIT_CONFIG_KEY_0=core.pager",
+    "GIT_CONFIG_VALUE_0=",
+    "EDITOR=",
+    "taskset",
+    "0x1",
+    "flock",
+    "-c",
+    "strace",
+    "-o",
+    "docker",
+    "run",
+    "alpine",
+    "mywrapper",
+    "rm",
+    "-rf",
+    "~",
+    "$X",
+    "'",
+    "\"",
+    "--config=",
+    "cargo",
+    "+x",
+    "awk",
+    "'{print}'",
+    "fd",
+    "--exec",
+    "find",
+    "-exec",
+    "{}",
+    "+",
+    "<(",
+    ")",
+    "script",
+    "parallel",
+    ":::",
+    "ssh",
+    "-oProxyCommand=",
+];
+
+proptest! {
+    /// The readers of sed scripts, git keys, variables, wrappers and carried commands
+    /// never panic, and the fail-closed rules hold on whatever they are given.
+    #[test]
+    fn the_new_readers_never_panic_and_fail_closed(
+        parts in proptest::collection::vec(proptest::sample::select(NEW_FRAGMENTS), 0..20),
+        glue in proptest::sample::select(&["", " "][..]),
+    ) {
+        let command = parts.join(glue);
+        let analysis = analyse(&command, &ctx());
+        let max = analysis.segments.iter().map(|s| s.risk).max();
+        prop_assert!(max.is_none_or(|m| analysis.risk >= m));
+        if analysis.segments.iter().any(|s| s.opaque) {
+            prop_assert_eq!(analysis.risk, Risk::Critical, "{:?}", command);
+        }
+    }
+}

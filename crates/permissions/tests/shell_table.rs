@@ -104,7 +104,7 @@ fn shell_commands_have_the_expected_risk() {
     check("# just a comment", Low);
     check("cd src && ls", Low);
     check("x=1", Low);
-    check("FOO=bar ls", Low);
+    check("FOO=bar ls", Medium);
 
     // Git.
     check("git status", Low);
@@ -141,7 +141,7 @@ fn shell_commands_have_the_expected_risk() {
     check("git blame --contents=.env src/lib.rs", High);
     check("git config --get user.name", Low);
     check("git config core.hooksPath /tmp/hooks", High);
-    check("git config alias.st '!rm -rf /'", High);
+    check("git config alias.st '!rm -rf /'", Critical);
     check("git config --global core.pager 'sh -c evil'", High);
 
     // Build and test tools.
@@ -219,9 +219,9 @@ fn shell_commands_have_the_expected_risk() {
     check("env -C src rm -rf gen", High);
     check("find . -fprint ~/.bashrc", Critical);
     check("sed -i 's/a/b/' src/lib.rs", Medium);
-    check("sed -n 1,10p file.txt", Medium);
+    check("sed -n 1,10p file.txt", Low);
     check("sed -i 's/x/y/' ~/.bashrc", Critical);
-    check("awk '{print $1}' data.txt", Medium);
+    check("awk '{print $1}' data.txt", Low);
     check("awk 'BEGIN{system(\"rm -rf /\")}'", High);
     check("truncate -s 0 log.txt", Medium);
 
@@ -340,7 +340,7 @@ fn shell_commands_have_the_expected_risk() {
     check("zsh -c 'git status'", Low);
     check("bash -lc 'cargo test'", Medium);
     check("bash -c \"bash -c 'rm -rf /'\"", Critical);
-    check("bash -c \"$CMD\"", High);
+    check("bash -c \"$CMD\"", Critical);
     check("bash script.sh", High);
     check("sh", High);
     check("bash <<EOF\nrm -rf /\nEOF", Critical);
@@ -348,7 +348,7 @@ fn shell_commands_have_the_expected_risk() {
     check("echo 'rm -rf /' | bash", Critical);
     check("eval 'rm -rf /'", Critical);
     check("eval ls", Low);
-    check("eval $CMD", High);
+    check("eval $CMD", Critical);
     check("env -S 'rm -rf /'", Critical);
     check("watch -n 1 'rm -rf /'", Critical);
     check("python3 -c 'import os'", High);
@@ -384,7 +384,7 @@ fn shell_commands_have_the_expected_risk() {
     check("ls | xargs cat", Medium);
     check("ls | xargs echo", Medium);
     check("find . | xargs -0 -n 1 grep foo", Medium);
-    check("timeout --bogus 5 ls", High);
+    check("timeout --bogus 5 ls", Critical);
     check("stdbuf -oL rm -rf /", Critical);
     check("exec > build.log 2>&1", Medium);
     check("exec > ~/.bashrc", Critical);
@@ -402,13 +402,13 @@ fn shell_commands_have_the_expected_risk() {
     check("./rm -rf /", Critical);
     check("./script.sh", High);
     check("/tmp/evil", High);
-    check("{rm,-rf,/}", High);
-    check("$X -rf /", High);
-    check("$(echo rm) -rf /", High);
-    check("`echo rm` -rf /", High);
-    check("${CMD} /", High);
+    check("{rm,-rf,/}", Critical);
+    check("$X -rf /", Critical);
+    check("$(echo rm) -rf /", Critical);
+    check("`echo rm` -rf /", Critical);
+    check("${CMD} /", Critical);
     check("$SHELL -c 'rm -rf /'", Critical);
-    check("$SHELL -c 'ls'", High);
+    check("$SHELL -c 'ls'", Critical);
     check("rm -rf \"/\"", Critical);
     check("rm -rf '/'", Critical);
     check("rm -rf /*", Critical);
@@ -434,12 +434,12 @@ fn shell_commands_have_the_expected_risk() {
     check("a=ls; $a", Low);
     check("a=rm; bash -c \"$a -rf /\"", Critical);
     // Unless the value is uncertain: then the program is only known at run time.
-    check("a=$(cat f); $a -rf /", High);
-    check("true && a=ls; $a -rf /", High);
-    check("a=ls; a=rm; $a x", High);
-    check("(a=ls); $a -rf /", High);
-    check("$a -rf /; a=ls", High);
-    check("a=ls $a -rf /", High);
+    check("a=$(cat f); $a -rf /", Critical);
+    check("true && a=ls; $a -rf /", Critical);
+    check("a=ls; a=rm; $a x", Critical);
+    check("(a=ls); $a -rf /", Critical);
+    check("$a -rf /; a=ls", Critical);
+    check("a=ls $a -rf /", Critical);
 
     // Environment that changes what runs.
     check("PATH=/tmp/evil:$PATH ls", High);
@@ -466,9 +466,9 @@ fn shell_commands_have_the_expected_risk() {
     check("rg --pre=./x foo", High);
     check("sort --compress-program=sh data", High);
     check("less '+!rm -rf /' file.txt", High);
-    check("man -P 'rm -rf /' ls", High);
+    check("man -P 'rm -rf /' ls", Critical);
     check("man ls", Low);
-    check("git ls-remote --upload-pack='rm -rf /' .", High);
+    check("git ls-remote --upload-pack='rm -rf /' .", Critical);
     check("git grep -Ovim foo", High);
     check("printf -v PATH /tmp/evil", High);
     check("printf -v name %s x", Low);
@@ -496,10 +496,10 @@ fn shell_commands_have_the_expected_risk() {
     check("frobnicate --all", High);
 
     // Unreadable commands.
-    check("echo \"unterminated", High);
-    check("ls &&", High);
-    check("if then fi", High);
-    check("ls )", High);
+    check("echo \"unterminated", Critical);
+    check("ls &&", Critical);
+    check("if then fi", Critical);
+    check("ls )", Critical);
     t.finish(150);
 }
 
@@ -513,22 +513,23 @@ fn commands_over_ten_kilobytes_are_never_below_high() {
         "{:?}",
         a.problem
     );
+    // Past the parse limit nothing is read at all: Critical.
     let huge = format!("echo {}", "a".repeat(200 * 1024));
-    assert_eq!(run(&huge).risk, High);
+    assert_eq!(run(&huge).risk, Critical);
     let short = "echo ok";
     assert_eq!(run(short).risk, Low);
 }
 
 #[test]
-fn deep_nesting_is_bounded_and_high() {
+fn deep_nesting_is_bounded_and_critical() {
     let deep = format!("{}ls{}", "(".repeat(5000), ")".repeat(5000));
     let a = run(&deep);
-    assert!(a.risk >= High, "{:?}", a.risk);
-    let nested = (0..10).fold("rm -rf /".to_string(), |inner, _| {
+    assert_eq!(a.risk, Critical, "{:?}", a.risk);
+    let nested = (0..10).fold("ls".to_string(), |inner, _| {
         format!("bash -c {}", shell_quote(&inner))
     });
     let a = run(&nested);
-    assert!(a.risk >= High, "{:?}", a.risk);
+    assert_eq!(a.risk, Critical, "{:?}", a.risk);
 }
 
 #[test]
@@ -555,7 +556,7 @@ fn deep_nesting_inside_nested_scripts_stays_within_the_stack() {
     // Within the bounds the inner `rm -rf /` is seen; beyond them the command is
     // unreadable, which is never below High.
     assert_eq!(three.risk, Critical, "{:?}", three.problem);
-    assert!(six.risk >= High, "{:?}", six.risk);
+    assert_eq!(six.risk, Critical, "{:?}", six.risk);
     assert!(six.problem.is_some());
 }
 
@@ -600,7 +601,7 @@ fn redirection_targets_are_listed_as_writes() {
 fn opaque_programs_are_marked() {
     let a = run("$CMD --flag");
     assert!(a.segments[0].opaque);
-    assert_eq!(a.risk, High);
+    assert_eq!(a.risk, Critical);
     let a = run("ls $DIR");
     assert!(!a.segments[0].opaque);
     assert!(a.segments[0].dynamic_args);

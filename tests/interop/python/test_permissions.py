@@ -107,10 +107,12 @@ def test_allow_session_runs_later_matching_calls_unasked(home: Path, project: Pa
             assert len(first.permission_requests) == 1
             assert (project / "a").exists()
 
-            second = await w.prompt(sid, touch("b"))
+            # A command that changes files is granted exactly: the same one runs unasked.
+            (project / "a").unlink()
+            second = await w.prompt(sid, touch("a"))
             assert_ran_unasked(second, "terminal")
             assert second.stop_reason == "end_turn"
-            assert (project / "b").exists()
+            assert (project / "a").exists()
 
             # The grant is the session's: another session of the same process still asks.
             other = await w.new_session(project)
@@ -129,18 +131,19 @@ def test_allow_project_survives_a_restart(home: Path, project: Path) -> None:
             assert len(turn.permission_requests) == 1
             # Without session notices, the stored grant is told in the agent's text.
             assert turn.message() == (
-                '\n\n**Grant stored: "touch …" is allowed in this project**: '
+                '\n\n**Grant stored: exactly "touch a" is allowed in this project**: '
                 "`/grants` lists what is stored, `/revoke ID` removes it.\n\n- terminal: completed"
             )
             assert (project / "a").exists()
 
     async def second_process() -> None:
+        (project / "a").unlink()
         async with warden(home, never_asked()) as w:
             sid = await w.new_session(project)
-            turn = await w.prompt(sid, touch("b"))
+            turn = await w.prompt(sid, touch("a"))
             assert turn.permission_requests == []
             assert turn.message() == "- terminal: completed"
-            assert (project / "b").exists()
+            assert (project / "a").exists()
 
     run(first_process())
     run(second_process())
@@ -228,13 +231,13 @@ def test_reject_project_denies_a_later_call_unasked(home: Path, project: Path) -
             sid = await w.new_session(project)
             first = await w.prompt(sid, touch("a"))
             assert len(first.permission_requests) == 1
-            assert first.message().startswith('\n\n**Grant stored: "touch …" is denied in this project**')
+            assert first.message().startswith('\n\n**Grant stored: exactly "touch a" is denied in this project**')
             assert "\n\n- terminal: denied" in first.message()
             assert not (project / "a").exists()
 
-            second = await w.prompt(sid, touch("b"))
+            second = await w.prompt(sid, touch("a"))
             assert_denied_unasked(second, "terminal")
-            assert not (project / "b").exists()
+            assert not (project / "a").exists()
 
     run(scenario())
 

@@ -85,10 +85,12 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       assert.equal(first.permissionRequests.length, 1);
       assert.ok(existsSync(inProject("a")));
 
-      const second = await w.prompt(sid, touch("b"));
+      // A command that changes files is granted exactly: the same one runs unasked.
+      rmSync(inProject("a"));
+      const second = await w.prompt(sid, touch("a"));
       assertRanUnasked(second, "terminal");
       assert.equal(second.stopReason, "end_turn");
-      assert.ok(existsSync(inProject("b")));
+      assert.ok(existsSync(inProject("a")));
 
       // The grant is the session's: another session of the same process still asks.
       const other = await w.newSession(project);
@@ -106,16 +108,17 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       // Without session notices, the stored grant is told in the agent's text.
       assert.equal(
         turn.message(),
-        '\n\n**Grant stored: "touch …" is allowed in this project**: `/grants` lists what is stored, `/revoke ID` removes it.\n\n- terminal: completed',
+        '\n\n**Grant stored: exactly "touch a" is allowed in this project**: `/grants` lists what is stored, `/revoke ID` removes it.\n\n- terminal: completed',
       );
       assert.ok(existsSync(inProject("a")));
     });
+    rmSync(inProject("a"));
     await withWarden(home, neverAsked(), async (w) => {
       const sid = await w.newSession(project);
-      const turn = await w.prompt(sid, touch("b"));
+      const turn = await w.prompt(sid, touch("a"));
       assert.deepEqual(turn.permissionRequests, []);
       assert.equal(turn.message(), "- terminal: completed");
-      assert.ok(existsSync(inProject("b")));
+      assert.ok(existsSync(inProject("a")));
     });
   });
 
@@ -190,13 +193,13 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       const sid = await w.newSession(project);
       const first = await w.prompt(sid, touch("a"));
       assert.equal(first.permissionRequests.length, 1);
-      assert.ok(first.message().startsWith('\n\n**Grant stored: "touch …" is denied in this project**'), first.message());
+      assert.ok(first.message().startsWith('\n\n**Grant stored: exactly "touch a" is denied in this project**'), first.message());
       assert.match(first.message(), /\n\n- terminal: denied/);
       assert.ok(!existsSync(inProject("a")));
 
-      const second = await w.prompt(sid, touch("b"));
+      const second = await w.prompt(sid, touch("a"));
       assertDeniedUnasked(second, "terminal");
-      assert.ok(!existsSync(inProject("b")));
+      assert.ok(!existsSync(inProject("a")));
     });
   });
 

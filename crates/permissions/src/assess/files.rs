@@ -32,6 +32,7 @@ fn file_unit(text: String, risk: Risk, reason: String, paths: Vec<UnitPath>) -> 
         paths,
         writes_files: false,
         opaque: false,
+        env: Vec::new(),
     }
 }
 

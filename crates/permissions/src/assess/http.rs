@@ -46,6 +46,7 @@ pub(super) fn assess(call: &ToolCall) -> Result<Assessment, ArgError> {
         paths: Vec::new(),
         writes_files: false,
         opaque: false,
+        env: Vec::new(),
     };
     Ok(Assessment {
         reason,

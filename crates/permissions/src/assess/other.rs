@@ -36,6 +36,7 @@ pub(super) fn assess(call: &ToolCall) -> Assessment {
         paths: Vec::new(),
         writes_files: false,
         opaque: false,
+        env: Vec::new(),
     })
     .with_reason(reason)
 }

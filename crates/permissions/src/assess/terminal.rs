@@ -42,6 +42,7 @@ pub(super) fn assess(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgEr
             paths: s.writes.iter().map(UnitPath::from).collect(),
             writes_files: !s.writes.is_empty(),
             opaque: s.opaque,
+            env: s.env.clone(),
         })
         .collect();
 
@@ -61,6 +62,7 @@ pub(super) fn assess(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgEr
             paths: Vec::new(),
             writes_files: false,
             opaque: true,
+            env: Vec::new(),
         });
     }
 

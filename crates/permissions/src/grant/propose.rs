@@ -131,6 +131,178 @@ const SCRIPT_RUNNERS: &[(&str, &str)] = &[
     ("go", "run"),
 ];
 
+/// Programs whose grants name the exact command: they delete, overwrite or change
+/// files, processes or state, so "always allow" for one of their commands must not
+/// cover another operand (`rm -rf build` is not `rm -rf src`).
+const DESTRUCTIVE_PROGRAMS: &[&str] = &[
+    "rm",
+    "unlink",
+    "shred",
+    "srm",
+    "rmdir",
+    "dd",
+    "truncate",
+    "mv",
+    "cp",
+    "install",
+    "ln",
+    "chmod",
+    "chown",
+    "chgrp",
+    "chattr",
+    "setfacl",
+    "kill",
+    "pkill",
+    "killall",
+    "rsync",
+    "tee",
+    "touch",
+    "mkdir",
+    "mkfifo",
+    "sed",
+    "perl",
+    "patch",
+    "sponge",
+    "tar",
+    "unzip",
+    "crontab",
+    "systemctl",
+    "launchctl",
+    "iptables",
+    "nft",
+    "ufw",
+    "userdel",
+    "groupdel",
+    "passwd",
+];
+
+/// Subcommands that discard work or state: `git clean`, `docker rm`, `kubectl delete`.
+const DESTRUCTIVE_SUBCOMMANDS: &[(&str, &[&str])] = &[
+    (
+        "git",
+        &[
+            "clean",
+            "reset",
+            "rm",
+            "restore",
+            "checkout",
+            "switch",
+            "push",
+            "branch",
+            "stash",
+            "tag",
+            "worktree",
+            "update-ref",
+            "filter-branch",
+            "filter-repo",
+            "gc",
+            "prune",
+            "reflog",
+            "rebase",
+            "mv",
+            "config",
+            "remote",
+            "submodule",
+            "apply",
+            "am",
+        ],
+    ),
+    (
+        "docker",
+        &[
+            "rm",
+            "rmi",
+            "prune",
+            "kill",
+            "stop",
+            "system",
+            "volume",
+            "network",
+            "image",
+            "container",
+        ],
+    ),
+    (
+        "podman",
+        &[
+            "rm",
+            "rmi",
+            "prune",
+            "kill",
+            "stop",
+            "system",
+            "volume",
+            "network",
+            "image",
+            "container",
+        ],
+    ),
+    (
+        "kubectl",
+        &[
+            "delete", "apply", "replace", "patch", "scale", "drain", "cordon", "edit",
+        ],
+    ),
+    ("helm", &["uninstall", "delete", "rollback", "upgrade"]),
+    (
+        "terraform",
+        &["destroy", "apply", "import", "state", "taint"],
+    ),
+    ("npm", &["uninstall", "unpublish", "publish", "prune", "rm"]),
+    ("cargo", &["publish", "yank", "clean", "uninstall"]),
+    ("gh", &["repo", "release", "secret", "api"]),
+];
+
+/// Whether a grant for this segment must name it exactly: it changes files (a
+/// redirection, a target the analyser saw), or its program or subcommand is
+/// destructive.
+pub(crate) fn needs_exact(unit: &Unit) -> bool {
+    if unit.writes_files || !unit.paths.is_empty() {
+        return true;
+    }
+    let Some((program, rest)) = unit.argv.split_first() else {
+        return false;
+    };
+    let program = basename(program);
+    if DESTRUCTIVE_PROGRAMS.contains(&program) {
+        return true;
+    }
+    let sub = rest.iter().find(|w| !is_flag(w));
+    DESTRUCTIVE_SUBCOMMANDS
+        .iter()
+        .any(|(p, subs)| *p == program && sub.is_some_and(|s| subs.contains(&s.as_str())))
+}
+
+/// The exact matcher for a destructive segment, or none when a word of it is only
+/// known at run time (`rm -rf $DIR` is not the same command twice).
+fn exact_matcher(unit: &Unit) -> Option<GrantMatcher> {
+    if unit.opaque
+        || unit.argv.is_empty()
+        || unit
+            .argv
+            .iter()
+            .any(|w| w.contains('$') || w.contains('`') || w.contains(['*', '?', '[']))
+    {
+        return None;
+    }
+    // The grants file never holds a secret: a command that carries one (a token in
+    // an option) gets no exact grant.
+    if unit
+        .argv
+        .iter()
+        .any(|w| matches!(crate::redact::redact_text(w), std::borrow::Cow::Owned(_)))
+    {
+        return None;
+    }
+    let mut paths: Vec<PathBuf> = unit.paths.iter().map(|p| p.real.clone()).collect();
+    paths.sort();
+    paths.dedup();
+    Some(GrantMatcher::Exact {
+        argv: unit.argv.clone(),
+        paths,
+    })
+}
+
 fn basename(program: &str) -> &str {
     program.rsplit('/').next().unwrap_or(program)
 }
@@ -142,10 +314,17 @@ fn is_flag(word: &str) -> bool {
 /// The argv prefix a command grant for this segment names, if a narrow one exists.
 pub(crate) fn command_prefix(unit: &Unit) -> Option<Vec<String>> {
     let (program, rest) = unit.argv.split_first()?;
-    if unit.opaque || program.is_empty() || program.starts_with('$') {
+    if unit.opaque
+        || !unit.env.is_empty()
+        || !crate::shell::reconfiguring_options(&unit.argv).is_empty()
+        || program.is_empty()
+        || program.starts_with('$')
+    {
         return None;
     }
-    if OVER_BROAD_PROGRAMS.contains(&basename(program)) {
+    if OVER_BROAD_PROGRAMS.contains(&basename(program))
+        || crate::shell::is_wrapper(basename(program))
+    {
         return None;
     }
     // The analyser unwraps wrappers (`xargs echo` is judged as `echo`); a grant must
@@ -155,9 +334,10 @@ pub(crate) fn command_prefix(unit: &Unit) -> Option<Vec<String>> {
         .text
         .split_whitespace()
         .find(|w| !w.contains('=') || w.starts_with('='));
-    if written
-        .is_some_and(|w| OVER_BROAD_PROGRAMS.contains(&basename(w.trim_matches(['\'', '"', '\\']))))
-    {
+    if written.is_some_and(|w| {
+        let w = basename(w.trim_matches(['\'', '"', '\\']));
+        OVER_BROAD_PROGRAMS.contains(&w) || crate::shell::is_wrapper(w)
+    }) {
         return None;
     }
     let mut prefix = vec![program.clone()];
@@ -198,6 +378,12 @@ fn matcher_for(
             .collect::<Vec<PathBuf>>()
     };
     match call.tool.as_str() {
+        // A destructive segment is granted exactly, never by program or subcommand:
+        // approving `rm -rf build` must not allow `rm -rf src`.
+        "terminal" if needs_exact(unit) => {
+            command_prefix(unit)?;
+            exact_matcher(unit)
+        }
         "terminal" => command_prefix(unit).map(|prefix| GrantMatcher::Command { prefix }),
         // Reads generalise to the folder: reading one file of a folder the user let
         // the agent read is no news. A folder that is the root or the home folder

@@ -1,5 +1,6 @@
 //! The risk of one simple command, from its program and arguments.
 
+mod carried;
 mod environ;
 mod exec;
 mod files;
@@ -10,6 +11,8 @@ pub(super) use environ::{prints_secrets, secret_expansion};
 use exec::{alias_or_trap, awk, eval, interpreter, sed, shell, source, watch};
 use files::{chmod, copy, dd, find, link, operands_op, readers, rm, writer};
 use git::git;
+
+pub(super) use carried::{GitKey, git_config_key, git_value_script};
 use system::{kill, network, package_tool, systemctl};
 
 use super::normalize::normalize_argv;
@@ -67,6 +70,8 @@ pub(super) struct Verdict {
     pub scripts: Vec<String>,
     /// We cannot tell what this command runs.
     pub opaque: bool,
+    /// The program is not one Warden knows.
+    pub unknown: bool,
 }
 
 impl Default for Verdict {
@@ -77,6 +82,7 @@ impl Default for Verdict {
             writes: Vec::new(),
             scripts: Vec::new(),
             opaque: false,
+            unknown: false,
         }
     }
 }
@@ -109,6 +115,15 @@ impl Verdict {
     /// Judges `op` on a word: static words resolve to paths, dynamic ones are judged
     /// as unknown paths (Medium to read, High to change).
     fn word(&mut self, op: FileOp, word: &Word, input: &Input<'_>) {
+        // `<(cmd)` and `>(cmd)` are pipes to commands that are segments of their own:
+        // reading or writing them touches no file.
+        let pipe = match op {
+            FileOp::Read => "<(",
+            _ => ">(",
+        };
+        if word.dynamic && word.text.starts_with(pipe) && word.text.ends_with(')') {
+            return;
+        }
         if word.dynamic {
             let (risk, verb) = match op {
                 FileOp::Read => (Risk::Medium, "Reads"),
@@ -227,7 +242,7 @@ const READERS: &[&str] = &[
 
 /// Read-only programs that take a pattern or filter first, then files.
 const PATTERN_READERS: &[&str] = &[
-    "grep", "egrep", "fgrep", "rg", "ag", "ack", "jq", "yq", "zgrep",
+    "grep", "egrep", "fgrep", "rg", "ag", "ack", "jq", "yq", "zgrep", "fd", "fdfind",
 ];
 
 /// Read-only programs whose arguments are not files.
@@ -363,7 +378,15 @@ const NETWORK: &[&str] = &[
 
 /// Judges one simple command.
 pub(super) fn judge(input: &Input<'_>) -> Verdict {
+    if let Some(v) = version_query(input) {
+        return v;
+    }
     let mut v = judge_program(input);
+    // Command-bearing arguments (git's are found after its global options, by
+    // `git` itself): each carried command is a script of its own.
+    if input.program != "git" {
+        take_carried(&mut v, input.program, input.args);
+    }
     if v.risk < Risk::High
         && let Some(reason) = runs_or_sets_something(input)
     {
@@ -389,6 +412,45 @@ pub(super) fn judge(input: &Input<'_>) -> Verdict {
     v
 }
 
+/// `TOOL --version`, `TOOL -V` or `TOOL --help` alone prints and exits, for any tool
+/// but those that act on the machine before reading their options (privilege, power
+/// and disk tools stay as they are). A program given as a path outside the system
+/// folders is still High (the walker says so).
+fn version_query(input: &Input<'_>) -> Option<Verdict> {
+    let [only] = input.args else { return None };
+    let p = input.program;
+    let acts = PRIVILEGE.contains(&p)
+        || POWER.contains(&p)
+        || DISK_TOOLS.contains(&p)
+        || p.starts_with("mkfs")
+        || input.xargs;
+    (!only.dynamic && matches!(only.text.as_str(), "--version" | "-V" | "--help") && !acts)
+        .then(|| Verdict::new(Risk::Low, format!("Asks {p} for its version or help.")))
+}
+
+/// Adds the commands that `args` carry (see `carried.rs`) to the verdict's scripts;
+/// one only known at run time makes the verdict opaque.
+fn take_carried(v: &mut Verdict, program: &str, args: &[Word]) {
+    for c in carried::carried(program, args) {
+        match c.script {
+            Some(script) => {
+                v.raise(
+                    Risk::Low,
+                    format!("Runs {}, whose command is judged on its own.", c.at),
+                );
+                v.scripts.push(script);
+            }
+            None => {
+                v.opaque = true;
+                v.raise(
+                    Risk::High,
+                    format!("Runs {} with a command only known at run time.", c.at),
+                );
+            }
+        }
+    }
+}
+
 /// Options and arguments that make an otherwise harmless program run another
 /// program, or set a variable that decides which programs run: `rg --pre CMD`,
 /// `sort --compress-program=CMD`, `less +!CMD`, `man -P CMD`, `git ... --upload-pack=CMD`,
@@ -404,9 +466,6 @@ fn runs_or_sets_something(input: &Input<'_>) -> Option<String> {
         })
     };
     let runs = match p {
-        "rg" => flag_is(&["--pre"]),
-        "sort" => flag_is(&["--compress-program"]),
-        "bat" | "batcat" => flag_is(&["--pager"]),
         "less" | "more" | "zless" => texts
             .iter()
             .any(|t| t.starts_with('+') || t.starts_with("-+")),
@@ -430,7 +489,7 @@ fn runs_or_sets_something(input: &Input<'_>) -> Option<String> {
             "Runs {p} with an option that runs another program or reads a file Warden does not check."
         ));
     }
-    let dangerous = |name: &str| super::walk::is_dangerous_variable(name);
+    let dangerous = |name: &str| super::env::is_dangerous_variable(name);
     let sets = match p {
         "printf" => {
             texts.windows(2).any(|w| w[0] == "-v" && dangerous(w[1]))
@@ -495,6 +554,66 @@ fn normalized(program: &str, args: &[Word]) -> Vec<Word> {
 }
 
 fn judge_program(input: &Input<'_>) -> Verdict {
+    known_program(input).unwrap_or_else(|| unknown_program(input))
+}
+
+/// An unknown program is High; and since it may run any of its arguments (it may be
+/// a wrapper Warden does not know), every suffix of its argv that starts with a
+/// program Warden knows is analysed as a command of its own: a Critical suffix makes
+/// the segment Critical, and deny rules see it.
+fn unknown_program(input: &Input<'_>) -> Verdict {
+    let p = input.program;
+    let mut v = Verdict::new(
+        Risk::High,
+        format!("Runs {p}, a program Warden does not know."),
+    );
+    // Bounded work for hostile input: the first words are where a command goes.
+    for (k, word) in input.args.iter().enumerate().take(MAX_SUFFIXES) {
+        // A word only known at run time may be the program it runs: Warden cannot
+        // see what that is.
+        if word.dynamic && !word.text.starts_with('-') && !word.text.contains("{}") {
+            v.opaque = true;
+            v.raise(
+                Risk::High,
+                format!(
+                    "Runs {p}, a program Warden does not know, with {} only known at run time, which may be a program it runs.",
+                    word.text
+                ),
+            );
+            continue;
+        }
+        if word.dynamic || word.text.starts_with('-') || word.text.contains(['=', ' ']) {
+            continue;
+        }
+        let name = crate::shell::wrappers::basename(&word.text).to_ascii_lowercase();
+        let knows = crate::shell::wrappers::is_wrapper(&name)
+            || known_program(&Input {
+                program: &name,
+                args: &[],
+                ..*input
+            })
+            .is_some();
+        if knows {
+            let suffix: Vec<String> = input.args[k..]
+                .iter()
+                .map(|w| carried::quote(&w.text))
+                .collect();
+            v.scripts.push(suffix.join(" "));
+        }
+    }
+    v
+}
+
+/// How many of an unknown program's arguments are tried as the start of a command.
+const MAX_SUFFIXES: usize = 32;
+
+/// The verdict for a program Warden knows, or `None`.
+fn known_program(input: &Input<'_>) -> Option<Verdict> {
+    Some(known_or_unknown(input)).filter(|v| !v.unknown)
+}
+
+/// The verdict for a program; `unknown` is set when Warden does not know it.
+fn known_or_unknown(input: &Input<'_>) -> Verdict {
     let p = input.program;
     if PRIVILEGE.contains(&p) {
         return Verdict::new(
@@ -544,6 +663,27 @@ fn judge_program(input: &Input<'_>) -> Verdict {
         "kill" | "pkill" | "killall" => return kill(input),
         "systemctl" => return systemctl(input),
         "watch" => return watch(input),
+        // `script -c CMD` runs CMD (judged as a carried command); without it,
+        // `script` starts an interactive shell.
+        "script"
+            if carried::carried("script", input.args)
+                .iter()
+                .any(|c| c.script.is_some()) =>
+        {
+            // Its last operand (default `typescript`) is the file it records to.
+            let to_null = input.args.last().is_some_and(|a| a.text == "/dev/null");
+            return if to_null {
+                Verdict::new(
+                    Risk::Low,
+                    "Runs script, whose command is judged on its own.",
+                )
+            } else {
+                Verdict::new(
+                    Risk::Medium,
+                    "Runs script, which records the session to a file; its command is judged on its own.",
+                )
+            };
+        }
         "alias" | "trap" => return alias_or_trap(input),
         // Reached only when the wrapper runs no program (see `wrappers::unwrap`).
         "exec" | "time" | "nice" if input.args.is_empty() => {
@@ -596,10 +736,13 @@ fn judge_program(input: &Input<'_>) -> Verdict {
             format!("Runs {p}, a build or test tool that runs the project's own code."),
         );
     }
-    Verdict::new(
-        Risk::High,
-        format!("Runs {p}, a program Warden does not know."),
-    )
+    Verdict {
+        unknown: true,
+        ..Verdict::new(
+            Risk::High,
+            format!("Runs {p}, a program Warden does not know."),
+        )
+    }
 }
 
 fn is_build_tool(p: &str) -> bool {

@@ -12,9 +12,8 @@ use tree_sitter::Node;
 
 use parse::{join_continued_lines, parse, parse_error_message};
 use redirect::Effect;
-use vars::dangerous_assignment;
-pub(super) use vars::is_dangerous_variable;
 
+use super::env;
 use super::judge::{self, DOWNLOADERS, Input, Stdin};
 use super::normalize::normalize_argv;
 use super::words::{self, Scope, Word};
@@ -67,7 +66,7 @@ fn analyse_with(
     let mut problems: Vec<String> = Vec::new();
     if command.len() > MAX_PARSE_BYTES {
         return CommandAnalysis {
-            risk: Risk::High,
+            risk: Risk::Critical,
             segments: Vec::new(),
             problem: Some(format!(
                 "the command is {} bytes long, too long to analyse (the limit is {MAX_PARSE_BYTES})",
@@ -91,6 +90,7 @@ fn analyse_with(
         depth,
         segments: Vec::new(),
         problems: Vec::new(),
+        unread: false,
         stdin: Stdin::Inherited,
     };
     // The fast way is only for a command well within the bound on tree depth: the
@@ -110,7 +110,7 @@ fn analyse_with(
     } else {
         let Some(tree) = parse(command) else {
             return CommandAnalysis {
-                risk: Risk::High,
+                risk: Risk::Critical,
                 segments: Vec::new(),
                 problem: Some("the shell parser failed".to_string()),
             };
@@ -119,6 +119,7 @@ fn analyse_with(
         walker.walk(root, level);
         if root.has_error() {
             problems.insert(0, parse_error_message(root, command));
+            walker.unread = true;
         }
     }
     problems.extend(walker.problems);
@@ -134,8 +135,14 @@ fn analyse_with(
     } else {
         Some(problems.join("; "))
     };
-    if problem.is_some() || walker.segments.iter().any(|s| s.opaque) {
+    if problem.is_some() {
         risk = risk.max(Risk::High);
+    }
+    // Past the analysis horizon (a parse error, a limit on size, parts, tree depth or
+    // nesting, a program only known at run time) the engine has not read what runs:
+    // Critical, so that no mode runs it unasked and modes that cannot ask deny it.
+    if walker.unread || walker.segments.iter().any(|s| s.opaque) {
+        risk = Risk::Critical;
     }
     CommandAnalysis {
         risk,
@@ -155,6 +162,9 @@ struct Walker<'s> {
     depth: usize,
     segments: Vec<Segment>,
     problems: Vec<String>,
+    /// Some of the command was not analysed: a parse error or a limit on parts, tree
+    /// depth or nesting was reached. What was not read is Critical (fail closed).
+    unread: bool,
     /// Standard input of the command being walked (set by pipelines).
     stdin: Stdin,
 }
@@ -174,6 +184,7 @@ impl Walker<'_> {
     fn full(&mut self) -> bool {
         if self.segments.len() >= MAX_SEGMENTS {
             let msg = format!("the command has more than {MAX_SEGMENTS} parts");
+            self.unread = true;
             if !self.problems.contains(&msg) {
                 self.problems.push(msg);
             }
@@ -185,6 +196,7 @@ impl Walker<'_> {
     fn walk(&mut self, node: Node<'_>, level: usize) {
         if level > MAX_TREE_DEPTH {
             let msg = "the command is nested too deeply".to_string();
+            self.unread = true;
             if !self.problems.contains(&msg) {
                 self.problems.push(msg);
             }
@@ -336,6 +348,7 @@ impl Walker<'_> {
                 opaque: false,
                 dynamic_args: false,
                 depth: self.depth,
+                env: Vec::new(),
             });
         }
     }
@@ -373,12 +386,22 @@ impl Walker<'_> {
                 writes: Vec::new(),
                 opaque: false,
                 dynamic_args: args.iter().any(|a| a.dynamic),
+                env: Vec::new(),
                 depth: self.depth,
             });
         }
     }
 
-    fn push(&mut self, segment: Segment) {
+    fn push(&mut self, mut segment: Segment) {
+        // An opaque segment runs something the engine cannot see: it is past the
+        // analysis horizon, so Critical whatever else it does.
+        if segment.opaque && segment.risk < Risk::Critical {
+            segment.risk = Risk::Critical;
+            segment.reason = format!(
+                "{} Warden cannot see what it runs, so it never runs unasked.",
+                segment.reason
+            );
+        }
         if !self.full() {
             self.segments.push(segment);
         }
@@ -416,12 +439,16 @@ impl Walker<'_> {
             self.effects(*r, &mut effects);
         }
 
-        let mut assignments: Vec<String> = Vec::new();
+        let mut assignments: Vec<(String, Word)> = Vec::new();
         for child in &children {
             if child.kind() == "variable_assignment"
                 && let Some(name) = child.child_by_field_name("name")
             {
-                assignments.push(self.text(name).to_string());
+                let value = match child.child_by_field_name("value") {
+                    Some(v) => words::eval(v, self.src, self.scope()),
+                    None => Word::literal(""),
+                };
+                assignments.push((self.text(name).to_string(), value));
             }
         }
         let mut words_: Vec<Word> = Vec::new();
@@ -459,7 +486,7 @@ impl Walker<'_> {
     fn simple(
         &mut self,
         text: String,
-        mut assignments: Vec<String>,
+        mut assignments: Vec<(String, Word)>,
         words_: Vec<Word>,
         effects: Vec<Effect>,
         substituted_download: bool,
@@ -475,14 +502,20 @@ impl Walker<'_> {
             opaque: false,
             dynamic_args: false,
             depth: self.depth,
+            env: Vec::new(),
         };
         let unwrapped = wrappers::unwrap(&words_);
-        assignments.extend(
-            unwrapped
-                .assignments
-                .iter()
-                .filter_map(|a| a.split_once('=').map(|(n, _)| n.to_string())),
-        );
+        assignments.extend(unwrapped.assignments.iter().filter_map(|a| {
+            a.text.split_once('=').map(|(n, v)| {
+                (
+                    n.to_string(),
+                    Word {
+                        text: v.to_string(),
+                        dynamic: a.dynamic,
+                    },
+                )
+            })
+        }));
         let inner: Vec<Word> = if unwrapped.xargs && unwrapped.start >= words_.len() {
             vec![Word::literal("echo")]
         } else {
@@ -491,6 +524,9 @@ impl Walker<'_> {
         seg.dynamic_args = inner.iter().skip(1).any(|w| w.dynamic);
         let mut scripts: Vec<String> = Vec::new();
 
+        if let Some((risk, why)) = &unwrapped.floor {
+            raise(&mut seg, *risk, why.clone());
+        }
         if let Some(problem) = &unwrapped.problem {
             seg.opaque = true;
             raise(&mut seg, Risk::High, format!("{}.", capitalise(problem)));
@@ -592,9 +628,53 @@ impl Walker<'_> {
             seg.reason = "Sets variables only.".to_string();
         }
 
-        for name in &assignments {
-            if let Some((risk, reason)) = dangerous_assignment(name) {
+        // Variables set for the program: a command variable's value is a script of
+        // its own; any other variable that is not inert is judged by its kind and
+        // keeps allow rules and grants from matching.
+        let runs_program = !inner.is_empty();
+        for (name, value) in &assignments {
+            if env::classify(name) == env::Var::Command {
+                if value.dynamic {
+                    seg.opaque = true;
+                    raise(
+                        &mut seg,
+                        Risk::High,
+                        format!(
+                            "Sets {name}, a command Warden cannot read, only known at run time."
+                        ),
+                    );
+                } else if !value.text.trim().is_empty() {
+                    scripts.push(env::command_script(name, &value.text));
+                }
+            } else if let Some((risk, reason)) = env::setting_risk(name, runs_program) {
                 raise(&mut seg, risk, reason);
+                if runs_program {
+                    seg.env.push(name.clone());
+                }
+            }
+            // `GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n` is `git -c KEY=VALUE`: a key
+            // that runs a program has its value judged as a script.
+            if let Some(n) = name.strip_prefix("GIT_CONFIG_KEY_") {
+                let value_name = format!("GIT_CONFIG_VALUE_{n}");
+                let paired = assignments.iter().find(|(v, _)| *v == value_name);
+                if value.dynamic || judge::git_config_key(&value.text) == judge::GitKey::Runs {
+                    match paired {
+                        Some((_, v)) if !v.dynamic && !value.dynamic => {
+                            if let Some(script) = judge::git_value_script(&value.text, &v.text) {
+                                scripts.push(script);
+                            }
+                        }
+                        Some(_) => {
+                            seg.opaque = true;
+                            raise(
+                                &mut seg,
+                                Risk::High,
+                                "Sets git configuration only known at run time.",
+                            );
+                        }
+                        None => {}
+                    }
+                }
             }
         }
         self.apply_effects(&effects, &mut seg);
@@ -622,6 +702,7 @@ impl Walker<'_> {
     fn nested(&mut self, index: usize, script: &str, level: usize) {
         if self.depth + 1 > MAX_NESTING {
             let msg = format!("scripts are nested more than {MAX_NESTING} levels deep");
+            self.unread = true;
             if !self.problems.contains(&msg) {
                 self.problems.push(msg);
             }
@@ -629,7 +710,7 @@ impl Walker<'_> {
                 seg.opaque = true;
                 raise(
                     seg,
-                    Risk::High,
+                    Risk::Critical,
                     "Runs a script nested too deeply to analyse.",
                 );
             }

@@ -12,7 +12,7 @@ pub(super) struct Unwrapped {
     /// The program runs under `xargs`, with operands we cannot see.
     pub xargs: bool,
     /// `VAR=value` assignments made through `env`.
-    pub assignments: Vec<String>,
+    pub assignments: Vec<Word>,
     /// `env -S STRING`: a command line split by `env` itself.
     pub split_string: Option<Word>,
     /// A wrapper option we do not know, after which we cannot tell what runs.
@@ -21,6 +21,480 @@ pub(super) struct Unwrapped {
     pub chdir: Option<Word>,
     /// The names of the wrappers peeled off, outermost first.
     pub wrappers: Vec<String>,
+    /// The least risk a peeled wrapper adds on its own, with why
+    /// (`systemd-run` starts a service that outlives the command).
+    pub floor: Option<(crate::Risk, String)>,
+}
+
+/// A wrapper described as data: `name [options] [operands] PROGRAM ARGS...`.
+struct Spec {
+    name: &'static str,
+    /// Options that take the next word as their value (or `--opt=value`,
+    /// `-oVALUE` attached).
+    valued: &'static [&'static str],
+    /// Options without a value.
+    flags: &'static [&'static str],
+    /// Options after which the wrapper runs no program (`taskset -p MASK PID`).
+    no_program: &'static [&'static str],
+    /// Words between the options and the program (`taskset MASK`, `chrt PRIO`,
+    /// `flock FILE`, `chroot DIR`).
+    operands: usize,
+    /// What running it adds by itself.
+    floor: Option<(crate::Risk, &'static str)>,
+}
+
+/// Wrappers that only change how their program runs (scheduling, limits,
+/// namespaces, tracing). A wrapper option not listed here is a problem: what runs
+/// is unclear.
+const SPECS: &[Spec] = &[
+    Spec {
+        name: "taskset",
+        valued: &[],
+        flags: &["-a", "--all-tasks", "-c", "--cpu-list"],
+        no_program: &["-p", "--pid"],
+        operands: 1,
+        floor: None,
+    },
+    Spec {
+        name: "chrt",
+        valued: &[
+            "-T",
+            "--sched-runtime",
+            "-P",
+            "--sched-period",
+            "-D",
+            "--sched-deadline",
+        ],
+        flags: &[
+            "-a",
+            "--all-tasks",
+            "-b",
+            "--batch",
+            "-d",
+            "--deadline",
+            "-f",
+            "--fifo",
+            "-i",
+            "--idle",
+            "-o",
+            "--other",
+            "-r",
+            "--rr",
+            "-R",
+            "--reset-on-fork",
+            "-v",
+            "--verbose",
+        ],
+        no_program: &["-p", "--pid", "-m", "--max"],
+        operands: 1,
+        floor: None,
+    },
+    Spec {
+        name: "flock",
+        valued: &["-w", "--wait", "--timeout", "-E", "--conflict-exit-code"],
+        flags: &[
+            "-s",
+            "--shared",
+            "-x",
+            "-e",
+            "--exclusive",
+            "-n",
+            "--nb",
+            "--nonblock",
+            "-u",
+            "--unlock",
+            "-o",
+            "--close",
+            "-F",
+            "--no-fork",
+            "--verbose",
+        ],
+        // `flock -c CMD FILE` is a carried command (see `judge/carried.rs`).
+        no_program: &["-c", "--command"],
+        operands: 1,
+        floor: None,
+    },
+    Spec {
+        name: "strace",
+        valued: &[
+            "-e", "-o", "-p", "-s", "-a", "-u", "-E", "-P", "-b", "-I", "-O", "-S", "-X", "-U",
+        ],
+        flags: &[
+            "-f", "-ff", "-c", "-C", "-d", "-D", "-F", "-i", "-k", "-n", "-q", "-qq", "-r", "-t",
+            "-tt", "-ttt", "-T", "-v", "-V", "-w", "-x", "-xx", "-y", "-yy", "-z", "-Z",
+        ],
+        no_program: &[],
+        operands: 0,
+        floor: None,
+    },
+    Spec {
+        name: "ltrace",
+        valued: &[
+            "-e", "-o", "-p", "-s", "-a", "-u", "-l", "-n", "-w", "-A", "-D", "-F", "-L", "-x",
+        ],
+        flags: &[
+            "-b", "-c", "-C", "-f", "-h", "-i", "-r", "-S", "-t", "-tt", "-ttt", "-T", "-V",
+        ],
+        no_program: &[],
+        operands: 0,
+        floor: None,
+    },
+    Spec {
+        name: "unshare",
+        valued: &[
+            "--map-user",
+            "--map-group",
+            "--map-users",
+            "--map-groups",
+            "--propagation",
+            "--setgroups",
+            "-S",
+            "--setuid",
+            "-G",
+            "--setgid",
+            "-R",
+            "--root",
+            "-w",
+            "--wd",
+            "--monotonic",
+            "--boottime",
+        ],
+        flags: &[
+            "-m",
+            "--mount",
+            "-u",
+            "--uts",
+            "-i",
+            "--ipc",
+            "-n",
+            "--net",
+            "-p",
+            "--pid",
+            "-U",
+            "--user",
+            "-C",
+            "--cgroup",
+            "-T",
+            "--time",
+            "-f",
+            "--fork",
+            "-r",
+            "--map-root-user",
+            "-c",
+            "--map-current-user",
+            "--kill-child",
+            "--mount-proc",
+            "--keep-caps",
+        ],
+        no_program: &[],
+        operands: 0,
+        floor: None,
+    },
+    Spec {
+        name: "systemd-run",
+        valued: &[
+            "-u",
+            "--unit",
+            "-p",
+            "--property",
+            "-E",
+            "--setenv",
+            "-d",
+            "--description",
+            "--slice",
+            "-H",
+            "--host",
+            "-M",
+            "--machine",
+            "--on-active",
+            "--on-boot",
+            "--on-startup",
+            "--on-unit-active",
+            "--on-unit-inactive",
+            "--on-calendar",
+            "--timer-property",
+            "--path-property",
+            "--socket-property",
+            "--uid",
+            "--gid",
+            "--nice",
+            "--working-directory",
+            "--service-type",
+        ],
+        flags: &[
+            "--user",
+            "--system",
+            "--scope",
+            "-r",
+            "--remain-after-exit",
+            "--send-sighup",
+            "-t",
+            "--pty",
+            "-P",
+            "--pipe",
+            "-q",
+            "--quiet",
+            "--wait",
+            "-G",
+            "--collect",
+            "-S",
+            "--shell",
+            "--no-block",
+            "--no-ask-password",
+            "--same-dir",
+        ],
+        no_program: &[],
+        operands: 0,
+        floor: Some((
+            crate::Risk::High,
+            "Runs a command with systemd-run, as a service that can outlive the command.",
+        )),
+    },
+    Spec {
+        name: "prlimit",
+        valued: &["-p", "--pid", "-o", "--output"],
+        flags: &["--noheadings", "--raw", "--verbose"],
+        no_program: &[],
+        operands: 0,
+        floor: None,
+    },
+    Spec {
+        name: "setpriv",
+        valued: &[
+            "--reuid",
+            "--regid",
+            "--ruid",
+            "--rgid",
+            "--euid",
+            "--egid",
+            "--groups",
+            "--inh-caps",
+            "--ambient-caps",
+            "--bounding-set",
+            "--securebits",
+            "--pdeathsig",
+            "--selinux-label",
+            "--apparmor-profile",
+            "--landlock-access",
+            "--landlock-rule",
+        ],
+        flags: &[
+            "--no-new-privs",
+            "--clear-groups",
+            "--init-groups",
+            "--keep-groups",
+            "--reset-env",
+            "-d",
+            "--dump",
+        ],
+        no_program: &[],
+        operands: 0,
+        floor: None,
+    },
+    Spec {
+        name: "nsenter",
+        valued: &[
+            "-t", "--target", "-S", "--setuid", "-G", "--setgid", "-r", "--root", "-w", "--wd",
+        ],
+        flags: &[
+            "-a",
+            "--all",
+            "-m",
+            "--mount",
+            "-u",
+            "--uts",
+            "-i",
+            "--ipc",
+            "-n",
+            "--net",
+            "-p",
+            "--pid",
+            "-C",
+            "--cgroup",
+            "-U",
+            "--user",
+            "-T",
+            "--time",
+            "-F",
+            "--no-fork",
+            "--preserve-credentials",
+        ],
+        no_program: &[],
+        operands: 0,
+        floor: Some((
+            crate::Risk::High,
+            "Runs a command inside another process's namespaces.",
+        )),
+    },
+    Spec {
+        name: "chroot",
+        valued: &["--userspec", "--groups"],
+        flags: &["--skip-chdir"],
+        no_program: &[],
+        operands: 1,
+        floor: Some((
+            crate::Risk::High,
+            "Runs a command with another root folder.",
+        )),
+    },
+    Spec {
+        name: "numactl",
+        valued: &[
+            "-C",
+            "--cpunodebind",
+            "-m",
+            "--membind",
+            "-N",
+            "-p",
+            "--preferred",
+            "-i",
+            "--interleave",
+            "-P",
+            "--physcpubind",
+        ],
+        flags: &[
+            "-a",
+            "--all",
+            "-l",
+            "--localalloc",
+            "-s",
+            "--show",
+            "-H",
+            "--hardware",
+        ],
+        no_program: &[],
+        operands: 0,
+        floor: None,
+    },
+    Spec {
+        name: "cpulimit",
+        valued: &["-l", "--limit", "-p", "--pid", "-e", "--exe"],
+        flags: &[
+            "-z",
+            "--lazy",
+            "-i",
+            "--include-children",
+            "-v",
+            "--verbose",
+            "-k",
+            "--kill",
+        ],
+        no_program: &[],
+        operands: 0,
+        floor: None,
+    },
+    Spec {
+        name: "caffeinate",
+        valued: &["-t", "-w"],
+        flags: &["-d", "-i", "-m", "-s", "-u"],
+        no_program: &[],
+        operands: 0,
+        floor: None,
+    },
+    Spec {
+        name: "catchsegv",
+        valued: &[],
+        flags: &[],
+        no_program: &[],
+        operands: 0,
+        floor: None,
+    },
+    Spec {
+        name: "valgrind",
+        valued: &[],
+        flags: &["-q", "-v", "--quiet", "--verbose"],
+        no_program: &[],
+        operands: 0,
+        floor: None,
+    },
+    Spec {
+        name: "proxychains",
+        valued: &["-f"],
+        flags: &["-q"],
+        no_program: &[],
+        operands: 0,
+        floor: None,
+    },
+    Spec {
+        name: "torsocks",
+        valued: &["-u", "-p", "-a", "-P"],
+        flags: &["-q", "-i", "-d", "--shell"],
+        no_program: &[],
+        operands: 0,
+        floor: None,
+    },
+];
+
+/// Whether `name` is a program that only runs another one (a wrapper Warden peels
+/// off before judging).
+pub fn is_wrapper(name: &str) -> bool {
+    matches!(
+        name,
+        "env"
+            | "timeout"
+            | "nice"
+            | "nohup"
+            | "builtin"
+            | "coproc"
+            | "busybox"
+            | "time"
+            | "command"
+            | "exec"
+            | "stdbuf"
+            | "setsid"
+            | "ionice"
+            | "xargs"
+    ) || SPECS.iter().any(|s| s.name == name)
+}
+
+/// Peels a wrapper described by a [`Spec`].
+fn data_wrapper(spec: &Spec, words: &[Word], mut i: usize, out: &mut Unwrapped) -> Step {
+    while let Some(w) = words.get(i) {
+        let a = w.text.as_str();
+        if w.dynamic {
+            return Err(format!(
+                "`{}` has an argument only known at run time ({a}), so what it runs is unclear",
+                spec.name
+            ));
+        }
+        if a == "--" {
+            i += 1;
+            break;
+        }
+        if !a.starts_with('-') || a == "-" {
+            break;
+        }
+        let name = a.split_once('=').map_or(a, |(n, _)| n);
+        if spec.no_program.contains(&name) {
+            return Ok(None);
+        }
+        if spec.valued.contains(&a) {
+            i += 2;
+        } else if spec.flags.contains(&a)
+            || (a.starts_with("--") && spec.valued.contains(&name))
+            // A short option with its value attached (`-p1234`, `-T100`).
+            || (!a.starts_with("--")
+                && spec.valued.iter().any(|v| v.len() == 2 && a.starts_with(v) && a.len() > 2))
+            // prlimit's `--nofile=N` and the like.
+            || (spec.name == "prlimit" && a.starts_with("--"))
+            || (spec.name == "valgrind" && a.starts_with("--") && a.contains('='))
+        {
+            i += 1;
+        } else {
+            return Err(unknown(spec.name, a));
+        }
+    }
+    // `flock FILE -c CMD`: an option after the operands can still mean no program.
+    if words
+        .get(i + spec.operands)
+        .is_some_and(|w| spec.no_program.contains(&w.text.as_str()))
+    {
+        return Ok(None);
+    }
+    if let Some((risk, why)) = spec.floor {
+        out.floor = Some((risk, why.to_string()));
+    }
+    Ok(Some(i + spec.operands))
 }
 
 /// Peels wrappers off `words` (the full argv, program first).
@@ -70,7 +544,10 @@ pub(super) fn unwrap(words: &[Word]) -> Unwrapped {
                 out.xargs = true;
                 xargs(words, pos + 1)
             }
-            _ => break,
+            _ => match SPECS.iter().find(|s| s.name == name) {
+                Some(spec) => data_wrapper(spec, words, pos + 1, &mut out),
+                None => break,
+            },
         };
         match next {
             Ok(Some(next)) if next < words.len() => {
@@ -164,7 +641,7 @@ fn env(words: &[Word], mut i: usize, out: &mut Unwrapped) -> Step {
     }
     while let Some(w) = words.get(i) {
         if is_assignment(&w.text) {
-            out.assignments.push(w.text.clone());
+            out.assignments.push(w.clone());
             i += 1;
         } else {
             break;
@@ -418,6 +895,20 @@ mod tests {
             ("xargs -0 -n 1 rm", "rm"),
             ("xargs -I{} rm {}", "rm"),
             ("timeout 5 nice env A=1 rm", "rm"),
+            ("taskset 0x1 rm x", "rm"),
+            ("taskset -c 0-3 rm x", "rm"),
+            ("chrt -f 10 rm x", "rm"),
+            ("flock /tmp/l rm x", "rm"),
+            ("flock -w 5 /tmp/l rm x", "rm"),
+            ("strace -f -o /tmp/t rm x", "rm"),
+            ("unshare -r -n rm x", "rm"),
+            ("systemd-run --user --scope rm x", "rm"),
+            ("systemd-run -p MemoryMax=1G rm x", "rm"),
+            ("prlimit --nofile=10 rm x", "rm"),
+            ("setpriv --no-new-privs rm x", "rm"),
+            ("chroot /srv rm x", "rm"),
+            ("nsenter -t 1 -m rm x", "rm"),
+            ("taskset 1 timeout 5 strace rm x", "rm"),
         ] {
             let w = words(line);
             let u = unwrap(&w);

@@ -661,3 +661,211 @@ fn a_grants_file_that_becomes_unreadable_fails_closed() {
         Decision::Deny
     );
 }
+
+/// Approving "always" for a destructive command stores a grant for exactly that
+/// command and the files it touched, never for its bare program: a grant from
+/// `git status && rm -rf build` once covered every `rm`, and `rm -rf src2` later ran
+/// unasked.
+#[test]
+fn a_grant_for_a_destructive_command_covers_exactly_that_command() {
+    let w = World::new();
+    std::fs::create_dir_all(w.ws.join("src2")).expect("mkdir");
+    // (approved command, commands the grant covers, commands it must not cover)
+    let cases: &[(&str, &[&str], &[&str])] = &[
+        (
+            "git status && rm -rf build",
+            &[
+                "rm -rf build",
+                "rm -fr build",
+                "rm --recursive --force build",
+                "git status && rm -rf build",
+            ],
+            &[
+                "rm -rf src2",
+                "rm -rf src",
+                "rm -rf build src2",
+                "rm -r build",
+                "rm -rf build/..",
+                "cd src && rm -rf build",
+                "rm -rf ./build/../src2",
+                "rm build",
+                "unlink build",
+            ],
+        ),
+        (
+            "rm notes.txt",
+            &["rm notes.txt"],
+            &[
+                "rm notes2.txt",
+                "rm -f notes.txt",
+                "rm notes.txt README.md",
+                "rm README.md",
+            ],
+        ),
+        (
+            "mv a.txt b.txt",
+            &["mv a.txt b.txt"],
+            &[
+                "mv a.txt README.md",
+                "mv README.md b.txt",
+                "mv src/main.rs b.txt",
+            ],
+        ),
+        (
+            "cp a.txt b.txt",
+            &["cp a.txt b.txt"],
+            &["cp a.txt README.md", "cp a.txt src/main.rs"],
+        ),
+        (
+            "echo hi > out.txt",
+            &["echo hi > out.txt"],
+            &[
+                "echo hi > README.md",
+                "echo bye > out.txt",
+                "echo hi > src/main.rs",
+            ],
+        ),
+        (
+            "touch new.txt",
+            &["touch new.txt"],
+            &["touch README.md", "touch src/new.txt"],
+        ),
+        (
+            "git clean -fdx",
+            &["git clean -fdx", "git clean -f -d -x"],
+            &[
+                "git clean -fdx src",
+                "git clean -fd",
+                "git clean -fdx -e keep",
+            ],
+        ),
+        (
+            "git reset --hard HEAD~1",
+            &["git reset --hard HEAD~1"],
+            &["git reset --hard HEAD~5", "git reset --hard origin/main"],
+        ),
+        (
+            "git branch -D old",
+            &["git branch -D old"],
+            &["git branch -D main", "git branch -D old main"],
+        ),
+        (
+            "kill 1234",
+            &["kill 1234"],
+            &["kill 1", "kill -9 1234", "kill 1234 1"],
+        ),
+        (
+            "chmod 644 notes.txt",
+            &["chmod 644 notes.txt"],
+            &["chmod 777 notes.txt", "chmod 644 README.md"],
+        ),
+        (
+            "mkdir -p gen/out",
+            &["mkdir -p gen/out"],
+            &["mkdir -p gen/other", "mkdir -p src/x"],
+        ),
+    ];
+    for (approved, covered, not_covered) in cases {
+        let engine = w.engine(&[], false);
+        let p = proposal_of(
+            &w,
+            &engine,
+            "terminal",
+            &json!({"command": approved}).to_string(),
+        )
+        .unwrap_or_else(|| panic!("no proposal for {approved}"));
+        assert!(
+            p.matchers
+                .iter()
+                .all(|m| matches!(m, GrantMatcher::Exact { .. })),
+            "{approved}: {p:?}"
+        );
+        engine
+            .grant("s1", &p, Scope::Session, Effect::Allow, "zed")
+            .expect("grant");
+        let d = |c: &str| {
+            w.eval(
+                &engine,
+                "terminal",
+                &json!({"command": c}).to_string(),
+                Mode::Ask,
+            )
+            .decision
+        };
+        for c in *covered {
+            assert_eq!(d(c), Decision::Allow, "{approved} should cover {c}");
+        }
+        for c in *not_covered {
+            assert_ne!(d(c), Decision::Allow, "{approved} must not cover {c}");
+        }
+    }
+}
+
+/// No exact grant is proposed when a word is only known at run time or is a glob:
+/// it is not the same command twice.
+#[test]
+fn no_grant_is_proposed_for_a_destructive_command_with_unknown_operands() {
+    let w = World::new();
+    let engine = w.engine(&[], false);
+    for command in [
+        "rm -rf $DIR",
+        "rm -f *.o",
+        "rm -rf \"$(cat list)\"",
+        "kill $PID",
+        "find . -delete",
+        "rm --token=ghp_0123456789abcdefghijklmnopqrstuvwxyz01 x",
+    ] {
+        let e = w.eval(
+            &engine,
+            "terminal",
+            &json!({"command": command}).to_string(),
+            Mode::Ask,
+        );
+        assert_ne!(e.decision, Decision::Allow, "{command}");
+        assert!(e.proposal.is_none(), "{command}: {:?}", e.proposal);
+    }
+}
+
+/// A program grant stored before destructive commands were granted exactly (or
+/// written by hand) no longer covers them; a deny grant for the program still denies.
+#[test]
+fn a_stored_program_grant_no_longer_covers_a_destructive_command() {
+    let w = World::new();
+    let engine = w.engine(&[], false);
+    let broad = |prefix: &[&str]| warden_permissions::GrantProposal {
+        matchers: vec![GrantMatcher::Command {
+            prefix: prefix.iter().map(|s| s.to_string()).collect(),
+        }],
+        max_risk: Risk::High,
+        label: "x".into(),
+        subject: "x".into(),
+    };
+    for prefix in [&["rm"][..], &["git", "clean"], &["kill"], &["echo"]] {
+        engine
+            .grant("s1", &broad(prefix), Scope::Session, Effect::Allow, "zed")
+            .expect("grant");
+    }
+    let d = |c: &str| {
+        w.eval(
+            &engine,
+            "terminal",
+            &json!({"command": c}).to_string(),
+            Mode::Ask,
+        )
+        .decision
+    };
+    for c in [
+        "rm -rf src",
+        "git clean -fdx",
+        "kill 1",
+        "echo x > README.md",
+    ] {
+        assert_eq!(d(c), Decision::Ask, "{c}");
+    }
+    // Guards: a grant for a command that changes nothing still generalises.
+    assert_eq!(d("echo hello"), Decision::Allow);
+    engine
+        .grant("s1", &broad(&["rm"]), Scope::Session, Effect::Deny, "zed")
+        .expect("grant");
+    assert_eq!(d("rm notes.txt"), Decision::Deny);
+}

@@ -2,8 +2,8 @@
 
 use serde_json::json;
 use warden_permissions::{
-    DecidedBy, Decision, Effect, Engine, GrantMatcher, GrantProposal, Layer, Locations, Mode, Risk,
-    Scope, ToolCall, TrustStore,
+    Context, DecidedBy, Decision, Effect, Engine, GrantMatcher, GrantProposal, Layer, Locations,
+    Mode, Risk, Scope, ToolCall, TrustStore,
 };
 
 use crate::support::World;
@@ -671,4 +671,91 @@ fn the_risk_reason_is_the_deciding_parts_sentence() {
         "{}",
         e.explanation
     );
+}
+
+/// `WARDEN_MANAGED_POLICY=$HOME/managed.toml` once made every write in the home
+/// folder Critical: the managed file's whole parent folder was protected. Only
+/// Warden's own files (and folders named for Warden) are protected now, and deleting
+/// a folder that holds them is still Critical.
+#[test]
+fn a_managed_policy_in_the_home_folder_protects_that_file_not_the_home_folder() {
+    let w = World::new();
+    let home = w.home.display().to_string();
+    let managed = w.home.join("managed.toml");
+    let locations = Locations::from_vars(|name| match name {
+        "HOME" => Some(home.clone().into()),
+        "WARDEN_MANAGED_POLICY" => Some(managed.clone().into_os_string()),
+        _ => None,
+    });
+    let engine = w.engine(&[], false);
+    let ctx = Context::new(&w.ws)
+        .with_home(&w.home)
+        .with_protected(locations.protected());
+    let eval = |tool: &str, args: serde_json::Value| {
+        engine
+            .evaluate(&ToolCall::new(tool, args), &ctx, Mode::Ask, "s1")
+            .risk
+    };
+    let h = |p: &str| format!("{home}/{p}");
+    // Not Critical: ordinary files in the home folder and the workspace.
+    for (tool, args, risk) in [
+        (
+            "fs_write",
+            json!({"path": h("notes.txt"), "content": "x"}),
+            Risk::High,
+        ),
+        (
+            "fs_write",
+            json!({"path": h("project/src/main.rs"), "content": "x"}),
+            Risk::Medium,
+        ),
+        (
+            "fs_write",
+            json!({"path": h("managed.toml.bak"), "content": "x"}),
+            Risk::High,
+        ),
+        (
+            "terminal",
+            json!({"command": format!("touch {}", h("notes.txt"))}),
+            Risk::High,
+        ),
+        (
+            "terminal",
+            json!({"command": "echo hi > out.txt"}),
+            Risk::Medium,
+        ),
+        ("fs_read", json!({"path": h("notes.txt")}), Risk::Medium),
+    ] {
+        assert_eq!(eval(tool, args.clone()), risk, "{tool} {args}");
+    }
+    // Critical: Warden's own files, and deleting a folder that holds them.
+    for (tool, args) in [
+        (
+            "fs_write",
+            json!({"path": h("managed.toml"), "content": "x"}),
+        ),
+        ("fs_delete", json!({"path": h("managed.toml")})),
+        (
+            "fs_write",
+            json!({"path": h(".config/warden/policy.toml"), "content": "x"}),
+        ),
+        (
+            "fs_write",
+            json!({"path": h(".local/state/warden/grants.jsonl"), "content": "x"}),
+        ),
+        (
+            "terminal",
+            json!({"command": format!("echo x > {}", h("managed.toml"))}),
+        ),
+        (
+            "terminal",
+            json!({"command": format!("rm -rf {}", h(".config"))}),
+        ),
+        (
+            "terminal",
+            json!({"command": format!("rm -rf {}", h(".local/state"))}),
+        ),
+    ] {
+        assert_eq!(eval(tool, args.clone()), Risk::Critical, "{tool} {args}");
+    }
 }

@@ -2,6 +2,7 @@
 //! their store, lint, and property tests. One test binary, so it builds once.
 
 mod grants;
+mod horizon;
 mod invariants;
 mod lint;
 mod props;

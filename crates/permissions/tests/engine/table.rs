@@ -41,6 +41,14 @@ const POLICIES: &[NamedPolicy] = &[
         false,
     ),
     (
+        "allow_cargo_test",
+        &[(
+            Layer::User,
+            "[[rule]]\ntool = \"terminal\"\ncommand = \"cargo test\"\ndecision = \"allow\"\n",
+        )],
+        false,
+    ),
+    (
         "deny_git_push",
         &[(
             Layer::User,

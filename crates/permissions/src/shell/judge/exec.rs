@@ -257,10 +257,52 @@ pub(super) fn watch(input: &Input<'_>) -> Verdict {
     v
 }
 
-/// `sed`: Medium (a sed script can write files and run commands); `-i` writes its
-/// files.
+/// `sed`: Low when every script only prints, substitutes or deletes lines on
+/// standard output (`sed -n 1,5p f`, `sed 's/a/b/g' f`); High when a script runs a
+/// command or writes a file (`e`, `w`, `s///e`, `s///w`); Medium for any other
+/// script (one from a file, one Warden cannot read). `-i` writes its files.
 pub(super) fn sed(input: &Input<'_>) -> Verdict {
     let args = operands_of(input);
+    let mut scripts: Vec<&crate::shell::words::Word> = Vec::new();
+    {
+        let explicit = args.iter().any(|a| {
+            matches!(a.text.as_str(), "-e" | "-f" | "--expression" | "--file")
+                || a.text.starts_with("--expression=")
+                || a.text.starts_with("--file=")
+        });
+        let mut i = 0;
+        let mut first_operand = true;
+        while i < args.len() {
+            let a = &args[i];
+            i += 1;
+            if !a.dynamic && matches!(a.text.as_str(), "-e" | "--expression") {
+                if let Some(s) = args.get(i) {
+                    scripts.push(s);
+                }
+                i += 1;
+            } else if !a.dynamic && matches!(a.text.as_str(), "-l" | "--line-length") {
+                i += 1;
+            } else if !a.dynamic && a.text.starts_with('-') && a.text != "-" {
+            } else if first_operand && !explicit {
+                first_operand = false;
+                scripts.push(a);
+            }
+        }
+    }
+    let from_file = args.iter().any(|a| {
+        matches!(a.text.as_str(), "-f" | "--file")
+            || a.text.starts_with("--file=")
+            || a.text.starts_with("--expression=")
+    });
+    let kind = if from_file || scripts.iter().any(|s| s.dynamic) {
+        SedScript::Unknown
+    } else {
+        scripts
+            .iter()
+            .map(|s| sed_script(&s.text))
+            .max()
+            .unwrap_or(SedScript::PrintOnly)
+    };
     let in_place = args.iter().any(|a| {
         !a.dynamic
             && (a.text.starts_with("-i")
@@ -270,10 +312,20 @@ pub(super) fn sed(input: &Input<'_>) -> Verdict {
     let explicit_script = args
         .iter()
         .any(|a| matches!(a.text.as_str(), "-e" | "-f" | "--expression" | "--file"));
-    let mut v = Verdict::new(
-        Risk::Medium,
-        "Runs sed, whose scripts can write files and run commands.",
-    );
+    let mut v = match kind {
+        SedScript::PrintOnly => Verdict::new(
+            Risk::Low,
+            "Runs sed with a script that only prints, substitutes or deletes lines.",
+        ),
+        SedScript::Unknown => Verdict::new(
+            Risk::Medium,
+            "Runs sed, whose scripts can write files and run commands.",
+        ),
+        SedScript::RunsOrWrites => Verdict::new(
+            Risk::High,
+            "Runs sed with a script that runs commands or writes files.",
+        ),
+    };
     let mut operands = 0;
     let mut i = 0;
     while i < args.len() {
@@ -310,11 +362,123 @@ pub(super) fn sed(input: &Input<'_>) -> Verdict {
     v
 }
 
-/// `awk`: Medium; High when the program can run commands or write files
-/// (`system(`, pipes, output redirection).
+/// What a sed script can do, ordered by risk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum SedScript {
+    /// Prints, substitutes, deletes, branches: output goes to standard output.
+    PrintOnly,
+    /// A command Warden does not read (`r`, `R`, an unknown letter).
+    Unknown,
+    /// Runs a command or writes a file: `e`, `w`, `W`, `s///e`, `s///w`.
+    RunsOrWrites,
+}
+
+/// Reads a sed script command by command: addresses, then one command letter.
+fn sed_script(script: &str) -> SedScript {
+    let chars: Vec<char> = script.chars().collect();
+    let mut i = 0;
+    let mut worst = SedScript::PrintOnly;
+    // Skips a delimited part (`/re/`, the parts of `s|a|b|`), honouring escapes;
+    // false when it does not end.
+    let delimited = |i: &mut usize, delim: char| -> bool {
+        while *i < chars.len() {
+            match chars[*i] {
+                '\\' => *i += 2,
+                c if c == delim => {
+                    *i += 1;
+                    return true;
+                }
+                _ => *i += 1,
+            }
+        }
+        false
+    };
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_whitespace() || c == ';' || c == '{' || c == '}' {
+            i += 1;
+            continue;
+        }
+        // Addresses: numbers, `$`, `first~step`, `/re/`, `\cREc`, ranges, `!`.
+        if c.is_ascii_digit() || matches!(c, '$' | ',' | '~' | '!' | '+') {
+            i += 1;
+            continue;
+        }
+        if c == '/' {
+            i += 1;
+            if !delimited(&mut i, '/') {
+                return SedScript::Unknown;
+            }
+            // The `I` and `M` address flags.
+            while i < chars.len() && matches!(chars[i], 'I' | 'M') {
+                i += 1;
+            }
+            continue;
+        }
+        if c == '\\' {
+            let Some(&d) = chars.get(i + 1) else {
+                return SedScript::Unknown;
+            };
+            i += 2;
+            if !delimited(&mut i, d) {
+                return SedScript::Unknown;
+            }
+            continue;
+        }
+        i += 1;
+        match c {
+            'p' | 'P' | 'd' | 'D' | 'q' | 'Q' | '=' | 'n' | 'N' | 'g' | 'G' | 'h' | 'H' | 'x'
+            | 'l' | 'z' | 'F' => {
+                // `q5`, `l 40`: an optional number.
+                while i < chars.len() && (chars[i].is_ascii_digit() || chars[i] == ' ') {
+                    i += 1;
+                }
+            }
+            '#' | ':' | 'b' | 't' | 'T' | 'a' | 'i' | 'c' => {
+                // A comment, a label, or text to print: up to the end of the line
+                // (labels and branches also end at `;`).
+                let stop_at_semicolon = matches!(c, ':' | 'b' | 't' | 'T');
+                while i < chars.len() && chars[i] != '\n' && !(stop_at_semicolon && chars[i] == ';')
+                {
+                    i += 1;
+                }
+            }
+            's' | 'y' => {
+                let Some(&d) = chars.get(i) else {
+                    return SedScript::Unknown;
+                };
+                if d == '\n' || d == '\\' {
+                    return SedScript::Unknown;
+                }
+                i += 1;
+                if !delimited(&mut i, d) || !delimited(&mut i, d) {
+                    return SedScript::Unknown;
+                }
+                if c == 's' {
+                    while i < chars.len() && !matches!(chars[i], ';' | '\n' | '}') {
+                        match chars[i] {
+                            'g' | 'p' | 'i' | 'I' | 'm' | 'M' | ' ' => {}
+                            d if d.is_ascii_digit() => {}
+                            'e' | 'w' | 'W' => return SedScript::RunsOrWrites,
+                            _ => return SedScript::Unknown,
+                        }
+                        i += 1;
+                    }
+                }
+            }
+            'e' | 'w' | 'W' => return SedScript::RunsOrWrites,
+            _ => worst = worst.max(SedScript::Unknown),
+        }
+    }
+    worst
+}
+
+/// `awk`: Low when the program only prints (no `system`, pipes, redirections,
+/// `getline`, `close`, `ENVIRON`, `@include`/`@load`); High when it can run commands
+/// or write files; a program from a file is High.
 pub(super) fn awk(input: &Input<'_>) -> Verdict {
     let args = operands_of(input);
-    let mut v = Verdict::new(Risk::Medium, "Runs awk, a programming language.");
+    let mut v = Verdict::new(Risk::Low, "Runs awk with a program that only prints.");
     let mut program_seen = false;
     let mut i = 0;
     while i < args.len() {
@@ -346,6 +510,11 @@ pub(super) fn awk(input: &Input<'_>) -> Verdict {
                     Risk::High,
                     "Runs an awk program that can run commands or write files.",
                 );
+            } else if ["close", "fflush", "ENVIRON", "PROCINFO", "@"]
+                .iter()
+                .any(|s| a.text.contains(s))
+            {
+                v.raise(Risk::Medium, "Runs awk, a programming language.");
             }
             continue;
         }

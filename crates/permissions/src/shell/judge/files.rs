@@ -10,6 +10,64 @@ use crate::shell::words::Word;
 /// that is sensitive or outside the workspace. A pattern reader's pattern (its first
 /// operand, or the value of `-e`) is not a path; a pattern file (`-f FILE`) is.
 /// `sort -o`, `uniq IN OUT`, `xxd IN OUT` and `tree -o` write.
+/// Options of reading programs whose `--opt=VALUE` is a pattern, a name or a number,
+/// never a file (any other option's value is judged as a path it reads, to be safe).
+const NOT_PATH_OPTIONS: &[&str] = &[
+    "--exclude-dir",
+    "--exclude",
+    "--include",
+    "--include-dir",
+    "--color",
+    "--colour",
+    "--type",
+    "--type-not",
+    "--type-add",
+    "--glob",
+    "--iglob",
+    "--max-count",
+    "--max-depth",
+    "--max-filesize",
+    "--context",
+    "--after-context",
+    "--before-context",
+    "--sort",
+    "--sortr",
+    "--format",
+    "--time-style",
+    "--block-size",
+    "--width",
+    "--tabsize",
+    "--indicator-style",
+    "--quoting-style",
+    "--hide",
+    "--ignore",
+    "--label",
+    "--binary-files",
+    "--devices",
+    "--directories",
+    "--field-separator",
+    "--key",
+    "--delimiter",
+    "--fields",
+    "--characters",
+    "--bytes",
+    "--lines",
+    "--encoding",
+    "--engine",
+    "--max-columns",
+    "--threads",
+    "--separator",
+    "--extension",
+    "--exact-depth",
+    "--min-depth",
+    "--changed-within",
+    "--changed-before",
+    "--size",
+    "--owner",
+    "--max-results",
+    "--regexp",
+];
+
 pub(super) fn readers(input: &Input<'_>, pattern_reader: bool) -> Verdict {
     // A pattern reader's first operand is its pattern, unless `-e`/`-f` gave it.
     let explicit_pattern = input.args.iter().any(|a| {
@@ -51,6 +109,12 @@ pub(super) fn readers(input: &Input<'_>, pattern_reader: bool) -> Verdict {
                 continue;
             }
             if pattern_reader && a.text.starts_with("--regexp=") {
+                continue;
+            }
+            if let Some((flag, _)) = a.text.split_once('=')
+                && NOT_PATH_OPTIONS.contains(&flag)
+            {
+                // A pattern, a name or a number, not a file.
                 continue;
             }
             if let Some((flag, value)) = a.text.split_once('=') {
@@ -514,7 +578,48 @@ pub(super) fn find(input: &Input<'_>) -> Verdict {
                             delete_below(&mut v, root, input, filtered);
                         }
                     }
-                    let risk = nested.risk.max(Risk::Medium);
+                    // Programs that print nothing of a file's content (counts, sizes,
+                    // names, hashes) read only what `find` already lists: their own
+                    // risk. Any other program runs on files we cannot see: Medium.
+                    let quiet = matches!(
+                        name,
+                        "wc" | "ls"
+                            | "stat"
+                            | "file"
+                            | "du"
+                            | "md5sum"
+                            | "sha1sum"
+                            | "sha256sum"
+                            | "sha512sum"
+                            | "b2sum"
+                            | "cksum"
+                            | "basename"
+                            | "dirname"
+                            | "realpath"
+                            | "readlink"
+                    ) && rest.iter().all(|w| !w.dynamic || w.text.contains("{}"));
+                    let quiet_risk = if quiet {
+                        let named: Vec<Word> = rest
+                            .iter()
+                            .filter(|w| !w.text.contains("{}"))
+                            .cloned()
+                            .collect();
+                        Some(
+                            judge(&Input {
+                                program: name,
+                                args: &named,
+                                ctx: input.ctx,
+                                resolver: input.resolver,
+                                xargs: false,
+                                stdin: &Stdin::Inherited,
+                                substituted_download: false,
+                            })
+                            .risk,
+                        )
+                    } else {
+                        None
+                    };
+                    let risk = quiet_risk.unwrap_or(nested.risk.max(Risk::Medium));
                     v.raise(
                         risk,
                         format!("find runs {name} on each file it finds: {}", nested.reason),

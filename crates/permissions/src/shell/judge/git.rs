@@ -1,6 +1,7 @@
 //! `git`, subcommand by subcommand.
 
-use super::{Input, Verdict, normalized, split_flags};
+use super::carried::{GitKey, git_config_key, git_value_script};
+use super::{Input, Verdict, normalized, split_flags, take_carried};
 use crate::Risk;
 use crate::paths::FileOp;
 use crate::shell::words::Word;
@@ -14,7 +15,23 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
     let mut v = Verdict::new(Risk::Low, "");
     while i < args.len() && args[i].text.starts_with('-') && !args[i].dynamic {
         match args[i].text.as_str() {
-            "-c" | "--exec-path" | "--config-env" => {
+            "-c" => {
+                match args.get(i + 1) {
+                    Some(kv) if !kv.dynamic => {
+                        let (key, value) = kv.text.split_once('=').unwrap_or((&kv.text, "true"));
+                        config_value(&mut v, key, value, "Runs git with");
+                    }
+                    _ => {
+                        v.opaque = true;
+                        v.raise(
+                            Risk::High,
+                            "Runs git with configuration only known at run time.",
+                        );
+                    }
+                }
+                i += 2;
+            }
+            "--exec-path" | "--config-env" => {
                 v.raise(Risk::High, "Runs git with configuration set on the command line, which can run any program.");
                 i += 2;
             }
@@ -28,6 +45,22 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
             }
             "--version" | "--help" | "-h" => {
                 return Verdict::new(Risk::Low, "Asks git for its version or help.");
+            }
+            // Global options that change nothing git runs or where it looks (editors
+            // run `git --no-optional-locks status` constantly).
+            "--no-optional-locks"
+            | "--literal-pathspecs"
+            | "--glob-pathspecs"
+            | "--noglob-pathspecs"
+            | "--icase-pathspecs"
+            | "--no-replace-objects"
+            | "--no-advice"
+            | "--no-lazy-fetch"
+            | "-p"
+            | "--paginate"
+            | "-P"
+            | "--no-pager" => {
+                i += 1;
             }
             t if t.starts_with("--exec-path") || t.starts_with("--config-env") => {
                 v.raise(
@@ -64,6 +97,7 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
         return v;
     }
     let sub = sub_word.text.as_str();
+    take_carried(&mut v, "git", &args[i..]);
     let rest = &args[i + 1..];
     let (flags, operands) = split_flags(rest);
     let has = |f: &str| {
@@ -149,12 +183,24 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
                 || operands.len() == 1
             {
                 (Risk::Low, "Reads git configuration.".into())
-            } else if operands.first().is_some_and(|k| runs_programs(&k.text)) {
+            } else if let Some(key) = operands
+                .first()
+                .filter(|k| k.dynamic || git_config_key(&k.text) != GitKey::Inert)
+            {
+                // The value runs later, whenever git needs it: the option is High,
+                // and the command it names is judged too.
+                if let Some(value) = operands.get(1) {
+                    if value.dynamic || key.dynamic {
+                        v.opaque = true;
+                    } else {
+                        config_value(&mut v, &key.text, &value.text, "Sets");
+                    }
+                }
                 (
                     Risk::High,
                     format!(
-                        "Sets the git option {}, which makes git run a program later.",
-                        operands[0].text
+                        "Sets the git option {}, which makes git run a program or read configuration from elsewhere later.",
+                        key.text
                     ),
                 )
             } else if has("--global") || has("--system") {
@@ -281,31 +327,24 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
     v
 }
 
-/// Git options whose value is a program git runs (hooks, pagers, editors, aliases,
-/// filters, credential helpers) or that redirect where it fetches from.
-fn runs_programs(key: &str) -> bool {
-    let key = key.to_ascii_lowercase();
-    const EXACT: &[&str] = &[
-        "core.hookspath",
-        "core.sshcommand",
-        "core.pager",
-        "core.editor",
-        "core.fsmonitor",
-        "core.askpass",
-        "core.gitproxy",
-        "sequence.editor",
-        "gpg.program",
-        "credential.helper",
-        "diff.external",
-        "include.path",
-    ];
-    EXACT.contains(&key.as_str())
-        || key.starts_with("alias.")
-        || key.starts_with("filter.")
-        || key.starts_with("includeif.")
-        || key.starts_with("url.")
-        || key.ends_with(".textconv")
-        || key.ends_with(".command")
-        || key.ends_with(".cmd")
-        || key.ends_with(".helper")
+/// Judges one git configuration `key=value`: a command it runs becomes a script of
+/// the verdict, a key that moves configuration or programs is High, any other key
+/// runs nothing.
+fn config_value(v: &mut Verdict, key: &str, value: &str, verb: &str) {
+    match git_config_key(key) {
+        GitKey::Runs => {
+            if let Some(script) = git_value_script(key, value) {
+                v.raise(
+                    Risk::Low,
+                    format!("{verb} the git option {key}, whose command is judged on its own."),
+                );
+                v.scripts.push(script);
+            }
+        }
+        GitKey::Moves => v.raise(
+            Risk::High,
+            format!("{verb} the git option {key}, which moves where git reads configuration, hooks or repositories."),
+        ),
+        GitKey::Inert => {}
+    }
 }

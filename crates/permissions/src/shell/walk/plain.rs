@@ -83,7 +83,7 @@ mod tests {
     }
 
     /// Near the bound on tree depth the two ways still agree: past it, both report the
-    /// command as nested too deeply (High).
+    /// command as nested too deeply (Critical: not analysed).
     #[test]
     fn the_depth_bound_holds_on_the_fast_way() {
         use crate::shell::walk::MAX_TREE_DEPTH;
@@ -94,7 +94,7 @@ mod tests {
             }
         }
         let (deep, _) = at_level("ls", MAX_TREE_DEPTH).expect("a plain command");
-        assert_eq!(deep.risk, crate::Risk::High, "{deep:?}");
+        assert_eq!(deep.risk, crate::Risk::Critical, "{deep:?}");
     }
 
     fn check(command: &str, plain: bool) {

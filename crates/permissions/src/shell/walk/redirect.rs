@@ -39,6 +39,7 @@ impl Walker<'_> {
             opaque: false,
             dynamic_args: false,
             depth: self.depth,
+            env: Vec::new(),
         };
         let has_files = effects.iter().any(|e| {
             matches!(

@@ -1,47 +1,13 @@
 //! Variables: the ones the command line sets itself (followed when their value is
-//! certain), and the ones whose setting changes which programs run.
+//! certain), and standalone assignments that change what later programs run (how
+//! each variable is judged is `shell/env.rs`).
 
 use tree_sitter::Node;
 
 use super::Walker;
-use crate::Risk;
 use crate::shell::Segment;
+use crate::shell::env::{self, Var};
 use crate::shell::words::{self, Word};
-
-/// Variables that change which program runs or what a shell does at start-up.
-const DANGEROUS_VARIABLES: &[&str] = &[
-    "PATH",
-    "LD_PRELOAD",
-    "LD_LIBRARY_PATH",
-    "LD_AUDIT",
-    "DYLD_INSERT_LIBRARIES",
-    "DYLD_LIBRARY_PATH",
-    "BASH_ENV",
-    "ENV",
-    "PROMPT_COMMAND",
-    "IFS",
-    "SHELLOPTS",
-    "BASHOPTS",
-    "PS4",
-    "GIT_SSH",
-    "GIT_SSH_COMMAND",
-    "GIT_EXEC_PATH",
-    "GIT_CONFIG_GLOBAL",
-    "GIT_CONFIG_SYSTEM",
-    "GIT_CONFIG_PARAMETERS",
-    "GIT_PAGER",
-    "PAGER",
-    "EDITOR",
-    "VISUAL",
-    "PYTHONSTARTUP",
-    "PYTHONPATH",
-    "NODE_OPTIONS",
-    "PERL5OPT",
-    "PERL5LIB",
-    "RUBYOPT",
-    "LESSOPEN",
-    "HOME",
-];
 
 impl Walker<'_> {
     /// Evaluates a word; an unquoted expansion of a known value splits on blanks as
@@ -90,7 +56,10 @@ impl Walker<'_> {
         self.vars.push((name, value));
     }
 
-    /// A standalone `NAME=value`: a segment only when it changes what programs run.
+    /// A standalone `NAME=value` (or `export NAME=value`): a segment only when it
+    /// changes what programs run. A variable may already be exported, so a command
+    /// variable's value is analysed and a relocating one is High; an unknown one
+    /// matters only when `export`ed (then Medium, as for a prefix).
     pub(super) fn assignment_segment(&mut self, node: Node<'_>, level: usize) {
         self.walk_children(node, level);
         self.record_assignment(node);
@@ -98,33 +67,47 @@ impl Walker<'_> {
             .child_by_field_name("name")
             .map(|n| self.text(n).to_string())
             .unwrap_or_default();
-        if let Some((risk, reason)) = dangerous_assignment(&name) {
-            self.push(Segment {
-                text: self.text(node).to_string(),
-                argv: vec![self.text(node).to_string()],
-                program: String::new(),
-                risk,
-                reason,
-                writes: Vec::new(),
-                opaque: false,
-                dynamic_args: false,
-                depth: self.depth,
-            });
+        let exported = node.parent().is_some_and(|p| {
+            p.kind() == "declaration_command"
+                && p.child(0)
+                    .is_some_and(|c| matches!(self.text(c), "export" | "declare" | "typeset"))
+        });
+        let mut segment = Segment {
+            text: self.text(node).to_string(),
+            argv: vec![self.text(node).to_string()],
+            program: String::new(),
+            risk: crate::Risk::Low,
+            reason: String::new(),
+            writes: Vec::new(),
+            opaque: false,
+            dynamic_args: false,
+            depth: self.depth,
+            env: Vec::new(),
+        };
+        if env::classify(&name) == Var::Command {
+            let value = match node.child_by_field_name("value") {
+                Some(v) => words::eval(v, self.src, self.scope()),
+                None => Word::literal(""),
+            };
+            if value.dynamic {
+                segment.opaque = true;
+                segment.risk = crate::Risk::High;
+                segment.reason =
+                    format!("Sets {name}, a command Warden cannot read, only known at run time.");
+                self.push(segment);
+            } else if !value.text.trim().is_empty() {
+                segment.reason = format!("Sets {name}, a command that programs run later.");
+                let index = self.segments.len();
+                self.push(segment);
+                self.nested(index, &env::command_script(&name, &value.text), level);
+            }
+            return;
+        }
+        if let Some((risk, reason)) = env::setting_risk(&name, exported) {
+            segment.risk = risk;
+            segment.reason = reason;
+            segment.env.push(name);
+            self.push(segment);
         }
     }
-}
-
-/// Whether setting this variable changes which programs run or how they start.
-pub(in crate::shell) fn is_dangerous_variable(name: &str) -> bool {
-    DANGEROUS_VARIABLES.contains(&name) || name.starts_with("BASH_FUNC_")
-}
-
-pub(super) fn dangerous_assignment(name: &str) -> Option<(Risk, String)> {
-    let dangerous = is_dangerous_variable(name);
-    dangerous.then(|| {
-        (
-            Risk::High,
-            format!("Sets {name}, which changes which programs run or how they start."),
-        )
-    })
 }
