@@ -13,8 +13,8 @@ mod serve;
 mod trace;
 
 pub use agent_client_protocol::Error;
-pub use agent_client_protocol::JsonRpcRequest;
 pub use agent_client_protocol::v1::schema;
+pub use agent_client_protocol::{JsonRpcRequest, JsonRpcResponse};
 pub use client::{ClientHandle, ClientRequestError, PendingRequest};
 pub use handler::{AgentHandler, PromptResponder};
 pub use serve::{Ended, ServeError, ServeOptions, serve};

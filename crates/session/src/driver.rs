@@ -339,42 +339,23 @@ impl DriverState {
         request: warden_acp_transport::schema::RequestPermissionRequest,
         timeout: Option<Duration>,
     ) {
-        let withdraw = CancellationToken::new();
         // Sent here, in the loop, so the request is on the wire before anything the
         // loop sends later.
         let pending = self.setup.client.send_permission_request(&request);
-        self.asks.insert(
-            call_id.clone(),
-            Ask {
-                withdraw: withdraw.clone(),
-                since: Instant::now(),
-            },
-        );
-        self.answers.push(Box::pin(async move {
-            let answer = match pending.wait(timeout, &withdraw).await {
-                Ok(response) => match serde_json::from_value(response) {
-                    Ok(response) => permission::read_answer(response),
-                    Err(err) => Answer::Failed {
-                        reason: warden_model::one_line(&format!(
-                            "the client's answer is malformed: {err}"
-                        )),
-                    },
-                },
-                Err(ClientRequestError::Timeout { .. }) => Answer::TimedOut,
-                // Withdrawn by the turn itself: it already settled the call.
-                Err(ClientRequestError::Withdrawn { .. }) => return None,
-                // With the connection gone nobody can answer; the turn is over.
-                Err(ClientRequestError::Disconnected { .. }) => Answer::Cancelled,
-                Err(ClientRequestError::Rejected { error, .. }) => Answer::Failed {
-                    // One line, whole: the reason ends up in a sentence for the model and
-                    // the user.
+        self.await_answer(
+            call_id,
+            pending,
+            timeout,
+            "the client answered with an error",
+            |response| match serde_json::from_value(response) {
+                Ok(response) => permission::read_answer(response),
+                Err(err) => Answer::Failed {
                     reason: warden_model::one_line(&format!(
-                        "the client answered with an error: {error}"
+                        "the client's answer is malformed: {err}"
                     )),
                 },
-            };
-            Some((call_id, answer))
-        }));
+            },
+        );
     }
 
     /// Opens the form of a call and feeds its answer back like a permission answer.
@@ -385,8 +366,30 @@ impl DriverState {
         args: serde_json::Value,
         timeout: Option<Duration>,
     ) {
-        let withdraw = CancellationToken::new();
         let pending = self.setup.client.send(request);
+        self.await_answer(
+            call_id,
+            pending,
+            timeout,
+            "the client answered the form with an error",
+            move |response| crate::elicit::read(response, &args),
+        );
+    }
+
+    /// Waits for the user's answer to a call (a permission request or its form): the
+    /// wait can be withdrawn with the call, and whatever comes back becomes the call's
+    /// [`Answer`], fail closed: only a response that `read` accepts can allow.
+    fn await_answer<T>(
+        &mut self,
+        call_id: String,
+        pending: warden_acp_transport::PendingRequest<T>,
+        timeout: Option<Duration>,
+        rejected: &'static str,
+        read: impl FnOnce(T) -> Answer + Send + 'static,
+    ) where
+        T: warden_acp_transport::JsonRpcResponse + Send + 'static,
+    {
+        let withdraw = CancellationToken::new();
         self.asks.insert(
             call_id.clone(),
             Ask {
@@ -396,14 +399,16 @@ impl DriverState {
         );
         self.answers.push(Box::pin(async move {
             let answer = match pending.wait(timeout, &withdraw).await {
-                Ok(response) => crate::elicit::read(response, &args),
+                Ok(response) => read(response),
                 Err(ClientRequestError::Timeout { .. }) => Answer::TimedOut,
+                // Withdrawn by the turn itself: it already settled the call.
                 Err(ClientRequestError::Withdrawn { .. }) => return None,
+                // With the connection gone nobody can answer; the turn is over.
                 Err(ClientRequestError::Disconnected { .. }) => Answer::Cancelled,
+                // One line, whole: the reason ends up in a sentence for the model and
+                // the user.
                 Err(ClientRequestError::Rejected { error, .. }) => Answer::Failed {
-                    reason: warden_model::one_line(&format!(
-                        "the client answered the form with an error: {error}"
-                    )),
+                    reason: warden_model::one_line(&format!("{rejected}: {error}")),
                 },
             };
             Some((call_id, answer))
