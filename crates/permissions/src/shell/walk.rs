@@ -336,20 +336,14 @@ impl Walker<'_> {
             .iter()
             .any(|s| !name.is_empty() && s.program == name);
         if recursive {
-            self.push(Segment {
-                text: self.text(node).to_string(),
-                argv: Vec::new(),
-                program: String::new(),
-                risk: Risk::Critical,
-                reason: format!(
+            let segment = self.segment(
+                self.text(node).to_string(),
+                Risk::Critical,
+                format!(
                     "Defines the function {name}, which calls itself: a fork bomb that can bring the machine down."
                 ),
-                writes: Vec::new(),
-                opaque: false,
-                dynamic_args: false,
-                depth: self.depth,
-                env: Vec::new(),
-            });
+            );
+            self.push(segment);
         }
     }
 
@@ -377,18 +371,30 @@ impl Walker<'_> {
         if let Some(reason) = judge::prints_secrets(&keyword, &args) {
             let mut argv = vec![keyword.clone()];
             argv.extend(args.iter().map(|w| w.text.clone()));
-            self.push(Segment {
-                text: self.text(node).to_string(),
+            let segment = Segment {
                 argv,
                 program: keyword,
-                risk: Risk::Medium,
-                reason,
-                writes: Vec::new(),
-                opaque: false,
                 dynamic_args: args.iter().any(|a| a.dynamic),
-                env: Vec::new(),
-                depth: self.depth,
-            });
+                ..self.segment(self.text(node).to_string(), Risk::Medium, reason)
+            };
+            self.push(segment);
+        }
+    }
+
+    /// A segment at the walker's depth with the given text, risk and reason, and
+    /// nothing else known yet: no argv, program, writes or variables.
+    fn segment(&self, text: String, risk: Risk, reason: String) -> Segment {
+        Segment {
+            text,
+            argv: Vec::new(),
+            program: String::new(),
+            risk,
+            reason,
+            writes: Vec::new(),
+            opaque: false,
+            dynamic_args: false,
+            depth: self.depth,
+            env: Vec::new(),
         }
     }
 
@@ -492,18 +498,7 @@ impl Walker<'_> {
         substituted_download: bool,
         level: usize,
     ) {
-        let mut seg = Segment {
-            text,
-            argv: Vec::new(),
-            program: String::new(),
-            risk: Risk::Low,
-            reason: String::new(),
-            writes: Vec::new(),
-            opaque: false,
-            dynamic_args: false,
-            depth: self.depth,
-            env: Vec::new(),
-        };
+        let mut seg = self.segment(text, Risk::Low, String::new());
         let unwrapped = wrappers::unwrap(&words_);
         assignments.extend(unwrapped.assignments.iter().filter_map(|a| {
             a.text.split_once('=').map(|(n, v)| {

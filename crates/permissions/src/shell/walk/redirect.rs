@@ -29,18 +29,11 @@ impl Walker<'_> {
             self.walk(*r, level + 1);
             self.effects(*r, &mut effects);
         }
-        let mut seg = Segment {
-            text: self.text(node).to_string(),
-            argv: Vec::new(),
-            program: String::new(),
-            risk: Risk::Low,
-            reason: "Redirects output.".to_string(),
-            writes: Vec::new(),
-            opaque: false,
-            dynamic_args: false,
-            depth: self.depth,
-            env: Vec::new(),
-        };
+        let mut seg = self.segment(
+            self.text(node).to_string(),
+            Risk::Low,
+            "Redirects output.".to_string(),
+        );
         let has_files = effects.iter().any(|e| {
             matches!(
                 e,

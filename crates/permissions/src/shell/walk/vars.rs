@@ -73,16 +73,8 @@ impl Walker<'_> {
                     .is_some_and(|c| matches!(self.text(c), "export" | "declare" | "typeset"))
         });
         let mut segment = Segment {
-            text: self.text(node).to_string(),
             argv: vec![self.text(node).to_string()],
-            program: String::new(),
-            risk: crate::Risk::Low,
-            reason: String::new(),
-            writes: Vec::new(),
-            opaque: false,
-            dynamic_args: false,
-            depth: self.depth,
-            env: Vec::new(),
+            ..self.segment(self.text(node).to_string(), crate::Risk::Low, String::new())
         };
         if env::classify(&name) == Var::Command {
             let value = match node.child_by_field_name("value") {
