@@ -40,7 +40,10 @@ async fn answer_to(line: &str) -> serde_json::Value {
     .await
     .expect("test step");
     let (agent_in, mut agent_out) = tokio::io::split(agent_end);
-    agent_out.write_all(line.as_bytes()).await.expect("test step");
+    agent_out
+        .write_all(line.as_bytes())
+        .await
+        .expect("test step");
     agent_out.write_all(b"\n").await.expect("test step");
     let mut answer = String::new();
     BufReader::new(agent_in)
