@@ -177,7 +177,7 @@ fn approve_ask_without_a_terminal_denies_and_says_so() {
     assert_eq!(env.file("out.txt"), None);
     let out = stdout(&output);
     assert!(
-        out.contains("Denied: Reject (no terminal to ask on (--approve ask))"),
+        out.contains("Denied: Reject (cannot ask without an interactive terminal (--approve ask))"),
         "{out}"
     );
 }
@@ -256,12 +256,19 @@ fn an_agent_given_with_agent_runs_as_a_child_and_is_gone_after_chat_exits() {
     assert!(env.root.join("warden-home/chat-agent.log").exists());
 }
 
-#[test]
-fn sigterm_during_a_turn_cancels_it_exits_130_and_leaves_no_agent() {
+/// Interrupts a chat during a long turn; returns its exit code, its output, and its child
+/// agent's pid (when it has one).
+fn interrupt_a_turn(
+    signal: nix::sys::signal::Signal,
+    agent: Option<&str>,
+) -> (Option<i32>, String, Option<u32>) {
     let env = Env::new();
-    let agent = warden_agent();
+    let mut args = vec!["--approve", "all"];
+    if let Some(agent) = agent {
+        args.extend(["--agent", agent]);
+    }
     let mut child: Child = env
-        .command(&["--agent", &agent, "--approve", "all"])
+        .command(&args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -273,24 +280,45 @@ fn sigterm_during_a_turn_cancels_it_exits_130_and_leaves_no_agent() {
         .expect("write the prompt");
     let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
     let mut seen = Vec::new();
-    let pid = loop {
+    loop {
         let line = lines
             .next()
             .expect("the chat ended early")
             .expect("read stdout");
         seen.push(line.clone());
         if line.ends_with(": in_progress") {
-            break agent_pid(&seen.join("\n"));
+            break;
         }
-    };
+    }
+    let pid = agent.map(|_| agent_pid(&seen.join("\n")));
     let chat = nix::unistd::Pid::from_raw(i32::try_from(child.id()).expect("pid"));
-    nix::sys::signal::kill(chat, nix::sys::signal::Signal::SIGTERM).expect("SIGTERM");
+    nix::sys::signal::kill(chat, signal).expect("signal the chat");
     let rest: Vec<String> = lines.map_while(Result::ok).collect();
     let status = child.wait().expect("wait for the chat");
-    let out = format!("{}\n{}", seen.join("\n"), rest.join("\n"));
-    assert_eq!(status.code(), Some(130), "{out}");
-    assert!(out.contains("Interrupted: cancelling the turn."), "{out}");
-    assert!(out.contains("[turn ended: cancelled]"), "{out}");
-    assert!(!alive(pid), "the agent {pid} outlived the chat");
     drop(input);
+    (
+        status.code(),
+        format!("{}\n{}", seen.join("\n"), rest.join("\n")),
+        pid,
+    )
+}
+
+#[test]
+fn an_interrupt_during_a_turn_cancels_it_and_exits_130() {
+    use nix::sys::signal::Signal::{SIGINT, SIGTERM};
+    let agent = warden_agent();
+    for (signal, agent) in [
+        (SIGINT, None),
+        (SIGTERM, None),
+        (SIGTERM, Some(agent.as_str())),
+        (SIGINT, Some(agent.as_str())),
+    ] {
+        let (code, out, pid) = interrupt_a_turn(signal, agent);
+        assert_eq!(code, Some(130), "{signal} {agent:?}:\n{out}");
+        assert!(out.contains("Interrupted: cancelling the turn."), "{out}");
+        assert!(out.contains("[turn ended: cancelled]"), "{out}");
+        if let Some(pid) = pid {
+            assert!(!alive(pid), "the agent {pid} outlived the chat");
+        }
+    }
 }

@@ -89,7 +89,10 @@ fn deny(request: &RequestPermissionRequest, why: &'static str) -> Picked {
 pub fn pick(approve: Approve, request: &RequestPermissionRequest) -> Picked {
     match approve {
         Approve::None => deny(request, "--approve none"),
-        Approve::Ask => deny(request, "no terminal to ask on (--approve ask)"),
+        Approve::Ask => deny(
+            request,
+            "cannot ask without an interactive terminal (--approve ask)",
+        ),
         Approve::All if marked_critical(request) => deny(
             request,
             "the agent marks this call Critical, which --approve all never approves",
