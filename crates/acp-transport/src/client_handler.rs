@@ -25,8 +25,8 @@ fn not_offered() -> agent_client_protocol::Error {
 /// the connection from delivering the agent's other messages; `session_update` runs in
 /// the connection's order and must return promptly.
 pub trait ClientHandler: Send + Sync + 'static {
-    /// What the client offers, sent in `initialize` by [`crate::AgentConnection`]'s
-    /// callers. The default offers neither files nor terminals.
+    /// What the client offers; [`crate::AgentConnection::initialize`] sends it. The
+    /// default offers neither files nor terminals.
     fn capabilities(&self) -> ClientCapabilities {
         ClientCapabilities::default()
     }

@@ -7,12 +7,12 @@ use std::time::Duration;
 
 use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
-    CancelNotification, CreateTerminalRequest, InitializeRequest, InitializeResponse,
-    KillTerminalRequest, LoadSessionRequest, LoadSessionResponse, NewSessionRequest,
-    NewSessionResponse, PromptRequest, PromptResponse, ReadTextFileRequest, ReleaseTerminalRequest,
-    RequestPermissionRequest, SessionId, SessionNotification, SetSessionModeRequest,
-    SetSessionModeResponse, TerminalOutputRequest, WaitForTerminalExitRequest,
-    WriteTextFileRequest,
+    CancelNotification, ClientCapabilities, CreateTerminalRequest, InitializeRequest,
+    InitializeResponse, KillTerminalRequest, LoadSessionRequest, LoadSessionResponse,
+    NewSessionRequest, NewSessionResponse, PromptRequest, PromptResponse, ReadTextFileRequest,
+    ReleaseTerminalRequest, RequestPermissionRequest, SessionId, SessionNotification,
+    SetSessionModeRequest, SetSessionModeResponse, TerminalOutputRequest,
+    WaitForTerminalExitRequest, WriteTextFileRequest,
 };
 use agent_client_protocol::{Agent, Client, JsonRpcRequest, Lines};
 use futures::SinkExt;
@@ -89,6 +89,7 @@ pub struct AgentConnection {
     input_ended: Option<oneshot::Receiver<()>>,
     process: Option<AgentProcess>,
     exit_grace: Duration,
+    capabilities: ClientCapabilities,
 }
 
 impl AgentConnection {
@@ -104,6 +105,7 @@ impl AgentConnection {
         R: AsyncRead + Unpin + Send + 'static,
         W: AsyncWrite + Unpin + Send + 'static,
     {
+        let capabilities = handler.capabilities();
         let in_flight = Arc::new(InFlight::new(options.max_in_flight));
         let (to_sdk, from_reader) = mpsc::channel::<std::io::Result<String>>(64);
         let (to_agent, from_sdk) = mpsc::channel::<String>(256);
@@ -155,6 +157,7 @@ impl AgentConnection {
             input_ended: Some(input_ended),
             process: None,
             exit_grace: options.exit_grace,
+            capabilities,
         })
     }
 
@@ -195,10 +198,14 @@ impl AgentConnection {
         }
     }
 
+    /// `initialize`. The capabilities sent are the handler's
+    /// ([`ClientHandler::capabilities`]), whatever the request says: the client offers
+    /// exactly what its handler answers.
     pub async fn initialize(
         &self,
-        request: InitializeRequest,
+        mut request: InitializeRequest,
     ) -> Result<InitializeResponse, AgentRequestError> {
+        request.client_capabilities = self.capabilities.clone();
         self.call(request).await
     }
 

@@ -10,9 +10,10 @@ use agent_client_protocol::schema::ProtocolVersion;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use warden_acp_transport::schema::{
-    ContentBlock, InitializeRequest, NewSessionRequest, PromptRequest, RequestPermissionOutcome,
-    RequestPermissionRequest, RequestPermissionResponse, SelectedPermissionOutcome, SessionId,
-    SessionNotification, StopReason, TextContent,
+    ClientCapabilities, ContentBlock, FileSystemCapabilities, InitializeRequest, NewSessionRequest,
+    PromptRequest, RequestPermissionOutcome, RequestPermissionRequest, RequestPermissionResponse,
+    SelectedPermissionOutcome, SessionId, SessionNotification, SetSessionModeRequest, StopReason,
+    TextContent, WriteTextFileRequest, WriteTextFileResponse,
 };
 use warden_acp_transport::{
     AgentConnection, ClientHandler, ConnectOptions, Error, ServeOptions, serve,
@@ -25,13 +26,36 @@ type Asked = (
     oneshot::Sender<RequestPermissionResponse>,
 );
 
-/// A client that records every update and hands permission requests to the test.
+/// A client that records every update and hands permission requests to the test. With
+/// `editor` it also offers `fs/*`, writing into memory rather than onto the disk.
 struct Recorder {
     updates: Mutex<Vec<Value>>,
     asked: mpsc::UnboundedSender<Asked>,
+    editor: Option<Mutex<Vec<(PathBuf, String)>>>,
 }
 
 impl ClientHandler for Recorder {
+    fn capabilities(&self) -> ClientCapabilities {
+        match self.editor {
+            Some(_) => ClientCapabilities::new().fs(FileSystemCapabilities::new()
+                .read_text_file(true)
+                .write_text_file(true)),
+            None => ClientCapabilities::new(),
+        }
+    }
+
+    async fn write_text_file(
+        &self,
+        request: WriteTextFileRequest,
+    ) -> Result<WriteTextFileResponse, Error> {
+        let editor = self.editor.as_ref().ok_or_else(Error::method_not_found)?;
+        editor
+            .lock()
+            .expect("editor lock")
+            .push((request.path, request.content));
+        Ok(WriteTextFileResponse::new())
+    }
+
     fn session_update(&self, notification: SessionNotification) {
         let value = serde_json::to_value(&notification.update).unwrap_or(Value::Null);
         self.updates.lock().expect("updates lock").push(value);
@@ -60,6 +84,11 @@ struct Harness {
 
 impl Harness {
     async fn start() -> Harness {
+        Harness::start_with(false).await
+    }
+
+    /// A harness whose client offers `fs/*` (an editor's buffers).
+    async fn start_with(editor: bool) -> Harness {
         // Not the default `.tmp…` name: a folder whose name starts with a dot is a
         // hidden one, which the engine treats as sensitive.
         let dir = tempfile::Builder::new()
@@ -93,6 +122,7 @@ impl Harness {
         let recorder = Arc::new(Recorder {
             updates: Mutex::new(Vec::new()),
             asked: asked_tx,
+            editor: editor.then(|| Mutex::new(Vec::new())),
         });
         let (client_in, client_out) = tokio::io::split(client_end);
         let connection = AgentConnection::connect(
@@ -238,4 +268,38 @@ async fn cancel_while_asked_ends_the_turn_cancelled_and_runs_nothing() {
     // The agent withdrew the request; a late answer must change nothing.
     let _ = answer.send(selected("allow-once"));
     assert_eq!(read(&h.file("out.txt")), None);
+}
+
+#[tokio::test]
+async fn set_mode_read_only_denies_a_write_without_asking() {
+    let mut h = Harness::start().await;
+    h.connection
+        .set_mode(SetSessionModeRequest::new(h.session.clone(), "read-only"))
+        .await
+        .expect("set_mode");
+    let stop = h.turn("write out.txt: hello", None).await;
+    assert_eq!(stop, StopReason::EndTurn);
+    assert_eq!(read(&h.file("out.txt")), None);
+    assert_eq!(h.statuses(), ["pending", "failed"]);
+    let updates = serde_json::to_string(&h.updates()).expect("json");
+    assert!(updates.contains("current_mode_update"), "{updates}");
+}
+
+#[tokio::test]
+async fn a_client_that_offers_fs_gets_the_write_through_its_handler() {
+    let mut h = Harness::start_with(true).await;
+    let stop = h.turn("write out.txt: hello", Some("allow-once")).await;
+    assert_eq!(stop, StopReason::EndTurn);
+    // Written into the client's buffers, not onto the disk.
+    assert_eq!(read(&h.file("out.txt")), None);
+    let written = h
+        .recorder
+        .editor
+        .as_ref()
+        .expect("editor")
+        .lock()
+        .expect("editor lock")
+        .clone();
+    assert_eq!(written, [(h.file("out.txt"), "hello".to_owned())]);
+    assert_eq!(h.statuses(), ["pending", "in_progress", "completed"]);
 }
