@@ -246,7 +246,13 @@ pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<
         agent_log,
         approve: _,
     } = options;
-    let peer = start(agent, &cwd, agent_log.as_deref(), transcript.clone()).await?;
+    let peer = match start(agent, &cwd, agent_log.as_deref(), transcript.clone()).await {
+        Ok(peer) => peer,
+        Err(err) => {
+            transcript.finish();
+            return Err(err);
+        }
+    };
     let result = session(
         &peer.connection,
         &cwd,
@@ -257,6 +263,8 @@ pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<
     .await;
     transcript.end_text();
     peer.stop().await;
+    // Blocks until the output is written: the last thing the chat does.
+    transcript.finish();
     result
 }
 
