@@ -86,3 +86,10 @@ def test_approve_all_never_approves_what_another_agent_marks_critical(tmp_path: 
     assert "Critical: a toy call marked Critical" in out, result.stdout
     assert "Denied: No (the agent marks this call Critical, which --approve all never approves)" in out, result.stdout
     assert not (tmp_path / "project" / "made.txt").exists()
+
+
+def test_a_turn_that_fails_exits_1(tmp_path: Path) -> None:
+    result = chat(tmp_path, "ask", "fail")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert any(line.startswith("[turn failed: ") for line in result.stdout.splitlines()), result.stdout
+    assert not alive(agent_pid(result.stdout))

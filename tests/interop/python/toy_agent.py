@@ -3,7 +3,8 @@
 A prompt `touch NAME` proposes one tool call that creates NAME in the session's folder, asks
 the client with `session/request_permission` (its own option ids and labels), and creates the
 file only when an allow option was selected. `touch-critical NAME` does the same but marks
-the call Critical the way Warden does (`_meta.warden.risk`). Anything else is echoed back.
+the call Critical the way Warden does (`_meta.warden.risk`). `fail` answers the prompt with an
+error. Anything else is echoed back.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from acp import PROTOCOL_VERSION, run_agent
+from acp import PROTOCOL_VERSION, RequestError, run_agent
 from acp.helpers import start_tool_call, text_block, update_agent_message, update_tool_call
 from acp.schema import (
     AgentCapabilities,
@@ -52,6 +53,8 @@ class ToyAgent:
     async def prompt(self, session_id: str, prompt: list[Any], **kwargs: Any) -> PromptResponse:
         text = "".join(getattr(block, "text", "") for block in prompt).strip()
         verb, _, name = text.partition(" ")
+        if text == "fail":
+            raise RequestError.internal_error({"reason": "the toy agent fails on request"})
         if verb not in ("touch", "touch-critical") or not name:
             await self.say(session_id, f"echo: {text}")
             return PromptResponse(stop_reason="end_turn")
