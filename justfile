@@ -24,6 +24,7 @@ lint:
 bench:
     cargo bench --bench acp_transport
     cargo bench --bench turn
+    cargo bench --bench chat
     cargo bench -p warden-permissions
     cargo bench -p warden-session
     cargo bench -p warden-tools

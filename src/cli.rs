@@ -2,6 +2,7 @@
 
 mod acp;
 mod audit;
+mod chat;
 mod grants;
 mod policy;
 mod trust;
@@ -27,6 +28,9 @@ pub struct Cli {
 pub enum Command {
     /// Serve ACP on stdin/stdout (the default).
     Acp,
+    /// A terminal ACP client for Warden's own agent or any other (`--agent`); without a
+    /// terminal it reads prompts from `--prompt` or stdin and prints a plain log.
+    Chat(chat::ChatArgs),
     /// Inspect the policy.
     #[command(subcommand)]
     Policy(policy::PolicyCommand),
@@ -44,6 +48,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     init_logging();
     match cli.command {
         None | Some(Command::Acp) => acp::run(cli.trace.as_deref()),
+        Some(Command::Chat(args)) => chat::run(args),
         Some(Command::Policy(cmd)) => policy::run(cmd),
         Some(Command::Grants(cmd)) => grants::run(cmd),
         Some(Command::Audit(cmd)) => audit::run(cmd),
@@ -58,6 +63,9 @@ fn init_logging() {
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_ansi(
+            std::io::IsTerminal::is_terminal(&std::io::stderr())
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        )
         .try_init();
 }

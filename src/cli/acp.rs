@@ -39,13 +39,7 @@ pub fn run(trace: Option<&Path>) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("cannot open the trace file {}", path.display()))?;
         options.trace = Some(Arc::new(trace));
     }
-    let config = AgentConfig {
-        locations: Locations::from_env(),
-        model_spec: std::env::var("WARDEN_MODEL").ok().filter(|v| !v.is_empty()),
-        env: Arc::new(|name| std::env::var(name).ok().filter(|v| !v.is_empty())),
-        tool_limits: warden_tools::Limits::default(),
-        max_model_requests: 50,
-    };
+    let config = agent_config();
     // One thread runs the protocol and every turn (decision 0004): a message passes
     // from stdin through the SDK and a turn to stdout without waking another thread.
     // Blocking work (files, starting processes) goes to tokio's blocking pool, and the
@@ -78,13 +72,25 @@ pub fn run(trace: Option<&Path>) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// The agent's setup from the environment (`WARDEN_HOME`, `WARDEN_MODEL`, ...); `warden
+/// chat` runs the same agent in process.
+pub fn agent_config() -> AgentConfig {
+    AgentConfig {
+        locations: Locations::from_env(),
+        model_spec: std::env::var("WARDEN_MODEL").ok().filter(|v| !v.is_empty()),
+        env: Arc::new(|name| std::env::var(name).ok().filter(|v| !v.is_empty())),
+        tool_limits: warden_tools::Limits::default(),
+        max_model_requests: 50,
+    }
+}
+
 /// Tool processes run as the same user as Warden, and on Linux such a process may read
 /// `/proc/<warden's pid>/environ`, where the model's API key is, whatever Warden removed
 /// from the tool's own environment. A process that is not "dumpable" keeps its `/proc`
 /// entries (`environ`, `mem`) and `ptrace` from other unprivileged processes; the flag
 /// is not inherited across `exec`, so tools are unaffected. Warden then leaves no core
 /// dump either, which would hold the key as well.
-fn protect_own_environment() {
+pub fn protect_own_environment() {
     #[cfg(target_os = "linux")]
     if let Err(err) =
         rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable)

@@ -5,8 +5,15 @@
 //! (the session layer), and gives that layer a cloneable [`ClientHandle`] for
 //! `session/update` notifications and for requests to the client, each with a timeout
 //! and a way to withdraw it.
+//!
+//! It also speaks the client side: an [`AgentConnection`] to an agent over any byte
+//! pair or a child process ([`AgentCommand`]), whose requests a [`ClientHandler`]
+//! answers. `warden chat` and the in-process tests use it.
 
+mod agent_process;
 mod client;
+mod client_handler;
+mod connect;
 mod handler;
 mod lines;
 mod serve;
@@ -15,7 +22,10 @@ mod trace;
 pub use agent_client_protocol::Error;
 pub use agent_client_protocol::v1::schema;
 pub use agent_client_protocol::{JsonRpcRequest, JsonRpcResponse};
+pub use agent_process::{AgentCommand, AgentProcess};
 pub use client::{ClientHandle, ClientRequestError, PendingRequest};
+pub use client_handler::ClientHandler;
+pub use connect::{AgentConnection, AgentRequestError, ConnectError, ConnectOptions};
 pub use handler::{AgentHandler, PromptResponder};
 pub use serve::{Ended, ServeError, ServeOptions, serve};
 pub use trace::Trace;

@@ -1,0 +1,415 @@
+//! A non-interactive chat: start or spawn the agent, open a session, send each prompt,
+//! print what happens, and end with the last turn's outcome.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use agent_client_protocol::schema::ProtocolVersion;
+use agent_client_protocol::v1::schema::{
+    ContentBlock, Implementation, InitializeRequest, NewSessionRequest, PromptRequest, SessionId,
+    StopReason, TextContent,
+};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt};
+use tokio::signal::unix::{Signal, SignalKind, signal};
+use warden_acp_transport::{
+    AgentCommand, AgentConnection, AgentRequestError, ConnectError, ConnectOptions, ServeOptions,
+    serve,
+};
+use warden_session::{AgentConfig, WardenAgent};
+
+use crate::approve::Approve;
+use crate::transcript::Transcript;
+
+/// How long a cancelled turn gets to answer `cancelled` before the chat stops anyway.
+const CANCEL_GRACE: Duration = Duration::from_secs(5);
+
+/// Which agent to talk to.
+pub enum AgentSpec {
+    /// Warden's own agent, in process over an in-memory pipe.
+    Own(Box<AgentConfig>),
+    /// Any ACP agent, started as a child: the program and its arguments.
+    Command(Vec<String>),
+}
+
+impl std::fmt::Debug for AgentSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AgentSpec::Own(_) => f.write_str("Own"),
+            AgentSpec::Command(argv) => f.debug_tuple("Command").field(argv).finish(),
+        }
+    }
+}
+
+/// Splits `--agent "CMD ARGS"` into words as a POSIX shell would, without running one.
+pub fn split_command(line: &str) -> Result<Vec<String>, ChatError> {
+    match shlex::split(line) {
+        Some(words) if !words.is_empty() => Ok(words),
+        Some(_) => Err(ChatError::Command("the agent command is empty".to_owned())),
+        None => Err(ChatError::Command(format!(
+            "cannot split the agent command `{line}` (an unclosed quote?)"
+        ))),
+    }
+}
+
+/// Where the prompts come from.
+pub enum Prompts {
+    /// `--prompt TEXT`: one turn.
+    One(String),
+    /// One prompt per non-empty line, until the end of input.
+    Lines(Box<dyn AsyncBufRead + Unpin + Send>),
+}
+
+impl std::fmt::Debug for Prompts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Prompts::One(text) => f.debug_tuple("One").field(text).finish(),
+            Prompts::Lines(_) => f.write_str("Lines"),
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct ChatOptions {
+    pub agent: AgentSpec,
+    /// The session's folder; absolute.
+    pub cwd: PathBuf,
+    pub approve: Approve,
+    pub prompts: Prompts,
+    /// Where a child agent's stderr is appended; `None` discards it.
+    pub agent_log: Option<PathBuf>,
+}
+
+/// How the chat ended, as the exit code says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// The last turn ended normally (`end_turn`), or there was no turn.
+    Ended,
+    /// The last turn was cancelled (Ctrl-C, SIGTERM).
+    Cancelled,
+    /// The last turn failed, or stopped for another reason.
+    Failed,
+}
+
+impl Exit {
+    pub fn code(self) -> u8 {
+        match self {
+            Exit::Ended => 0,
+            Exit::Cancelled => 130,
+            Exit::Failed => 1,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ChatError {
+    #[error("{0}")]
+    Command(String),
+    #[error("cannot open the agent log {path}: {source}")]
+    Log {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("installing the signal handlers failed: {0}")]
+    Signals(#[source] std::io::Error),
+    #[error(transparent)]
+    Connect(#[from] ConnectError),
+    #[error("{0}")]
+    Agent(#[from] AgentRequestError),
+    #[error("reading prompts failed: {0}")]
+    Input(#[source] std::io::Error),
+}
+
+/// SIGINT and SIGTERM: both cancel the running turn and end the chat.
+struct Interrupts {
+    int: Signal,
+    term: Signal,
+}
+
+impl Interrupts {
+    fn install() -> Result<Interrupts, ChatError> {
+        Ok(Interrupts {
+            int: signal(SignalKind::interrupt()).map_err(ChatError::Signals)?,
+            term: signal(SignalKind::terminate()).map_err(ChatError::Signals)?,
+        })
+    }
+
+    async fn recv(&mut self) {
+        tokio::select! {
+            _ = self.int.recv() => {}
+            _ = self.term.recv() => {}
+        }
+    }
+}
+
+/// The agent at the other end, and what must be wound down with it.
+struct Peer {
+    connection: AgentConnection,
+    own: Option<(Arc<WardenAgent>, tokio::task::JoinHandle<()>)>,
+}
+
+async fn start(
+    spec: AgentSpec,
+    cwd: &std::path::Path,
+    agent_log: Option<&std::path::Path>,
+    transcript: Arc<Transcript>,
+) -> Result<Peer, ChatError> {
+    match spec {
+        AgentSpec::Own(config) => {
+            let agent = Arc::new(WardenAgent::new(*config));
+            let (client_end, agent_end) = tokio::io::duplex(256 * 1024);
+            let (agent_in, agent_out) = tokio::io::split(agent_end);
+            let serving = tokio::spawn({
+                let agent = agent.clone();
+                async move {
+                    // The chat handles the signals; the agent stops when its input ends.
+                    let options = ServeOptions::default();
+                    if let Err(err) = serve(agent, agent_in, agent_out, options).await {
+                        tracing::warn!(%err, "Warden's agent stopped with an error");
+                    }
+                }
+            });
+            let (client_in, client_out) = tokio::io::split(client_end);
+            let connection = AgentConnection::connect(
+                transcript,
+                client_in,
+                client_out,
+                ConnectOptions::default(),
+            )
+            .await?;
+            Ok(Peer {
+                connection,
+                own: Some((agent, serving)),
+            })
+        }
+        AgentSpec::Command(argv) => {
+            let mut words = argv.into_iter();
+            let program = words
+                .next()
+                .ok_or_else(|| ChatError::Command("the agent command is empty".to_owned()))?;
+            let stderr = match agent_log {
+                Some(path) => {
+                    if let Some(parent) = path.parent() {
+                        let _ = std::fs::create_dir_all(parent);
+                    }
+                    std::fs::OpenOptions::new()
+                        .create(true)
+                        .append(true)
+                        .open(path)
+                        .map_err(|source| ChatError::Log {
+                            path: path.to_path_buf(),
+                            source,
+                        })?
+                        .into()
+                }
+                None => std::process::Stdio::null(),
+            };
+            let command = AgentCommand {
+                program: program.into(),
+                args: words.map(Into::into).collect(),
+                cwd: Some(cwd.to_path_buf()),
+                stderr,
+            };
+            let connection =
+                AgentConnection::spawn(transcript, command, ConnectOptions::default()).await?;
+            Ok(Peer {
+                connection,
+                own: None,
+            })
+        }
+    }
+}
+
+impl Peer {
+    /// Closes the connection; a child agent is stopped with its process group, Warden's
+    /// own agent winds its turns down and flushes its audit log.
+    async fn stop(self) {
+        let Peer { connection, own } = self;
+        connection.close().await;
+        if let Some((agent, serving)) = own {
+            let _ = tokio::time::timeout(Duration::from_secs(3), serving).await;
+            agent.flush();
+        }
+    }
+}
+
+/// Runs the chat, printing to `writer`.
+pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<Exit, ChatError> {
+    let mut interrupts = Interrupts::install()?;
+    let transcript = Arc::new(Transcript::new(writer, options.approve));
+    let ChatOptions {
+        agent,
+        cwd,
+        prompts,
+        agent_log,
+        approve: _,
+    } = options;
+    let peer = match start(agent, &cwd, agent_log.as_deref(), transcript.clone()).await {
+        Ok(peer) => peer,
+        Err(err) => {
+            transcript.finish();
+            return Err(err);
+        }
+    };
+    let result = session(
+        &peer.connection,
+        &cwd,
+        prompts,
+        &transcript,
+        &mut interrupts,
+    )
+    .await;
+    transcript.end_text();
+    peer.stop().await;
+    // Blocks until the output is written: the last thing the chat does.
+    transcript.finish();
+    result
+}
+
+async fn session(
+    connection: &AgentConnection,
+    cwd: &std::path::Path,
+    mut prompts: Prompts,
+    transcript: &Transcript,
+    interrupts: &mut Interrupts,
+) -> Result<Exit, ChatError> {
+    let init =
+        connection
+            .initialize(InitializeRequest::new(ProtocolVersion::V1).client_info(
+                Implementation::new("warden-chat", env!("CARGO_PKG_VERSION")),
+            ))
+            .await?;
+    let name = init
+        .agent_info
+        .as_ref()
+        .map(|info| info.title.clone().unwrap_or_else(|| info.name.clone()))
+        .unwrap_or_else(|| "the agent".to_owned());
+    transcript.set_agent_name(&name);
+    let session = connection
+        .new_session(NewSessionRequest::new(cwd.to_path_buf()))
+        .await?
+        .session_id;
+    // A child agent's pid is part of the log, so that a run can be checked for leftovers.
+    let pid = connection
+        .agent_pid()
+        .map(|pid| format!(" (pid {pid})"))
+        .unwrap_or_default();
+    transcript.lines(&[format!(
+        "Session {} with {}{pid} in {}",
+        crate::render::clean(&session.to_string()),
+        crate::render::clean(&name),
+        cwd.display()
+    )]);
+
+    let mut last = Exit::Ended;
+    loop {
+        let text = match &mut prompts {
+            Prompts::One(text) => {
+                let text = std::mem::take(text);
+                if text.is_empty() {
+                    break;
+                }
+                text
+            }
+            Prompts::Lines(input) => {
+                let mut line = String::new();
+                let read = tokio::select! {
+                    read = input.read_line(&mut line) => read.map_err(ChatError::Input)?,
+                    () = interrupts.recv() => {
+                        transcript.lines(&["Interrupted.".to_owned()]);
+                        return Ok(Exit::Cancelled);
+                    }
+                };
+                if read == 0 {
+                    break;
+                }
+                let line = line.trim_end_matches(['\n', '\r']).to_owned();
+                if line.trim().is_empty() {
+                    continue;
+                }
+                line
+            }
+        };
+        for (i, prompt_line) in text.lines().enumerate() {
+            let marker = if i == 0 { ">" } else { " " };
+            transcript.lines(&[format!("{marker} {}", crate::render::clean(prompt_line))]);
+        }
+        let (exit, stop) = turn(connection, &session, text, transcript, interrupts).await;
+        last = exit;
+        if stop {
+            break;
+        }
+    }
+    Ok(last)
+}
+
+/// One turn; returns its outcome and whether the chat must stop (interrupted, or the
+/// agent is gone).
+async fn turn(
+    connection: &AgentConnection,
+    session: &SessionId,
+    text: String,
+    transcript: &Transcript,
+    interrupts: &mut Interrupts,
+) -> (Exit, bool) {
+    let request = PromptRequest::new(
+        session.clone(),
+        vec![ContentBlock::Text(TextContent::new(text))],
+    );
+    let prompt = connection.prompt(request);
+    tokio::pin!(prompt);
+    let (result, interrupted) = tokio::select! {
+        result = &mut prompt => (Some(result), false),
+        () = interrupts.recv() => {
+            transcript.end_text();
+            transcript.lines(&["Interrupted: cancelling the turn.".to_owned()]);
+            if let Err(err) = connection.cancel(session.clone()) {
+                tracing::debug!(%err, "could not send session/cancel");
+            }
+            // The agent answers the prompt `cancelled`; a second signal or the grace
+            // period ends the wait.
+            let result = tokio::select! {
+                result = tokio::time::timeout(CANCEL_GRACE, &mut prompt) => result.ok(),
+                () = interrupts.recv() => None,
+            };
+            (result, true)
+        }
+    };
+    transcript.end_text();
+    let exit = match result {
+        Some(Ok(response)) => {
+            let exit = match response.stop_reason {
+                StopReason::EndTurn => Exit::Ended,
+                StopReason::Cancelled => Exit::Cancelled,
+                _ => Exit::Failed,
+            };
+            let reason = serde_json::to_value(response.stop_reason)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_else(|| "unknown".to_owned());
+            transcript.lines(&[format!("[turn ended: {reason}]")]);
+            exit
+        }
+        Some(Err(err)) => {
+            transcript.lines(&[format!(
+                "[turn failed: {}]",
+                crate::render::clean(&err.to_string())
+            )]);
+            if matches!(err, AgentRequestError::Disconnected { .. }) {
+                return (Exit::Failed, true);
+            }
+            Exit::Failed
+        }
+        None => {
+            transcript.lines(&["[turn not answered; stopping]".to_owned()]);
+            Exit::Cancelled
+        }
+    };
+    // Interrupted means the user asked to stop, whatever the agent answered.
+    if interrupted {
+        return (Exit::Cancelled, true);
+    }
+    (exit, false)
+}

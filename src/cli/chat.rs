@@ -1,0 +1,91 @@
+//! `warden chat`: parses the flags and runs the chat client (`warden-chat`).
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use clap::{Args, ValueEnum};
+use warden_chat::{AgentSpec, Approve, ChatOptions, Prompts, split_command};
+use warden_permissions::Locations;
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ApproveArg {
+    /// Ask the person; without a terminal, deny.
+    Ask,
+    /// Allow once, except calls the agent marks Critical (denied).
+    All,
+    /// Deny.
+    None,
+}
+
+#[derive(Debug, Args)]
+pub struct ChatArgs {
+    /// Run this ACP agent ("CMD ARGS", split like a shell would, no shell run) instead of
+    /// Warden's own.
+    #[arg(long, value_name = "CMD ARGS")]
+    pub agent: Option<String>,
+    /// The session's folder (default: the current one).
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// How permission requests are answered.
+    #[arg(long, value_enum, default_value = "ask")]
+    pub approve: ApproveArg,
+    /// Send this prompt and exit; without it, prompts are read line by line from stdin.
+    #[arg(long, value_name = "TEXT")]
+    pub prompt: Option<String>,
+}
+
+pub fn run(args: ChatArgs) -> anyhow::Result<ExitCode> {
+    let cwd = match args.cwd {
+        Some(dir) => dir,
+        None => std::env::current_dir().context("cannot read the current folder")?,
+    };
+    let cwd = std::fs::canonicalize(&cwd)
+        .with_context(|| format!("the folder {} cannot be used", cwd.display()))?;
+    let prompts = match args.prompt {
+        Some(text) => Prompts::One(text),
+        None if std::io::stdin().is_terminal() => anyhow::bail!(
+            "the interactive chat is not available yet: pass --prompt TEXT, or pipe prompts \
+             on stdin (one per line)"
+        ),
+        None => Prompts::Lines(Box::new(tokio::io::BufReader::new(tokio::io::stdin()))),
+    };
+    let approve = match args.approve {
+        ApproveArg::Ask => Approve::Ask,
+        ApproveArg::All => Approve::All,
+        ApproveArg::None => Approve::None,
+    };
+    let (agent, agent_log) = match &args.agent {
+        Some(line) => (
+            AgentSpec::Command(split_command(line)?),
+            // The agent's stderr goes next to Warden's other state, never over the screen.
+            Some(
+                Locations::from_env()
+                    .audit_log()
+                    .with_file_name("chat-agent.log"),
+            ),
+        ),
+        None => {
+            super::acp::protect_own_environment();
+            (AgentSpec::Own(Box::new(super::acp::agent_config())), None)
+        }
+    };
+    let options = ChatOptions {
+        agent,
+        cwd,
+        approve,
+        prompts,
+        agent_log,
+    };
+    // One thread, as for `warden acp` (decision 0004): the agent, the client and the
+    // transcript share it; blocking work goes to the blocking pool.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let result = runtime.block_on(warden_chat::run(options, Box::new(std::io::stdout())));
+    // Do not wait for the stdin reader, which may sit in a blocking read.
+    runtime.shutdown_background();
+    Ok(ExitCode::from(result?.code()))
+}

@@ -1,0 +1,94 @@
+"""A tiny ACP agent that is not Warden, on the official Python SDK, for `warden chat --agent`.
+
+A prompt `touch NAME` proposes one tool call that creates NAME in the session's folder, asks
+the client with `session/request_permission` (its own option ids and labels), and creates the
+file only when an allow option was selected. `touch-critical NAME` does the same but marks
+the call Critical the way Warden does (`_meta.warden.risk`). `fail` answers the prompt with an
+error. Anything else is echoed back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from acp import PROTOCOL_VERSION, RequestError, run_agent
+from acp.helpers import start_tool_call, text_block, update_agent_message, update_tool_call
+from acp.schema import (
+    AgentCapabilities,
+    Implementation,
+    InitializeResponse,
+    NewSessionResponse,
+    PermissionOption,
+    PromptResponse,
+    ToolCallUpdate,
+)
+
+
+class ToyAgent:
+    def __init__(self) -> None:
+        self.conn: Any = None
+        self.cwd: dict[str, Path] = {}
+        self.calls = 0
+
+    def on_connect(self, conn: Any) -> None:
+        self.conn = conn
+
+    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        return InitializeResponse(
+            protocol_version=PROTOCOL_VERSION,
+            agent_capabilities=AgentCapabilities(),
+            agent_info=Implementation(name="toy-agent", title="Toy Agent", version="0.0.1"),
+        )
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+        session_id = f"toy-{len(self.cwd) + 1}"
+        self.cwd[session_id] = Path(cwd)
+        return NewSessionResponse(session_id=session_id)
+
+    async def say(self, session_id: str, text: str) -> None:
+        await self.conn.session_update(session_id=session_id, update=update_agent_message(text_block(text)))
+
+    async def prompt(self, session_id: str, prompt: list[Any], **kwargs: Any) -> PromptResponse:
+        text = "".join(getattr(block, "text", "") for block in prompt).strip()
+        verb, _, name = text.partition(" ")
+        if text == "fail":
+            raise RequestError.internal_error({"reason": "the toy agent fails on request"})
+        if verb not in ("touch", "touch-critical") or not name:
+            await self.say(session_id, f"echo: {text}")
+            return PromptResponse(stop_reason="end_turn")
+        self.calls += 1
+        call_id = f"toy_call_{self.calls}"
+        title = f"Create {name}"
+        await self.conn.session_update(
+            session_id=session_id,
+            update=start_tool_call(call_id, title, kind="edit", status="pending", raw_input={"name": name}),
+        )
+        meta = {"warden": {"risk": "critical", "reason": "a toy call marked Critical"}} if verb == "touch-critical" else {}
+        response = await self.conn.request_permission(
+            session_id=session_id,
+            tool_call=ToolCallUpdate(tool_call_id=call_id, title=title, raw_input={"name": name}),
+            options=[
+                PermissionOption(option_id="toy-yes", name="Yes, once", kind="allow_once"),
+                PermissionOption(option_id="toy-always", name="Yes, always", kind="allow_always"),
+                PermissionOption(option_id="toy-no", name="No", kind="reject_once"),
+            ],
+            **meta,
+        )
+        chosen = getattr(response.outcome, "option_id", None)
+        if chosen in ("toy-yes", "toy-always"):
+            (self.cwd[session_id] / name).write_text("made by the toy agent\n")
+            await self.conn.session_update(session_id=session_id, update=update_tool_call(call_id, status="completed"))
+            await self.say(session_id, f"created {name}")
+        else:
+            await self.conn.session_update(session_id=session_id, update=update_tool_call(call_id, status="failed"))
+            await self.say(session_id, f"not created: {chosen or 'cancelled'}")
+        return PromptResponse(stop_reason="end_turn")
+
+    async def cancel(self, session_id: str, **kwargs: Any) -> None:
+        return None
+
+
+if __name__ == "__main__":
+    asyncio.run(run_agent(ToyAgent()))
