@@ -161,9 +161,13 @@ fn server<'a>(request: &'a RequestPermissionRequest, agent: &'a str) -> &'a str 
 pub fn permission(request: &RequestPermissionRequest, agent: &str, picked: &Picked) -> Vec<String> {
     let fields = &request.tool_call.fields;
     let server = clean(server(request, agent));
-    let tool = fields
-        .name
-        .as_deref()
+    let warden = request.meta.as_ref().and_then(|meta| meta.get("warden"));
+    // The tool's name where the agent gives it (Warden does, in `_meta.warden.tool`),
+    // else the title people read.
+    let tool = warden
+        .and_then(|warden| warden.get("tool"))
+        .and_then(Value::as_str)
+        .or(fields.name.as_deref())
         .or(fields.title.as_deref())
         .map(clean)
         .unwrap_or_else(|| clean(&request.tool_call.tool_call_id.to_string()));
@@ -174,22 +178,33 @@ pub fn permission(request: &RequestPermissionRequest, agent: &str, picked: &Pick
     if let Some(args) = &fields.raw_input {
         lines.push(format!("  > {}", clean(&args.to_string())));
     }
-    if let Some(warden) = request.meta.as_ref().and_then(|meta| meta.get("warden")) {
+    let mut risk_line = None;
+    if let Some(warden) = warden {
         let risk = warden.get("risk").and_then(Value::as_str);
         let reason = warden.get("reason").and_then(Value::as_str);
-        match (risk, reason) {
+        let line = match (risk, reason) {
             (Some(risk), Some(reason)) => {
-                lines.push(format!("{}: {}", capitalised(&clean(risk)), clean(reason)));
+                Some(format!("{}: {}", capitalised(&clean(risk)), clean(reason)))
             }
-            (Some(risk), None) => lines.push(format!("Risk: {}", capitalised(&clean(risk)))),
-            (None, Some(reason)) => lines.push(clean(reason)),
-            (None, None) => {}
+            (Some(risk), None) => Some(format!("Risk: {}", capitalised(&clean(risk)))),
+            (None, Some(reason)) => Some(clean(reason)),
+            (None, None) => None,
+        };
+        if let Some(line) = &line {
+            lines.push(line.clone());
         }
+        risk_line = line;
     }
-    content(
-        serde_json::to_value(&fields.content).ok().as_ref(),
-        &mut lines,
-    );
+    // The agent may say the risk again in the call's content (Warden does, for clients
+    // that do not read `_meta`): that text block is not printed a second time.
+    let mut shown = serde_json::to_value(&fields.content).ok();
+    if let (Some(line), Some(Value::Array(items))) = (&risk_line, shown.as_mut()) {
+        items.retain(|item| {
+            let text = item.get("content").and_then(|c| str_of(c, "text"));
+            !text.is_some_and(|text| text.lines().next().map(clean).as_deref() == Some(line))
+        });
+    }
+    content(shown.as_ref(), &mut lines);
     lines.push(WARNING.to_owned());
     lines.push(REVIEW.to_owned());
     let mut session_offered = false;

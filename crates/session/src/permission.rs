@@ -176,6 +176,9 @@ pub fn request(
     // (through serialisation, then out of the `Value`); this is the proposal path.
     let mut warden = serde_json::Map::new();
     warden.insert("prompt".to_owned(), prompt.into());
+    // The tool's own name, for clients that lay out "Run <tool> from <server>": the
+    // ACP tool call carries only a title meant for people.
+    warden.insert("tool".to_owned(), call.tool.clone().into());
     warden.insert("risk".to_owned(), verdict.risk.as_str().into());
     warden.insert("reason".to_owned(), verdict.risk_reason.clone().into());
     warden.insert("grant".to_owned(), verdict.proposal.clone().into());
@@ -442,6 +445,7 @@ mod tests {
             Some(ToolCallStatus::Pending)
         );
         let meta = serde_json::to_value(&request.meta).unwrap_or_default();
+        assert_eq!(meta["warden"]["tool"], "terminal");
         assert_eq!(meta["warden"]["risk"], "high");
         assert_eq!(meta["warden"]["reason"], "runs npm test");
         assert_eq!(meta["warden"]["grant"], "\"npm test …\"");

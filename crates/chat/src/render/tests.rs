@@ -117,15 +117,23 @@ fn permission_request(meta: Option<Value>) -> RequestPermissionRequest {
 
 #[test]
 fn the_permission_prompt_follows_the_chat_layout() {
-    let request = permission_request(Some(json!({"warden": {
-        "prompt": "Execute command: rm -rf ~?", "risk": "critical",
+    let mut request = permission_request(Some(json!({"warden": {
+        "prompt": "Execute command: rm -rf ~?", "tool": "terminal", "risk": "critical",
         "reason": "recursively deletes your home folder"}})));
+    // The risk said again in the content is printed once; other content stays.
+    request.tool_call.fields.content = Some(vec![
+        "Critical: recursively deletes your home folder\n\n```sh\nrm -rf ~\n```"
+            .to_owned()
+            .into(),
+        "Another note".to_owned().into(),
+    ]);
     let picked = crate::approve::pick(crate::Approve::All, &request);
     expect![[r#"
         Allow tool call from Warden?
-          Run Execute command: rm -rf ~ from Warden
+          Run terminal from Warden
           > {"command":"rm -rf ~"}
         Critical: recursively deletes your home folder
+          | Another note
         Malicious MCP servers or conversation content could potentially trick the agent into attempting harmful actions through your installed tools.
         Review each action carefully before approving
         [Deny] [Allow once] [Allow for this chat: Always allow `rm`]
