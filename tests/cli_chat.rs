@@ -118,7 +118,7 @@ fn approve_all_allows_a_write_once_and_the_file_is_written() {
     let out = stdout(&output);
     for line in [
         "Allow tool call from Warden?",
-        "  Run Write 5 bytes to out.txt from Warden",
+        "  Run fs_write from Warden",
         r#"  > {"path":"out.txt","content":"hello"}"#,
         "Malicious MCP servers or conversation content could potentially trick the agent into attempting harmful actions through your installed tools.",
         "Review each action carefully before approving",

@@ -201,7 +201,7 @@ pub fn permission(request: &RequestPermissionRequest, agent: &str, picked: &Pick
     if let (Some(line), Some(Value::Array(items))) = (&risk_line, shown.as_mut()) {
         items.retain(|item| {
             let text = item.get("content").and_then(|c| str_of(c, "text"));
-            !text.is_some_and(|text| text.lines().next().map(clean).as_deref() == Some(line))
+            text.is_none_or(|text| text.lines().next().map(clean).as_deref() != Some(line))
         });
     }
     content(shown.as_ref(), &mut lines);
