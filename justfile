@@ -25,6 +25,7 @@ bench:
     cargo bench --bench acp_transport
     cargo bench --bench turn
     cargo bench -p warden-permissions
+    cargo bench -p warden-audit
     cargo bench -p warden-session
     cargo bench -p warden-tools
     cargo bench -p warden-model

@@ -10,8 +10,8 @@
 //! A third layer knows the values themselves: [`KnownSecrets`] holds Warden's own
 //! credentials (the model's API key, the variables the user lists) and replaces every
 //! occurrence of their values in tool output with `[redacted: NAME]` before the output
-//! reaches the model or the client; [`is_secret_variable`] says which environment
-//! variable names the shell analysis treats as secrets.
+//! reaches the model or the client. Which environment variable *names* hold secrets is
+//! a policy question and is answered by `warden_permissions::is_secret_variable`.
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -195,34 +195,6 @@ pub fn redact_json(value: &Value) -> Value {
 /// output while protecting little. Such a value is still kept out of tool processes'
 /// environments by name.
 pub const MIN_SECRET_LEN: usize = 8;
-
-/// Whether an environment variable's name says it holds a secret: `*_KEY` (and
-/// `*_KEY_*`), `*TOKEN*`, `*SECRET*`, `*PASSWORD*`, `*PASSWD*`, `*PASSPHRASE*`,
-/// `*CREDENTIAL*`, `*_PWD`, `*_PASS`, and API, access and private keys in any
-/// spelling (`OPENAI_API_KEY`, `AWS_SECRET_ACCESS_KEY`, `AWS_ACCESS_KEY_ID`,
-/// `GITHUB_TOKEN`, `PGPASSWORD`, `GOOGLE_APPLICATION_CREDENTIALS`). Compared in upper
-/// case; `PWD` itself (the working directory) is not a secret.
-pub fn is_secret_variable(name: &str) -> bool {
-    const PARTS: &[&str] = &[
-        "TOKEN",
-        "SECRET",
-        "PASSWORD",
-        "PASSWD",
-        "PASSPHRASE",
-        "CREDENTIAL",
-        "APIKEY",
-        "API_KEY",
-        "ACCESS_KEY",
-        "ACCESSKEY",
-        "PRIVATE_KEY",
-        "PRIVATEKEY",
-    ];
-    let upper = name.to_ascii_uppercase();
-    let words: Vec<&str> = upper.split('_').collect();
-    PARTS.iter().any(|part| upper.contains(part))
-        || words.iter().skip(1).any(|w| *w == "KEY")
-        || words.len() > 1 && matches!(words.last(), Some(&("PWD" | "PASS")))
-}
 
 /// One known secret: the variable it came from and its value.
 #[derive(Clone)]
