@@ -10,6 +10,8 @@
 //! figures are per-process events (spawn, exit, peak memory) that criterion's
 //! iteration model does not fit, and it keeps the dependency tree small.
 
+// Benchmark code: a failed setup step panics, which is how a benchmark fails.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 #![allow(clippy::print_stdout, reason = "a benchmark reports on stdout")]
 
 use std::io::{BufRead, BufReader, Write};

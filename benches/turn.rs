@@ -19,6 +19,8 @@
 //! Run with `cargo bench --bench turn`. The figures are recorded in
 //! `docs/performance.md` ("Prompt turn").
 
+// Benchmark code: a failed setup step panics, which is how a benchmark fails.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 #![allow(clippy::print_stdout, reason = "a benchmark reports on stdout")]
 
 use std::io::{BufRead, BufReader, Read, Write};

@@ -3,6 +3,9 @@
 //!
 //! Run: `cargo bench -p warden-audit --bench audit`.
 
+// Benchmark code: a failed setup step panics, which is how a benchmark fails.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
