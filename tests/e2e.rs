@@ -1,4 +1,5 @@
-//! End-to-end tests: the real `warden` binary driven over stdio by a small ACP client.
+//! End-to-end tests: the real `warden` binary driven over stdio by a small ACP client,
+//! and its inspection commands (`cli_audit`, `cli_policy`) run as processes.
 //!
 //! One test binary holds every scenario (to keep link time low); the modules live in
 //! `tests/e2e/`. Every message the agent writes is validated against the official ACP
@@ -12,6 +13,8 @@ mod e2e {
 
     mod approvals;
     mod bad_input;
+    mod cli_audit;
+    mod cli_policy;
     mod commands;
     mod explain;
     mod lifecycle;

@@ -1,8 +1,5 @@
 //! `warden audit tail` and `warden audit verify`, end to end through the binary.
 
-// Test code: a failed setup step panics, which is how a test fails.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};

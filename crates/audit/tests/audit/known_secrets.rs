@@ -1,9 +1,6 @@
 //! Redacting the known values of Warden's own secrets from tool output: whole text,
 //! text in chunks, overlapping values, and values too short to redact.
 
-// Test code: a failed setup step panics, which is how a test fails.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use warden_audit::{KnownSecrets, MIN_SECRET_LEN};
 
 const KEY: &str = "sk-test-0123456789abcdef";

@@ -1,9 +1,6 @@
 //! Path resolution and classification as a table, plus symlink escapes on a real
 //! temporary folder.
 
-// Test code: a failed setup step panics, which is how a test fails.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::path::{Path, PathBuf};
 
 use warden_permissions::paths::{FileOp, Sensitive, is_precious, path_risk, resolve};

@@ -1,8 +1,5 @@
 //! The audit log's hash chain: appending, and what `verify` finds after tampering.
 
-// Test code: a failed setup step panics, which is how a test fails.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -1,8 +1,5 @@
 //! The scripted model, driven through the `Model` trait: one `check` per grammar boundary.
 
-// Test code: a failed setup step panics, which is how a test fails.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use expect_test::{Expect, expect};
 use futures::StreamExt;
 use warden_model::{

@@ -1,9 +1,6 @@
 //! `warden policy check|lint`, `warden grants list|revoke` and `warden trust`, end to
 //! end through the binary, with WARDEN_HOME and WARDEN_MANAGED_POLICY in a tempdir.
 
-// Test code: a failed setup step panics, which is how a test fails.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -1,8 +1,5 @@
 //! The OpenAI-compatible backend against a local server that speaks the real wire format.
 
-// Test code: a failed setup step panics, which is how a test fails.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 mod server;
 
 use std::time::Duration;
