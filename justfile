@@ -26,6 +26,7 @@ bench:
     cargo bench --bench turn
     cargo bench --bench chat
     cargo bench -p warden-permissions
+    cargo bench -p warden-audit
     cargo bench -p warden-session
     cargo bench -p warden-tools
     cargo bench -p warden-model

@@ -5,6 +5,11 @@
 //! Run with `cargo bench --bench chat` (`-- --runs N`, default 30). It prints one table;
 //! the figures are recorded in `docs/performance.md`.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "bench setup: a failed step panics"
+)]
 #![allow(clippy::print_stdout, reason = "a benchmark reports on stdout")]
 
 use std::io::{BufRead, BufReader};

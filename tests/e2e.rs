@@ -1,14 +1,22 @@
-//! End-to-end tests: the real `warden` binary driven over stdio by a small ACP client.
+//! End-to-end tests: the real `warden` binary driven over stdio by a small ACP client,
+//! its inspection commands (`cli_audit`, `cli_policy`) run as processes, and `warden chat`
+//! without a terminal (`cli_chat`).
 //!
 //! One test binary holds every scenario (to keep link time low); the modules live in
 //! `tests/e2e/`. Every message the agent writes is validated against the official ACP
 //! JSON Schema for its method (see `support::schema`).
+
+// Test code: a failed setup step panics, which is how a test fails.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod e2e {
     mod support;
 
     mod approvals;
     mod bad_input;
+    mod cli_audit;
+    mod cli_chat;
+    mod cli_policy;
     mod commands;
     mod explain;
     mod lifecycle;

@@ -7,8 +7,8 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use serde_json::Value;
-use warden_permissions::audit::{TailLine, tail, verify};
-use warden_permissions::{AuditKind, AuditRecord, Locations, Outcome};
+use warden_audit::{AuditKind, AuditRecord, Outcome, TailLine, tail, verify};
+use warden_permissions::Locations;
 
 #[derive(Debug, clap::Subcommand)]
 pub enum AuditCommand {

@@ -273,7 +273,7 @@ fn a_malformed_risk_level_makes_the_call_invalid_with_the_policy_checks_message(
         Some("failed")
     );
     // `warden policy check` reports the same text as the malformed call's problem
-    // (tests/cli_policy.rs).
+    // (`cli_policy.rs`).
     let expected =
         r#"Invalid call: invalid risk_level "critical": expected "low", "medium" or "high""#;
     fn texts(value: &Value, out: &mut Vec<String>) {

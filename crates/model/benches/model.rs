@@ -2,6 +2,9 @@
 //! conversation, decoding a streamed reply, trimming a large tool output, and the scripted
 //! model's reply.
 
+// Benchmark code: a failed setup step panics, which is how a benchmark fails.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::json;
 use std::hint::black_box;

@@ -10,6 +10,9 @@
 //!
 //! Run: `cargo bench -p warden-permissions --bench evaluate`.
 
+// Benchmark code: a failed setup step panics, which is how a benchmark fails.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};

@@ -2,6 +2,9 @@
 //!
 //! Run: `cargo bench -p warden-permissions --bench grants_load`.
 
+// Benchmark code: a failed setup step panics, which is how a benchmark fails.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};

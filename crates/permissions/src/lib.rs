@@ -1,8 +1,9 @@
 //! Warden's permission engine: for one proposed tool call, decide allow, ask or deny,
 //! with a risk level and an explanation.
 //!
-//! The crate has no ACP types and does no I/O outside its `store` and `audit` modules
-//! (and the read-only path resolution that risk assessment needs).
+//! The crate has no ACP types and does no I/O outside its `store` module (and the
+//! read-only path resolution that risk assessment needs). The audit log and redaction
+//! live in `warden-audit`, which depends on this crate.
 
 mod context;
 mod decision;
@@ -16,10 +17,9 @@ pub use locations::{Locations, PROJECT_POLICY};
 pub use mode::Mode;
 pub use risk::Risk;
 
-pub mod audit;
-pub mod redact;
+pub mod secrets;
 
-pub use audit::{AuditError, AuditEvent, AuditKind, AuditLog, AuditRecord, Outcome, VerifyReport};
+pub use secrets::is_secret_variable;
 
 pub mod paths;
 pub mod shell;

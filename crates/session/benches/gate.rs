@@ -9,6 +9,9 @@
 //!
 //! Run with `cargo bench -p warden-session --bench gate`.
 
+// Benchmark code: a failed setup step panics, which is how a benchmark fails.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::hint::black_box;
 use std::sync::Arc;
 

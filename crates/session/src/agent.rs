@@ -16,8 +16,9 @@ use warden_acp_transport::schema::{
     SetSessionConfigOptionResponse, SetSessionModeRequest, SetSessionModeResponse, StopReason,
 };
 use warden_acp_transport::{AgentHandler, ClientHandle, Error, PromptResponder};
+use warden_audit::AuditLog;
 use warden_model::{Conversation, Model, ToolSpec, code_span};
-use warden_permissions::{AuditLog, Context, Engine, Locations, Mode};
+use warden_permissions::{Context, Engine, Locations, Mode};
 use warden_tools::Secrets;
 
 use crate::audit::AuditLogSink;
@@ -227,7 +228,7 @@ impl WardenAgent {
                     None => {
                         let names: Vec<String> = std::env::vars_os()
                             .filter_map(|(name, _)| name.into_string().ok())
-                            .filter(|name| warden_permissions::redact::is_secret_variable(name))
+                            .filter(|name| warden_permissions::is_secret_variable(name))
                             .collect();
                         tracing::error!(
                             ?names,

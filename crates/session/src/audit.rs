@@ -3,7 +3,8 @@
 use std::time::Duration;
 
 use warden_acp_transport::schema::SessionId;
-use warden_permissions::{AuditEvent, AuditLog, Decision, Outcome};
+use warden_audit::{AuditEvent, AuditLog, Outcome};
+use warden_permissions::Decision;
 
 use crate::driver::AuditSink;
 use crate::turn::{AuditKind, AuditNote};

@@ -1,5 +1,8 @@
 //! Integration tests of the built-in tools, in one test binary.
 
+// Test code: a failed setup step panics, which is how a test fails.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod tools {
     mod defs;
     mod describe;

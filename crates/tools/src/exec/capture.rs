@@ -4,7 +4,7 @@
 
 use std::collections::VecDeque;
 
-use warden_permissions::redact::RedactStream;
+use warden_audit::RedactStream;
 
 /// Output kept within a byte budget.
 #[derive(Debug)]
@@ -78,7 +78,7 @@ impl Capture {
 
 #[cfg(test)]
 mod tests {
-    use warden_permissions::redact::{KnownSecrets, RedactStream};
+    use warden_audit::{KnownSecrets, RedactStream};
 
     use super::Capture;
 

@@ -8,40 +8,11 @@
 //! scratch folder): `-c core.pager`, `-c alias.x='!cmd'`, `GIT_CONFIG_*` with
 //! `core.pager`, `core.fsmonitor` and `alias.*`.
 
-use std::path::PathBuf;
+use warden_permissions::Risk;
 
-use warden_permissions::shell::analyse;
-use warden_permissions::{Context, Risk};
+use super::shell_support::failures;
 
 use Risk::{Critical, High, Low, Medium};
-
-fn ctx() -> Context {
-    Context::new("/home/wardentest/project")
-        .with_home("/home/wardentest")
-        .with_protected(vec![PathBuf::from("/home/wardentest/.config/warden")])
-}
-
-fn check(cases: &[(&str, Risk)], at_least: bool) -> Vec<String> {
-    cases
-        .iter()
-        .filter_map(|(command, expected)| {
-            let a = analyse(command, &ctx());
-            let ok = if at_least {
-                a.risk >= *expected
-            } else {
-                a.risk == *expected
-            };
-            (!ok).then(|| {
-                format!(
-                    "{command:?}: expected {}{expected}, got {} ({})",
-                    if at_least { "at least " } else { "" },
-                    a.risk,
-                    a.reason()
-                )
-            })
-        })
-        .collect()
-}
 
 /// The least risk of each command: the carried script's own.
 const MUST_NOT_PASS: &[(&str, Risk)] = &[
@@ -205,7 +176,7 @@ const MUST_STAY: &[(&str, Risk)] = &[
 
 #[test]
 fn carried_commands_are_judged_like_the_command() {
-    let f = check(MUST_NOT_PASS, true);
+    let f = failures(MUST_NOT_PASS, true);
     assert!(
         f.is_empty(),
         "{} of {} failed:\n{}",
@@ -218,7 +189,7 @@ fn carried_commands_are_judged_like_the_command() {
 
 #[test]
 fn harmless_git_keys_and_carried_commands_do_not_prompt_more() {
-    let f = check(MUST_STAY, false);
+    let f = failures(MUST_STAY, false);
     assert!(
         f.is_empty(),
         "{} of {} failed:\n{}",

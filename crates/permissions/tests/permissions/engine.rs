@@ -1,5 +1,5 @@
 //! The policy engine end to end: the decision table, the invariants, grants and
-//! their store, lint, and property tests. One test binary, so it builds once.
+//! their store, lint, and property tests.
 
 mod grants;
 mod horizon;

@@ -6,7 +6,8 @@ use std::process::{Command, Output};
 use std::time::{Duration, UNIX_EPOCH};
 
 use serde_json::json;
-use warden_permissions::{AuditEvent, AuditLog, Decision, Outcome, Risk};
+use warden_audit::{AuditEvent, AuditLog, Outcome};
+use warden_permissions::{Decision, Risk};
 
 fn warden(home: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_warden"))

@@ -8,7 +8,7 @@ use warden_permissions::{
     Scope, ToolCall,
 };
 
-use crate::support::World;
+use super::support::World;
 
 fn proposal_of(
     w: &World,

@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{Decision, Risk};
+use warden_permissions::{Decision, Risk};
 
 /// The kind of an audit entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -211,7 +211,7 @@ pub struct ArgsDigest {
 ///
 /// `seq` and `prev` come first on the line and chain it to the line before:
 /// `prev` is the hex SHA-256 of the previous line's bytes (without its newline),
-/// or [`crate::audit::GENESIS`] on the first line; `seq` counts from 1.
+/// or [`crate::GENESIS`] on the first line; `seq` counts from 1.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditRecord {
     pub seq: u64,

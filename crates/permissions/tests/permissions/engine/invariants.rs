@@ -6,7 +6,7 @@ use warden_permissions::{
     Mode, Risk, Scope, ToolCall, TrustStore,
 };
 
-use crate::support::World;
+use super::support::World;
 
 const ALLOW_TERMINAL: &str = "[[rule]]\ntool = \"terminal\"\ndecision = \"allow\"\n";
 const DENY_NPM: &str = "[[rule]]\ntool = \"terminal\"\ncommand = \"npm install\"\ndecision = \"deny\"\nreason = \"no installs\"\n";

@@ -5,8 +5,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde_json::json;
-use warden_permissions::audit::{GENESIS, ProblemKind, line_hash, tail, verify};
-use warden_permissions::{AuditEvent, AuditLog, AuditRecord, Decision, Outcome, Risk};
+use warden_audit::{
+    AuditEvent, AuditLog, AuditRecord, GENESIS, Outcome, ProblemKind, line_hash, tail, verify,
+};
+use warden_permissions::{Decision, Risk};
 
 fn log_path(dir: &tempfile::TempDir) -> PathBuf {
     dir.path().join("state").join("audit.jsonl")
@@ -345,7 +347,7 @@ fn a_full_queue_drops_and_leaves_a_marker() {
         .open(&path)
         .expect("open");
     fs4::FileExt::lock(&holder).expect("lock");
-    let sent = warden_permissions::audit::MAX_BATCH + 4 + 100;
+    let sent = warden_audit::MAX_BATCH + 4 + 100;
     for i in 0..sent {
         log.record(event(i));
     }

@@ -9,39 +9,12 @@
 //! `GIT_CONFIG_PARAMETERS`; `GIT_PAGER`, `PAGER`, `GIT_EDITOR`, `GIT_SSH_COMMAND`,
 //! `LESSOPEN`, `BASH_ENV`; `XDG_CONFIG_HOME` pointing at a git config with a pager.
 
-use std::path::PathBuf;
-
+use warden_permissions::Risk;
 use warden_permissions::shell::analyse;
-use warden_permissions::{Context, Risk};
+
+use super::shell_support::{ctx, failures};
 
 use Risk::{Critical, High, Low, Medium};
-
-fn ctx() -> Context {
-    Context::new("/home/wardentest/project")
-        .with_home("/home/wardentest")
-        .with_protected(vec![PathBuf::from("/home/wardentest/.config/warden")])
-}
-
-fn failures(cases: &[(&str, Risk)], at_least: bool) -> Vec<String> {
-    cases
-        .iter()
-        .filter_map(|(command, expected)| {
-            let a = analyse(command, &ctx());
-            let ok = if at_least {
-                a.risk >= *expected
-            } else {
-                a.risk == *expected
-            };
-            (!ok).then(|| {
-                format!(
-                    "{command:?}: expected {expected}, got {} ({})",
-                    a.risk,
-                    a.reason()
-                )
-            })
-        })
-        .collect()
-}
 
 /// The least risk of each command.
 const MUST_NOT_PASS: &[(&str, Risk)] = &[

@@ -4,7 +4,7 @@ use proptest::prelude::*;
 use serde_json::json;
 use warden_permissions::{Decision, Effect, Layer, Mode, Risk, Scope, ToolCall};
 
-use crate::support::World;
+use super::support::World;
 
 /// Simple commands, from harmless to destructive.
 const COMMANDS: &[&str] = &[

@@ -3,39 +3,12 @@
 //! run IMAGE CMD`, ...) never hides what it runs, and an unknown program is judged by
 //! every argv suffix that starts with a program Warden knows.
 
-use std::path::PathBuf;
-
+use warden_permissions::Risk;
 use warden_permissions::shell::analyse;
-use warden_permissions::{Context, Risk};
+
+use super::shell_support::{ctx, failures};
 
 use Risk::{Critical, High, Low, Medium};
-
-fn ctx() -> Context {
-    Context::new("/home/wardentest/project")
-        .with_home("/home/wardentest")
-        .with_protected(vec![PathBuf::from("/home/wardentest/.config/warden")])
-}
-
-fn check(cases: &[(&str, Risk)], at_least: bool) -> Vec<String> {
-    cases
-        .iter()
-        .filter_map(|(command, expected)| {
-            let a = analyse(command, &ctx());
-            let ok = if at_least {
-                a.risk >= *expected
-            } else {
-                a.risk == *expected
-            };
-            (!ok).then(|| {
-                format!(
-                    "{command:?}: expected {expected}, got {} ({})",
-                    a.risk,
-                    a.reason()
-                )
-            })
-        })
-        .collect()
-}
 
 const MUST_NOT_PASS: &[(&str, Risk)] = &[
     ("taskset 0x1 rm -rf ~", Critical),
@@ -114,7 +87,7 @@ const MUST_STAY: &[(&str, Risk)] = &[
 
 #[test]
 fn wrappers_never_hide_what_they_run() {
-    let f = check(MUST_NOT_PASS, true);
+    let f = failures(MUST_NOT_PASS, true);
     assert!(
         f.is_empty(),
         "{} of {} failed:\n{}",
@@ -126,7 +99,7 @@ fn wrappers_never_hide_what_they_run() {
 
 #[test]
 fn wrappers_of_harmless_commands_do_not_prompt_more() {
-    let f = check(MUST_STAY, false);
+    let f = failures(MUST_STAY, false);
     assert!(
         f.is_empty(),
         "{} of {} failed:\n{}",

@@ -4,6 +4,9 @@
 //! This file is shared: the crate's own tests include it, and other crates' tests reach it as
 //! `warden_model::testing` with the `test-support` feature.
 
+// Test support: a failure to bind or a poisoned lock is a failed test, so it panics.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 

@@ -7,7 +7,7 @@
 use warden_permissions::shell::{MAX_NESTING, MAX_PARSE_BYTES, MAX_SEGMENTS};
 use warden_permissions::{Decision, Layer, Mode, Risk};
 
-use crate::support::World;
+use super::support::World;
 
 fn quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))

@@ -8,7 +8,7 @@
 
 use warden_permissions::{Decision, Layer, Mode, Risk};
 
-use crate::support::World;
+use super::support::World;
 
 /// Named policies the table refers to: layers, weakest first, and whether the
 /// project is trusted.

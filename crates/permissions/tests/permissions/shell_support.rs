@@ -1,0 +1,38 @@
+//! What the shell tables share: the session the commands are judged in, and the check
+//! of a table of commands against their expected (or least) risk.
+
+use std::path::PathBuf;
+
+use warden_permissions::shell::analyse;
+use warden_permissions::{Context, Risk};
+
+/// A session in a project below a home folder, with Warden's own folder protected.
+pub fn ctx() -> Context {
+    Context::new("/home/wardentest/project")
+        .with_home("/home/wardentest")
+        .with_protected(vec![PathBuf::from("/home/wardentest/.config/warden")])
+}
+
+/// The rows of `cases` whose command is not judged at `expected` (or, with `at_least`,
+/// at least `expected`), each as a line that says what it got and why.
+pub fn failures(cases: &[(&str, Risk)], at_least: bool) -> Vec<String> {
+    cases
+        .iter()
+        .filter_map(|(command, expected)| {
+            let a = analyse(command, &ctx());
+            let ok = if at_least {
+                a.risk >= *expected
+            } else {
+                a.risk == *expected
+            };
+            (!ok).then(|| {
+                format!(
+                    "{command:?}: expected {}{expected}, got {} ({})",
+                    if at_least { "at least " } else { "" },
+                    a.risk,
+                    a.reason()
+                )
+            })
+        })
+        .collect()
+}

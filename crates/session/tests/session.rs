@@ -1,0 +1,9 @@
+//! Integration tests of the session crate, in one test binary: the real agent in
+//! process over an in-memory pipe (`in_process`).
+
+// Test code: a failed setup step panics, which is how a test fails.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod session {
+    mod in_process;
+}
