@@ -1,6 +1,7 @@
 //! The policy engine end to end: the decision table, the invariants, grants and
 //! their store, lint, and property tests. One test binary, so it builds once.
 
+mod exec_config;
 mod grants;
 mod horizon;
 mod invariants;
