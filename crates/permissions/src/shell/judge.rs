@@ -65,6 +65,8 @@ pub(super) struct Verdict {
     pub risk: Risk,
     pub reason: String,
     pub writes: Vec<ResolvedPath>,
+    /// Files read and not changed.
+    pub reads: Vec<ResolvedPath>,
     /// Shell scripts this command runs whose text we know (`bash -c '...'`): the
     /// walker analyses them as further segments.
     pub scripts: Vec<String>,
@@ -80,6 +82,7 @@ impl Default for Verdict {
             risk: Risk::Low,
             reason: String::new(),
             writes: Vec::new(),
+            reads: Vec::new(),
             scripts: Vec::new(),
             opaque: false,
             unknown: false,
@@ -107,7 +110,9 @@ impl Verdict {
     fn file(&mut self, op: FileOp, path: ResolvedPath) {
         let (risk, reason) = path_risk(op, &path);
         self.raise(risk, reason);
-        if op != FileOp::Read {
+        if op == FileOp::Read {
+            self.reads.push(path);
+        } else {
             self.writes.push(path);
         }
     }

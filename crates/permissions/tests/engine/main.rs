@@ -7,5 +7,6 @@ mod horizon;
 mod invariants;
 mod lint;
 mod props;
+mod read_rules;
 mod support;
 mod table;

@@ -625,6 +625,7 @@ pub(super) fn find(input: &Input<'_>) -> Verdict {
                         format!("find runs {name} on each file it finds: {}", nested.reason),
                     );
                     v.writes.extend(nested.writes);
+                    v.reads.extend(nested.reads);
                     v.scripts.extend(nested.scripts);
                     v.opaque |= nested.opaque;
                 }
