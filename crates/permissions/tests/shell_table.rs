@@ -624,3 +624,46 @@ fn cd_moves_where_relative_paths_land() {
     // An unknown target makes every relative path suspect.
     assert_eq!(run("cd $X && rm -rf gen").risk, Critical);
 }
+
+#[test]
+fn brace_expansion_is_judged_word_by_word() {
+    // Bash expands braces before the command runs, and Warden runs commands with
+    // bash: each expanded word is a path or an argument of its own.
+    let mut t = Table::default();
+    // Must not allow: the expansion reaches a secret, a root or a start-up file.
+    t.check("rm -rf ~/{.ssh,x}", Critical);
+    t.check("rm -rf ~/{x,.ssh}", Critical);
+    t.check("rm -rf {build,/}", Critical);
+    t.check("{rm,-rf,/}", Critical);
+    t.check("rm -rf {build,~}", Critical);
+    t.check("rm -rf ~/{.config/warden,y}", Critical);
+    t.check("echo x | tee ~/{.bashrc,notes}", Critical);
+    t.check("echo x | tee -a ~/.{bash,zsh}rc", Critical);
+    t.check("cp id ~/.ssh/{authorized_keys,x}", Critical);
+    t.check("touch .git/hooks/{pre-commit,post-merge}", Critical);
+    t.check("mv x .git/hooks/pre-{commit,push}", Critical);
+    t.check("rm -rf {a,b}/../../{c,d}", Critical);
+    t.check("cat ~/.ssh/{config,id_rsa}", High);
+    t.check("cat .{env,gitignore}", High);
+    t.check("cat {README.md,.env}", High);
+    t.check("cat .env{,.local}", High);
+    t.check("head /etc/{hosts,shadow}", High);
+    t.check("rm {a,b}.txt", High);
+    t.check("rm -rf build{,2}", High);
+    // Must allow or stay ordinary: expansions inside the workspace.
+    t.check("ls {src,docs}", Low);
+    t.check("cat src/{main,lib}.rs", Low);
+    t.check("echo {1..3}", Low);
+    t.check("echo {a..e}", Low);
+    t.check("wc -l src/{a,b,c}/*.rs", Low);
+    t.check("diff a.txt{,.orig}", Low);
+    t.check("cp Cargo.toml{,.bak}", Medium);
+    t.check("mv notes.md{,.old}", High);
+    t.check("touch src/{a,b}.rs", Medium);
+    t.check("mkdir -p src/{x,y}/tests", Medium);
+    // Escaped and quoted braces are literal words.
+    t.check("echo '{rm,-rf,/}'", Low);
+    t.check("echo \\{rm,-rf,/\\}", Low);
+    t.check("echo \"{a,b}\"", Low);
+    t.finish(30);
+}
