@@ -667,3 +667,38 @@ fn brace_expansion_is_judged_word_by_word() {
     t.check("echo \"{a,b}\"", Low);
     t.finish(30);
 }
+
+#[test]
+fn copies_into_a_folder_write_the_file_inside_it() {
+    // `cp x DIR/` writes `DIR/x`: the file inside the folder is judged, not only the
+    // folder.
+    let mut t = Table::default();
+    // Must not allow.
+    t.check("cp .bashrc ~/", Critical);
+    t.check("cp src/.bashrc ~/", Critical);
+    t.check("cp -t ~ .bashrc", Critical);
+    t.check("cp -t ~/ .profile README.md", Critical);
+    t.check("cp README.md .zshrc ~", Critical);
+    t.check("mv .bashrc ~/", Critical);
+    t.check("mv -t ~/.config/git config", Critical);
+    t.check("install -m 755 pre-commit .git/hooks/", Critical);
+    t.check("install -t .git/hooks pre-commit", Critical);
+    t.check("ln -sf /tmp/evil/.gitconfig ~/", Critical);
+    t.check("ln -s x/.bashrc ~/", Critical);
+    t.check("ln -sf a b ~/.local/bin/", Critical);
+    t.check("cp config.toml .cargo/", Critical);
+    t.check("cp settings.json .vscode/", Critical);
+    t.check("cp authorized_keys ~/.ssh/", Critical);
+    t.check("cp -r hooks/pre-push .git/hooks/", Critical);
+    t.check("cp x /tmp/", High);
+    t.check("cp $F ~/", High);
+    // Must allow or stay ordinary.
+    t.check("cp README.md docs/", Medium);
+    t.check("cp -t docs README.md", Medium);
+    t.check("cp a b docs", Medium);
+    t.check("mv old.rs src/", High);
+    t.check("ln -s ../README.md docs/", Medium);
+    t.check("cp Cargo.toml Cargo.toml.bak", Medium);
+    t.check("install -m 644 notes.txt build/", Medium);
+    t.finish(25);
+}
