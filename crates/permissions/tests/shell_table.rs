@@ -702,3 +702,32 @@ fn copies_into_a_folder_write_the_file_inside_it() {
     t.check("install -m 644 notes.txt build/", Medium);
     t.finish(25);
 }
+
+#[test]
+fn options_whose_value_is_a_written_file_are_judged_as_writes() {
+    let mut t = Table::default();
+    // Must not allow.
+    t.check("openssl genrsa -out ~/.ssh/id_rsa 2048", Critical);
+    t.check("openssl req -new -keyout ~/.ssh/k -out x.csr", Critical);
+    t.check(
+        "openssl enc -d -in x -out=/home/wardentest/.bashrc",
+        Critical,
+    );
+    t.check("sort -o ~/.bashrc list.txt", Critical);
+    t.check("sort --output=.git/hooks/pre-commit a", Critical);
+    t.check("tar -xzf payload.tgz -C ~/.ssh", Critical);
+    t.check("tar --directory=.git/hooks -xf hooks.tar", Critical);
+    t.check("unzip x.zip -d ~/.config/autostart", Critical);
+    t.check("ssh-keygen -t ed25519 -f ~/.ssh/id_ed25519 -N ''", Critical);
+    t.check("gcc -o ~/.local/bin/git main.c", Critical);
+    t.check("echo x | sponge ~/.bashrc", Critical);
+    t.check("sort -u list | sponge .git/config", Critical);
+    t.check("sort -o /tmp/out a", High);
+    // Must allow or stay ordinary.
+    t.check("sort a.txt", Low);
+    t.check("sort -o sorted.txt a.txt", Medium);
+    t.check("echo x | sponge notes.txt", Medium);
+    // openssl is not a program Warden knows: High, but no more.
+    t.check("openssl x509 -in cert.crt -noout -text", High);
+    t.finish(17);
+}

@@ -559,7 +559,66 @@ fn normalized(program: &str, args: &[Word]) -> Vec<Word> {
 }
 
 fn judge_program(input: &Input<'_>) -> Verdict {
-    known_program(input).unwrap_or_else(|| unknown_program(input))
+    let mut v = known_program(input).unwrap_or_else(|| unknown_program(input));
+    written_by_options(input, &mut v);
+    v
+}
+
+/// Options whose value is a file (or, for `-C`/`-d`/`--directory`, a folder whose
+/// contents are written) that the program writes, for programs whose judge does not
+/// follow them: the value is judged as a write, so `openssl genrsa -out ~/.ssh/id_rsa`
+/// is Critical like any other write there. `--opt=value` and `-oVALUE` are read too.
+const WRITING_OPTIONS: &[(&str, &[&str])] = &[
+    ("openssl", &["-out", "-keyout"]),
+    ("sort", &["-o", "--output"]),
+    ("tar", &["-C", "--directory"]),
+    ("unzip", &["-d"]),
+    ("7z", &["-o"]),
+    ("ssh-keygen", &["-f"]),
+    ("patch", &["-o", "--output", "-d", "--directory"]),
+    ("gcc", &["-o"]),
+    ("cc", &["-o"]),
+    ("clang", &["-o"]),
+    ("rustc", &["-o"]),
+    ("go", &["-o"]),
+    ("base64", &["-o", "--output"]),
+    ("gpg", &["-o", "--output"]),
+    ("jq", &["--output"]),
+    ("pandoc", &["-o", "--output"]),
+];
+
+fn written_by_options(input: &Input<'_>, v: &mut Verdict) {
+    let Some((_, options)) = WRITING_OPTIONS.iter().find(|(p, _)| *p == input.program) else {
+        return;
+    };
+    let mut i = 0;
+    while i < input.args.len() {
+        let a = &input.args[i];
+        i += 1;
+        if a.dynamic || !a.text.starts_with('-') {
+            continue;
+        }
+        for option in options.iter() {
+            let value = if a.text == *option {
+                input.args.get(i).cloned()
+            } else if let Some(rest) = a.text.strip_prefix(&format!("{option}=")) {
+                Some(Word::literal(rest))
+            } else if option.len() == 2
+                && !option.starts_with("--")
+                && a.text.len() > 2
+                && a.text.starts_with(option)
+                && !a.text.starts_with("--")
+            {
+                Some(Word::literal(&a.text[2..]))
+            } else {
+                None
+            };
+            if let Some(value) = value {
+                v.word(FileOp::Write, &value, input);
+                break;
+            }
+        }
+    }
 }
 
 /// An unknown program is High; and since it may run any of its arguments (it may be
@@ -657,7 +716,7 @@ fn known_or_unknown(input: &Input<'_>) -> Verdict {
         "cp" | "install" => return copy(input, false),
         "mv" => return copy(input, true),
         "ln" => return link(input),
-        "touch" | "mkdir" | "tee" | "mkfifo" | "truncate" => return writer(input),
+        "touch" | "mkdir" | "tee" | "mkfifo" | "truncate" | "sponge" => return writer(input),
         "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => return chmod(input),
         "dd" => return dd(input),
         "git" => return git(input),
