@@ -51,6 +51,14 @@ pub struct Unit {
     pub argv: Vec<String>,
     /// The files the part touches.
     pub paths: Vec<UnitPath>,
+    /// The files the part reads (their content can reach the model): `fs_read`'s,
+    /// `fs_list`'s and `fs_search`'s path, the file `fs_edit` changes, `fs_move`'s
+    /// source, and the shell's read operands and `<` redirections. Deny and ask rules
+    /// with a `path` look at them, whatever the tool (see `Rule::covers_reads`).
+    pub reads: Vec<UnitPath>,
+    /// The part reads every file below its read folders (`fs_search`): a deny or ask
+    /// rule whose path lies below one of them matches it.
+    pub reads_below: bool,
     /// For shell segments: the segment writes files (redirections, `tee`, `cp` targets).
     pub writes_files: bool,
     /// The part could not be read precisely (a variable in the program's place, a

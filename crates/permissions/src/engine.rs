@@ -406,7 +406,15 @@ impl Engine {
             )
             .iter()
             .map(|i| &self.policy.rules[i])
-            .filter(|r| r.matches_rest(call, assessment, unit, risk, ctx))
+            .filter(|r| {
+                // The index lets through rules that cover reads by any tool; for a
+                // tool they do not name, only the read matters.
+                if r.covers_reads && !r.tool_matches(&call.tool) {
+                    r.matches_read_elsewhere(unit, risk, ctx)
+                } else {
+                    r.matches_rest(call, assessment, unit, risk, ctx)
+                }
+            })
             .collect();
         let mut matched_out: Vec<MatchedRule> =
             matched.iter().map(|r| MatchedRule::of(r)).collect();

@@ -82,10 +82,13 @@ impl ResolvedPath {
 ///
 /// Inside the workspace reads are Low, writes Medium and deletes High; outside it each
 /// is one step higher. Sensitive paths are High for reads and Critical for writes and
-/// deletes.
+/// deletes, except that execution-config files ([`Sensitive::ExecConfig`]) are read
+/// like ordinary files.
 pub fn path_risk(op: FileOp, path: &ResolvedPath) -> (Risk, String) {
     let shown = path.display();
-    if let Some(sensitive) = path.sensitive {
+    if let Some(sensitive) = path.sensitive
+        && (op != FileOp::Read || sensitive.read_is_sensitive())
+    {
         let risk = match op {
             FileOp::Read => Risk::High,
             FileOp::Write | FileOp::Delete => Risk::Critical,

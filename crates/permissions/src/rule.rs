@@ -10,7 +10,7 @@ use std::sync::Arc;
 use globset::{Glob, GlobBuilder, GlobMatcher};
 use serde::{Deserialize, Serialize};
 
-use crate::assess::{Assessment, Unit};
+use crate::assess::{self, Assessment, Unit};
 use crate::{Context, Decision, Risk, ToolCall};
 
 pub use command::{CommandPattern, Strictness, Word};
@@ -94,14 +94,49 @@ pub struct Rule {
     /// False for an untrusted project's allow rules: they are listed when they
     /// match, but decide nothing.
     pub applies: bool,
+    /// A deny or ask rule with a `path`, for a tool that reads files (`fs_read`,
+    /// `fs_list`, `fs_search`, or a glob that covers one) and no `command`, `domain`
+    /// or `args`: it also matches a part of any other tool that reads a matching
+    /// path (see [`Rule::matches_read_elsewhere`]), so `cat`, `grep` or `fs_search`
+    /// cannot read what `fs_read` may not.
+    pub covers_reads: bool,
     pub raw: RawRule,
     tool_matcher: Option<GlobMatcher>,
 }
+
+/// The tools that only read files. A deny or ask rule with a `path` for one of them
+/// covers every read of that path, by any tool ([`Rule::covers_reads`]).
+pub const READING_TOOLS: &[&str] = &["fs_read", "fs_list", "fs_search"];
 
 /// Builds a glob over tool names or argument values, where `/` is an ordinary
 /// character.
 pub fn build_name_glob(pattern: &str) -> Result<Glob, globset::Error> {
     GlobBuilder::new(pattern).literal_separator(false).build()
+}
+
+/// Whether a unit reads a path `pattern` matches: one of its reads, as written or as
+/// resolved; the folder the pattern's fixed leading components name (`.secrets` for
+/// `.secrets/**`: listing or searching it reads what is below); or, for a part that
+/// reads everything below its folders (`fs_search`, `grep -r`), a folder that holds
+/// that one.
+fn reads_match(pattern: &PathPattern, unit: &Unit, ctx: &Context) -> bool {
+    let read =
+        |p: &assess::UnitPath| pattern.matches(&p.lexical, ctx) || pattern.matches(&p.real, ctx);
+    if unit.reads.iter().any(read) {
+        return true;
+    }
+    let Some(base) = pattern.literal_base(ctx) else {
+        return false;
+    };
+    unit.reads.iter().any(|p| {
+        [&p.lexical, &p.real].into_iter().any(|folder| {
+            if unit.reads_below {
+                crate::paths::is_within(folder, &base)
+            } else {
+                *folder == base
+            }
+        })
+    })
 }
 
 /// The text an `args` matcher compares: a string argument as it is, a number or a
@@ -231,8 +266,17 @@ impl Rule {
             args,
             arg_globs,
             applies: true,
+            covers_reads: false,
             raw,
         };
+        let mut rule = rule;
+        rule.covers_reads = rule.decision != Decision::Allow
+            && rule.path.is_some()
+            && rule.command.is_none()
+            && rule.domain.is_none()
+            && rule.args.is_empty()
+            && rule.tool.is_some()
+            && READING_TOOLS.iter().any(|t| rule.tool_matches(t));
         rule.check_examples()?;
         Ok(rule)
     }
@@ -272,7 +316,11 @@ impl Rule {
         risk: Risk,
         ctx: &Context,
     ) -> bool {
-        self.tool_matches(&call.tool) && self.matches_rest(call, assessment, unit, risk, ctx)
+        if self.tool_matches(&call.tool) {
+            self.matches_rest(call, assessment, unit, risk, ctx)
+        } else {
+            self.matches_read_elsewhere(unit, risk, ctx)
+        }
     }
 
     /// [`Rule::matches`] without the tool glob, for rules that the index already
@@ -321,17 +369,17 @@ impl Rule {
             return false;
         }
         if let Some(pattern) = &self.path {
-            if unit.paths.is_empty() {
-                return false;
-            }
             let ok = if allow {
-                unit.paths
-                    .iter()
-                    .all(|p| pattern.matches(&p.lexical, ctx) && pattern.matches(&p.real, ctx))
+                !unit.paths.is_empty()
+                    && unit
+                        .paths
+                        .iter()
+                        .all(|p| pattern.matches(&p.lexical, ctx) && pattern.matches(&p.real, ctx))
             } else {
                 unit.paths
                     .iter()
                     .any(|p| pattern.matches(&p.lexical, ctx) || pattern.matches(&p.real, ctx))
+                    || reads_match(pattern, unit, ctx)
             };
             if !ok {
                 return false;
@@ -348,6 +396,20 @@ impl Rule {
         self.args
             .iter()
             .all(|(key, glob)| arg_text(&call.args, key).is_some_and(|v| glob.is_match(&*v)))
+    }
+
+    /// Whether a [`Rule::covers_reads`] rule matches a part of a call to another
+    /// tool (one its `tool` glob does not name): the part reads a path the rule's
+    /// glob matches, as written or as resolved, or searches a folder that holds the
+    /// rule's folder. Its `risk`, if any, must hold too.
+    pub fn matches_read_elsewhere(&self, unit: &Unit, risk: Risk, ctx: &Context) -> bool {
+        if !self.covers_reads || self.risk.is_some_and(|r| r != risk) {
+            return false;
+        }
+        let Some(pattern) = &self.path else {
+            return false;
+        };
+        reads_match(pattern, unit, ctx)
     }
 
     /// Checks `match` and `not_match`. An example is tested against the rule's most

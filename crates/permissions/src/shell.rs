@@ -157,6 +157,9 @@ pub struct Segment {
     /// Files this segment changes: redirection targets and the operands it writes
     /// or deletes (`tee`, `touch`, `cp` and `mv` targets, `rm` operands, ...).
     pub writes: Vec<ResolvedPath>,
+    /// Files this segment reads without changing them: read operands (`cat`,
+    /// `grep`, `head`, `cp` sources, ...) and `<` redirections.
+    pub reads: Vec<ResolvedPath>,
     /// The program is a variable or substitution, or something else could not be
     /// read: we cannot tell what runs.
     pub opaque: bool,
@@ -173,4 +176,26 @@ pub struct Segment {
 /// Analyses a shell command line. Never panics; the work is bounded for any input.
 pub fn analyse(command: &str, ctx: &Context) -> CommandAnalysis {
     walk::analyse_at_depth(command, ctx, 0, 0)
+}
+
+/// Whether a command (its normal-form argv) reads every file below the folders it
+/// is given: the recursive searchers (`rg`, `ag`, `ack`, `git grep`), and `grep`,
+/// `cp`, `tar`, `zip`, `rsync` and `scp` with their recursive options. Path rules
+/// that cover reads match a folder above theirs for these (see `Rule::covers_reads`).
+pub fn reads_recursively(argv: &[String]) -> bool {
+    let Some(program) = argv.first() else {
+        return false;
+    };
+    let name = program.rsplit('/').next().unwrap_or(program);
+    let has = |flags: &[&str]| argv[1..].iter().any(|a| flags.contains(&a.as_str()));
+    match name {
+        "rg" | "ag" | "ack" | "ack-grep" | "find" | "fd" | "fdfind" | "du" | "tree" => true,
+        "git" => argv.get(1).is_some_and(|s| s == "grep"),
+        "grep" | "egrep" | "fgrep" | "zgrep" => {
+            has(&["-r", "-R", "--recursive", "--dereference-recursive", "-d"])
+        }
+        "cp" | "scp" => has(&["-r", "-R", "-a", "--recursive", "--archive"]),
+        "tar" | "zip" | "rsync" | "7z" => true,
+        _ => false,
+    }
 }

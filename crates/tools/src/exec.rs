@@ -7,6 +7,7 @@ mod http;
 mod local_process;
 mod plain_text;
 mod search;
+mod shell;
 mod terminal;
 
 use std::fmt;
@@ -22,6 +23,8 @@ use tokio_util::sync::CancellationToken;
 
 use crate::call::ParsedCall;
 use crate::editor::Editor;
+
+pub use shell::{CommandShell, SHELL_STARTUP_ENV, command_shell};
 
 /// The limits the tools enforce. [`Limits::default`] holds the documented defaults.
 #[derive(Debug, Clone, PartialEq, Eq)]

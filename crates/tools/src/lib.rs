@@ -24,6 +24,8 @@ pub use call::{
 pub use def::{ToolDef, builtin_tools, find};
 pub use describe::{locations, title};
 pub use editor::{Editor, EditorError, TerminalExit, TerminalOutput, TerminalRequest};
-pub use exec::{ExecContext, Limits, ToolOutput, execute};
+pub use exec::{
+    CommandShell, ExecContext, Limits, SHELL_STARTUP_ENV, ToolOutput, command_shell, execute,
+};
 pub use paths::resolve;
 pub use secrets::{BUILTIN_SECRET_ENV, Secrets};

@@ -30,6 +30,8 @@ fn file_unit(text: String, risk: Risk, reason: String, paths: Vec<UnitPath>) -> 
         reason,
         argv: Vec::new(),
         paths,
+        reads: Vec::new(),
+        reads_below: false,
         writes_files: false,
         opaque: false,
         env: Vec::new(),
@@ -59,7 +61,12 @@ pub(super) fn read(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgErro
             let resolved = paths::resolve(path, ctx);
             let (risk, why) = paths::path_risk(FileOp::Read, &resolved);
             let reason = format!("Search for `{pattern}` in {}", resolved.lexical.display());
-            let unit = file_unit(reason.clone(), risk, why, vec![UnitPath::from(&resolved)]);
+            let searched = vec![UnitPath::from(&resolved)];
+            let unit = Unit {
+                reads: searched.clone(),
+                reads_below: true,
+                ..file_unit(reason.clone(), risk, why, searched)
+            };
             return Ok(Assessment {
                 reason,
                 ..Assessment::single(unit)
@@ -69,7 +76,11 @@ pub(super) fn read(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgErro
     let resolved = paths::resolve(&raw, ctx);
     let (risk, why) = paths::path_risk(FileOp::Read, &resolved);
     let reason = format!("{verb} {}", resolved.lexical.display());
-    let unit = file_unit(reason.clone(), risk, why, vec![UnitPath::from(&resolved)]);
+    let read = vec![UnitPath::from(&resolved)];
+    let unit = Unit {
+        reads: read.clone(),
+        ..file_unit(reason.clone(), risk, why, read)
+    };
     Ok(Assessment {
         reason,
         ..Assessment::single(unit)
@@ -99,7 +110,17 @@ pub(super) fn write(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgErr
     };
     let resolved = paths::resolve(raw, ctx);
     let (risk, why) = paths::path_risk(FileOp::Write, &resolved);
-    let unit = file_unit(reason.clone(), risk, why, vec![UnitPath::from(&resolved)]);
+    let target = vec![UnitPath::from(&resolved)];
+    // An edit reads the file first (its diff shows the old text); a write does not.
+    let reads = if call.tool == "fs_edit" {
+        target.clone()
+    } else {
+        Vec::new()
+    };
+    let unit = Unit {
+        reads,
+        ..file_unit(reason.clone(), risk, why, target)
+    };
     Ok(Assessment {
         reason,
         edit_inside_workspace: resolved.inside_workspace && resolved.sensitive.is_none(),
@@ -147,12 +168,16 @@ pub(super) fn move_(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgErr
         (from_risk, from_why)
     };
     let reason = format!("Move {} to {}", shown(&from, ctx), shown(&to, ctx));
-    let unit = file_unit(
-        reason.clone(),
-        risk,
-        why,
-        vec![UnitPath::from(&from), UnitPath::from(&to)],
-    );
+    // Moving a file carries its content elsewhere: the source counts as read.
+    let unit = Unit {
+        reads: vec![UnitPath::from(&from)],
+        ..file_unit(
+            reason.clone(),
+            risk,
+            why,
+            vec![UnitPath::from(&from), UnitPath::from(&to)],
+        )
+    };
     Ok(Assessment {
         reason,
         ..Assessment::single(unit)

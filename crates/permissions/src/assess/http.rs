@@ -44,6 +44,8 @@ pub(super) fn assess(call: &ToolCall) -> Result<Assessment, ArgError> {
         reason: "a web request can send data out and bring untrusted content in".into(),
         argv: Vec::new(),
         paths: Vec::new(),
+        reads: Vec::new(),
+        reads_below: false,
         writes_files: false,
         opaque: false,
         env: Vec::new(),

@@ -34,6 +34,8 @@ pub(super) fn assess(call: &ToolCall) -> Assessment {
         reason: why,
         argv: Vec::new(),
         paths: Vec::new(),
+        reads: Vec::new(),
+        reads_below: false,
         writes_files: false,
         opaque: false,
         env: Vec::new(),

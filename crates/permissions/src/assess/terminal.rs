@@ -40,6 +40,8 @@ pub(super) fn assess(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgEr
             reason: s.reason.clone(),
             argv: s.argv.clone(),
             paths: s.writes.iter().map(UnitPath::from).collect(),
+            reads: segment_reads(s, &inner_ctx),
+            reads_below: shell::reads_recursively(&s.argv),
             writes_files: !s.writes.is_empty(),
             opaque: s.opaque,
             env: s.env.clone(),
@@ -60,6 +62,8 @@ pub(super) fn assess(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgEr
                 .unwrap_or_else(|| "the command as a whole cannot be judged part by part".into()),
             argv: Vec::new(),
             paths: Vec::new(),
+            reads: Vec::new(),
+            reads_below: false,
             writes_files: false,
             opaque: true,
             env: Vec::new(),
@@ -87,4 +91,13 @@ pub(super) fn assess(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgEr
         domain: None,
         malformed: None,
     })
+}
+
+/// The files a segment reads. A recursive reader given no folder (`grep -r x`, `rg x`)
+/// reads the folder it runs in.
+fn segment_reads(s: &shell::Segment, ctx: &Context) -> Vec<UnitPath> {
+    if s.reads.is_empty() && shell::reads_recursively(&s.argv) {
+        return vec![UnitPath::from(&paths::resolve(".", ctx))];
+    }
+    s.reads.iter().map(UnitPath::from).collect()
 }

@@ -77,10 +77,12 @@ pub(super) fn classify_glob(path: &Path, ctx: &Context, may_list: bool) -> Optio
     });
     let typical = || TYPICAL_SECRETS.iter().map(|s| (*s).to_string()).collect();
     let candidates: Vec<String> = listed.unwrap_or_else(typical);
-    candidates
-        .iter()
-        .filter(|name| matches(&pattern, name))
-        .find_map(|name| Sensitive::classify(&folder.join(name).join(&rest), ctx))
+    Sensitive::strictest(
+        candidates
+            .iter()
+            .filter(|name| matches(&pattern, name))
+            .map(|name| Sensitive::classify(&folder.join(name).join(&rest), ctx)),
+    )
 }
 
 /// Shell pattern matching of one name: `*`, `?`, `[...]` (with `!`/`^` negation and

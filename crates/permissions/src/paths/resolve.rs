@@ -62,16 +62,22 @@ impl Resolver {
             is_within(&root.lexical, &lexical)
                 && (is_within(&root.real, &real) || is_within(&root.lexical, &real))
         });
-        let sensitive = Sensitive::classify(&lexical, ctx)
-            .or_else(|| Sensitive::classify(&real, ctx))
-            .or_else(|| {
-                if !glob::has_glob(raw) {
-                    return None;
-                }
+        let named = Sensitive::strictest([
+            Sensitive::classify(&lexical, ctx),
+            Sensitive::classify(&real, ctx),
+        ]);
+        let sensitive = match named {
+            Some(s) if s.read_is_sensitive() => Some(s),
+            _ if glob::has_glob(raw) => {
                 let may_list = self.take_listing();
-                glob::classify_glob(&lexical, ctx, may_list)
-                    .or_else(|| glob::classify_glob(&real, ctx, may_list))
-            });
+                Sensitive::strictest([
+                    named,
+                    glob::classify_glob(&lexical, ctx, may_list),
+                    glob::classify_glob(&real, ctx, may_list),
+                ])
+            }
+            _ => named,
+        };
         ResolvedPath {
             raw: raw.to_string(),
             lexical,

@@ -10,8 +10,9 @@ pub enum Sensitive {
     /// An `.ssh` folder: keys, `authorized_keys`, `config`.
     SshDir,
     /// Cloud and registry credentials: `~/.aws`, `~/.azure`, `~/.kube`, gcloud,
-    /// `.netrc`, `.git-credentials`, `.npmrc`, `.pypirc`, docker and cargo
-    /// credentials, the GitHub CLI's hosts file.
+    /// `.netrc`, `.git-credentials`, `~/.config/git/credentials`, `.npmrc`,
+    /// `.pypirc`, `.vault-token`, docker and cargo credentials, the GitHub CLI's hosts
+    /// file, Terraform state (`*.tfstate`).
     CloudCredentials,
     /// A `.gnupg` folder.
     GnuPg,
@@ -38,6 +39,14 @@ pub enum Sensitive {
     /// A device file other than the harmless ones (`/dev/null`, `/dev/tty`, ...):
     /// writing a disk device destroys it.
     Device,
+    /// A file that makes programs run code later, when someone else starts them:
+    /// Git's user configuration (`~/.gitconfig`, `~/.config/git/`), Cargo's
+    /// configuration (`.cargo/config.toml` anywhere), editor settings and tasks
+    /// (`.vscode/`, `.zed/`), Vim start-up files, Yarn's `.yarnrc.yml`, Python's
+    /// `.pth` start-up files, the folders early on `PATH` (`~/bin`, `~/.local/bin`),
+    /// desktop autostart entries, systemd user units, cron and systemd folders.
+    /// Reading one is as risky as reading any file there; changing one is Critical.
+    ExecConfig,
 }
 
 impl Sensitive {
@@ -55,7 +64,31 @@ impl Sensitive {
             Sensitive::GitInternals => "inside Git's internal folder (hooks, config)",
             Sensitive::WardenState => "Warden's own configuration or state",
             Sensitive::Device => "a device file",
+            Sensitive::ExecConfig => {
+                "a file that makes programs run code later (configuration, start-up or autostart)"
+            }
         }
+    }
+
+    /// True when reading the file is itself risky (it holds secrets or is Warden's
+    /// own state). Execution-config files are not secret: reading one is judged like
+    /// any other file in its place, and only changing one is Critical.
+    pub fn read_is_sensitive(self) -> bool {
+        !matches!(self, Sensitive::ExecConfig)
+    }
+
+    /// The strictest of several reasons: one whose read is sensitive wins over an
+    /// execution-config one (both make a change Critical), so a symlink named like an
+    /// editor setting that points at a key is still a key to read.
+    pub fn strictest(found: impl IntoIterator<Item = Option<Sensitive>>) -> Option<Sensitive> {
+        let mut best = None;
+        for s in found.into_iter().flatten() {
+            if s.read_is_sensitive() {
+                return Some(s);
+            }
+            best = best.or(Some(s));
+        }
+        best
     }
 
     /// The strictest reason `path` (absolute, normalised) is sensitive, if any.
@@ -103,10 +136,107 @@ impl Sensitive {
                     return Some(Sensitive::CloudCredentials);
                 }
                 ".config" if matches!(below, Some("fish")) => return Some(Sensitive::ShellRc),
+                // Git keeps credentials beside its configuration; the credentials
+                // file is a secret, the rest of the folder runs code later.
+                ".config" if matches!(below, Some("git")) => {
+                    return Some(if names.get(i + 2).is_some_and(|n| n == "credentials") {
+                        Sensitive::CloudCredentials
+                    } else {
+                        Sensitive::ExecConfig
+                    });
+                }
                 _ => {}
             }
         }
-        classify_name(last)
+        if let Some(found) = classify_name(last) {
+            return Some(found);
+        }
+        classify_exec_config(path, &names, ctx)
+    }
+}
+
+/// Files and folders that make programs run code later (see
+/// [`Sensitive::ExecConfig`]). Checked after every secret class, so a credentials
+/// file inside such a folder keeps its stricter read risk.
+fn classify_exec_config(path: &Path, names: &[String], ctx: &Context) -> Option<Sensitive> {
+    let found = Some(Sensitive::ExecConfig);
+    let last = names.last().map(String::as_str).unwrap_or("");
+    let parent = names
+        .len()
+        .checked_sub(2)
+        .and_then(|i| names.get(i))
+        .map(String::as_str);
+    // Folders of the home that programs are looked up in or started from. Only the
+    // user's own home: a workspace's `bin/` is ordinary source.
+    if let Some(home) = ctx.home.as_deref() {
+        const HOME_FOLDERS: &[&str] = &[
+            "bin",
+            ".local/bin",
+            ".config/autostart",
+            ".config/systemd",
+            ".config/environment.d",
+            ".config/nvim",
+            ".config/zed",
+            ".config/code/user",
+            ".vim",
+        ];
+        if let Ok(rest) = path.strip_prefix(home) {
+            let rest = rest.to_string_lossy().to_lowercase();
+            if HOME_FOLDERS
+                .iter()
+                .any(|f| rest == *f || rest.starts_with(&format!("{f}/")))
+            {
+                return found;
+            }
+        }
+    }
+    // Named files, wherever they are: each is read by a program at start-up and can
+    // name a command for it to run.
+    const FILES: &[&str] = &[
+        ".gitconfig",
+        ".vimrc",
+        ".gvimrc",
+        ".exrc",
+        ".yarnrc",
+        ".yarnrc.yml",
+        ".pam_environment",
+        "sitecustomize.py",
+        "usercustomize.py",
+    ];
+    if FILES.contains(&last) {
+        return found;
+    }
+    match (parent, last) {
+        (Some(".cargo"), "config" | "config.toml") => return found,
+        (Some(".vscode"), "settings.json" | "tasks.json" | "launch.json") => return found,
+        (Some(".zed"), "settings.json" | "tasks.json") => return found,
+        _ => {}
+    }
+    // A `.pth` file in a Python packages folder runs its `import` lines at every
+    // interpreter start.
+    if last.ends_with(".pth")
+        && names
+            .iter()
+            .any(|n| n == "site-packages" || n == "dist-packages")
+    {
+        return found;
+    }
+    // System places that start programs: cron tables, systemd units, the dynamic
+    // loader's preload list.
+    let first = names.first().map(String::as_str);
+    let second = names.get(1).map(String::as_str);
+    match (first, second) {
+        (Some("etc"), Some(s))
+            if s.starts_with("cron")
+                || matches!(
+                    s,
+                    "systemd" | "init.d" | "rc.local" | "ld.so.preload" | "xdg"
+                ) =>
+        {
+            found
+        }
+        (Some("var"), Some("spool")) if names.get(2).is_some_and(|n| n == "cron") => found,
+        _ => None,
     }
 }
 
@@ -131,6 +261,7 @@ fn classify_name(name: &str) -> Option<Sensitive> {
     ];
     const CREDENTIAL_FILES: &[&str] = &[
         ".netrc",
+        ".vault-token",
         ".git-credentials",
         ".npmrc",
         ".pypirc",
@@ -162,6 +293,10 @@ fn classify_name(name: &str) -> Option<Sensitive> {
         || name.ends_with(".env")
     {
         return Some(Sensitive::EnvFile);
+    }
+    // Terraform state holds every secret the managed resources were created with.
+    if name.ends_with(".tfstate") || name.ends_with(".tfstate.backup") {
+        return Some(Sensitive::CloudCredentials);
     }
     if KEY_SUFFIXES
         .iter()

@@ -81,6 +81,8 @@ pub(crate) struct RuleIndex {
     tools: GlobSet,
     tool_owners: Vec<Bits>,
     no_tool: Bits,
+    /// Rules that cover reads by any tool ([`Rule::covers_reads`]).
+    reading: Bits,
     programs: HashMap<String, Vec<usize>>,
     any_program: Bits,
     no_command: Bits,
@@ -103,6 +105,7 @@ impl RuleIndex {
         let mut tool_owners: Vec<Bits> = Vec::new();
         let mut tool_slots: HashMap<String, usize> = HashMap::new();
         let mut no_tool = Bits::new(n);
+        let mut reading = Bits::new(n);
         let mut programs: HashMap<String, Vec<usize>> = HashMap::new();
         let mut any_program = Bits::new(n);
         let mut no_command = Bits::new(n);
@@ -123,6 +126,9 @@ impl RuleIndex {
         let mut no_domain = Bits::new(n);
 
         for (i, rule) in rules.iter().enumerate() {
+            if rule.covers_reads {
+                reading.set(i);
+            }
             match &rule.tool {
                 Some((_, glob)) => {
                     let slot = *tool_slots.entry(glob.glob().to_owned()).or_insert_with(|| {
@@ -189,6 +195,7 @@ impl RuleIndex {
             tools: build(tools),
             tool_owners,
             no_tool,
+            reading,
             programs,
             any_program,
             no_command,
@@ -230,6 +237,9 @@ impl RuleIndex {
         for i in self.tools.matches(tool) {
             result.union(&self.tool_owners[i]);
         }
+        if !unit.reads.is_empty() {
+            result.union(&self.reading);
+        }
 
         let mut commands = self.no_command.clone();
         if let Some(program) = unit.argv.first() {
@@ -241,11 +251,23 @@ impl RuleIndex {
         result.intersect(&commands);
 
         let mut paths = self.no_path.clone();
+        if unit.reads_below {
+            // A search reads everything below its folder: any path rule may match,
+            // `Rule::matches_rest` decides.
+            for index in &self.paths {
+                index
+                    .by_first
+                    .values()
+                    .flatten()
+                    .for_each(|&i| paths.set(i));
+                index.other_owners.iter().for_each(|&i| paths.set(i));
+            }
+        }
         for index in &self.paths {
             if index.by_first.is_empty() && index.other_owners.is_empty() {
                 continue;
             }
-            for p in &unit.paths {
+            for p in unit.paths.iter().chain(&unit.reads) {
                 for path in [&p.lexical, &p.real] {
                     let Some(subject) = PathPattern::subject(index.anchor, path, ctx) else {
                         continue;

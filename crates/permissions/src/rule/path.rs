@@ -94,6 +94,29 @@ impl PathPattern {
             .and_then(|n| n.to_str())
     }
 
+    /// The absolute folder the glob's fixed leading components name (`/w/.secrets`
+    /// for `.secrets/**` in `/w`, `~/.aws` for `~/.aws/*`), or `None` when the glob
+    /// matches anywhere (`**/.env`) or its anchor is unknown (no home folder). Every
+    /// path the glob matches lies below it.
+    pub fn literal_base(&self, ctx: &Context) -> Option<std::path::PathBuf> {
+        let glob = self.glob.glob();
+        if self.anchor == Anchor::Absolute && !glob.starts_with('/') {
+            return None;
+        }
+        let mut base = match self.anchor {
+            Anchor::Absolute => std::path::PathBuf::from("/"),
+            Anchor::Cwd => ctx.cwd.clone(),
+            Anchor::Home => ctx.home.clone()?,
+        };
+        for part in glob.split('/').filter(|p| !p.is_empty()) {
+            if part.contains(['*', '?', '[', ']', '{', '}', '\\']) {
+                break;
+            }
+            base.push(part);
+        }
+        Some(base)
+    }
+
     pub fn matches(&self, path: &Path, ctx: &Context) -> bool {
         PathPattern::subject(self.anchor, path, ctx).is_some_and(|p| self.matcher.is_match(p))
     }

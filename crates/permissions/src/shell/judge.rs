@@ -65,6 +65,8 @@ pub(super) struct Verdict {
     pub risk: Risk,
     pub reason: String,
     pub writes: Vec<ResolvedPath>,
+    /// Files read and not changed.
+    pub reads: Vec<ResolvedPath>,
     /// Shell scripts this command runs whose text we know (`bash -c '...'`): the
     /// walker analyses them as further segments.
     pub scripts: Vec<String>,
@@ -80,6 +82,7 @@ impl Default for Verdict {
             risk: Risk::Low,
             reason: String::new(),
             writes: Vec::new(),
+            reads: Vec::new(),
             scripts: Vec::new(),
             opaque: false,
             unknown: false,
@@ -107,7 +110,9 @@ impl Verdict {
     fn file(&mut self, op: FileOp, path: ResolvedPath) {
         let (risk, reason) = path_risk(op, &path);
         self.raise(risk, reason);
-        if op != FileOp::Read {
+        if op == FileOp::Read {
+            self.reads.push(path);
+        } else {
             self.writes.push(path);
         }
     }
@@ -554,7 +559,66 @@ fn normalized(program: &str, args: &[Word]) -> Vec<Word> {
 }
 
 fn judge_program(input: &Input<'_>) -> Verdict {
-    known_program(input).unwrap_or_else(|| unknown_program(input))
+    let mut v = known_program(input).unwrap_or_else(|| unknown_program(input));
+    written_by_options(input, &mut v);
+    v
+}
+
+/// Options whose value is a file (or, for `-C`/`-d`/`--directory`, a folder whose
+/// contents are written) that the program writes, for programs whose judge does not
+/// follow them: the value is judged as a write, so `openssl genrsa -out ~/.ssh/id_rsa`
+/// is Critical like any other write there. `--opt=value` and `-oVALUE` are read too.
+const WRITING_OPTIONS: &[(&str, &[&str])] = &[
+    ("openssl", &["-out", "-keyout"]),
+    ("sort", &["-o", "--output"]),
+    ("tar", &["-C", "--directory"]),
+    ("unzip", &["-d"]),
+    ("7z", &["-o"]),
+    ("ssh-keygen", &["-f"]),
+    ("patch", &["-o", "--output", "-d", "--directory"]),
+    ("gcc", &["-o"]),
+    ("cc", &["-o"]),
+    ("clang", &["-o"]),
+    ("rustc", &["-o"]),
+    ("go", &["-o"]),
+    ("base64", &["-o", "--output"]),
+    ("gpg", &["-o", "--output"]),
+    ("jq", &["--output"]),
+    ("pandoc", &["-o", "--output"]),
+];
+
+fn written_by_options(input: &Input<'_>, v: &mut Verdict) {
+    let Some((_, options)) = WRITING_OPTIONS.iter().find(|(p, _)| *p == input.program) else {
+        return;
+    };
+    let mut i = 0;
+    while i < input.args.len() {
+        let a = &input.args[i];
+        i += 1;
+        if a.dynamic || !a.text.starts_with('-') {
+            continue;
+        }
+        for option in options.iter() {
+            let value = if a.text == *option {
+                input.args.get(i).cloned()
+            } else if let Some(rest) = a.text.strip_prefix(&format!("{option}=")) {
+                Some(Word::literal(rest))
+            } else if option.len() == 2
+                && !option.starts_with("--")
+                && a.text.len() > 2
+                && a.text.starts_with(option)
+                && !a.text.starts_with("--")
+            {
+                Some(Word::literal(&a.text[2..]))
+            } else {
+                None
+            };
+            if let Some(value) = value {
+                v.word(FileOp::Write, &value, input);
+                break;
+            }
+        }
+    }
 }
 
 /// An unknown program is High; and since it may run any of its arguments (it may be
@@ -652,7 +716,7 @@ fn known_or_unknown(input: &Input<'_>) -> Verdict {
         "cp" | "install" => return copy(input, false),
         "mv" => return copy(input, true),
         "ln" => return link(input),
-        "touch" | "mkdir" | "tee" | "mkfifo" | "truncate" => return writer(input),
+        "touch" | "mkdir" | "tee" | "mkfifo" | "truncate" | "sponge" => return writer(input),
         "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => return chmod(input),
         "dd" => return dd(input),
         "git" => return git(input),

@@ -391,6 +391,7 @@ impl Walker<'_> {
             risk,
             reason,
             writes: Vec::new(),
+            reads: Vec::new(),
             opaque: false,
             dynamic_args: false,
             depth: self.depth,
@@ -604,6 +605,7 @@ impl Walker<'_> {
                 });
                 raise(&mut seg, verdict.risk, verdict.reason);
                 seg.writes.extend(verdict.writes);
+                seg.reads.extend(verdict.reads);
                 seg.opaque |= verdict.opaque;
                 scripts.extend(verdict.scripts);
                 if !system_path {

@@ -192,6 +192,138 @@ fn unescape_double_quoted(raw: &str) -> String {
     out
 }
 
+/// The most words one brace expansion may produce before the word counts as
+/// unknown instead (`{1..100000}` is not spelled out).
+const MAX_BRACE_WORDS: usize = 256;
+
+/// Expands the braces of a plain word (no quotes, no `$`, no backquotes) as bash
+/// does: `x{,.bak}` is `x` and `x.bak`, `{a,b{c,d}}` is `a bc bd`, `{1..3}` and
+/// `{a..c}` are sequences; backslash escapes are then removed. `None` when the word
+/// has no brace expansion, has parts only known at run time, or expands to more than
+/// [`MAX_BRACE_WORDS`] words (it then stays a dynamic word, judged as unknown).
+pub(super) fn expand_braces(raw: &str) -> Option<Vec<String>> {
+    if !has_brace_expansion(raw) || raw.contains(['\'', '"', '$', '`']) {
+        return None;
+    }
+    let mut out = Vec::new();
+    expand_into(raw, &mut out)?;
+    (out.len() > 1 || out.first().is_some_and(|w| w != raw))
+        .then(|| out.iter().map(|w| unescape_unquoted(w)).collect())
+}
+
+/// Appends the expansions of `raw` to `out`; `None` past [`MAX_BRACE_WORDS`].
+fn expand_into(raw: &str, out: &mut Vec<String>) -> Option<()> {
+    let bytes = raw.as_bytes();
+    // Find the first `{` that opens an expansion: a matching `}` with a top-level
+    // comma or a valid sequence between.
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'{' => {
+                if let Some((close, alternatives)) = brace_group(raw, i) {
+                    let (prefix, suffix) = (&raw[..i], &raw[close + 1..]);
+                    for alt in alternatives {
+                        let word = format!("{prefix}{alt}{suffix}");
+                        expand_into(&word, out)?;
+                        if out.len() > MAX_BRACE_WORDS {
+                            return None;
+                        }
+                    }
+                    return Some(());
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    out.push(raw.to_owned());
+    (out.len() <= MAX_BRACE_WORDS).then_some(())
+}
+
+/// The group opening at `open`: the index of its `}` and its alternatives, or `None`
+/// when it is not an expansion (no top-level comma and no sequence: `{}`, `{x}`).
+fn brace_group(raw: &str, open: usize) -> Option<(usize, Vec<String>)> {
+    let bytes = raw.as_bytes();
+    let mut depth = 0usize;
+    let mut commas = Vec::new();
+    let mut i = open;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => {
+                i += 2;
+                continue;
+            }
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    let inner = &raw[open + 1..i];
+                    if !commas.is_empty() {
+                        let mut parts = Vec::new();
+                        let mut start = open + 1;
+                        for &c in &commas {
+                            parts.push(raw[start..c].to_owned());
+                            start = c + 1;
+                        }
+                        parts.push(raw[start..i].to_owned());
+                        return Some((i, parts));
+                    }
+                    return sequence(inner).map(|s| (i, s));
+                }
+            }
+            b',' if depth == 1 => commas.push(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// `1..5`, `10..1..3`, `a..e`: the words of a sequence expression, or `None`.
+fn sequence(inner: &str) -> Option<Vec<String>> {
+    let parts: Vec<&str> = inner.split("..").collect();
+    if !(2..=3).contains(&parts.len()) {
+        return None;
+    }
+    let step: i64 = match parts.get(2) {
+        Some(s) => s.parse::<i64>().ok()?.checked_abs()?.max(1),
+        None => 1,
+    };
+    let words: Vec<String> =
+        if let (Ok(a), Ok(b)) = (parts[0].parse::<i64>(), parts[1].parse::<i64>()) {
+            let count = (a.abs_diff(b) / step.unsigned_abs()).saturating_add(1);
+            if count > MAX_BRACE_WORDS as u64 {
+                return None;
+            }
+            (0..count)
+                .map(|k| {
+                    let k = i64::try_from(k).unwrap_or(0) * step;
+                    (if a <= b { a + k } else { a - k }).to_string()
+                })
+                .collect()
+        } else {
+            let (a, b) = (single_char(parts[0])?, single_char(parts[1])?);
+            let (lo, hi) = (a.min(b), a.max(b));
+            let mut chars: Vec<String> = (lo..=hi)
+                .step_by(usize::try_from(step).ok()?)
+                .map(|c| char::from(c).to_string())
+                .collect();
+            if a > b {
+                chars.reverse();
+            }
+            chars
+        };
+    Some(words)
+}
+
+fn single_char(s: &str) -> Option<u8> {
+    match s.as_bytes() {
+        [c] if c.is_ascii_alphabetic() => Some(*c),
+        _ => None,
+    }
+}
+
 /// True for an unquoted word with a brace expansion such as `{a,b}` or `{1..3}`.
 fn has_brace_expansion(raw: &str) -> bool {
     let Some(open) = raw.find('{') else {
@@ -282,6 +414,30 @@ mod tests {
         assert_eq!(decode_ansi_c(r"$'\x72m'").as_deref(), Some("rm"));
         assert_eq!(decode_ansi_c(r"$'\162m'").as_deref(), Some("rm"));
         assert_eq!(decode_ansi_c(r"$'\cA'"), None);
+    }
+
+    #[test]
+    fn braces_expand_as_bash_expands_them() {
+        let expand = |s: &str| expand_braces(s).map(|w| w.join(" "));
+        assert_eq!(expand("~/{.ssh,x}").as_deref(), Some("~/.ssh ~/x"));
+        assert_eq!(expand("x{,.bak}").as_deref(), Some("x x.bak"));
+        assert_eq!(expand("{rm,-rf,/}").as_deref(), Some("rm -rf /"));
+        assert_eq!(expand("{a,b{c,d}}e").as_deref(), Some("ae bce bde"));
+        assert_eq!(expand("f{1..3}").as_deref(), Some("f1 f2 f3"));
+        assert_eq!(expand("{3..1}").as_deref(), Some("3 2 1"));
+        assert_eq!(expand("{1..9..4}").as_deref(), Some("1 5 9"));
+        assert_eq!(expand("{a..c}").as_deref(), Some("a b c"));
+        assert_eq!(expand("{a,b}{1,2}").as_deref(), Some("a1 a2 b1 b2"));
+        assert_eq!(expand("\\{a,b\\}"), None);
+        assert_eq!(expand("{}"), None);
+        assert_eq!(expand("{x}"), None);
+        assert_eq!(expand("plain"), None);
+        assert_eq!(expand("{$A,b}"), None);
+        assert_eq!(expand("{1..100000}"), None);
+        assert_eq!(
+            expand("{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p}{q,r}"),
+            None
+        );
     }
 
     #[test]

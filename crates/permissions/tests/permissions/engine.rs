@@ -1,10 +1,12 @@
 //! The policy engine end to end: the decision table, the invariants, grants and
 //! their store, lint, and property tests.
 
+mod exec_config;
 mod grants;
 mod horizon;
 mod invariants;
 mod lint;
 mod props;
+mod read_rules;
 mod support;
 mod table;

@@ -624,3 +624,110 @@ fn cd_moves_where_relative_paths_land() {
     // An unknown target makes every relative path suspect.
     assert_eq!(run("cd $X && rm -rf gen").risk, Critical);
 }
+
+#[test]
+fn brace_expansion_is_judged_word_by_word() {
+    // Bash expands braces before the command runs, and Warden runs commands with
+    // bash: each expanded word is a path or an argument of its own.
+    let mut t = Table::default();
+    // Must not allow: the expansion reaches a secret, a root or a start-up file.
+    t.check("rm -rf ~/{.ssh,x}", Critical);
+    t.check("rm -rf ~/{x,.ssh}", Critical);
+    t.check("rm -rf {build,/}", Critical);
+    t.check("{rm,-rf,/}", Critical);
+    t.check("rm -rf {build,~}", Critical);
+    t.check("rm -rf ~/{.config/warden,y}", Critical);
+    t.check("echo x | tee ~/{.bashrc,notes}", Critical);
+    t.check("echo x | tee -a ~/.{bash,zsh}rc", Critical);
+    t.check("cp id ~/.ssh/{authorized_keys,x}", Critical);
+    t.check("touch .git/hooks/{pre-commit,post-merge}", Critical);
+    t.check("mv x .git/hooks/pre-{commit,push}", Critical);
+    t.check("rm -rf {a,b}/../../{c,d}", Critical);
+    t.check("cat ~/.ssh/{config,id_rsa}", High);
+    t.check("cat .{env,gitignore}", High);
+    t.check("cat {README.md,.env}", High);
+    t.check("cat .env{,.local}", High);
+    t.check("head /etc/{hosts,shadow}", High);
+    t.check("rm {a,b}.txt", High);
+    t.check("rm -rf build{,2}", High);
+    // Must allow or stay ordinary: expansions inside the workspace.
+    t.check("ls {src,docs}", Low);
+    t.check("cat src/{main,lib}.rs", Low);
+    t.check("echo {1..3}", Low);
+    t.check("echo {a..e}", Low);
+    t.check("wc -l src/{a,b,c}/*.rs", Low);
+    t.check("diff a.txt{,.orig}", Low);
+    t.check("cp Cargo.toml{,.bak}", Medium);
+    t.check("mv notes.md{,.old}", High);
+    t.check("touch src/{a,b}.rs", Medium);
+    t.check("mkdir -p src/{x,y}/tests", Medium);
+    // Escaped and quoted braces are literal words.
+    t.check("echo '{rm,-rf,/}'", Low);
+    t.check("echo \\{rm,-rf,/\\}", Low);
+    t.check("echo \"{a,b}\"", Low);
+    t.finish(30);
+}
+
+#[test]
+fn copies_into_a_folder_write_the_file_inside_it() {
+    // `cp x DIR/` writes `DIR/x`: the file inside the folder is judged, not only the
+    // folder.
+    let mut t = Table::default();
+    // Must not allow.
+    t.check("cp .bashrc ~/", Critical);
+    t.check("cp src/.bashrc ~/", Critical);
+    t.check("cp -t ~ .bashrc", Critical);
+    t.check("cp -t ~/ .profile README.md", Critical);
+    t.check("cp README.md .zshrc ~", Critical);
+    t.check("mv .bashrc ~/", Critical);
+    t.check("mv -t ~/.config/git config", Critical);
+    t.check("install -m 755 pre-commit .git/hooks/", Critical);
+    t.check("install -t .git/hooks pre-commit", Critical);
+    t.check("ln -sf /tmp/evil/.gitconfig ~/", Critical);
+    t.check("ln -s x/.bashrc ~/", Critical);
+    t.check("ln -sf a b ~/.local/bin/", Critical);
+    t.check("cp config.toml .cargo/", Critical);
+    t.check("cp settings.json .vscode/", Critical);
+    t.check("cp authorized_keys ~/.ssh/", Critical);
+    t.check("cp -r hooks/pre-push .git/hooks/", Critical);
+    t.check("cp x /tmp/", High);
+    t.check("cp $F ~/", High);
+    // Must allow or stay ordinary.
+    t.check("cp README.md docs/", Medium);
+    t.check("cp -t docs README.md", Medium);
+    t.check("cp a b docs", Medium);
+    t.check("mv old.rs src/", High);
+    t.check("ln -s ../README.md docs/", Medium);
+    t.check("cp Cargo.toml Cargo.toml.bak", Medium);
+    t.check("install -m 644 notes.txt build/", Medium);
+    t.finish(25);
+}
+
+#[test]
+fn options_whose_value_is_a_written_file_are_judged_as_writes() {
+    let mut t = Table::default();
+    // Must not allow.
+    t.check("openssl genrsa -out ~/.ssh/id_rsa 2048", Critical);
+    t.check("openssl req -new -keyout ~/.ssh/k -out x.csr", Critical);
+    t.check(
+        "openssl enc -d -in x -out=/home/wardentest/.bashrc",
+        Critical,
+    );
+    t.check("sort -o ~/.bashrc list.txt", Critical);
+    t.check("sort --output=.git/hooks/pre-commit a", Critical);
+    t.check("tar -xzf payload.tgz -C ~/.ssh", Critical);
+    t.check("tar --directory=.git/hooks -xf hooks.tar", Critical);
+    t.check("unzip x.zip -d ~/.config/autostart", Critical);
+    t.check("ssh-keygen -t ed25519 -f ~/.ssh/id_ed25519 -N ''", Critical);
+    t.check("gcc -o ~/.local/bin/git main.c", Critical);
+    t.check("echo x | sponge ~/.bashrc", Critical);
+    t.check("sort -u list | sponge .git/config", Critical);
+    t.check("sort -o /tmp/out a", High);
+    // Must allow or stay ordinary.
+    t.check("sort a.txt", Low);
+    t.check("sort -o sorted.txt a.txt", Medium);
+    t.check("echo x | sponge notes.txt", Medium);
+    // openssl is not a program Warden knows: High, but no more.
+    t.check("openssl x509 -in cert.crt -noout -text", High);
+    t.finish(17);
+}

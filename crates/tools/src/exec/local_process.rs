@@ -1,4 +1,5 @@
-//! A command run locally: `sh -c` in its own process group, stdin closed, stdout and stderr
+//! A command run locally: `bash -c` (or `sh -c` where bash is missing, see `shell.rs`) in
+//! its own process group, stdin closed, stdout and stderr
 //! captured (never Warden's own stdout, which is the protocol wire), the whole group killed on
 //! timeout, on cancel and when the call is dropped.
 
@@ -81,7 +82,7 @@ async fn terminate(
     child.wait().await
 }
 
-/// Runs `command` with `sh -c` in `cwd`.
+/// Runs `command` with `bash -c` (`sh -c` without bash) in `cwd`.
 pub(crate) async fn run(
     command: &str,
     cwd: &Path,
@@ -91,8 +92,11 @@ pub(crate) async fn run(
     cancel: &CancellationToken,
     secrets: &Secrets,
 ) -> io::Result<LocalRun> {
-    let mut command_line = tokio::process::Command::new("sh");
+    let mut command_line = tokio::process::Command::new(&super::command_shell().program);
     secrets.scrub_command(&mut command_line);
+    for name in super::SHELL_STARTUP_ENV {
+        command_line.env_remove(name);
+    }
     command_line
         .arg("-c")
         .arg(command)

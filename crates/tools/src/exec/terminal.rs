@@ -232,7 +232,14 @@ async fn in_editor(
     cx: &ExecContext<'_>,
 ) -> ToolOutput {
     let request = TerminalRequest {
-        command: "sh".to_owned(),
+        // The editor runs on this machine: the same shell as a local command, by name
+        // (the editor's PATH finds it), so the command runs in the dialect it was
+        // judged in. Its environment is the editor's, which Warden does not control.
+        command: if super::command_shell().is_bash {
+            "bash".to_owned()
+        } else {
+            "sh".to_owned()
+        },
         args: vec!["-c".to_owned(), command.to_owned()],
         cwd,
         env: Vec::new(),

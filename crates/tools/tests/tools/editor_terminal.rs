@@ -66,11 +66,19 @@ async fn a_command_runs_in_the_editor_terminal_which_is_embedded_and_released() 
     )
     .await;
     assert!(out.ok, "{}", out.for_model);
+    // The shell Warden runs local commands with, so the editor runs the dialect that
+    // was judged.
+    let shell = if warden_tools::command_shell().is_bash {
+        "bash"
+    } else {
+        "sh"
+    };
     assert_eq!(
         log,
         [
             // No environment from Warden: the editor's own applies.
-            r#"create sh ["-c", "npm test"] in $CWD env [] limit Some(65536)"#,
+            format!(r#"create {shell} ["-c", "npm test"] in $CWD env [] limit Some(65536)"#)
+                .as_str(),
             "wait term-1",
             "output term-1",
             "release term-1",

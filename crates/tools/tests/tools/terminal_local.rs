@@ -254,3 +254,30 @@ async fn an_editor_without_terminals_means_a_local_run() {
     assert_eq!(out.for_model, "Exit code 0.\nlocal\n");
     assert!(editor.log().is_empty(), "{:?}", editor.log());
 }
+
+#[tokio::test]
+async fn commands_run_in_the_dialect_they_are_judged_in() {
+    // The permission engine reads commands as bash does; where bash is installed the
+    // command runs with it: braces expand, `[[ ]]` and `((…))` are bash's.
+    let dir = workspace();
+    let shell = warden_tools::command_shell();
+    assert_eq!(
+        shell.is_bash,
+        std::path::Path::new("/bin/bash").exists()
+            || std::path::Path::new("/usr/bin/bash").exists()
+    );
+    if !shell.is_bash {
+        return;
+    }
+    let out = run(
+        dir.path(),
+        "terminal",
+        json!({"command": "echo x{,.bak} {1..3}; [[ a == a ]] && echo double; ((1 + 1 == 2)) && echo arith"}),
+    )
+    .await;
+    assert!(out.ok, "{}", out.for_model);
+    assert_eq!(
+        out.for_model,
+        "Exit code 0.\nx x.bak 1 2 3\ndouble\narith\n"
+    );
+}

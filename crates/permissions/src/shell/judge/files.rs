@@ -307,6 +307,7 @@ pub(super) fn writer(input: &Input<'_>) -> Verdict {
 pub(super) fn copy(input: &Input<'_>, is_move: bool) -> Verdict {
     let args = normalized(input.program, &operands_of(input));
     let mut target: Option<Word> = None;
+    let mut into_folder = false;
     let mut rest: Vec<Word> = Vec::new();
     let mut i = 0;
     let mut only_operands = false;
@@ -317,6 +318,7 @@ pub(super) fn copy(input: &Input<'_>, is_move: bool) -> Verdict {
         } else if !only_operands && !a.dynamic && (a.text == "-t" || a.text == "-S") {
             if a.text == "-t" {
                 target = args.get(i + 1).cloned();
+                into_folder = true;
             }
             i += 1;
         } else if only_operands || a.dynamic || !a.text.starts_with('-') || a.text == "-" {
@@ -326,6 +328,7 @@ pub(super) fn copy(input: &Input<'_>, is_move: bool) -> Verdict {
     }
     if target.is_none() && rest.len() >= 2 {
         target = rest.pop();
+        into_folder = rest.len() >= 2;
     }
     let verb = if is_move { "Moves" } else { "Copies" };
     let mut v = Verdict::new(Risk::Low, format!("{verb} nothing."));
@@ -345,8 +348,49 @@ pub(super) fn copy(input: &Input<'_>, is_move: bool) -> Verdict {
     }
     if let Some(target) = &target {
         v.word(FileOp::Write, target, input);
+        for written in into_folder_targets(target, &rest, into_folder, input) {
+            v.word(FileOp::Write, &written, input);
+        }
     }
     v
+}
+
+/// The files a copy, move or link into a folder writes: `DIR/NAME` for each source,
+/// where NAME is the source's last component (`cp .bashrc ~/` writes `~/.bashrc`). The
+/// destination is a folder when the command says so (`-t DIR`, several sources), when
+/// it ends in `/`, or when it is an existing folder on disk. A source only known at
+/// run time writes an unknown name there (judged as a path only known at run time).
+pub(super) fn into_folder_targets(
+    target: &Word,
+    sources: &[Word],
+    into_folder: bool,
+    input: &Input<'_>,
+) -> Vec<Word> {
+    if target.dynamic {
+        return Vec::new();
+    }
+    let is_folder = into_folder
+        || target.text.ends_with('/')
+        || std::fs::metadata(&input.resolve(&target.text).real).is_ok_and(|m| m.is_dir());
+    if !is_folder {
+        return Vec::new();
+    }
+    let dir = target.text.trim_end_matches('/');
+    sources
+        .iter()
+        .map(|source| {
+            let name = source
+                .text
+                .trim_end_matches('/')
+                .rsplit('/')
+                .next()
+                .unwrap_or(&source.text);
+            Word {
+                text: format!("{dir}/{name}"),
+                dynamic: source.dynamic,
+            }
+        })
+        .collect()
 }
 
 /// `ln [-s] TARGET [LINK]`: the link is written; the target is judged as a read, so a
@@ -367,6 +411,8 @@ pub(super) fn link(input: &Input<'_>) -> Verdict {
         i += 1;
     }
     let mut v = Verdict::new(Risk::Low, "Creates no link.");
+    let several = operands.len() >= 3;
+    let by_t = dir.is_some();
     let link = if dir.is_some() {
         dir
     } else if operands.len() >= 2 {
@@ -385,6 +431,12 @@ pub(super) fn link(input: &Input<'_>) -> Verdict {
     }
     if let Some(link) = &link {
         v.word(FileOp::Write, link, input);
+        // `ln -sf X DIR/` makes `DIR/X`: the link inside the folder is what is written.
+        if by_t || several || operands.len() == 1 {
+            for written in into_folder_targets(link, &operands, by_t || several, input) {
+                v.word(FileOp::Write, &written, input);
+            }
+        }
     }
     v
 }
@@ -625,6 +677,7 @@ pub(super) fn find(input: &Input<'_>) -> Verdict {
                         format!("find runs {name} on each file it finds: {}", nested.reason),
                     );
                     v.writes.extend(nested.writes);
+                    v.reads.extend(nested.reads);
                     v.scripts.extend(nested.scripts);
                     v.opaque |= nested.opaque;
                 }

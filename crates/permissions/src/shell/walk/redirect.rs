@@ -162,6 +162,8 @@ impl Walker<'_> {
             raise(seg, risk, reason);
             if op == FileOp::Write {
                 seg.writes.push(path);
+            } else {
+                seg.reads.push(path);
             }
         }
     }

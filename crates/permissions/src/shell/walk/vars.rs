@@ -11,8 +11,13 @@ use crate::shell::words::{self, Word};
 
 impl Walker<'_> {
     /// Evaluates a word; an unquoted expansion of a known value splits on blanks as
-    /// the shell does (`cmd="rm -rf /"; $cmd` runs `rm` with two arguments).
+    /// the shell does (`cmd="rm -rf /"; $cmd` runs `rm` with two arguments), and a
+    /// plain word with braces expands as bash expands it (`~/{.ssh,x}` is `~/.ssh`
+    /// and `~/x`), so every path it names is judged.
     pub(super) fn split_words(&self, node: Node<'_>) -> Vec<Word> {
+        if let Some(expanded) = words::expand_braces(self.text(node)) {
+            return expanded.into_iter().map(Word::literal).collect();
+        }
         let word = words::eval(node, self.src, self.scope());
         let unquoted_expansion = matches!(node.kind(), "simple_expansion" | "expansion");
         if unquoted_expansion && !word.dynamic && word.text.contains([' ', '\t', '\n']) {
