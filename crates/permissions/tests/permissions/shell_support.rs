@@ -36,3 +36,16 @@ pub fn failures(cases: &[(&str, Risk)], at_least: bool) -> Vec<String> {
         })
         .collect()
 }
+
+/// Fails with every row of `cases` that is not judged at `expected` (or, with
+/// `at_least`, at least `expected`), so one run shows all that broke.
+pub fn check_table(cases: &[(&str, Risk)], at_least: bool) {
+    let f = failures(cases, at_least);
+    assert!(
+        f.is_empty(),
+        "{} of {} failed:\n{}",
+        f.len(),
+        cases.len(),
+        f.join("\n")
+    );
+}
