@@ -32,25 +32,23 @@ pub async fn run_with(
     tool: &str,
     args: Value,
 ) -> ToolOutput {
-    let call = call(tool, args);
-    execute(
-        &call,
-        ExecContext {
-            cwd,
-            home: None,
-            editor,
-            cancel: CancellationToken::new(),
-            limits,
-            progress: &ignore_progress,
-            secrets: &Secrets::default(),
-        },
-    )
-    .await
+    execute_in(cwd, editor, limits, &Secrets::default(), tool, args).await
 }
 
 /// Runs a call locally with Warden's secrets given.
 pub async fn run_with_secrets(
     cwd: &Path,
+    secrets: &Secrets,
+    tool: &str,
+    args: Value,
+) -> ToolOutput {
+    execute_in(cwd, None, Limits::default(), secrets, tool, args).await
+}
+
+async fn execute_in(
+    cwd: &Path,
+    editor: Option<Arc<dyn Editor>>,
+    limits: Limits,
     secrets: &Secrets,
     tool: &str,
     args: Value,
@@ -61,9 +59,9 @@ pub async fn run_with_secrets(
         ExecContext {
             cwd,
             home: None,
-            editor: None,
+            editor,
             cancel: CancellationToken::new(),
-            limits: Limits::default(),
+            limits,
             progress: &ignore_progress,
             secrets,
         },

@@ -102,3 +102,26 @@ impl World {
 pub fn path_of(p: &Path) -> String {
     p.display().to_string()
 }
+
+/// The cases a table test ran and the ones that failed, so that one run reports every
+/// failure, not only the first.
+#[derive(Debug, Default)]
+pub struct Tally {
+    pub cases: usize,
+    pub failures: Vec<String>,
+}
+
+impl Tally {
+    /// Fails with every recorded failure, or when fewer than `at_least` cases ran (a
+    /// table that shrank by mistake must not pass).
+    pub fn finish(self, at_least: usize) {
+        assert!(
+            self.failures.is_empty(),
+            "{} of {} cases failed:\n{}",
+            self.failures.len(),
+            self.cases,
+            self.failures.join("\n")
+        );
+        assert!(self.cases >= at_least, "only {} cases", self.cases);
+    }
+}
