@@ -44,6 +44,7 @@ fn bench(c: &mut Criterion) {
         "bench".to_owned(),
         Arc::new(ModeCell::new(Mode::Ask)),
         "bench".to_owned(),
+        warden_tools::Toolbox::builtins(),
     );
 
     let calls = [

@@ -17,9 +17,9 @@ use warden_acp_transport::schema::{
 };
 use warden_acp_transport::{AgentHandler, ClientHandle, Error, PromptResponder};
 use warden_audit::AuditLog;
-use warden_model::{Conversation, Model, ToolSpec, code_span};
+use warden_model::{Conversation, Model, code_span};
 use warden_permissions::{Context, Engine, Locations, Mode};
-use warden_tools::Secrets;
+use warden_tools::{Secrets, Toolbox};
 
 use crate::audit::AuditLogSink;
 use crate::commands;
@@ -89,7 +89,6 @@ pub struct WardenAgent {
     model_spec: OnceLock<String>,
     /// Warden's own secrets, kept from every tool (see [`WardenAgent::secrets`]).
     secrets: OnceLock<Arc<Secrets>>,
-    tools: Arc<[ToolSpec]>,
     shutdown: CancellationToken,
     turns: TaskTracker,
     counter: AtomicU64,
@@ -113,14 +112,6 @@ fn invalid_params(message: impl Into<String>) -> Error {
 
 impl WardenAgent {
     pub fn new(config: AgentConfig) -> WardenAgent {
-        let tools: Arc<[ToolSpec]> = warden_tools::builtin_tools()
-            .iter()
-            .map(|t| ToolSpec {
-                name: t.name.to_owned(),
-                description: t.description.to_owned(),
-                input_schema: t.schema.clone(),
-            })
-            .collect();
         WardenAgent {
             config,
             client: Mutex::new(None),
@@ -131,7 +122,6 @@ impl WardenAgent {
             user_config: OnceLock::new(),
             model_spec: OnceLock::new(),
             secrets: OnceLock::new(),
-            tools,
             shutdown: CancellationToken::new(),
             turns: TaskTracker::new(),
             counter: AtomicU64::new(0),
@@ -492,6 +482,7 @@ impl AgentHandler for WardenAgent {
             id.0.to_string(),
             mode_cell.clone(),
             client_name,
+            Toolbox::builtins(),
         ));
         // Read with the model, before any tool can run in this session.
         let _ = self.secrets();
@@ -583,7 +574,7 @@ impl AgentHandler for WardenAgent {
             client,
             gate: session.gate.clone(),
             model,
-            tools: self.tools.clone(),
+            toolbox: session.gate.toolbox().clone(),
             editor: Some(Arc::new(editor)),
             limits: TurnLimits {
                 max_model_requests: self.config.max_model_requests,

@@ -163,17 +163,17 @@ pub fn read(response: CreateElicitationResponse, args: &Value) -> Answer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use warden_acp_transport::schema::ToolKind;
+    use warden_tools::{PreparedCall, ToolKind};
 
     fn call() -> Prepared {
         Prepared {
-            tool: "terminal".to_owned(),
-            args: json!({"command": "rm -rf build", "timeout_secs": 30}),
+            call: PreparedCall::new(
+                "terminal".to_owned(),
+                json!({"command": "rm -rf build", "timeout_secs": 30}),
+                ToolKind::Execute,
+                "Run `rm -rf build`".to_owned(),
+            ),
             hint: None,
-            title: "Run `rm -rf build`".to_owned(),
-            kind: ToolKind::Execute,
-            locations: vec![],
-            server: None,
         }
     }
 

@@ -5,6 +5,7 @@ mod agent;
 mod audit;
 mod commands;
 mod config_options;
+mod content;
 mod driver;
 mod editor;
 mod elicit;
@@ -22,9 +23,13 @@ pub use agent::{AgentConfig, EnvReader, WardenAgent};
 pub use driver::{AuditSink, TurnSetup, drive};
 pub use editor::ClientEditor;
 pub use engine_gate::{EngineGate, ModeCell};
-pub use gate::{Gate, GrantEffect, GrantScope, PrepareError, Prepared, RememberError, Verdict};
+pub use gate::{
+    Gate, GrantEffect, GrantScope, PrepareError, Prepared, Proposal, RememberError, Verdict,
+};
 pub use notice::{Notice, Severity};
 pub use permission::{Answer, Choice};
 pub use preview::{FileState, Files};
-pub use turn::{AuditKind, AuditNote, Command, Event, ToolResult, Turn, TurnLimits};
+pub use turn::{
+    AnswerOutcome, AuditKind, AuditNote, Command, Event, Stored, ToolResult, Turn, TurnLimits,
+};
 pub use user_config::{ConfigError, UserConfig};
