@@ -26,6 +26,11 @@ pub struct ToolAnnotations {
     pub read_only: Option<bool>,
     /// MCP `destructiveHint`.
     pub destructive: Option<bool>,
+    /// The user's own policy trusts this server's annotations (`[[mcp_server]]` with
+    /// `trust_annotations = true`, pinned to its command or URL): its `readOnlyHint`
+    /// may then lower a call below Medium.
+    #[serde(default)]
+    pub trusted: bool,
 }
 
 /// The argument in which the model gives its own risk estimate. (The model crate adds

@@ -41,7 +41,9 @@ pub use call::{InvalidRiskLevel, RISK_LEVEL_ARG, ToolAnnotations, ToolCall, take
 pub use engine::Engine;
 pub use evaluation::{DecidedBy, Evaluation, MatchedRule, SegmentEvaluation};
 pub use grant::{Effect, Grant, GrantMatcher, GrantProposal, GrantSet, Scope};
-pub use policy::{FileProblem, HintPolicy, Policy, PolicyError, PolicyFile, Settings};
+pub use policy::{
+    FileProblem, HintPolicy, McpServerEntry, McpServerId, Policy, PolicyError, PolicyFile, Settings,
+};
 pub use rule::{Layer, RawRule, Rule, RuleError};
 pub use store::{Fingerprint, GrantStore, LoadedGrants, StoreError, TrustStore};
 pub mod lint;

@@ -8,6 +8,7 @@
 mod builtin;
 mod file;
 mod index;
+mod mcp;
 mod settings;
 
 use std::path::{Path, PathBuf};
@@ -21,9 +22,10 @@ use crate::rule::{Layer, Rule, RuleError, build_name_glob};
 pub use builtin::BUILTIN_POLICY;
 pub use file::{HintPolicy, PolicyFile, RiskTimeouts};
 pub(crate) use index::RuleIndex;
+pub use mcp::{McpServerEntry, McpServerId};
 pub use settings::{
     DEFAULT_APPROVAL_TIMEOUT_SECS, DEFAULT_MAX_ASKS_PER_TURN, DEFAULT_MAX_PENDING_REQUESTS,
-    Settings,
+    DEFAULT_MCP_CALL_TIMEOUT_SECS, DEFAULT_MCP_CONNECT_TIMEOUT_SECS, Settings,
 };
 
 /// A policy file that could not be used, and why.
@@ -180,6 +182,9 @@ pub struct Policy {
     pub files: Vec<LoadedFile>,
     /// Whether the project's allow rules apply.
     pub project_trusted: bool,
+    /// The `[[mcp_server]]` entries of the user's and the managed policy (a project's
+    /// are never read: a project cannot vouch for a server).
+    pub mcp_servers: Vec<McpServerEntry>,
     pub(crate) index: RuleIndex,
     pub(crate) auto_approved: GlobSet,
 }
@@ -192,6 +197,7 @@ impl Policy {
         let mut errors = Vec::new();
         let mut files = Vec::new();
         let mut by_layer: Vec<(Layer, Vec<Rule>)> = Vec::new();
+        let mut mcp_servers = Vec::new();
 
         let builtin_source = Source::text(Layer::Builtin, "<builtin>", BUILTIN_POLICY);
         let mut all = vec![builtin_source];
@@ -207,6 +213,9 @@ impl Policy {
             let (loaded, rules) = load_file(source, project_trusted);
             if let Some(parsed) = &loaded.parsed {
                 settings.apply(source.layer, project_trusted, parsed);
+                if matches!(source.layer, Layer::User | Layer::Managed) {
+                    mcp_servers.extend(parsed.mcp_servers.iter().cloned());
+                }
             }
             errors.extend(loaded.errors.iter().map(|e| PolicyError {
                 file: source.file.clone(),
@@ -241,7 +250,16 @@ impl Policy {
             errors,
             files,
             project_trusted,
+            mcp_servers,
         }
+    }
+
+    /// Whether the user's (or the administrator's) policy trusts the annotations of
+    /// this server.
+    pub fn trusts_mcp_annotations(&self, server: &McpServerId<'_>) -> bool {
+        self.mcp_servers
+            .iter()
+            .any(|entry| entry.trust_annotations && entry.matches(server))
     }
 
     /// Reads the user, project and managed files.

@@ -18,11 +18,16 @@ pub(super) fn assess(call: &ToolCall) -> Assessment {
     };
     // The annotations come from the server, which may lie: a destructive hint is
     // believed (it only makes things stricter), a read-only hint lowers no further
-    // than Medium, so that such a call still asks in the default mode.
+    // than Medium, so that such a call still asks in the default mode, unless the
+    // user's own policy trusts this very server (its name with its command or URL).
     if let Some(a) = call.annotations {
         if a.destructive == Some(true) {
             risk = Risk::Critical;
             why = "its server says the tool is destructive".into();
+        } else if a.read_only == Some(true) && a.trusted {
+            risk = Risk::Low;
+            why =
+                "its server, whose annotations your policy trusts, says the tool only reads".into();
         } else if a.read_only == Some(true) {
             risk = Risk::Medium;
             why = "its server says the tool only reads (not verified)".into();

@@ -82,9 +82,18 @@ pub struct PolicyFile {
     pub max_pending_requests: Option<usize>,
     /// How many questions one prompt turn may ask before the rest are denied.
     pub max_asks_per_turn: Option<usize>,
+    /// How long starting an MCP server may take, in seconds (default 10).
+    pub mcp_connect_timeout_secs: Option<u64>,
+    /// How long one MCP tool call may take before it fails as hung, in seconds
+    /// (default 300).
+    pub mcp_call_timeout_secs: Option<u64>,
     /// The rules, in order.
     #[serde(default, rename = "rule", skip_serializing_if = "Vec::is_empty")]
     pub rules: Vec<RawRule>,
+    /// What the user says about MCP servers (`[[mcp_server]]`); read from the user's
+    /// and the managed policy only.
+    #[serde(default, rename = "mcp_server", skip_serializing_if = "Vec::is_empty")]
+    pub mcp_servers: Vec<super::mcp::McpServerEntry>,
 }
 
 impl PolicyFile {

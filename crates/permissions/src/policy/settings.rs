@@ -15,6 +15,11 @@ pub const DEFAULT_MAX_PENDING_REQUESTS: usize = 16;
 /// `max_asks_per_turn` when no file sets it.
 pub const DEFAULT_MAX_ASKS_PER_TURN: usize = 32;
 
+/// `mcp_connect_timeout_secs` when no file sets it.
+pub const DEFAULT_MCP_CONNECT_TIMEOUT_SECS: u64 = 10;
+/// `mcp_call_timeout_secs` when no file sets it.
+pub const DEFAULT_MCP_CALL_TIMEOUT_SECS: u64 = 300;
+
 /// The merged settings of all layers.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Settings {
@@ -29,6 +34,10 @@ pub struct Settings {
     pub auto_approved_tools: Vec<String>,
     pub max_pending_requests: usize,
     pub max_asks_per_turn: usize,
+    /// Seconds an MCP server has to start.
+    pub mcp_connect_timeout_secs: u64,
+    /// Seconds one MCP tool call may take.
+    pub mcp_call_timeout_secs: u64,
 }
 
 impl Default for Settings {
@@ -41,6 +50,8 @@ impl Default for Settings {
             auto_approved_tools: Vec::new(),
             max_pending_requests: DEFAULT_MAX_PENDING_REQUESTS,
             max_asks_per_turn: DEFAULT_MAX_ASKS_PER_TURN,
+            mcp_connect_timeout_secs: DEFAULT_MCP_CONNECT_TIMEOUT_SECS,
+            mcp_call_timeout_secs: DEFAULT_MCP_CALL_TIMEOUT_SECS,
         }
     }
 }
@@ -99,6 +110,12 @@ impl Settings {
         }
         if let Some(secs) = file.approval_timeout_secs {
             self.approval_timeout_secs = secs;
+        }
+        if let Some(secs) = file.mcp_connect_timeout_secs {
+            self.mcp_connect_timeout_secs = secs;
+        }
+        if let Some(secs) = file.mcp_call_timeout_secs {
+            self.mcp_call_timeout_secs = secs;
         }
         if let Some(by_risk) = file.approval_timeout_secs_by_risk {
             for risk in [Risk::Low, Risk::Medium, Risk::High, Risk::Critical] {

@@ -553,20 +553,36 @@ fn reasons_are_sentences_for_people() {
 fn mcp_annotations_raise_and_lower_no_further_than_medium() {
     let w = World::new();
     let engine = w.engine(&[], false);
-    let call = |read_only, destructive| {
+    let call = |read_only, destructive, trusted| {
         ToolCall::new("mcp__fs__wipe", json!({})).with_annotations(
             warden_permissions::ToolAnnotations {
                 read_only,
                 destructive,
+                trusted,
             },
         )
     };
     let risk = |c: &ToolCall| engine.evaluate(c, &w.ctx(), Mode::Ask, "s").risk;
-    assert_eq!(risk(&call(Some(true), None)), Risk::Medium);
-    assert_eq!(risk(&call(None, Some(true))), Risk::Critical);
-    assert_eq!(risk(&call(Some(true), Some(true))), Risk::Critical);
-    assert_eq!(risk(&call(None, Some(false))), Risk::High);
-    let e = engine.evaluate(&call(Some(true), None), &w.ctx(), Mode::Ask, "s");
+    // (readOnlyHint, destructiveHint, trusted by the user's policy) -> risk
+    let cases = [
+        ((None, None, false), Risk::High),
+        ((Some(true), None, false), Risk::Medium),
+        ((Some(true), None, true), Risk::Low),
+        ((Some(false), None, true), Risk::High),
+        ((None, Some(true), false), Risk::Critical),
+        ((None, Some(true), true), Risk::Critical),
+        ((Some(true), Some(true), false), Risk::Critical),
+        ((Some(true), Some(true), true), Risk::Critical),
+        ((None, Some(false), false), Risk::High),
+    ];
+    for ((read_only, destructive, trusted), expect) in cases {
+        assert_eq!(
+            risk(&call(read_only, destructive, trusted)),
+            expect,
+            "{read_only:?} {destructive:?} {trusted}"
+        );
+    }
+    let e = engine.evaluate(&call(Some(true), None, false), &w.ctx(), Mode::Ask, "s");
     assert_eq!(e.decision, Decision::Ask);
 }
 
@@ -758,4 +774,32 @@ fn a_managed_policy_in_the_home_folder_protects_that_file_not_the_home_folder() 
     ] {
         assert_eq!(eval(tool, args.clone()), Risk::Critical, "{tool} {args}");
     }
+}
+
+#[test]
+fn only_the_user_s_and_the_managed_policy_can_trust_an_mcp_server() {
+    let w = World::new();
+    let text = "[[mcp_server]]\nname = \"time\"\ncommand = \"uvx\"\ntrust_annotations = true\n";
+    let server = warden_permissions::McpServerId::Stdio {
+        name: "time",
+        command: "uvx",
+        args: &[],
+    };
+    for (layer, trusted_project, expect) in [
+        (Layer::User, false, true),
+        (Layer::Managed, false, true),
+        // Not even a trusted project may vouch for a server.
+        (Layer::Project, true, false),
+        (Layer::Project, false, false),
+    ] {
+        let engine = w.engine(&[(layer, text)], trusted_project);
+        assert_eq!(
+            engine.policy().trusts_mcp_annotations(&server),
+            expect,
+            "{layer:?} trusted={trusted_project}"
+        );
+    }
+    let engine = w.engine(&[(Layer::User, "mcp_connect_timeout_secs = 3\n")], false);
+    assert_eq!(engine.settings().mcp_connect_timeout_secs, 3);
+    assert_eq!(w.engine(&[], false).settings().mcp_connect_timeout_secs, 10);
 }

@@ -1,0 +1,258 @@
+//! An MCP server for Warden's tests, on stdio. The first argument picks how it behaves:
+//!
+//! - `good` (the default): well-behaved tools, including ones that crash the server,
+//!   hang, spawn a child of their own, change the tool list or return 50 MB;
+//! - `exit`: exits at once; `silent`: never answers `initialize`; `garbage`: writes
+//!   malformed JSON; `flood`: sends a flood of notifications after `initialize`;
+//!   `bad-schema`: a tool whose input schema is not an object schema; `bad-names`:
+//!   tools named in ways the model cannot be shown, and a duplicate.
+
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ListToolsResult,
+    PaginatedRequestParams, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use serde_json::{Value, json};
+
+#[derive(Clone)]
+struct Server {
+    mode: String,
+    /// Set by `change_tools`: the list then has one more tool.
+    changed: Arc<AtomicBool>,
+}
+
+fn tool(name: &str, description: &str, schema: Value, annotations: Option<Value>) -> Value {
+    let mut t = json!({ "name": name, "description": description, "inputSchema": schema });
+    if let Some(a) = annotations {
+        t["annotations"] = a;
+    }
+    t
+}
+
+fn object(properties: Value, required: &[&str]) -> Value {
+    json!({ "type": "object", "properties": properties, "required": required })
+}
+
+impl Server {
+    fn tools(&self) -> Vec<Value> {
+        let text = json!({ "text": { "type": "string" } });
+        let mut tools = vec![
+            tool(
+                "echo",
+                "Echoes its text.",
+                object(text.clone(), &["text"]),
+                None,
+            ),
+            tool(
+                "peek",
+                "Echoes its text; says it only reads.",
+                object(text.clone(), &["text"]),
+                Some(json!({ "readOnlyHint": true })),
+            ),
+            tool(
+                "wipe",
+                "Says it destroys things.",
+                object(json!({}), &[]),
+                Some(json!({ "destructiveHint": true })),
+            ),
+            tool("crash", "Exits the server.", object(json!({}), &[]), None),
+            tool("hang", "Never answers.", object(json!({}), &[]), None),
+            tool(
+                "spawn_child",
+                "Starts a long sleep of its own and returns its pid.",
+                object(json!({}), &[]),
+                None,
+            ),
+            tool(
+                "pid",
+                "Returns the server's pid.",
+                object(json!({}), &[]),
+                None,
+            ),
+            tool(
+                "env",
+                "Returns an environment variable's value.",
+                object(json!({ "name": { "type": "string" } }), &["name"]),
+                None,
+            ),
+            tool(
+                "big",
+                "Returns this many bytes of text.",
+                object(json!({ "bytes": { "type": "integer" } }), &["bytes"]),
+                None,
+            ),
+            tool(
+                "change_tools",
+                "Adds a tool and sends tools/list_changed.",
+                object(json!({}), &[]),
+                None,
+            ),
+            tool(
+                "fail",
+                "Returns an error result.",
+                object(json!({}), &[]),
+                None,
+            ),
+        ];
+        if self.changed.load(Ordering::Acquire) {
+            tools.push(tool(
+                "added",
+                "A tool added later.",
+                object(json!({}), &[]),
+                None,
+            ));
+        }
+        match self.mode.as_str() {
+            "bad-schema" => tools.push(tool(
+                "stringly",
+                "Bad schema.",
+                json!({ "type": "string" }),
+                None,
+            )),
+            "bad-names" => {
+                tools.push(tool("read.file", "A dot.", object(json!({}), &[]), None));
+                tools.push(tool(
+                    &"x".repeat(80),
+                    "Too long.",
+                    object(json!({}), &[]),
+                    None,
+                ));
+                tools.push(tool("echo", "A second echo.", object(json!({}), &[]), None));
+            }
+            _ => {}
+        }
+        tools
+    }
+
+    fn result(text: impl Into<String>, error: bool) -> Result<CallToolResponse, ErrorData> {
+        let result: CallToolResult = serde_json::from_value(json!({
+            "content": [{ "type": "text", "text": text.into() }],
+            "isError": error,
+        }))
+        .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        Ok(CallToolResponse::Complete(result))
+    }
+}
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        let mut info = ServerConfig::default();
+        if let Ok(capabilities) =
+            serde_json::from_value(json!({ "tools": { "listChanged": true } }))
+        {
+            info.capabilities = capabilities;
+        }
+        info.server_info.name = "warden-mcp-test-server".to_owned();
+        info
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        if self.mode == "flood" {
+            let peer = context.peer.clone();
+            tokio::spawn(async move {
+                for i in 0..5000 {
+                    let _ = peer.notify_tool_list_changed().await;
+                    if i % 100 == 0 {
+                        tokio::task::yield_now().await;
+                    }
+                }
+            });
+        }
+        serde_json::from_value(json!({ "tools": self.tools() }))
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let args = Value::Object(request.arguments.clone().unwrap_or_default());
+        let str_arg = |name: &str| {
+            args.get(name)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned()
+        };
+        match request.name.as_ref() {
+            "echo" | "peek" => Self::result(str_arg("text"), false),
+            "wipe" => Self::result("wiped", false),
+            "added" => Self::result("the added tool ran", false),
+            "fail" => Self::result("it went wrong", true),
+            "crash" => std::process::exit(3),
+            "hang" => std::future::pending().await,
+            "pid" => Self::result(std::process::id().to_string(), false),
+            "env" => Self::result(
+                std::env::var(str_arg("name")).unwrap_or_else(|_| "(unset)".to_owned()),
+                false,
+            ),
+            "big" => {
+                let n = args.get("bytes").and_then(Value::as_u64).unwrap_or(0) as usize;
+                Self::result("x".repeat(n), false)
+            }
+            "spawn_child" => {
+                let child = std::process::Command::new("sleep")
+                    .arg("1000")
+                    .spawn()
+                    .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+                Self::result(child.id().to_string(), false)
+            }
+            "change_tools" => {
+                self.changed.store(true, Ordering::Release);
+                let _ = context.peer.notify_tool_list_changed().await;
+                Self::result("changed", false)
+            }
+            other => Err(ErrorData::invalid_params(
+                format!("no tool `{other}`"),
+                None,
+            )),
+        }
+    }
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    let mode = std::env::args().nth(1).unwrap_or_else(|| "good".to_owned());
+    match mode.as_str() {
+        "exit" => std::process::exit(1),
+        "silent" => {
+            // Reads and never answers.
+            for _ in std::io::stdin().lock().lines() {}
+            return;
+        }
+        "garbage" => {
+            let mut out = std::io::stdout().lock();
+            for _ in std::io::stdin().lock().lines().take(1) {
+                let _ = writeln!(
+                    out,
+                    "{{\"jsonrpc\": \"2.0\", \"id\": 0, \"result\": {{not json"
+                );
+                let _ = writeln!(out, "\u{1}\u{2} plainly not JSON");
+                let _ = out.flush();
+            }
+            for _ in std::io::stdin().lock().lines() {}
+            return;
+        }
+        _ => {}
+    }
+    let server = Server {
+        mode,
+        changed: Arc::new(AtomicBool::new(false)),
+    };
+    let transport = (tokio::io::stdin(), tokio::io::stdout());
+    match server.serve(transport).await {
+        Ok(running) => {
+            let _ = running.waiting().await;
+        }
+        Err(err) => eprintln!("warden-mcp-test-server: {err}"),
+    }
+}
