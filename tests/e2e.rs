@@ -20,6 +20,7 @@ mod e2e {
     mod commands;
     mod explain;
     mod lifecycle;
+    mod mcp;
     mod notices;
     mod openai_model;
     mod protocol;

@@ -34,7 +34,7 @@ fn a_broken_policy_file_and_mcp_servers_are_noticed_at_session_start() {
         m["params"]["update"]["sessionUpdate"] == "notice"
             && m["params"]["update"]["title"]
                 .as_str()
-                .is_some_and(|t| t.starts_with("A policy file"))
+                .is_some_and(|t| t.starts_with("MCP server"))
     });
     let seen: Vec<(String, String)> = notices(&client)
         .iter()
@@ -50,15 +50,15 @@ fn a_broken_policy_file_and_mcp_servers_are_noticed_at_session_start() {
         [
             (
                 "warning".to_owned(),
-                "MCP servers were not started".to_owned()
+                "A policy file could not be used, so calls it would allow ask instead".to_owned()
             ),
             (
                 "warning".to_owned(),
-                "A policy file could not be used, so calls it would allow ask instead".to_owned()
+                "MCP server `github` was not started".to_owned()
             ),
         ]
     );
-    let policy = &notices(&client)[1];
+    let policy = &notices(&client)[0];
     assert!(
         policy["description"]
             .as_str()

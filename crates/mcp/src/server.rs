@@ -450,3 +450,10 @@ impl Drop for Server {
         self.close();
     }
 }
+
+impl Server {
+    /// How many tools the server offers now.
+    pub fn tools_len(&self) -> usize {
+        self.shared.tools().len()
+    }
+}

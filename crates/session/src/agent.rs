@@ -10,16 +10,16 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use warden_acp_transport::schema::{
     AgentCapabilities, CancelNotification, ClientCapabilities, ContentBlock, CurrentModeUpdate,
-    Implementation, InitializeRequest, InitializeResponse, McpServer, NewSessionRequest,
-    NewSessionResponse, PromptRequest, PromptResponse, SessionConfigOptionValue, SessionId,
-    SessionNotification, SessionUpdate, SetSessionConfigOptionRequest,
-    SetSessionConfigOptionResponse, SetSessionModeRequest, SetSessionModeResponse, StopReason,
+    Implementation, InitializeRequest, InitializeResponse, NewSessionRequest, NewSessionResponse,
+    PromptRequest, PromptResponse, SessionConfigOptionValue, SessionId, SessionNotification,
+    SessionUpdate, SetSessionConfigOptionRequest, SetSessionConfigOptionResponse,
+    SetSessionModeRequest, SetSessionModeResponse, StopReason,
 };
 use warden_acp_transport::{AgentHandler, ClientHandle, Error, PromptResponder};
 use warden_audit::AuditLog;
 use warden_model::{Conversation, Model, code_span};
 use warden_permissions::{Context, Engine, Locations, Mode};
-use warden_tools::{Secrets, Toolbox};
+use warden_tools::Secrets;
 
 use crate::audit::AuditLogSink;
 use crate::commands;
@@ -71,6 +71,8 @@ struct Session {
     running: Mutex<Option<CancellationToken>>,
     /// What the user must be told once the session exists.
     startup: Mutex<Vec<Notice>>,
+    /// The session's MCP servers, stopped with it.
+    mcp: Vec<Arc<warden_mcp::Server>>,
 }
 
 /// Warden's [`AgentHandler`].
@@ -271,16 +273,6 @@ fn prompt_text(blocks: &[ContentBlock]) -> String {
     parts.join("\n")
 }
 
-/// An MCP server's name, whatever its transport.
-fn mcp_name(server: &McpServer) -> &str {
-    match server {
-        McpServer::Stdio(s) => &s.name,
-        McpServer::Http(s) => &s.name,
-        McpServer::Sse(s) => &s.name,
-        _ => "(unnamed)",
-    }
-}
-
 fn parse_mode(id: &str) -> Result<Mode, String> {
     Mode::parse(id).ok_or_else(|| {
         let known: Vec<_> = Mode::ALL.iter().map(|m| m.id()).collect();
@@ -431,27 +423,6 @@ impl AgentHandler for WardenAgent {
             )));
         }
         let mut startup = Vec::new();
-        if !request.mcp_servers.is_empty() {
-            // Said loudly rather than failing the session: the built-in tools still work,
-            // and an editor that always sends its MCP servers must not be locked out.
-            tracing::warn!(
-                count = request.mcp_servers.len(),
-                "MCP servers are not supported yet; the session runs without them"
-            );
-            let names: Vec<String> = request
-                .mcp_servers
-                .iter()
-                .map(|s| code_span(mcp_name(s)))
-                .collect();
-            startup.push(Notice::new(
-                Severity::Warning,
-                "MCP servers were not started",
-                Some(format!(
-                    "This Warden does not support MCP servers yet, so the session runs without {}.",
-                    names.join(", ")
-                )),
-            ));
-        }
         let engine = self.engine(&cwd);
         for err in &engine.policy().errors {
             startup.push(Notice::new(
@@ -474,16 +445,36 @@ impl AgentHandler for WardenAgent {
             &self.config.locations,
         );
         let home = context.home.clone();
+        // Every server starts at once; the answer waits for the slowest (within the
+        // connect timeout), so that the first prompt already has their tools.
+        let mut roots = vec![cwd.clone()];
+        roots.extend(request.additional_directories.iter().cloned());
+        let mcp = crate::mcp::connect(
+            &request.mcp_servers,
+            crate::mcp::Setup {
+                cwd: cwd.clone(),
+                roots,
+                secrets: self.secrets(),
+                output_bytes: self.config.tool_limits.output_bytes,
+                settings: engine.settings(),
+                policy: engine.policy(),
+            },
+        )
+        .await;
+        startup.extend(mcp.notices.iter().cloned());
         let mode_cell = Arc::new(ModeCell::new(mode));
         let (_, client_name) = self.client_info();
-        let gate = Arc::new(EngineGate::new(
-            engine.clone(),
-            context,
-            id.0.to_string(),
-            mode_cell.clone(),
-            client_name,
-            Toolbox::builtins(),
-        ));
+        let gate = Arc::new(
+            EngineGate::new(
+                engine.clone(),
+                context,
+                id.0.to_string(),
+                mode_cell.clone(),
+                client_name,
+                mcp.toolbox(),
+            )
+            .with_trusted_servers(mcp.trusted.clone()),
+        );
         // Read with the model, before any tool can run in this session.
         let _ = self.secrets();
         let model = self.model(self.model_spec()).map_err(|e| e.to_string());
@@ -502,6 +493,7 @@ impl AgentHandler for WardenAgent {
             conversation: Mutex::new(Conversation::new()),
             running: Mutex::new(None),
             startup: Mutex::new(startup),
+            mcp: mcp.servers,
         });
         lock(&self.sessions).insert(id.0.to_string(), session);
         Ok(NewSessionResponse::new(id)
@@ -661,6 +653,13 @@ impl AgentHandler for WardenAgent {
         self.shutdown.cancel();
         self.turns.close();
         self.turns.wait().await;
+        // No server outlives Warden: each process group is killed now, whoever still
+        // holds the session.
+        for session in lock(&self.sessions).values() {
+            for server in &session.mcp {
+                server.close();
+            }
+        }
         self.flush();
     }
 }

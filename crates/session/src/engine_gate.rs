@@ -56,6 +56,8 @@ pub struct EngineGate {
     exact: Mutex<HashSet<String>>,
     /// The last call evaluated, for `/why`.
     last: Mutex<Option<Prepared>>,
+    /// The identities of the MCP servers whose annotations the user's policy trusts.
+    trusted_servers: HashSet<String>,
 }
 
 impl EngineGate {
@@ -76,6 +78,7 @@ impl EngineGate {
             client,
             exact: Mutex::new(HashSet::new()),
             last: Mutex::new(None),
+            trusted_servers: HashSet::new(),
         }
     }
 
@@ -84,7 +87,17 @@ impl EngineGate {
         &self.toolbox
     }
 
-    fn call(prepared: &Prepared) -> ToolCall {
+    /// The MCP servers (by identity) whose annotations the user's policy trusts.
+    pub fn with_trusted_servers(mut self, identities: HashSet<String>) -> EngineGate {
+        self.trusted_servers = identities;
+        self
+    }
+
+    fn call(&self, prepared: &Prepared) -> ToolCall {
+        let trusted = prepared
+            .origin
+            .as_ref()
+            .is_some_and(|origin| self.trusted_servers.contains(&origin.identity));
         ToolCall {
             tool: prepared.tool.clone(),
             args: prepared.args.clone(),
@@ -92,13 +105,14 @@ impl EngineGate {
             annotations: prepared.annotations.map(|a| ToolAnnotations {
                 read_only: a.read_only,
                 destructive: a.destructive,
+                trusted,
             }),
         }
     }
 
     fn evaluation(&self, prepared: &Prepared) -> Evaluation {
         self.engine.evaluate(
-            &Self::call(prepared),
+            &self.call(prepared),
             &self.context,
             self.mode.get(),
             &self.session_id,

@@ -11,6 +11,7 @@ mod editor;
 mod elicit;
 mod engine_gate;
 mod gate;
+mod mcp;
 mod modes;
 mod notice;
 mod permission;

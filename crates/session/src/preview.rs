@@ -156,9 +156,30 @@ fn read_folder(path: &Path) -> FileState {
 pub fn content(prepared: &Prepared, verdict: &Verdict, files: &Files) -> Vec<ToolCallContent> {
     let mut content = preview(prepared, files);
     if verdict.decision != Decision::Allow {
+        if let Some(prompt) = mcp_prompt(prepared) {
+            content.push(ToolCallContent::from(text(prompt)));
+        }
         content.push(ToolCallContent::from(text(risk_text(prepared, verdict))));
     }
     content
+}
+
+/// The warning every question about an MCP tool carries.
+pub const MCP_WARNING: &str = "Malicious MCP servers or conversation content could potentially trick Warden into attempting harmful actions through your installed tools.";
+/// Its last line, in bold.
+pub const MCP_REVIEW: &str = "**Review each action carefully before approving**";
+
+/// The question about a call of an MCP tool (docs/contract.md, section 7): who asks,
+/// the arguments as JSON (whole, never shortened), the warning and the bold line.
+pub fn mcp_prompt(prepared: &Prepared) -> Option<String> {
+    let origin = prepared.origin.as_ref()?;
+    let args =
+        serde_json::to_string_pretty(&prepared.args).unwrap_or_else(|_| prepared.args.to_string());
+    Some(format!(
+        "Allow tool call from {}?\n\n{}\n\n{MCP_WARNING}\n\n{MCP_REVIEW}",
+        origin.server,
+        warden_model::code_block("json", &args)
+    ))
 }
 
 /// The diff of an edit, or what a delete removes.

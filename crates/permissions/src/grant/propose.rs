@@ -414,6 +414,10 @@ fn matcher_for(
             .domain
             .clone()
             .map(|domain| GrantMatcher::Domain { tool, domain }),
+        // A stored grant for an MCP tool would have to name its server's identity (the
+        // name with its command or URL), which a grant by tool name cannot: another
+        // server could borrow the name. Such a call is allowed once or for the chat.
+        _ if call.mcp_parts().is_some() => None,
         _ => Some(GrantMatcher::Tool { tool }),
     }
 }

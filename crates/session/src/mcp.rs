@@ -1,0 +1,171 @@
+//! A session's MCP servers: the editor's `mcpServers` connected at once, each added to
+//! the session's toolbox, and the user told of every server that is not.
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use warden_acp_transport::schema::McpServer;
+use warden_mcp::{ConnectError, McpSource, Options, Server, ServerConfig, Transport};
+use warden_model::code_span;
+use warden_permissions::{McpServerId, Policy, Settings};
+use warden_tools::{Secrets, ToolSource, Toolbox};
+
+use crate::notice::{Notice, Severity};
+
+/// What connecting a session's servers gave.
+#[derive(Debug, Default)]
+pub(crate) struct Connected {
+    /// The session's toolbox: the built-ins, then each connected server.
+    pub(crate) sources: Vec<Arc<dyn ToolSource>>,
+    pub(crate) servers: Vec<Arc<Server>>,
+    /// The identities whose annotations the user's policy trusts.
+    pub(crate) trusted: HashSet<String>,
+    pub(crate) notices: Vec<Notice>,
+}
+
+impl Connected {
+    pub(crate) fn toolbox(&self) -> Toolbox {
+        self.sources
+            .iter()
+            .fold(Toolbox::builtins(), |toolbox, source| {
+                toolbox.with(source.clone())
+            })
+    }
+}
+
+/// The editor's description of a server, in the MCP crate's terms.
+fn config(server: &McpServer) -> ServerConfig {
+    match server {
+        McpServer::Stdio(s) => ServerConfig {
+            name: s.name.clone(),
+            transport: Transport::Stdio {
+                command: s.command.clone(),
+                args: s.args.clone(),
+                env: s
+                    .env
+                    .iter()
+                    .map(|v| (v.name.clone(), v.value.clone()))
+                    .collect(),
+            },
+        },
+        McpServer::Http(s) => ServerConfig {
+            name: s.name.clone(),
+            transport: Transport::Http {
+                url: s.url.clone(),
+                headers: s
+                    .headers
+                    .iter()
+                    .map(|h| (h.name.clone(), h.value.clone()))
+                    .collect(),
+            },
+        },
+        McpServer::Sse(s) => ServerConfig {
+            name: s.name.clone(),
+            transport: Transport::Unsupported("SSE".to_owned()),
+        },
+        _ => ServerConfig {
+            name: "(unnamed)".to_owned(),
+            transport: Transport::Unsupported("unknown-transport".to_owned()),
+        },
+    }
+}
+
+fn server_id(config: &ServerConfig) -> Option<(McpServerId<'_>, String)> {
+    match &config.transport {
+        Transport::Stdio { command, args, .. } => {
+            let command = command.to_str()?;
+            Some((
+                McpServerId::Stdio {
+                    name: &config.name,
+                    command,
+                    args,
+                },
+                config.identity(),
+            ))
+        }
+        Transport::Http { url, .. } => Some((
+            McpServerId::Http {
+                name: &config.name,
+                url,
+            },
+            config.identity(),
+        )),
+        Transport::Unsupported(_) => None,
+    }
+}
+
+/// What every server of the session gets.
+pub(crate) struct Setup<'a> {
+    pub(crate) cwd: PathBuf,
+    pub(crate) roots: Vec<PathBuf>,
+    pub(crate) secrets: Arc<Secrets>,
+    pub(crate) output_bytes: usize,
+    pub(crate) settings: &'a Settings,
+    pub(crate) policy: &'a Policy,
+}
+
+/// Connects every server at once; returns once each is connected or has failed
+/// (within the connect timeout).
+pub(crate) async fn connect(requested: &[McpServer], setup: Setup<'_>) -> Connected {
+    let mut connected = Connected::default();
+    if requested.is_empty() {
+        return connected;
+    }
+    let configs: Vec<ServerConfig> = requested.iter().map(config).collect();
+    for config in &configs {
+        if let Some((id, identity)) = server_id(config)
+            && setup.policy.trusts_mcp_annotations(&id)
+        {
+            connected.trusted.insert(identity);
+        }
+    }
+    let options = Options {
+        connect_timeout: Duration::from_secs(setup.settings.mcp_connect_timeout_secs),
+        call_timeout: Duration::from_secs(setup.settings.mcp_call_timeout_secs),
+        cwd: setup.cwd,
+        roots: setup.roots,
+        secrets: setup.secrets,
+        output_bytes: setup.output_bytes,
+        relay: None,
+    };
+    for (name, result) in warden_mcp::connect_all(configs, &options).await {
+        match result {
+            Ok(server) => {
+                tracing::info!(server = %name, tools = server.server.tools_len(), "MCP server connected");
+                if !server.problems.is_empty() {
+                    connected.notices.push(Notice::new(
+                        Severity::Warning,
+                        format!(
+                            "Some tools of MCP server {} are not offered",
+                            code_span(&name)
+                        ),
+                        Some(server.problems.join("; ")),
+                    ));
+                }
+                connected
+                    .sources
+                    .push(Arc::new(McpSource::new(server.server.clone())));
+                connected.servers.push(server.server);
+            }
+            Err(err) => {
+                tracing::warn!(server = %name, %err, "MCP server not connected");
+                connected.notices.push(not_started(&name, &err));
+            }
+        }
+    }
+    connected
+}
+
+/// The notice for a server that is not connected: its name and the reason.
+fn not_started(name: &str, err: &ConnectError) -> Notice {
+    Notice::new(
+        Severity::Warning,
+        format!("MCP server {} was not started", code_span(name)),
+        Some(format!(
+            "{}: {err}. The session runs without its tools.",
+            code_span(name)
+        )),
+    )
+}
