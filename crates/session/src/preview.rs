@@ -464,4 +464,55 @@ mod tests {
             )
         );
     }
+
+    #[test]
+    fn an_mcp_call_that_asks_carries_the_contract_s_prompt_first() {
+        let call = PreparedCall::new(
+            "mcp__github__create_issue".to_owned(),
+            json!({"title": "Bug", "labels": ["a", "b"]}),
+            ToolKind::Other,
+            "Run create_issue from github".to_owned(),
+        )
+        .with_origin(warden_tools::Origin {
+            server: "github".to_owned(),
+            identity: "github stdio [\"gh-mcp\"]".to_owned(),
+            tool: "create_issue".to_owned(),
+        });
+        let prepared = Prepared { call, hint: None };
+        let files = Files {
+            cwd: "/w".into(),
+            home: None,
+            states: Default::default(),
+        };
+        let texts = |decision| -> Vec<String> {
+            content(&prepared, &verdict(decision), &files)
+                .into_iter()
+                .map(|c| match c {
+                    ToolCallContent::Content(c) => match c.content {
+                        warden_acp_transport::schema::ContentBlock::Text(t) => t.text,
+                        other => format!("{other:?}"),
+                    },
+                    other => format!("{other:?}"),
+                })
+                .collect()
+        };
+        let asked = texts(Decision::Ask);
+        assert_eq!(asked.len(), 2, "{asked:?}");
+        assert_eq!(
+            asked[0],
+            "Allow tool call from github?\n\n```json\n{\n  \"title\": \"Bug\",\n  \"labels\": [\n    \"a\",\n    \"b\"\n  ]\n}\n```\n\n\
+             Malicious MCP servers or conversation content could potentially trick Warden into attempting harmful actions through your installed tools.\n\n\
+             **Review each action carefully before approving**"
+        );
+        assert!(asked[1].starts_with("Medium: "), "{asked:?}");
+        // A call that is simply allowed asks nothing and shows no warning.
+        assert!(texts(Decision::Allow).is_empty());
+        // A built-in call never carries the MCP prompt.
+        let builtin = prepared_builtin();
+        assert!(mcp_prompt(&builtin).is_none());
+    }
+
+    fn prepared_builtin() -> Prepared {
+        prepared("fs_write", json!({"path": "a", "content": "b"}))
+    }
 }

@@ -305,8 +305,8 @@ export class Warden {
     this.initialize = initialize;
   }
 
-  async newSession(cwd) {
-    const response = await within(this.agent.request("session/new", { cwd, mcpServers: [] }), TURN_TIMEOUT_MS, "session/new");
+  async newSession(cwd, mcpServers = []) {
+    const response = await within(this.agent.request("session/new", { cwd, mcpServers }), TURN_TIMEOUT_MS, "session/new");
     return response.sessionId;
   }
 
