@@ -13,25 +13,27 @@
 //! "allow" into "ask" (or "deny", in modes that cannot ask); so does a grants file that
 //! cannot be read, or has lines that cannot be read. A malformed call is denied.
 //!
+//! A session's grants are the session's own ([`SessionGrants`]), handed to each
+//! evaluation; the engine keeps no state per session.
+//!
 //! The stored grants are read again before an evaluation whenever their file changed
 //! (another process revoked, expired or added a grant), so such changes apply to the
 //! next decision of a running agent.
 
 //! The engine's concepts each have a file: `engine/decide.rs` is the ordered decision
 //! for every part of a call and how the parts combine, `engine/explain.rs` the sentences
-//! and deciders that explain it, and `engine/grants.rs` the grant registry (session
-//! grants, and the stored grants it re-reads when their file changed).
+//! and deciders that explain it, and `engine/grants.rs` the stored grants (granting,
+//! revoking, and re-reading them when their file changed).
 
 mod decide;
 mod explain;
 mod grants;
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::RwLock;
 
 use crate::assess::assess;
-use crate::grant::GrantSet;
+use crate::grant::{GrantSet, SessionGrants};
 use crate::policy::{Policy, Settings};
 use crate::store::{GrantStore, TrustStore};
 use crate::{Context, Evaluation, Locations, Mode, ToolCall};
@@ -46,7 +48,6 @@ pub struct Engine {
     project_root: PathBuf,
     store: Option<GrantStore>,
     stored: RwLock<Stored>,
-    sessions: RwLock<HashMap<String, GrantSet>>,
 }
 
 fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
@@ -84,7 +85,6 @@ impl Engine {
             project_root: project_root.to_path_buf(),
             store,
             stored: RwLock::new(stored),
-            sessions: RwLock::new(HashMap::new()),
         }
     }
 
@@ -102,15 +102,15 @@ impl Engine {
         &self.project_root
     }
 
-    /// Evaluates one call in a session.
+    /// Evaluates one call in a session, with the session's own grants.
     pub fn evaluate(
         &self,
         call: &ToolCall,
         ctx: &Context,
         mode: Mode,
-        session_id: &str,
+        session: &SessionGrants,
     ) -> Evaluation {
         let assessment = assess(call, ctx);
-        self.decide(call, &assessment, ctx, mode, session_id)
+        self.decide(call, &assessment, ctx, mode, session)
     }
 }

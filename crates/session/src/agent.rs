@@ -19,7 +19,7 @@ use warden_acp_transport::schema::{
 use warden_acp_transport::{AgentHandler, ClientHandle, Error, PromptResponder};
 use warden_audit::AuditLog;
 use warden_model::{Conversation, Model, code_span};
-use warden_permissions::{Context, Engine, Locations, Mode};
+use warden_permissions::{Context, Engine, Locations, Mode, SessionGrants};
 use warden_tools::{Secrets, Toolbox};
 
 use crate::audit::AuditLogSink;
@@ -294,7 +294,7 @@ impl WardenAgent {
         let text = match command {
             Err(usage) => usage.to_string(),
             Ok(commands::Command::Grants) => commands::grants_text(
-                &session.engine.grants(Some(&session.id.0)),
+                &session.engine.grants(Some(session.gate.grants())),
                 session.mode.get(),
                 session.engine.project_root(),
             ),
@@ -314,8 +314,13 @@ impl WardenAgent {
                 }
                 Err(problem) => format!("The mode did not change: {problem}."),
             },
+            Ok(commands::Command::Revoke(id)) if session.gate.grants().revoke(&id) => format!(
+                "Revoked {}: calls it allowed or denied are asked about again.",
+                code_span(&id)
+            ),
             Ok(commands::Command::Revoke(id)) => {
-                // The grants file is written under a lock: off the runtime's thread.
+                // Not one of the session's own: a stored grant, whose file is written
+                // under a lock, off the runtime's thread.
                 let engine = session.engine.clone();
                 let session_id = session.id.clone();
                 self.turns.spawn(async move {
@@ -458,7 +463,7 @@ impl AgentHandler for WardenAgent {
         let gate = Arc::new(EngineGate::new(
             engine.clone(),
             context,
-            id.0.to_string(),
+            Arc::new(SessionGrants::new(id.0.to_string())),
             mode_cell.clone(),
             client_name,
             Toolbox::builtins(),

@@ -30,15 +30,14 @@ impl Registry {
             .ok_or_else(|| not_found(id))
     }
 
-    /// Ends a session: its turn is cancelled, its session grants are freed, and the
-    /// session is dropped once its turn has wound down (the turn holds it until then).
-    /// Afterwards its id is unknown.
+    /// Ends a session: its turn is cancelled, and the session, with everything it
+    /// holds (its grants, tools and conversation), is dropped once its turn has wound
+    /// down (the turn holds it until then). Afterwards its id is unknown.
     pub(crate) fn close(&self, id: &SessionId) -> Result<(), warden_acp_transport::Error> {
         let session = lock(&self.sessions)
             .remove(id.0.as_ref())
             .ok_or_else(|| not_found(id))?;
         session.cancel_turn();
-        session.engine.end_session(&session.id.0);
         Ok(())
     }
 
@@ -56,6 +55,7 @@ mod tests {
     use warden_model::Conversation;
     use warden_permissions::{
         Context, Effect, Engine, GrantMatcher, GrantProposal, Locations, Mode, Risk, Scope,
+        SessionGrants,
     };
     use warden_tools::Toolbox;
 
@@ -68,7 +68,7 @@ mod tests {
         let gate = EngineGate::new(
             engine.clone(),
             Context::new(cwd),
-            id.to_owned(),
+            Arc::new(SessionGrants::new(id)),
             mode.clone(),
             "test".to_owned(),
             Toolbox::builtins(),
@@ -88,15 +88,13 @@ mod tests {
     }
 
     #[test]
-    fn closing_a_session_frees_its_session_grants_and_only_its_own() {
+    fn closing_a_session_frees_its_grants_and_only_its_own() {
         let dir = tempfile::tempdir().expect("temp dir");
         let locations = Locations::from_vars(|name| {
             (name == "WARDEN_HOME").then(|| dir.path().join("home").into_os_string())
         });
         let engine = Arc::new(Engine::load(&locations, dir.path()));
         let registry = Registry::default();
-        registry.insert(session(&engine, "a", dir.path()));
-        registry.insert(session(&engine, "b", dir.path()));
         let proposal = GrantProposal {
             matchers: vec![GrantMatcher::Tool {
                 tool: "fs_write".into(),
@@ -105,23 +103,27 @@ mod tests {
             label: "x".into(),
             subject: "x".into(),
         };
+        let mut grants = Vec::new();
         for id in ["a", "b"] {
+            let session = session(&engine, id, dir.path());
             engine
-                .grant(id, &proposal, Scope::Session, Effect::Allow, "test")
+                .grant(
+                    session.gate.grants(),
+                    &proposal,
+                    Scope::Session,
+                    Effect::Allow,
+                    "test",
+                )
                 .expect("granted");
+            grants.push(Arc::downgrade(session.gate.grants()));
+            registry.insert(session);
         }
-        let session_grants = |id: &str| {
-            engine
-                .grants(Some(id))
-                .iter()
-                .filter(|g| g.scope == Scope::Session)
-                .count()
-        };
-        assert_eq!((session_grants("a"), session_grants("b")), (1, 1));
+        let live = |i: usize| grants[i].upgrade().map(|g| g.list().len());
+        assert_eq!((live(0), live(1)), (Some(1), Some(1)));
 
         registry.close(&SessionId::new("a")).expect("closed");
 
-        assert_eq!((session_grants("a"), session_grants("b")), (0, 1));
+        assert_eq!((live(0), live(1)), (None, Some(1)));
         assert_eq!(registry.len(), 1);
         assert!(registry.get(&SessionId::new("a")).is_err());
         assert!(registry.close(&SessionId::new("a")).is_err());

@@ -15,10 +15,9 @@ use crate::engine_gate::{EngineGate, ModeCell};
 use crate::notice::Notice;
 
 /// A session's state. The registry ([`crate::registry::Registry`]) holds it by id;
-/// closing the session there drops it, and with it the session's mode, its exact
-/// approvals (in its gate), its tools and their servers, and its conversation. Its
-/// session grants are matched by its project's engine in the same ordered decision as
-/// the stored ones, and are freed by the registry when the session closes.
+/// closing the session there drops it, and with it everything the session holds: its
+/// mode, its gate with its session grants and exact approvals, its tools and their
+/// servers, and its conversation.
 pub(crate) struct Session {
     pub(crate) id: SessionId,
     pub(crate) cwd: PathBuf,

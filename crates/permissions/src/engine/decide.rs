@@ -5,7 +5,7 @@ use std::time::SystemTime;
 
 use crate::assess::{Assessment, Unit};
 use crate::evaluation::{DecidedBy, Evaluation, MatchedRule, SegmentEvaluation};
-use crate::grant::{Effect, GrantSet, propose};
+use crate::grant::{Effect, GrantSet, SessionGrants, propose};
 use crate::policy::{HintPolicy, PolicyError};
 use crate::rule::Rule;
 use crate::{Context, Decision, Mode, Risk, ToolCall};
@@ -36,7 +36,7 @@ impl Engine {
         assessment: &Assessment,
         ctx: &Context,
         mode: Mode,
-        session_id: &str,
+        session: &SessionGrants,
     ) -> Evaluation {
         if let Some(problem) = &assessment.malformed {
             return self.malformed(call, assessment, problem, mode);
@@ -44,12 +44,8 @@ impl Engine {
         self.refresh_grants();
         let now = SystemTime::now();
         let stored = read(&self.stored);
-        let sessions = read(&self.sessions);
-        let grants: Vec<&GrantSet> = sessions
-            .get(session_id)
-            .into_iter()
-            .chain(std::iter::once(&stored.set))
-            .collect();
+        let session = session.read();
+        let grants: Vec<&GrantSet> = vec![&*session, &stored.set];
         let policy_error = self.policy.errors.first().or(stored.error.as_ref());
         let outcomes: Vec<UnitOutcome> = assessment
             .units

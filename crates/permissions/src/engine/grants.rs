@@ -4,7 +4,7 @@
 use std::time::SystemTime;
 
 use crate::Layer;
-use crate::grant::{Effect, Grant, GrantProposal, GrantSet, Scope};
+use crate::grant::{Effect, Grant, GrantProposal, GrantSet, Scope, SessionGrants};
 use crate::policy::PolicyError;
 use crate::store::{Fingerprint, GrantStore, LoadedGrants, StoreError};
 
@@ -129,24 +129,24 @@ impl Engine {
         };
     }
 
-    /// Turns a proposal into a grant: `Once` stores nothing, `Session` keeps it in
-    /// memory for `session_id`, `Project` and `User` store it in `grants.jsonl`
-    /// (an equal stored grant is returned instead of a duplicate).
+    /// Turns a proposal into a grant: `Once` stores nothing, `Session` adds it to the
+    /// session's own grants, `Project` and `User` store it in `grants.jsonl` (an equal
+    /// stored grant is returned instead of a duplicate).
     pub fn grant(
         &self,
-        session_id: &str,
+        session: &SessionGrants,
         proposal: &GrantProposal,
         scope: Scope,
         effect: Effect,
         client: &str,
     ) -> Result<Grant, StoreError> {
-        self.grant_until(session_id, proposal, scope, effect, client, None)
+        self.grant_until(session, proposal, scope, effect, client, None)
     }
 
     /// Like [`Engine::grant`], with an expiry time.
     pub fn grant_until(
         &self,
-        session_id: &str,
+        session: &SessionGrants,
         proposal: &GrantProposal,
         scope: Scope,
         effect: Effect,
@@ -161,17 +161,14 @@ impl Engine {
             effect,
             scope,
             project: (scope == Scope::Project).then(|| self.project_root.clone()),
-            session: (scope == Scope::Session).then(|| session_id.to_owned()),
+            session: (scope == Scope::Session).then(|| session.id().to_owned()),
             matchers: proposal.matchers.clone(),
             max_risk: proposal.max_risk,
         };
         match scope {
             Scope::Once => Ok(grant),
             Scope::Session => {
-                write(&self.sessions)
-                    .entry(session_id.to_owned())
-                    .or_default()
-                    .insert(grant.clone());
+                session.insert(grant.clone());
                 Ok(grant)
             }
             Scope::Project | Scope::User => {
@@ -188,21 +185,10 @@ impl Engine {
         }
     }
 
-    /// Revokes a stored or session grant. Returns false when there is none with this id.
+    /// Revokes a stored grant. Returns false when there is none with this id. (A
+    /// session's grants are revoked through its [`SessionGrants`].)
     pub fn revoke(&self, id: &str) -> Result<bool, StoreError> {
         let mut found = false;
-        for set in write(&self.sessions).values_mut() {
-            if set.grants().iter().any(|g| g.id == id) {
-                *set = GrantSet::new(
-                    set.grants()
-                        .iter()
-                        .filter(|g| g.id != id)
-                        .cloned()
-                        .collect(),
-                );
-                found = true;
-            }
-        }
         if let Some(store) = &self.store {
             found |= store.revoke(id)?;
         }
@@ -231,19 +217,12 @@ impl Engine {
         Ok(())
     }
 
-    /// Forgets a session's grants.
-    pub fn end_session(&self, session_id: &str) {
-        write(&self.sessions).remove(session_id);
-    }
-
     /// The stored grants and the given session's.
-    pub fn grants(&self, session_id: Option<&str>) -> Vec<Grant> {
+    pub fn grants(&self, session: Option<&SessionGrants>) -> Vec<Grant> {
         self.refresh_grants();
         let mut out: Vec<Grant> = read(&self.stored).set.grants().to_vec();
-        if let Some(s) = session_id
-            && let Some(set) = read(&self.sessions).get(s)
-        {
-            out.extend(set.grants().iter().cloned());
+        if let Some(session) = session {
+            out.extend(session.list());
         }
         out
     }
