@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 
 use warden_permissions::{
-    Context, DecidedBy, Decision, Effect, Engine, Evaluation, Mode, Risk, Scope, ToolAnnotations,
-    ToolCall,
+    Context, DecidedBy, Decision, Effect, Engine, Evaluation, Mode, Risk, Scope, SessionGrants,
+    ToolAnnotations, ToolCall,
 };
 use warden_tools::{Place, Toolbox, ValidationError};
 
@@ -48,7 +48,8 @@ pub struct EngineGate {
     /// Where the session's tools come from: every call is prepared by its source.
     toolbox: Toolbox,
     context: Context,
-    session_id: String,
+    /// The session's own grants ("for this session").
+    grants: Arc<SessionGrants>,
     mode: Arc<ModeCell>,
     client: String,
     /// Calls the user allowed for the session when no narrow grant could be proposed:
@@ -64,7 +65,7 @@ impl EngineGate {
     pub fn new(
         engine: Arc<Engine>,
         context: Context,
-        session_id: String,
+        grants: Arc<SessionGrants>,
         mode: Arc<ModeCell>,
         client: String,
         toolbox: Toolbox,
@@ -73,13 +74,18 @@ impl EngineGate {
             engine,
             toolbox,
             context,
-            session_id,
+            grants,
             mode,
             client,
             exact: Mutex::new(HashSet::new()),
             last: Mutex::new(None),
             trusted_servers: HashSet::new(),
         }
+    }
+
+    /// The session's own grants.
+    pub fn grants(&self) -> &Arc<SessionGrants> {
+        &self.grants
     }
 
     /// The session's tools.
@@ -115,7 +121,7 @@ impl EngineGate {
             &self.call(prepared),
             &self.context,
             self.mode.get(),
-            &self.session_id,
+            &self.grants,
         )
     }
 
@@ -255,13 +261,7 @@ impl Gate for EngineGate {
             GrantEffect::Deny => Effect::Deny,
         };
         self.engine
-            .grant(
-                &self.session_id,
-                &proposal.grant,
-                scope,
-                effect,
-                &self.client,
-            )
+            .grant(&self.grants, &proposal.grant, scope, effect, &self.client)
             .map(|_| ())
             .map_err(RememberError::from)
     }

@@ -16,6 +16,8 @@ mod modes;
 mod notice;
 mod permission;
 mod preview;
+mod registry;
+mod session;
 mod turn;
 mod updates;
 mod user_config;

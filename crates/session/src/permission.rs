@@ -214,7 +214,11 @@ pub fn read_answer(response: RequestPermissionResponse) -> Answer {
         None => (None, None),
         Some(ext) => match read_extension(ext) {
             Ok(parts) => parts,
-            Err(reason) => return Answer::Failed { reason },
+            Err(err) => {
+                return Answer::Failed {
+                    reason: err.to_string(),
+                };
+            }
         },
     };
     Answer::Selected {
@@ -226,20 +230,31 @@ pub fn read_answer(response: RequestPermissionResponse) -> Answer {
 
 type Extension = (Option<serde_json::Value>, Option<String>);
 
-fn read_extension(ext: &serde_json::Value) -> Result<Extension, String> {
+/// Why Warden's extension of an answer cannot be read: the answer is then a denial.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExtensionError {
+    #[error("`_meta.warden` is not an object")]
+    NotAnObject,
+    #[error("`_meta.warden.editedInput` is not an object")]
+    EditedInputNotAnObject,
+    #[error("`_meta.warden.note` is not a string")]
+    NoteNotAString,
+}
+
+fn read_extension(ext: &serde_json::Value) -> Result<Extension, ExtensionError> {
     let Some(ext) = ext.as_object() else {
-        return Err("`_meta.warden` is not an object".to_owned());
+        return Err(ExtensionError::NotAnObject);
     };
     let edited = match ext.get("editedInput") {
         None | Some(serde_json::Value::Null) => None,
         Some(v @ serde_json::Value::Object(_)) => Some(v.clone()),
-        Some(_) => return Err("`_meta.warden.editedInput` is not an object".to_owned()),
+        Some(_) => return Err(ExtensionError::EditedInputNotAnObject),
     };
     let note = match ext.get("note") {
         None | Some(serde_json::Value::Null) => None,
         Some(serde_json::Value::String(s)) if s.trim().is_empty() => None,
         Some(serde_json::Value::String(s)) => Some(s.clone()),
-        Some(_) => return Err("`_meta.warden.note` is not a string".to_owned()),
+        Some(_) => return Err(ExtensionError::NoteNotAString),
     };
     Ok((edited, note))
 }

@@ -221,18 +221,22 @@ pub enum Command {
 /// Where a call stands. Each state holds what it needs, and nothing else.
 #[derive(Debug, Clone)]
 enum CallState {
-    /// Waiting for the user's answer to a request that offered `offered` (or to the
-    /// form it opened).
-    Asking {
-        prepared: Prepared,
-        verdict: Verdict,
-        /// What the call showed (its preview and risk), for a request asked again.
-        content: Vec<ToolCallContent>,
-        offered: Vec<Choice>,
-    },
+    /// Waiting for the user's answer (boxed: it is by far the largest state).
+    Asking(Box<Waiting>),
     Running,
     /// Settled: it ran, or it never will.
     Done,
+}
+
+/// A call waiting for the user's answer to a request that offered `offered` (or to the
+/// form it opened).
+#[derive(Debug, Clone)]
+struct Waiting {
+    prepared: Prepared,
+    verdict: Verdict,
+    /// What the call showed (its preview and risk), for a request asked again.
+    content: Vec<ToolCallContent>,
+    offered: Vec<Choice>,
 }
 
 #[derive(Debug, Clone)]
@@ -244,7 +248,7 @@ struct Call {
 
 impl Call {
     fn is_asking(&self) -> bool {
-        matches!(self.state, CallState::Asking { .. })
+        matches!(self.state, CallState::Asking(_))
     }
 
     fn is_done(&self) -> bool {
@@ -505,12 +509,12 @@ impl Turn {
                     request: Box::new(request),
                     timeout: verdict.timeout,
                 });
-                CallState::Asking {
+                CallState::Asking(Box::new(Waiting {
                     offered: permission::offered(&verdict, self.forms),
                     prepared,
                     verdict,
                     content,
-                }
+                }))
             }
         }
     }
@@ -567,15 +571,17 @@ impl Turn {
             return;
         }
         let (id, tool) = (self.batch[index].id.clone(), self.batch[index].tool.clone());
-        let CallState::Asking {
+        let CallState::Asking(waiting) =
+            std::mem::replace(&mut self.batch[index].state, CallState::Done)
+        else {
+            return;
+        };
+        let Waiting {
             prepared,
             verdict,
             content,
             offered,
-        } = std::mem::replace(&mut self.batch[index].state, CallState::Done)
-        else {
-            return;
-        };
+        } = *waiting;
         let args = prepared.args.clone();
         let note_of = |outcome, option_id, note, reason| {
             audit(
@@ -645,12 +651,12 @@ impl Turn {
                                 args: prepared.args.clone(),
                                 timeout: verdict.timeout,
                             });
-                            self.batch[index].state = CallState::Asking {
+                            self.batch[index].state = CallState::Asking(Box::new(Waiting {
                                 prepared,
                                 verdict,
                                 content,
                                 offered,
-                            };
+                            }));
                             return;
                         }
                         Err(reason) => {
@@ -661,7 +667,7 @@ impl Turn {
                                 AnswerOutcome::Error,
                                 Some(option_id),
                                 note,
-                                Some(reason),
+                                Some(reason.to_string()),
                             ));
                             self.finish(&id, &tool, ToolOutcome::Denied, &text, out);
                         }
@@ -888,20 +894,22 @@ impl Turn {
     /// decided by it: their requests are withdrawn and the new verdict applies.
     fn reconsider_waiting(&mut self, gate: &dyn Gate, out: &mut Vec<Command>) {
         for index in 0..self.batch.len() {
-            let CallState::Asking { prepared, .. } = &self.batch[index].state else {
+            let CallState::Asking(waiting) = &self.batch[index].state else {
                 continue;
             };
-            let verdict = gate.evaluate(prepared);
+            let verdict = gate.evaluate(&waiting.prepared);
             if verdict.decision == Decision::Ask {
                 continue;
             }
             let id = self.batch[index].id.clone();
-            let CallState::Asking {
-                prepared, content, ..
-            } = std::mem::replace(&mut self.batch[index].state, CallState::Done)
+            let CallState::Asking(waiting) =
+                std::mem::replace(&mut self.batch[index].state, CallState::Done)
             else {
                 continue;
             };
+            let Waiting {
+                prepared, content, ..
+            } = *waiting;
             out.push(Command::Withdraw {
                 call_id: id.clone(),
             });
@@ -979,7 +987,7 @@ impl Turn {
             let (id, tool) = (self.batch[index].id.clone(), self.batch[index].tool.clone());
             match self.batch[index].state {
                 CallState::Done => continue,
-                CallState::Asking { .. } => out.push(Command::Withdraw {
+                CallState::Asking(_) => out.push(Command::Withdraw {
                     call_id: id.clone(),
                 }),
                 CallState::Running => out.push(Command::StopTool {
