@@ -362,3 +362,32 @@ fn a_changed_tool_list_is_offered_from_the_next_model_request() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+#[test]
+fn closing_a_session_stops_its_servers_and_only_its_own() {
+    let mut client = warden(ALLOW_ALL);
+    let first = session(&mut client, json!([stdio("t", "good")]));
+    let cwd = client.process().project().display().to_string();
+    let second = client.request_ok(
+        "session/new",
+        json!({"cwd": cwd, "mcpServers": [stdio("t", "good")]}),
+    )["sessionId"]
+        .as_str()
+        .expect("a session id")
+        .to_owned();
+    client.commands_update();
+    client.prompt(&first, &call("mcp__t__pid", json!({})));
+    let (_, first_pid) = last_result(&client);
+    client.prompt(&second, &call("mcp__t__pid", json!({})));
+    let (_, second_pid) = last_result(&client);
+    assert_ne!(first_pid, second_pid, "each session has its own server");
+    client.request_ok("session/close", json!({"sessionId": first}));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !gone(&first_pid) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(gone(&first_pid), "the closed session's server {first_pid} still runs");
+    assert!(!gone(&second_pid), "the other session's server was stopped too");
+    client.prompt(&second, &call("mcp__t__echo", json!({"text": "still"})));
+    assert_eq!(last_result(&client), ("completed".to_owned(), "still".to_owned()));
+}
