@@ -386,8 +386,17 @@ fn closing_a_session_stops_its_servers_and_only_its_own() {
     while !gone(&first_pid) && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
     }
-    assert!(gone(&first_pid), "the closed session's server {first_pid} still runs");
-    assert!(!gone(&second_pid), "the other session's server was stopped too");
+    assert!(
+        gone(&first_pid),
+        "the closed session's server {first_pid} still runs"
+    );
+    assert!(
+        !gone(&second_pid),
+        "the other session's server was stopped too"
+    );
     client.prompt(&second, &call("mcp__t__echo", json!({"text": "still"})));
-    assert_eq!(last_result(&client), ("completed".to_owned(), "still".to_owned()));
+    assert_eq!(
+        last_result(&client),
+        ("completed".to_owned(), "still".to_owned())
+    );
 }

@@ -53,6 +53,16 @@ if ! cmp -s "$requirements" "$stamp" 2>/dev/null; then
     cp "$requirements" "$stamp"
 fi
 
+# A real MCP server from PyPI for the Python suite, in a venv of its own so that the suite's
+# pinned requirements stay the SDK's alone.
+mcp_venv="$repo/.venv-mcp"
+step "mcp-server-time ($mcp_venv)"
+if [ ! -x "$mcp_venv/bin/mcp-server-time" ]; then
+    "$python" -m venv "$mcp_venv"
+    "$mcp_venv/bin/python" -m pip install --quiet --disable-pip-version-check mcp-server-time==2026.10.19
+fi
+export MCP_SERVER_TIME="$mcp_venv/bin/mcp-server-time"
+
 step "npm ci (tests/interop/ts)"
 (cd tests/interop/ts && npm ci --no-audit --no-fund --loglevel=error)
 

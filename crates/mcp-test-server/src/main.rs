@@ -176,6 +176,7 @@ impl ServerHandler for Server {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        let arrived = monotonic_nanos();
         let args = Value::Object(request.arguments.clone().unwrap_or_default());
         let str_arg = |name: &str| {
             args.get(name)
@@ -191,6 +192,7 @@ impl ServerHandler for Server {
             "crash" => std::process::exit(3),
             "hang" => std::future::pending().await,
             "pid" => Self::result(std::process::id().to_string(), false),
+            "now" => Self::result(arrived.to_string(), false),
             "env" => Self::result(
                 std::env::var(str_arg("name")).unwrap_or_else(|_| "(unset)".to_owned()),
                 false,
@@ -217,6 +219,12 @@ impl ServerHandler for Server {
             )),
         }
     }
+}
+
+/// CLOCK_MONOTONIC, which every process of the machine shares, in nanoseconds.
+fn monotonic_nanos() -> u128 {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::Monotonic);
+    t.tv_sec as u128 * 1_000_000_000 + t.tv_nsec as u128
 }
 
 #[tokio::main(flavor = "current_thread")]

@@ -303,8 +303,10 @@ class Warden:
     recorder: Recorder
     initialize: dict[str, Any]
 
-    async def new_session(self, cwd: Path) -> str:
-        response = await asyncio.wait_for(self.conn.new_session(cwd=str(cwd), mcp_servers=[]), TURN_TIMEOUT_SECS)
+    async def new_session(self, cwd: Path, mcp_servers: list[Any] | None = None) -> str:
+        response = await asyncio.wait_for(
+            self.conn.new_session(cwd=str(cwd), mcp_servers=mcp_servers or []), TURN_TIMEOUT_SECS
+        )
         return response.session_id
 
     async def set_mode(self, session_id: str, mode_id: str) -> None:
