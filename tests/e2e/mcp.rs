@@ -400,3 +400,59 @@ fn closing_a_session_stops_its_servers_and_only_its_own() {
         ("completed".to_owned(), "still".to_owned())
     );
 }
+
+/// `initialize` for a client that shows forms (`elicitation/create`).
+fn initialize_with_forms(client: &mut Client) {
+    let mut params = super::support::initialize_params();
+    params["clientCapabilities"]["elicitation"] = json!({"form": {}});
+    client.request_ok("initialize", params);
+}
+
+#[test]
+fn a_server_s_elicitation_reaches_an_editor_that_shows_forms_and_is_declined_otherwise() {
+    for forms in [true, false] {
+        let mut client = warden(ALLOW_ALL);
+        if forms {
+            initialize_with_forms(&mut client);
+        } else {
+            client.initialize();
+        }
+        let cwd = client.process().project().display().to_string();
+        let id = client.request_ok(
+            "session/new",
+            json!({"cwd": cwd, "mcpServers": [stdio("t", "good")]}),
+        )["sessionId"]
+            .as_str()
+            .expect("a session id")
+            .to_owned();
+        client.commands_update();
+        client.on_request(|request| match request["method"].as_str() {
+            Some("elicitation/create") => {
+                Answer::Result(json!({"action": "accept", "content": {"name": "Ada"}}))
+            }
+            _ => Answer::Result(json!({"outcome": {"outcome": "cancelled"}})),
+        });
+        client.prompt(&id, &call("mcp__t__ask", json!({})));
+        let (_, text) = last_result(&client);
+        let asked: Vec<Value> = client
+            .transcript()
+            .iter()
+            .filter_map(|e| e.message.clone())
+            .filter(|m| m["method"] == "elicitation/create")
+            .collect();
+        if forms {
+            assert_eq!(asked.len(), 1, "the form was shown: {text}");
+            assert_eq!(
+                asked[0]["params"]["message"], "MCP server `t` asks: Your name?",
+                "{asked:?}"
+            );
+            assert!(
+                text.contains("\"action\":\"accept\"") && text.contains("Ada"),
+                "{text}"
+            );
+        } else {
+            assert!(asked.is_empty(), "{asked:?}");
+            assert!(!text.contains("Ada") && !text.contains("accept"), "{text}");
+        }
+    }
+}

@@ -98,6 +98,18 @@ impl Server {
                 object(json!({}), &[]),
                 None,
             ),
+            tool(
+                "ask",
+                "Asks the user for a name (elicitation) and returns the answer.",
+                object(json!({}), &[]),
+                None,
+            ),
+            tool(
+                "now",
+                "Returns CLOCK_MONOTONIC in nanoseconds, read when the call arrives (for the benchmark).",
+                object(json!({}), &[]),
+                None,
+            ),
         ];
         if self.changed.load(Ordering::Acquire) {
             tools.push(tool(
@@ -193,6 +205,24 @@ impl ServerHandler for Server {
             "hang" => std::future::pending().await,
             "pid" => Self::result(std::process::id().to_string(), false),
             "now" => Self::result(arrived.to_string(), false),
+            "ask" => {
+                let params = serde_json::from_value(json!({
+                    "mode": "form",
+                    "message": "Your name?",
+                    "requestedSchema": {
+                        "type": "object",
+                        "properties": { "name": { "type": "string" } },
+                        "required": ["name"],
+                    },
+                }))
+                .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+                match context.peer.create_elicitation(params).await {
+                    Ok(answer) => {
+                        Self::result(serde_json::to_string(&answer).unwrap_or_default(), false)
+                    }
+                    Err(err) => Self::result(format!("no answer: {err}"), true),
+                }
+            }
             "env" => Self::result(
                 std::env::var(str_arg("name")).unwrap_or_else(|_| "(unset)".to_owned()),
                 false,

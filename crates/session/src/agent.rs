@@ -388,7 +388,7 @@ impl AgentHandler for WardenAgent {
     async fn new_session(
         &self,
         request: NewSessionRequest,
-        _client: ClientHandle,
+        client: ClientHandle,
     ) -> Result<NewSessionResponse, Error> {
         let cwd = request.cwd;
         if !cwd.is_absolute() {
@@ -439,6 +439,15 @@ impl AgentHandler for WardenAgent {
                 output_bytes: self.config.tool_limits.output_bytes,
                 settings: engine.settings(),
                 policy: engine.policy(),
+                relay: crate::elicit::supported(&self.client_info().0).then(|| {
+                    Arc::new(crate::mcp::EditorRelay {
+                        client: client.clone(),
+                        session: id.clone(),
+                        timeout: engine
+                            .settings()
+                            .approval_timeout(warden_permissions::Risk::High),
+                    }) as Arc<dyn warden_mcp::Relay>
+                }),
             },
         )
         .await;

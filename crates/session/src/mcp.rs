@@ -6,8 +6,16 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use warden_acp_transport::schema::McpServer;
-use warden_mcp::{ConnectError, McpSource, Options, Server, ServerConfig, Transport};
+use futures::future::BoxFuture;
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+use warden_acp_transport::ClientHandle;
+use warden_acp_transport::schema::{
+    CreateElicitationRequest, ElicitationAction, McpServer, SessionId,
+};
+use warden_mcp::{
+    ConnectError, ElicitAnswer, McpSource, Options, Relay, Server, ServerConfig, Transport,
+};
 use warden_model::code_span;
 use warden_permissions::{McpServerId, Policy, Settings};
 use warden_tools::{Secrets, ToolSource, Toolbox};
@@ -104,6 +112,8 @@ pub(crate) struct Setup<'a> {
     pub(crate) output_bytes: usize,
     pub(crate) settings: &'a Settings,
     pub(crate) policy: &'a Policy,
+    /// Where a server's elicitation requests go: the editor, when it shows forms.
+    pub(crate) relay: Option<Arc<dyn Relay>>,
 }
 
 /// Connects every server at once; returns once each is connected or has failed
@@ -128,7 +138,7 @@ pub(crate) async fn connect(requested: &[McpServer], setup: Setup<'_>) -> Connec
         roots: setup.roots,
         secrets: setup.secrets,
         output_bytes: setup.output_bytes,
-        relay: None,
+        relay: setup.relay,
     };
     for (name, result) in warden_mcp::connect_all(configs, &options).await {
         match result {
@@ -168,4 +178,65 @@ fn not_started(name: &str, err: &ConnectError) -> Notice {
             code_span(name)
         )),
     )
+}
+
+/// Relays a server's elicitation request (a form) to the editor's `elicitation/create`,
+/// naming the server. Anything but the user's accepted form is a decline; a URL-mode
+/// request, which would send the user to a page of the server's choosing, is declined
+/// without asking.
+pub(crate) struct EditorRelay {
+    pub(crate) client: ClientHandle,
+    pub(crate) session: SessionId,
+    /// How long the form waits for the user.
+    pub(crate) timeout: Option<Duration>,
+}
+
+impl EditorRelay {
+    fn form(&self, server: &str, request: &Value) -> Option<CreateElicitationRequest> {
+        let schema = request.get("requestedSchema")?;
+        let message = request.get("message").and_then(Value::as_str).unwrap_or("");
+        let form = json!({
+            "mode": "form",
+            "sessionId": self.session,
+            "message": format!("MCP server `{server}` asks: {message}"),
+            "requestedSchema": schema,
+        });
+        serde_json::from_value(form).ok()
+    }
+}
+
+impl Relay for EditorRelay {
+    fn elicit(&self, server: &str, request: Value) -> BoxFuture<'static, ElicitAnswer> {
+        let Some(form) = self.form(server, &request) else {
+            tracing::info!(server, "declined an elicitation request that is not a form");
+            return Box::pin(std::future::ready(ElicitAnswer::decline()));
+        };
+        let client = self.client.clone();
+        let timeout = self.timeout;
+        let server = server.to_owned();
+        Box::pin(async move {
+            match client
+                .request(form, timeout, &CancellationToken::new())
+                .await
+            {
+                Ok(response) => match response.action {
+                    ElicitationAction::Accept(accept) => ElicitAnswer {
+                        action: "accept".to_owned(),
+                        content: accept
+                            .content
+                            .and_then(|content| serde_json::to_value(content).ok()),
+                    },
+                    ElicitationAction::Cancel => ElicitAnswer {
+                        action: "cancel".to_owned(),
+                        content: None,
+                    },
+                    _ => ElicitAnswer::decline(),
+                },
+                Err(err) => {
+                    tracing::info!(server, %err, "an elicitation request got no answer; declined");
+                    ElicitAnswer::decline()
+                }
+            }
+        })
+    }
 }
