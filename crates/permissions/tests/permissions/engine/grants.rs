@@ -137,12 +137,22 @@ fn other_tools_get_a_file_folder_domain_or_tool_grant() {
             domain: "docs.rs".into()
         }]
     );
-    assert_eq!(
-        p("mcp__github__create_issue", r#"{"title": "secret title"}"#).matchers,
-        vec![GrantMatcher::Tool {
-            tool: "mcp__github__create_issue".into()
-        }]
-    );
+}
+
+/// A grant by an MCP tool's name would also cover another server that takes the same
+/// name: none is proposed, so only "once" and the session's exact call are offered.
+#[test]
+fn an_mcp_tool_gets_no_grant_by_its_name_alone() {
+    let w = World::new();
+    let engine = w.engine(&[], false);
+    for (tool, args) in [
+        ("mcp__github__create_issue", r#"{"title": "secret title"}"#),
+        ("mcp__time__get_current_time", r#"{}"#),
+    ] {
+        let e = w.eval(&engine, tool, args, Mode::Ask);
+        assert_eq!(e.decision, Decision::Ask, "{tool}");
+        assert!(e.proposal.is_none(), "{tool}: {:?}", e.proposal);
+    }
 }
 
 #[test]
