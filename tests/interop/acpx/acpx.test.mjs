@@ -197,6 +197,34 @@ describe("warden through acpx", { timeout: 5 * RUN_TIMEOUT_MS }, () => {
     );
     assert.equal(run.text(), "No grants apply here: calls are decided by the policy and the session mode `ask`.");
   });
+
+  // acpx 0.19 reads MCP servers from --mcp-config and passes them in session/new; the
+  // server is mcp-server-time from PyPI, which run.sh installs and names in
+  // $MCP_SERVER_TIME.
+  test("an MCP server from --mcp-config is asked about with the MCP prompt, and runs", async () => {
+    const timeServer = process.env.MCP_SERVER_TIME;
+    assert.ok(timeServer && existsSync(timeServer), `MCP_SERVER_TIME must name mcp-server-time, not ${timeServer}`);
+    const config = join(root, "mcp.json");
+    writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: [{ name: "time", command: timeServer, args: ["--local-timezone", "UTC"], env: [] }] }),
+    );
+    const run = await json("--approve-all", "--mcp-config", config, "exec", call("mcp__time__get_current_time", { timezone: "UTC" }));
+    assert.equal(run.code, 0, run.stderr);
+    const [request] = run.permissionRequests();
+    assert.ok(request, run.stdout);
+    assert.equal(request.params.toolCall.title, "Run get_current_time from time");
+    assert.ok(request.params.toolCall.content[0].content.text.startsWith("Allow tool call from time?"));
+    assert.deepEqual(
+      request.params.options.map((o) => [o.optionId, o.name]),
+      [
+        ["allow-once", "Allow once"],
+        ["allow-session", "Allow for this chat"],
+        ["reject-once", "Deny"],
+      ],
+    );
+    assert.deepEqual(run.statuses("call_1"), ["pending", "in_progress", "completed"]);
+  });
 });
 
 /** Waits for `condition`, checking every 50 ms, and fails after a minute. */
