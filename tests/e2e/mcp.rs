@@ -459,3 +459,26 @@ fn a_server_s_elicitation_reaches_an_editor_that_shows_forms_and_is_declined_oth
         }
     }
 }
+
+#[test]
+fn cancelling_the_turn_cancels_a_hanging_mcp_call_and_keeps_the_server() {
+    let mut client = warden(ALLOW_ALL);
+    let session = session(&mut client, json!([stdio("t", "good")]));
+    client.prompt(&session, &call("mcp__t__pid", json!({})));
+    let (_, before) = last_result(&client);
+    let id = client.send_prompt(&session, &call("mcp__t__hang", json!({})));
+    client.wait_for("the hanging call to run", |m| {
+        m["params"]["update"]["status"] == "in_progress"
+    });
+    client.notify("session/cancel", json!({"sessionId": session}));
+    // The call timeout is 300 s: only the cancel can end this turn within the client's
+    // wait.
+    let response = client.response(&id);
+    assert_eq!(response["result"]["stopReason"], "cancelled", "{response}");
+    client.prompt(&session, &call("mcp__t__pid", json!({})));
+    assert_eq!(
+        last_result(&client),
+        ("completed".to_owned(), before),
+        "the same server process answers after the cancel"
+    );
+}
