@@ -128,7 +128,7 @@ pub fn assess(call: &ToolCall, ctx: &Context) -> Assessment {
         "fs_move" => files::move_(call, ctx),
         "terminal" => terminal::assess(call, ctx),
         "http_fetch" => http::assess(call),
-        _ => Ok(other::assess(call)),
+        _ => Ok(other::assess(call, ctx)),
     };
     match result {
         Ok(assessment) => assessment,

@@ -1,9 +1,62 @@
 //! MCP tools and tools Warden does not know: High, adjusted by MCP annotations.
 
-use super::{Assessment, Unit};
-use crate::{Risk, ToolCall};
+use serde_json::Value;
 
-pub(super) fn assess(call: &ToolCall) -> Assessment {
+use super::{Assessment, Unit};
+use crate::paths::{self, FileOp};
+use crate::{Context, Risk, ToolCall};
+
+/// How many string arguments of an MCP call are looked at for paths, and how long one
+/// may be: enough for any real call, bounded for a hostile one.
+const MAX_STRINGS: usize = 256;
+const MAX_PATH_LEN: usize = 4096;
+
+/// The string arguments that are written as paths (absolute, `~`, or relative with
+/// `./` or `../`), anywhere in the arguments.
+fn path_like(args: &Value, out: &mut Vec<String>) {
+    if out.len() >= MAX_STRINGS {
+        return;
+    }
+    match args {
+        Value::String(s)
+            if s.len() <= MAX_PATH_LEN
+                && (s.starts_with('/')
+                    || s == "~"
+                    || s.starts_with("~/")
+                    || s.starts_with("./")
+                    || s.starts_with("../")) =>
+        {
+            out.push(s.clone());
+        }
+        Value::Array(items) => items.iter().for_each(|v| path_like(v, out)),
+        Value::Object(map) => map.values().for_each(|v| path_like(v, out)),
+        _ => {}
+    }
+}
+
+/// The strictest risk the call's path arguments carry, judged as a built-in tool's
+/// would be: as a read when the server says the tool only reads, else as a write
+/// (Warden cannot know what the tool does with the path). Only sensitive paths count:
+/// an ordinary path says nothing about an MCP tool beyond its own rating.
+fn sensitive_paths(call: &ToolCall, ctx: &Context) -> Option<(Risk, String)> {
+    if call.mcp_parts().is_none() {
+        return None;
+    }
+    let op = match call.annotations {
+        Some(a) if a.read_only == Some(true) && a.destructive != Some(true) => FileOp::Read,
+        _ => FileOp::Write,
+    };
+    let mut found = Vec::new();
+    path_like(&call.args, &mut found);
+    found
+        .iter()
+        .map(|raw| paths::resolve(raw, ctx))
+        .filter(|resolved| resolved.sensitive.is_some())
+        .map(|resolved| paths::path_risk(op, &resolved))
+        .reduce(|a, b| if b.0 > a.0 { b } else { a })
+}
+
+pub(super) fn assess(call: &ToolCall, ctx: &Context) -> Assessment {
     let (mut risk, mut why, reason) = match call.mcp_parts() {
         Some((server, tool)) => (
             Risk::High,
@@ -32,6 +85,14 @@ pub(super) fn assess(call: &ToolCall) -> Assessment {
             risk = Risk::Medium;
             why = "its server says the tool only reads (not verified)".into();
         }
+    }
+    // A path argument is judged as it would be for a built-in tool, whatever the
+    // server says about the tool: a sensitive one raises the call.
+    if let Some((path_risk, path_why)) = sensitive_paths(call, ctx)
+        && path_risk > risk
+    {
+        risk = path_risk;
+        why = format!("an argument names a sensitive path: {path_why}");
     }
     Assessment::single(Unit {
         text: call.tool.clone(),

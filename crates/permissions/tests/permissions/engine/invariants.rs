@@ -818,3 +818,39 @@ fn only_the_user_s_and_the_managed_policy_can_trust_an_mcp_server() {
     assert_eq!(engine.settings().mcp_connect_timeout_secs, 3);
     assert_eq!(w.engine(&[], false).settings().mcp_connect_timeout_secs, 10);
 }
+
+#[test]
+fn a_sensitive_path_in_an_mcp_call_raises_it_whatever_the_annotations() {
+    let w = World::new();
+    let engine = w.engine(&[], false);
+    let key = w.expand(r#"{"path": "$HOME/.ssh/id_rsa"}"#);
+    let args: serde_json::Value = serde_json::from_str(&key).expect("json");
+    let call = |read_only, trusted| {
+        ToolCall::new("mcp__fs__read_file", args.clone()).with_annotations(
+            warden_permissions::ToolAnnotations {
+                read_only,
+                destructive: None,
+                trusted,
+            },
+        )
+    };
+    let risk = |c: &ToolCall| {
+        engine
+            .evaluate(c, &w.ctx(), Mode::Ask, &SessionGrants::new("s"))
+            .risk
+    };
+    // (readOnlyHint, trusted) -> risk: judged as a read when the tool says it reads,
+    // as a write otherwise; never lowered by trust.
+    for ((read_only, trusted), expect) in [
+        ((None, false), Risk::Critical),
+        ((Some(false), true), Risk::Critical),
+        ((Some(true), false), Risk::High),
+        ((Some(true), true), Risk::High),
+    ] {
+        assert_eq!(
+            risk(&call(read_only, trusted)),
+            expect,
+            "{read_only:?} {trusted}"
+        );
+    }
+}
