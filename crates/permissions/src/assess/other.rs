@@ -39,9 +39,8 @@ fn path_like(args: &Value, out: &mut Vec<String>) {
 /// (Warden cannot know what the tool does with the path). Only sensitive paths count:
 /// an ordinary path says nothing about an MCP tool beyond its own rating.
 fn sensitive_paths(call: &ToolCall, ctx: &Context) -> Option<(Risk, String)> {
-    if call.mcp_parts().is_none() {
-        return None;
-    }
+    // Only MCP tools: a tool Warden does not know at all is High already.
+    call.mcp_parts()?;
     let op = match call.annotations {
         Some(a) if a.read_only == Some(true) && a.destructive != Some(true) => FileOp::Read,
         _ => FileOp::Write,
