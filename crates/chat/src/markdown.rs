@@ -124,7 +124,27 @@ fn inline(text: &str, style: Style) -> String {
     let mut strong = 0usize;
     let mut emphasis = 0usize;
     let mut links: Vec<String> = Vec::new();
+    // Text of one style is painted as one run (the parser splits it at brackets).
+    let mut run = String::new();
+    let flush = |run: &mut String, out: &mut String, strong: usize, emphasis: usize, link: bool| {
+        let mut piece = std::mem::take(run);
+        if strong > 0 {
+            piece = style.bold(&piece);
+        }
+        if emphasis > 0 {
+            piece = style.italic(&piece);
+        }
+        if link {
+            piece = style.underline(&piece);
+        }
+        out.push_str(&piece);
+    };
     for event in Parser::new(text) {
+        if let Event::Text(t) = &event {
+            run.push_str(t);
+            continue;
+        }
+        flush(&mut run, &mut out, strong, emphasis, !links.is_empty());
         match event {
             Event::Start(Tag::Strong) => strong += 1,
             Event::End(TagEnd::Strong) => strong = strong.saturating_sub(1),
@@ -135,19 +155,6 @@ fn inline(text: &str, style: Style) -> String {
                 if let Some(url) = links.pop() {
                     out.push_str(&style.dim(&format!(" ({url})")));
                 }
-            }
-            Event::Text(t) => {
-                let mut piece = t.to_string();
-                if strong > 0 {
-                    piece = style.bold(&piece);
-                }
-                if emphasis > 0 {
-                    piece = style.italic(&piece);
-                }
-                if !links.is_empty() {
-                    piece = style.underline(&piece);
-                }
-                out.push_str(&piece);
             }
             Event::Code(code) => {
                 if style.ansi {
@@ -163,6 +170,7 @@ fn inline(text: &str, style: Style) -> String {
             _ => {}
         }
     }
+    flush(&mut run, &mut out, strong, emphasis, !links.is_empty());
     // A line that is only markers (`**`) parses to nothing; it is shown as it was.
     if out.is_empty() && !text.trim().is_empty() {
         return text.to_owned();

@@ -273,6 +273,9 @@ impl Screen {
             diffs = call.diffs.clone();
         }
         call.diff_shown = true;
+        if view.edited.is_some() && !diffs.is_empty() {
+            lines.push(style.dim("  (the diff shows the agent's arguments, before your edit)"));
+        }
         for diff in &diffs {
             diff_lines(style, diff, &mut lines);
         }
