@@ -41,7 +41,18 @@ pub struct ChatArgs {
     pub resume: Option<String>,
 }
 
+/// Whether the chat will be interactive: no `--prompt`, and a terminal on both ends.
+pub fn is_interactive(args: &ChatArgs) -> bool {
+    args.prompt.is_none() && std::io::stdin().is_terminal() && std::io::stdout().is_terminal()
+}
+
+/// Where the interactive chat's own logs go (`chat.log` next to Warden's other state).
+pub fn log_file() -> PathBuf {
+    Locations::from_env().audit_log().with_file_name("chat.log")
+}
+
 pub fn run(args: ChatArgs) -> anyhow::Result<ExitCode> {
+    let interactive = is_interactive(&args);
     let cwd = match args.cwd {
         Some(dir) => dir,
         None => std::env::current_dir().context("cannot read the current folder")?,
@@ -51,9 +62,7 @@ pub fn run(args: ChatArgs) -> anyhow::Result<ExitCode> {
     let prompts = match args.prompt {
         Some(text) => Prompts::One(text),
         // A person at a terminal: both ends of it, or the screen would go to a file.
-        None if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() => {
-            Prompts::Terminal
-        }
+        None if interactive => Prompts::Terminal,
         None => Prompts::Lines(Box::new(tokio::io::BufReader::new(tokio::io::stdin()))),
     };
     let approve = match args.approve {

@@ -5,10 +5,22 @@ use super::*;
 
 const WARDEN: &[(&str, &str, PermissionOptionKind)] = &[
     ("allow-once", "Allow once", PermissionOptionKind::AllowOnce),
-    ("allow-session", "Always allow in this session", PermissionOptionKind::AllowAlways),
-    ("allow-project", "Always allow in this project", PermissionOptionKind::AllowAlways),
+    (
+        "allow-session",
+        "Always allow in this session",
+        PermissionOptionKind::AllowAlways,
+    ),
+    (
+        "allow-project",
+        "Always allow in this project",
+        PermissionOptionKind::AllowAlways,
+    ),
     ("reject-once", "Reject", PermissionOptionKind::RejectOnce),
-    ("reject-project", "Always reject in this project", PermissionOptionKind::RejectAlways),
+    (
+        "reject-project",
+        "Always reject in this project",
+        PermissionOptionKind::RejectAlways,
+    ),
 ];
 /// Warden's order for a Critical call: reject-once first, no "always allow".
 const CRITICAL: &[(&str, &str, PermissionOptionKind)] = &[
@@ -16,7 +28,11 @@ const CRITICAL: &[(&str, &str, PermissionOptionKind)] = &[
     ("allow-once", "Allow once", PermissionOptionKind::AllowOnce),
 ];
 
-fn request(id: &str, risk: Option<&str>, options: &[(&str, &str, PermissionOptionKind)]) -> RequestPermissionRequest {
+fn request(
+    id: &str,
+    risk: Option<&str>,
+    options: &[(&str, &str, PermissionOptionKind)],
+) -> RequestPermissionRequest {
     let options = options
         .iter()
         .map(|(id, name, kind)| PermissionOption::new(id.to_string(), name.to_string(), *kind))
@@ -59,11 +75,19 @@ fn buttons_follow_seed_002_and_never_preselect_an_allow_for_a_critical_call() {
         "keys: a for this chat · o once · d deny · 1-2 the options after Deny · > arguments · e edit · n note · Enter Deny",
     );
     // Warden's Critical order without the `_meta` rating: the first once-option, reject.
-    check(None, CRITICAL, "[Allow once] [Deny]", "keys: o once · d deny · > arguments · e edit · n note · Enter Deny");
+    check(
+        None,
+        CRITICAL,
+        "[Allow once] [Deny]",
+        "keys: o once · d deny · > arguments · e edit · n note · Enter Deny",
+    );
     // Only "always" options: Enter picks nothing.
     check(
         None,
-        &[("yes", "Yes", PermissionOptionKind::AllowAlways), ("no", "No", PermissionOptionKind::RejectAlways)],
+        &[
+            ("yes", "Yes", PermissionOptionKind::AllowAlways),
+            ("no", "No", PermissionOptionKind::RejectAlways),
+        ],
         "[Allow for this chat] [No]",
         "keys: a for this chat · 1 the option after Deny · > arguments · e edit · n note",
     );
@@ -71,7 +95,11 @@ fn buttons_follow_seed_002_and_never_preselect_an_allow_for_a_critical_call() {
 
 /// Runs `keys` over a batch of `requests`; returns each step and the answers that went
 /// back, by request, as `option` or `cancelled`, with their `_meta`.
-fn run(requests: Vec<RequestPermissionRequest>, keys: &[Key], extras: bool) -> (Vec<Step>, Vec<String>) {
+fn run(
+    requests: Vec<RequestPermissionRequest>,
+    keys: &[Key],
+    extras: bool,
+) -> (Vec<Step>, Vec<String>) {
     let mut batch = Batch::default();
     let mut replies = Vec::new();
     for request in requests {
@@ -107,19 +135,45 @@ fn run(requests: Vec<RequestPermissionRequest>, keys: &[Key], extras: bool) -> (
 }
 
 fn answered(index: usize, disposition: &str) -> Step {
-    Step::Answered { index, disposition: disposition.to_owned() }
+    Step::Answered {
+        index,
+        disposition: disposition.to_owned(),
+    }
 }
 
 #[test]
 fn a_batch_is_answered_one_at_a_time_and_goes_back_together() {
-    let three = || vec![request("1", Some("medium"), WARDEN), request("2", Some("medium"), WARDEN), request("3", Some("critical"), CRITICAL)];
+    let three = || {
+        vec![
+            request("1", Some("medium"), WARDEN),
+            request("2", Some("medium"), WARDEN),
+            request("3", Some("critical"), CRITICAL),
+        ]
+    };
     let (steps, answers) = run(three(), &[Key::Char('a'), Key::Char('o')], false);
-    assert_eq!(steps, [answered(0, "Approved for session"), answered(1, "Approved once")]);
+    assert_eq!(
+        steps,
+        [
+            answered(0, "Approved for session"),
+            answered(1, "Approved once")
+        ]
+    );
     // Nothing goes back before the last answer.
     assert_eq!(answers, ["open", "open", "open"]);
 
-    let (steps, answers) = run(three(), &[Key::Char('a'), Key::Char('o'), Key::Enter], false);
-    assert_eq!(steps.last(), Some(&Step::Sent { index: 2, disposition: "Denied".to_owned(), count: 3 }));
+    let (steps, answers) = run(
+        three(),
+        &[Key::Char('a'), Key::Char('o'), Key::Enter],
+        false,
+    );
+    assert_eq!(
+        steps.last(),
+        Some(&Step::Sent {
+            index: 2,
+            disposition: "Denied".to_owned(),
+            count: 3
+        })
+    );
     assert_eq!(
         answers,
         [
@@ -133,14 +187,27 @@ fn a_batch_is_answered_one_at_a_time_and_goes_back_together() {
 #[test]
 fn undo_reopens_the_last_answer_until_the_batch_is_sent() {
     let two = || vec![request("1", None, WARDEN), request("2", None, WARDEN)];
-    let (steps, answers) = run(two(), &[Key::Char('a'), Key::Char('u'), Key::Char('d'), Key::Char('o')], false);
+    let (steps, answers) = run(
+        two(),
+        &[
+            Key::Char('a'),
+            Key::Char('u'),
+            Key::Char('d'),
+            Key::Char('o'),
+        ],
+        false,
+    );
     assert_eq!(
         steps,
         [
             answered(0, "Approved for session"),
             Step::Undone { index: 0 },
             answered(0, "Denied"),
-            Step::Sent { index: 1, disposition: "Approved once".to_owned(), count: 2 },
+            Step::Sent {
+                index: 1,
+                disposition: "Approved once".to_owned(),
+                count: 2
+            },
         ]
     );
     assert_eq!(
@@ -151,7 +218,11 @@ fn undo_reopens_the_last_answer_until_the_batch_is_sent() {
         ]
     );
     // Nothing to undo on the first request; unknown keys do nothing.
-    let (steps, _) = run(two(), &[Key::Char('u'), Key::Char('z'), Key::Char('>')], false);
+    let (steps, _) = run(
+        two(),
+        &[Key::Char('u'), Key::Char('z'), Key::Char('>')],
+        false,
+    );
     assert_eq!(steps, [Step::Ignored, Step::Ignored, Step::Redraw]);
 }
 
@@ -165,18 +236,45 @@ fn ctrl_c_answers_every_open_request_cancelled_answered_ones_too() {
 #[test]
 fn edits_and_notes_travel_in_wardens_meta_only_when_the_agent_reads_it() {
     let one = || vec![request("1", None, WARDEN)];
-    let (_, answers) = run(one(), &[Key::Char('E'), Key::Char('N'), Key::Char('o')], true);
+    let (_, answers) = run(
+        one(),
+        &[Key::Char('E'), Key::Char('N'), Key::Char('o')],
+        true,
+    );
     assert_eq!(
         answers,
-        [r#"{"outcome":{"outcome":"selected","optionId":"allow-once"},"_meta":{"warden":{"editedInput":{"path":"edited.txt"},"note":"why"}}}"#]
+        [
+            r#"{"outcome":{"outcome":"selected","optionId":"allow-once"},"_meta":{"warden":{"editedInput":{"path":"edited.txt"},"note":"why"}}}"#
+        ]
     );
     // A denial carries the note, not the edit.
-    let (_, answers) = run(one(), &[Key::Char('E'), Key::Char('N'), Key::Char('d')], true);
-    assert_eq!(answers, [r#"{"outcome":{"outcome":"selected","optionId":"reject-once"},"_meta":{"warden":{"note":"why"}}}"#]);
+    let (_, answers) = run(
+        one(),
+        &[Key::Char('E'), Key::Char('N'), Key::Char('d')],
+        true,
+    );
+    assert_eq!(
+        answers,
+        [
+            r#"{"outcome":{"outcome":"selected","optionId":"reject-once"},"_meta":{"warden":{"note":"why"}}}"#
+        ]
+    );
     // An agent that does not read the extension gets the plain answer, and no edit keys.
-    let (steps, answers) = run(one(), &[Key::Char('e'), Key::Char('n'), Key::Char('E'), Key::Char('o')], false);
+    let (steps, answers) = run(
+        one(),
+        &[
+            Key::Char('e'),
+            Key::Char('n'),
+            Key::Char('E'),
+            Key::Char('o'),
+        ],
+        false,
+    );
     assert_eq!(steps[..2], [Step::Ignored, Step::Ignored]);
-    assert_eq!(answers, [r#"{"outcome":{"outcome":"selected","optionId":"allow-once"}}"#]);
+    assert_eq!(
+        answers,
+        [r#"{"outcome":{"outcome":"selected","optionId":"allow-once"}}"#]
+    );
     let (steps, _) = run(one(), &[Key::Char('e'), Key::Char('n')], true);
     assert_eq!(steps, [Step::Edit, Step::Note]);
 }

@@ -78,7 +78,10 @@ fn long_diffs_fold_with_a_count_and_colour_only_with_escape_codes() {
     assert_eq!(lines.len(), 1 + DIFF_LINES + 1, "{lines:#?}");
     assert_eq!(lines[0], "  /p/long.txt (new file)");
     assert_eq!(lines[1], "  +line 1");
-    assert_eq!(lines.last().map(String::as_str), Some("  … 16 more lines (folded)"));
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("  … 16 more lines (folded)")
+    );
     assert!(lines.iter().all(|l| !l.contains('\u{1b}')), "{lines:#?}");
 
     let mut coloured = Vec::new();
@@ -108,9 +111,21 @@ fn the_prompt_is_laid_out_as_seed_002_says() {
     let request = permission_request(
         "Medium",
         vec![
-            PermissionOption::new("allow-once".to_owned(), "Allow once".to_owned(), PermissionOptionKind::AllowOnce),
-            PermissionOption::new("allow-session".to_owned(), "Always allow in this session".to_owned(), PermissionOptionKind::AllowAlways),
-            PermissionOption::new("reject-once".to_owned(), "Reject".to_owned(), PermissionOptionKind::RejectOnce),
+            PermissionOption::new(
+                "allow-once".to_owned(),
+                "Allow once".to_owned(),
+                PermissionOptionKind::AllowOnce,
+            ),
+            PermissionOption::new(
+                "allow-session".to_owned(),
+                "Always allow in this session".to_owned(),
+                PermissionOptionKind::AllowAlways,
+            ),
+            PermissionOption::new(
+                "reject-once".to_owned(),
+                "Reject".to_owned(),
+                PermissionOptionKind::RejectOnce,
+            ),
         ],
     );
     let buttons = Buttons::new(&request);
@@ -166,6 +181,9 @@ fn the_prompt_is_laid_out_as_seed_002_says() {
 
     // With escape codes: the review line is bold and the preselected button reversed.
     let out = screen(true).prompt(&request, "Warden", &view).join("\n");
-    assert!(out.contains("\u{1b}[1mReview each action carefully before approving\u{1b}[0m"), "{out}");
+    assert!(
+        out.contains("\u{1b}[1mReview each action carefully before approving\u{1b}[0m"),
+        "{out}"
+    );
     assert!(out.contains("\u{1b}[7m[Allow once]\u{1b}[0m"), "{out}");
 }
