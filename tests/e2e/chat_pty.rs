@@ -340,3 +340,25 @@ fn resume_says_when_the_agent_cannot_load_sessions() {
         "{stderr}"
     );
 }
+
+#[test]
+fn tab_completes_the_agents_commands_and_up_recalls_the_last_prompt() {
+    let env = Env::new();
+    let mut chat = env.chat(env.command(&[]));
+    // Warden's `/say`, the only command starting `/sa`, completed by Tab.
+    chat.send("/sa\t");
+    chat.expect("/say ");
+    chat.send("completed by tab\r");
+    chat.expect("completed by tab");
+    chat.expect("\n> ");
+    // Up arrow: the same prompt again, from the history.
+    chat.send("\x1b[A\r");
+    chat.expect("completed by tab");
+    chat.expect("completed by tab");
+    chat.expect("\n> ");
+    chat.send("\x04");
+    assert_eq!(chat.wait().code(), Some(0));
+    // The history is kept for the next chat.
+    let history = std::fs::read_to_string(env.root.join("warden-home/chat-history")).unwrap_or_default();
+    assert!(history.contains("/say completed by tab"), "{history}");
+}
