@@ -81,13 +81,17 @@ async fn turn(
     );
     let prompt = connection.prompt(request);
     tokio::pin!(prompt);
+    let mut terminated = false;
     let result = {
         let ui = answer_requests(transcript, person);
         tokio::pin!(ui);
         tokio::select! {
             result = &mut prompt => Some(result),
             () = &mut ui => None,
-            () = interrupts.recv() => None,
+            term = interrupts.which() => {
+                terminated = term;
+                None
+            }
         }
     };
     let (result, interrupted) = match result {
@@ -114,6 +118,9 @@ async fn turn(
     transcript.end_text();
     // Requests the agent left open when its turn ended are answered `cancelled`.
     person.approvals.batch().cancel_all();
+    if terminated {
+        return (Exit::Cancelled, true);
+    }
     match result {
         Some(Ok(response)) => {
             let (exit, reason) = stop_reason(response.stop_reason);

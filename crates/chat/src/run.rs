@@ -156,9 +156,15 @@ impl Interrupts {
     }
 
     pub(crate) async fn recv(&mut self) {
+        self.which().await;
+    }
+
+    /// Waits for either; `true` for SIGTERM (which ends an interactive chat too, after
+    /// cancelling its turn).
+    pub(crate) async fn which(&mut self) -> bool {
         tokio::select! {
-            _ = self.int.recv() => {}
-            _ = self.term.recv() => {}
+            _ = self.int.recv() => false,
+            _ = self.term.recv() => true,
         }
     }
 }
@@ -309,7 +315,7 @@ pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<
                 extras: reads_answer_meta(&init),
             };
             transcript.lines(&[transcript.style().dim(
-                "Type a prompt and Enter. Tab completes the agent's /commands; Ctrl-C cancels a turn; Ctrl-D leaves.",
+                "Enter sends a prompt · Tab completes /commands · Ctrl-C cancels a turn · Ctrl-D leaves.",
             )]);
             Ok(interactive::prompts(
                 &peer.connection,
