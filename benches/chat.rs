@@ -88,7 +88,10 @@ fn interactive(runs: usize) {
         &format!("interactive warden chat on a pty, Warden's own agent, {runs} processes"),
         &[
             ("spawn → first `> ` (a prompt can be typed)", &mut to_prompt),
-            ("spawn → reply to the first prompt (`/say hi`)", &mut to_reply),
+            (
+                "spawn → reply to the first prompt (`/say hi`)",
+                &mut to_reply,
+            ),
         ],
     );
 }
@@ -155,7 +158,9 @@ fn streaming(runs: usize) {
         drained.push(started.elapsed());
     }
     print_table(
-        &format!("{CHUNKS} text chunks into the interactive transcript, output blocked, {runs} runs"),
+        &format!(
+            "{CHUNKS} text chunks into the interactive transcript, output blocked, {runs} runs"
+        ),
         &[
             ("all chunks handed over (the agent's side)", &mut handed),
             ("the screen then written (the writer thread)", &mut drained),

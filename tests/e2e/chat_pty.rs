@@ -359,6 +359,12 @@ fn tab_completes_the_agents_commands_and_up_recalls_the_last_prompt() {
     chat.send("\x04");
     assert_eq!(chat.wait().code(), Some(0));
     // The history is kept for the next chat.
-    let history = std::fs::read_to_string(env.root.join("warden-home/chat-history")).unwrap_or_default();
+    let path = env.root.join("warden-home/chat-history");
+    let history = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(history.contains("/say completed by tab"), "{history}");
+    // Prompts are the user's own: the file is not readable by others.
+    let mode = std::os::unix::fs::PermissionsExt::mode(
+        &std::fs::metadata(&path).expect("history").permissions(),
+    );
+    assert_eq!(mode & 0o777, 0o600);
 }

@@ -319,10 +319,8 @@ fn serve(
                     Ok(text) => {
                         if keep && !text.trim().is_empty() {
                             let _ = editor.add_history_entry(text.as_str());
-                            if let Some(path) = &history
-                                && let Err(err) = editor.save_history(path)
-                            {
-                                tracing::debug!(%err, "cannot save the chat's history");
+                            if let Some(path) = &history {
+                                save_history(editor, path);
                             }
                         }
                         Line::Text(text)
@@ -347,6 +345,22 @@ fn serve(
                 let _ = reply.send(result);
             }
         }
+    }
+}
+
+/// Saves the history, readable by the user only: prompts may hold what others should not
+/// read.
+fn save_history(editor: &mut Editor<Completion, DefaultHistory>, path: &std::path::Path) {
+    use std::os::unix::fs::PermissionsExt;
+    if let Some(parent) = path.parent() {
+        let _ = std::fs::create_dir_all(parent);
+    }
+    if let Err(err) = editor.save_history(path) {
+        tracing::debug!(%err, "cannot save the chat's history");
+        return;
+    }
+    if let Err(err) = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)) {
+        tracing::debug!(%err, "cannot make the chat's history private");
     }
 }
 
