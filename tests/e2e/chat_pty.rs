@@ -368,3 +368,23 @@ fn tab_completes_the_agents_commands_and_up_recalls_the_last_prompt() {
     );
     assert_eq!(mode & 0o777, 0o600);
 }
+
+#[test]
+fn what_is_typed_during_a_turn_is_neither_shown_nor_sent() {
+    let env = Env::new();
+    let mut chat = env.chat(env.command(&[]));
+    // A call that runs for a while (and is not asked about), so that typing happens
+    // while the turn runs.
+    chat.send("run sleep 1\r");
+    chat.expect("Run `sleep 1` running");
+    chat.send("typed during the turn\r");
+    chat.expect("• terminal: completed");
+    chat.expect("\n> ");
+    chat.send("/say after the turn\r");
+    chat.expect("after the turn");
+    chat.expect("\n> ");
+    let screen = chat.text();
+    assert!(!screen.contains("typed during"), "{screen}");
+    chat.send("\x04");
+    assert_eq!(chat.wait().code(), Some(0));
+}
