@@ -37,16 +37,16 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[index]
 }
 
-fn print_table(title: &str, rows: &[(&str, &mut Vec<Duration>)]) {
+fn print_table(title: &str, rows: Vec<(&str, Vec<Duration>)>) {
     println!("{title}");
     println!("| figure | median | p90 |");
     println!("| --- | --- | --- |");
-    for (name, figures) in rows {
+    for (name, mut figures) in rows {
         figures.sort();
         println!(
             "| {name} | {:.1} ms | {:.1} ms |",
-            percentile(figures, 0.5).as_secs_f64() * 1000.0,
-            percentile(figures, 0.9).as_secs_f64() * 1000.0
+            percentile(&figures, 0.5).as_secs_f64() * 1000.0,
+            percentile(&figures, 0.9).as_secs_f64() * 1000.0
         );
     }
 }
@@ -86,12 +86,9 @@ fn interactive(runs: usize) {
     }
     print_table(
         &format!("interactive warden chat on a pty, Warden's own agent, {runs} processes"),
-        &[
-            ("spawn → first `> ` (a prompt can be typed)", &mut to_prompt),
-            (
-                "spawn → reply to the first prompt (`/say hi`)",
-                &mut to_reply,
-            ),
+        vec![
+            ("spawn → first `> ` (a prompt can be typed)", to_prompt),
+            ("spawn → reply to the first prompt (`/say hi`)", to_reply),
         ],
     );
 }
@@ -161,9 +158,9 @@ fn streaming(runs: usize) {
         &format!(
             "{CHUNKS} text chunks into the interactive transcript, output blocked, {runs} runs"
         ),
-        &[
-            ("all chunks handed over (the agent's side)", &mut handed),
-            ("the screen then written (the writer thread)", &mut drained),
+        vec![
+            ("all chunks handed over (the agent's side)", handed),
+            ("the screen then written (the writer thread)", drained),
         ],
     );
 }
@@ -214,9 +211,9 @@ fn main() {
     }
     print_table(
         &format!("warden chat --prompt, Warden's own agent, {runs} processes"),
-        &[
-            ("spawn → session line (first prompt sent)", &mut to_session),
-            ("spawn → first turn ended (`/say hi`)", &mut to_end),
+        vec![
+            ("spawn → session line (first prompt sent)", to_session),
+            ("spawn → first turn ended (`/say hi`)", to_end),
         ],
     );
     interactive(runs);
