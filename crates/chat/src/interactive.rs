@@ -150,7 +150,6 @@ async fn turn(
 /// Shows each request as it comes and applies the person's keys, until the terminal is
 /// gone (then every open request is answered `cancelled`, which resolves the turn).
 async fn answer_requests(transcript: &Transcript, person: &Person<'_>) {
-    let style = transcript.style();
     let approvals = &person.approvals;
     loop {
         // The next request on screen, once one is open.
@@ -173,29 +172,19 @@ async fn answer_requests(transcript: &Transcript, person: &Person<'_>) {
                 );
             }
         }
-        let Some(key) = person.terminal.key().await else {
-            approvals.batch().cancel_all();
-            return;
-        };
-        let step = approvals.batch().key(key, person.extras);
-        match step {
-            Step::Ignored => {
-                // Drawn again only when something changed: wait for the next key.
-                loop {
-                    let Some(key) = person.terminal.key().await else {
-                        approvals.batch().cancel_all();
-                        return;
-                    };
-                    let step = approvals.batch().key(key, person.extras);
-                    if step != Step::Ignored {
-                        show(transcript, person, step).await;
-                        break;
-                    }
-                }
+        // Keys without a meaning here change nothing: the prompt is drawn again only
+        // after one that did something.
+        let step = loop {
+            let Some(key) = person.terminal.key().await else {
+                approvals.batch().cancel_all();
+                return;
+            };
+            let step = approvals.batch().key(key, person.extras);
+            if step != Step::Ignored {
+                break step;
             }
-            step => show(transcript, person, step).await,
-        }
-        let _ = style;
+        };
+        show(transcript, person, step).await;
     }
 }
 
