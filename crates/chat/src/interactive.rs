@@ -147,9 +147,26 @@ async fn turn(
     }
 }
 
+/// Awaits `opening` (`initialize` and `session/new` or `session/load`) while answering the
+/// requests the agent sends meanwhile. Requests still open when it is done wait for the
+/// first turn's screen.
+pub(crate) async fn while_opening<F: std::future::Future>(
+    opening: F,
+    transcript: &Transcript,
+    person: &Person<'_>,
+) -> F::Output {
+    tokio::pin!(opening);
+    tokio::select! {
+        opened = &mut opening => return opened,
+        () = answer_requests(transcript, person) => {}
+    }
+    // The terminal is gone (every open request was answered `cancelled`).
+    opening.await
+}
+
 /// Shows each request as it comes and applies the person's keys, until the terminal is
 /// gone (then every open request is answered `cancelled`, which resolves the turn).
-async fn answer_requests(transcript: &Transcript, person: &Person<'_>) {
+pub(crate) async fn answer_requests(transcript: &Transcript, person: &Person<'_>) {
     let approvals = &person.approvals;
     loop {
         // The next request on screen, once one is open.

@@ -295,7 +295,24 @@ pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<
             return Err(err);
         }
     };
-    let opened = open(&peer.connection, &cwd, resume, &transcript).await;
+    let opening = open(&peer.connection, &cwd, resume, &transcript);
+    let opened = match &person {
+        None => opening.await,
+        // An agent may ask while it loads a session (a call that was waiting for approval
+        // when it stopped is asked again): the person answers it here, without edits or
+        // notes, since what the agent reads is not known before `initialize` returns.
+        Some((terminal, approvals)) => {
+            let person = Person {
+                terminal,
+                approvals: approvals.clone(),
+                extras: false,
+            };
+            terminal.turn_started();
+            let opened = interactive::while_opening(opening, &transcript, &person).await;
+            terminal.turn_ended();
+            opened
+        }
+    };
     let result = match (opened, &person) {
         (Err(err), _) => Err(err),
         (Ok((session, _)), None) => {

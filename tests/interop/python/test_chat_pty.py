@@ -181,3 +181,22 @@ def test_resume_loads_the_session_where_the_agent_offers_session_load(tmp_path: 
         assert chat.wait() == 0, chat.text()
     finally:
         chat.close()
+
+
+def test_a_request_sent_while_a_session_loads_is_answered_at_the_terminal(tmp_path: Path) -> None:
+    chat = Screen(tmp_path, "--resume", "toy-asks")
+    try:
+        chat.expect("resumed toy-asks")
+        chat.expect("Allow tool call from Toy Agent?")
+        chat.expect("Run Create loaded.txt from Toy Agent")
+        chat.expect("Enter Allow once")
+        chat.send("o")
+        chat.expect("Approved once")
+        chat.expect("loaded.txt: toy-yes")
+        chat.expect("Session toy-asks with Toy Agent")
+        chat.expect("> ")
+        assert (chat.project / "loaded.txt").exists()
+        chat.send("\x04")
+        assert chat.wait() == 0, chat.text()
+    finally:
+        chat.close()

@@ -6,7 +6,8 @@ file only when an allow option was selected. `touch-critical NAME` does the same
 the call Critical the way Warden does (`_meta.warden.risk`). `fail` answers the prompt with an
 error. `touch-many A B …` proposes one call per name and asks about all of them at once
 (the requests are open together, as an agent's batch is). It offers `session/load`: loading a
-session replays one message that names it. Anything else is echoed back.
+session replays one message that names it, and loading `toy-asks` asks about creating
+`loaded.txt` before it answers. Anything else is echoed back.
 """
 
 from __future__ import annotations
@@ -53,6 +54,10 @@ class ToyAgent:
     async def load_session(self, cwd: str, session_id: str, **kwargs: Any) -> LoadSessionResponse:
         self.cwd[session_id] = Path(cwd)
         await self.say(session_id, f"resumed {session_id}\n")
+        if session_id == "toy-asks":
+            # A call that was waiting for approval when the session was stored, asked again.
+            chosen = await self.touch(session_id, "loaded.txt", {})
+            await self.say(session_id, f"loaded.txt: {chosen or 'cancelled'}\n")
         return LoadSessionResponse()
 
     async def touch(self, session_id: str, name: str, meta: dict[str, Any]) -> str | None:
