@@ -177,7 +177,7 @@ pub(crate) async fn answer_requests(transcript: &Transcript, person: &Person<'_>
             }
             arrived.await;
         };
-        {
+        let drawn = {
             let batch = approvals.batch();
             if let Some(pending) = batch.get(index) {
                 transcript.draw_prompt(
@@ -188,20 +188,34 @@ pub(crate) async fn answer_requests(transcript: &Transcript, person: &Person<'_>
                     batch.can_undo(),
                 );
             }
-        }
-        // Keys without a meaning here change nothing: the prompt is drawn again only
-        // after one that did something.
+            batch.len()
+        };
+        // Keys without a meaning here change nothing: the prompt is drawn again after one
+        // that did something, or when another request joins the batch (its count changed).
         let step = loop {
-            let Some(key) = person.terminal.key().await else {
+            let arrived = approvals.arrived.notified();
+            let key = tokio::select! {
+                key = person.terminal.key() => key,
+                () = arrived => {
+                    // A wake-up left from the requests already drawn changes nothing.
+                    if approvals.batch().len() != drawn {
+                        break None;
+                    }
+                    continue;
+                }
+            };
+            let Some(key) = key else {
                 approvals.batch().cancel_all();
                 return;
             };
             let step = approvals.batch().key(key, person.extras);
             if step != Step::Ignored {
-                break step;
+                break Some(step);
             }
         };
-        show(transcript, person, step).await;
+        if let Some(step) = step {
+            show(transcript, person, step).await;
+        }
     }
 }
 
