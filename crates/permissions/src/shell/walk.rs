@@ -525,7 +525,11 @@ impl Walker<'_> {
         }
         if let Some(problem) = &unwrapped.problem {
             seg.opaque = true;
-            raise(&mut seg, Risk::High, format!("{}.", capitalise(problem)));
+            raise(
+                &mut seg,
+                Risk::High,
+                format!("{}.", capitalise(&problem.to_string())),
+            );
         }
         if let Some(split) = &unwrapped.split_string {
             if split.dynamic {
