@@ -55,6 +55,7 @@
 mod env;
 mod judge;
 mod normalize;
+mod provenance;
 mod reconfigure;
 mod walk;
 mod words;

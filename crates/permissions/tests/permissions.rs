@@ -13,6 +13,7 @@ mod permissions {
     mod shell_env;
     mod shell_environment;
     mod shell_props;
+    mod shell_provenance;
     mod shell_support;
     mod shell_table;
     mod shell_wrappers;

@@ -16,6 +16,7 @@ pub(super) use carried::{GitKey, git_config_key, git_value_script};
 use system::{kill, network, package_tool, systemctl};
 
 use super::normalize::normalize_argv;
+use super::provenance::Provenance;
 use super::words::Word;
 use crate::paths::{FileOp, ResolvedPath, Resolver, path_risk};
 use crate::{Context, Risk};
@@ -26,12 +27,8 @@ pub(super) enum Stdin {
     /// The terminal or whatever the caller gives: nothing we can see.
     #[default]
     Inherited,
-    /// An earlier pipeline stage. `download` when some earlier stage fetched from the
-    /// network; `echo` when the previous stage was `echo`/`printf` with static text.
-    Pipe {
-        download: bool,
-        echo: Option<String>,
-    },
+    /// An earlier pipeline stage, and what it writes.
+    Pipe(Provenance),
     /// A here-document or here-string; `None` when its text is only known at run time.
     Text(Option<String>),
 }
@@ -49,7 +46,8 @@ pub(super) struct Input<'a> {
     /// Run by `xargs`: more operands follow that we cannot see.
     pub xargs: bool,
     pub stdin: &'a Stdin,
-    /// One of its arguments is a substitution that downloads (`bash <(curl ..)`).
+    /// One of its arguments or here-strings holds data from the network: a
+    /// substitution that downloads (`bash <(curl ..)`) or a variable set from one.
     pub substituted_download: bool,
 }
 
@@ -152,11 +150,11 @@ pub(super) const DOWNLOADERS: &[&str] = &[
     "ftp", "tftp", "ssh", "lynx", "w3m",
 ];
 
-const SHELLS: &[&str] = &[
+pub(super) const SHELLS: &[&str] = &[
     "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "busybox",
 ];
 
-const INTERPRETERS: &[&str] = &[
+pub(super) const INTERPRETERS: &[&str] = &[
     "python",
     "python2",
     "python3",
@@ -179,7 +177,7 @@ const INTERPRETERS: &[&str] = &[
 ];
 
 /// Read-only programs whose operands are files they read.
-const READERS: &[&str] = &[
+pub(super) const READERS: &[&str] = &[
     "ls",
     "cat",
     "head",
@@ -246,7 +244,7 @@ const READERS: &[&str] = &[
 ];
 
 /// Read-only programs that take a pattern or filter first, then files.
-const PATTERN_READERS: &[&str] = &[
+pub(super) const PATTERN_READERS: &[&str] = &[
     "grep", "egrep", "fgrep", "rg", "ag", "ack", "jq", "yq", "zgrep", "fd", "fdfind",
 ];
 

@@ -14,8 +14,11 @@ use parse::{join_continued_lines, parse, parse_error_message};
 use redirect::Effect;
 
 use super::env;
-use super::judge::{self, DOWNLOADERS, Input, Stdin};
+use super::judge::{
+    self, DOWNLOADERS, INTERPRETERS, Input, PATTERN_READERS, READERS, SHELLS, Stdin,
+};
 use super::normalize::normalize_argv;
+use super::provenance::{self, Provenance, Tainted, UNPACKERS, is_socket_path};
 use super::words::{self, Scope, Word};
 use super::wrappers::{self, basename};
 use super::{
@@ -92,6 +95,8 @@ fn analyse_with(
         problems: Vec::new(),
         unread: false,
         stdin: Stdin::Inherited,
+        tainted: Tainted::default(),
+        network: Vec::new(),
     };
     // The fast way is only for a command well within the bound on tree depth: the
     // parser's tree puts a simple command's words three levels below the program node
@@ -167,6 +172,11 @@ struct Walker<'s> {
     unread: bool,
     /// Standard input of the command being walked (set by pipelines).
     stdin: Stdin,
+    /// The files, folders and variables of this command line that hold data from the
+    /// network (see `provenance.rs`).
+    tainted: Tainted,
+    /// For each segment: whether what it writes comes from the network.
+    network: Vec<bool>,
 }
 
 impl Walker<'_> {
@@ -225,13 +235,11 @@ impl Walker<'_> {
                 }
             }
             "subshell" | "command_substitution" | "process_substitution" => {
-                // These run in a child shell: a `cd` inside does not leak out, and
-                // the input of an outer pipeline does not reach them.
+                // These run in a child shell: a `cd` inside does not leak out. They
+                // read the command's own input (`curl URL | eval "$(cat)"` evaluates
+                // the download), so the input stays as it is.
                 let saved_cwd = self.ctx.cwd.clone();
-                let saved_stdin = std::mem::take(&mut self.stdin);
-                if node.kind() == "subshell" {
-                    self.stdin = saved_stdin.clone();
-                }
+                let saved_stdin = self.stdin.clone();
                 self.walk_children(node, level);
                 self.ctx.cwd = saved_cwd;
                 self.stdin = saved_stdin;
@@ -273,53 +281,73 @@ impl Walker<'_> {
         }
     }
 
-    /// A pipeline: each stage sees whether an earlier one downloads (for `curl | sh`)
-    /// or echoes a static text (for `echo 'rm -rf /' | sh`).
+    /// A pipeline: each stage reads what the stage before it writes, with its
+    /// provenance (a download, a known text, something made at run time).
     fn pipeline(&mut self, node: Node<'_>, level: usize) {
         let mut cursor = node.walk();
         let stages: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
         let outer_stdin = std::mem::take(&mut self.stdin);
         let saved_cwd = self.ctx.cwd.clone();
-        let mut download = matches!(outer_stdin, Stdin::Pipe { download: true, .. });
-        let mut echo: Option<String> = None;
+        let mut output = Provenance::Plain;
         for (i, stage) in stages.into_iter().enumerate() {
-            self.stdin = if i == 0 {
+            let stdin = if i == 0 {
                 outer_stdin.clone()
             } else {
-                Stdin::Pipe {
-                    download,
-                    echo: echo.take(),
-                }
+                Stdin::Pipe(std::mem::take(&mut output))
             };
+            self.stdin = stdin.clone();
             let start = self.segments.len();
             self.walk(stage, level + 1);
-            let range = start..self.segments.len();
-            download |= self.segments[range.clone()]
-                .iter()
-                .any(|s| DOWNLOADERS.contains(&s.program.as_str()));
-            echo = self.echo_text(range);
+            output = self.stage_output(start..self.segments.len(), &stdin);
             // Every stage of a pipeline runs in its own subshell.
             self.ctx.cwd = saved_cwd.clone();
         }
         self.stdin = outer_stdin;
     }
 
-    /// The static text a stage writes, when it is a lone `echo`/`printf '%s'`.
-    fn echo_text(&self, range: Range<usize>) -> Option<String> {
-        let [seg] = self.segments.get(range)? else {
-            return None;
-        };
-        if seg.program != "echo" || seg.dynamic_args || seg.opaque {
-            return None;
+    /// What a pipeline stage made of the segments in `range` writes: data from the
+    /// network when any of them writes such data; the text of a lone `echo`/`printf`
+    /// of literals; what it was given for `cat` and `tee` without files; `Plain` for
+    /// a reader of files; and otherwise something made at run time.
+    fn stage_output(&self, range: Range<usize>, stdin: &Stdin) -> Provenance {
+        if self
+            .network
+            .get(range.clone())
+            .is_some_and(|n| n.contains(&true))
+        {
+            return Provenance::Network;
         }
-        let args: Vec<&str> = seg
-            .argv
-            .iter()
-            .skip(1)
-            .map(String::as_str)
-            .skip_while(|a| matches!(*a, "-n" | "-e" | "-E"))
-            .collect();
-        Some(args.join(" "))
+        let [seg] = self.segments.get(range).unwrap_or(&[]) else {
+            return Provenance::Unseen;
+        };
+        if seg.opaque {
+            return Provenance::Unseen;
+        }
+        let args: Vec<&str> = seg.argv.iter().skip(1).map(String::as_str).collect();
+        match seg.program.as_str() {
+            "echo" | "printf" if seg.dynamic_args => Provenance::Unseen,
+            "echo" => provenance::echo_texts(&args).map_or(Provenance::Unseen, Provenance::Known),
+            "printf" => match args.split_first() {
+                Some((format, rest)) if !format.starts_with('-') => {
+                    provenance::printf_text(format, rest)
+                        .map_or(Provenance::Unseen, |t| Provenance::Known(vec![t]))
+                }
+                _ => Provenance::Unseen,
+            },
+            "cat" | "tee" if seg.reads.is_empty() && !seg.dynamic_args => match stdin {
+                Stdin::Pipe(p) => p.clone(),
+                Stdin::Text(Some(t)) => Provenance::Known(vec![t.clone()]),
+                Stdin::Text(None) => Provenance::Unseen,
+                Stdin::Inherited => Provenance::Plain,
+            },
+            p if (READERS.contains(&p) || PATTERN_READERS.contains(&p))
+                && !seg.reads.is_empty()
+                && !seg.dynamic_args =>
+            {
+                Provenance::Plain
+            }
+            _ => Provenance::Unseen,
+        }
     }
 
     /// `f() { ...; }`: a function that calls itself is a fork bomb in the making.
@@ -399,7 +427,12 @@ impl Walker<'_> {
         }
     }
 
-    fn push(&mut self, mut segment: Segment) {
+    fn push(&mut self, segment: Segment) {
+        self.push_with(segment, false);
+    }
+
+    /// Pushes a segment, with whether what it writes comes from the network.
+    fn push_with(&mut self, mut segment: Segment, network: bool) {
         // An opaque segment runs something the engine cannot see: it is past the
         // analysis horizon, so Critical whatever else it does.
         if segment.opaque && segment.risk < Risk::Critical {
@@ -411,6 +444,7 @@ impl Walker<'_> {
         }
         if !self.full() {
             self.segments.push(segment);
+            self.network.push(network);
         }
     }
 
@@ -421,7 +455,8 @@ impl Walker<'_> {
         // and redirections are segments of their own.
         let mut cursor = node.walk();
         let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
-        let own_stdin = std::mem::take(&mut self.stdin);
+        // Substitutions in the words read the command's own input.
+        let own_stdin = self.stdin.clone();
         for child in children.iter().chain(redirects.iter()) {
             if child.kind() == "variable_assignment" {
                 // A prefix assignment is judged with this command, below; only its
@@ -433,9 +468,7 @@ impl Walker<'_> {
         }
         self.stdin = own_stdin;
         let inner: Range<usize> = start..self.segments.len();
-        let substituted_download = self.segments[inner]
-            .iter()
-            .any(|s| DOWNLOADERS.contains(&s.program.as_str()));
+        let mut substituted_download = self.network[inner].contains(&true);
 
         let mut effects = Vec::new();
         let mut cursor = node.walk();
@@ -470,6 +503,10 @@ impl Walker<'_> {
         for arg in args {
             words_.extend(self.split_words(arg));
         }
+        substituted_download |= words_
+            .iter()
+            .chain(assignments.iter().map(|(_, w)| w))
+            .any(|w| w.dynamic && self.tainted.mentions_variable(&w.text));
 
         let text = match redirects.last() {
             Some(last) => self
@@ -549,6 +586,41 @@ impl Walker<'_> {
             }
         }
 
+        // A socket (`/dev/tcp/HOST/PORT`) or a file this line downloaded, read
+        // through a redirection, is data from the network on standard input.
+        let socket = effects.iter().any(|e| match e {
+            Effect::Read(w) | Effect::Write(w) => !w.dynamic && is_socket_path(&w.text),
+            _ => false,
+        });
+        let redirected_network = effects.iter().any(|e| match e {
+            Effect::Read(w) => {
+                !w.dynamic && (is_socket_path(&w.text) || self.holds_network_data(&w.text))
+            }
+            Effect::ReadFd => self.tainted.socket,
+            _ => false,
+        });
+        if socket {
+            self.tainted.socket = true;
+            raise(
+                &mut seg,
+                Risk::High,
+                "Opens a network connection through a /dev/tcp or /dev/udp redirection.",
+            );
+            // Writing to a socket sends whatever the command writes to a host the
+            // command picks.
+            if effects
+                .iter()
+                .any(|e| matches!(e, Effect::Write(w) if !w.dynamic && is_socket_path(&w.text)))
+            {
+                raise(
+                    &mut seg,
+                    Risk::Critical,
+                    "Sends data to the network through a /dev/tcp or /dev/udp redirection.",
+                );
+            }
+        }
+        let mut network = substituted_download || redirected_network || socket;
+
         if let Some((program_word, args)) = inner.split_first() {
             if program_word.dynamic {
                 seg.opaque = true;
@@ -585,6 +657,7 @@ impl Walker<'_> {
                     Effect::Stdin(t) => Some(t.clone()),
                     _ => None,
                 }) {
+                    _ if redirected_network => Stdin::Pipe(Provenance::Network),
                     Some(text) => Stdin::Text(text),
                     None => self.stdin.clone(),
                 };
@@ -619,6 +692,9 @@ impl Walker<'_> {
                         format!("Runs {written}, a program outside the standard system folders."),
                     );
                 }
+                network |= DOWNLOADERS.contains(&name.as_str())
+                    || matches!(stdin, Stdin::Pipe(Provenance::Network));
+                self.follow_network_data(&mut seg, &name, written, args, socket, &mut network);
                 let mut argv = vec![argv0];
                 argv.extend(args.iter().map(|w| w.text.clone()));
                 seg.argv = normalize_argv(&argv);
@@ -679,6 +755,12 @@ impl Walker<'_> {
             }
         }
         self.apply_effects(&effects, &mut seg);
+        // What a command that reads network data writes holds network data.
+        if network {
+            for w in &seg.writes {
+                self.tainted.add_file(&w.lexical);
+            }
+        }
         if seg.reason.is_empty() {
             seg.reason = format!("Runs {}.", seg.program);
         }
@@ -692,9 +774,86 @@ impl Walker<'_> {
         }
 
         let index = self.segments.len();
-        self.push(seg);
+        self.push_with(seg, network);
         for script in scripts {
             self.nested(index, &script, level);
+        }
+    }
+
+    /// Whether the file `raw` names (relative to the shell's folder) holds data this
+    /// command line downloaded.
+    fn holds_network_data(&self, raw: &str) -> bool {
+        !self.tainted.is_empty()
+            && self
+                .tainted
+                .holds(&self.resolver.resolve(raw, &self.ctx).lexical)
+    }
+
+    /// Follows data from the network through a simple command `name` (written as
+    /// `written`): running a downloaded file is Critical, a program that reads network
+    /// data writes network data (its output, and the files it writes), and a download
+    /// whose file names Warden cannot tell marks the folder it writes into.
+    fn follow_network_data(
+        &mut self,
+        seg: &mut Segment,
+        name: &str,
+        written: &str,
+        args: &[Word],
+        socket: bool,
+        network: &mut bool,
+    ) {
+        let interpreter = SHELLS.contains(&name)
+            || INTERPRETERS.contains(&name)
+            || name.starts_with("python3.")
+            || matches!(name, "source" | ".");
+        if socket && interpreter {
+            raise(
+                seg,
+                Risk::Critical,
+                format!(
+                    "Connects {name} to a network socket, so it runs whatever the other end sends."
+                ),
+            );
+        }
+        if !self.tainted.is_empty() {
+            if !is_system_program(written) && self.holds_network_data(written) {
+                raise(
+                    seg,
+                    Risk::Critical,
+                    format!("Runs {written}, which this command downloaded from the network."),
+                );
+            }
+            let consumed = args
+                .iter()
+                .filter(|a| !a.dynamic && !a.text.starts_with('-'))
+                .find(|a| self.holds_network_data(&a.text))
+                .map(|a| a.text.clone());
+            if let Some(file) = consumed {
+                *network = true;
+                if interpreter {
+                    raise(
+                        seg,
+                        Risk::Critical,
+                        format!(
+                            "Runs {name} on {file}, which this command downloaded from the network."
+                        ),
+                    );
+                }
+                if UNPACKERS.contains(&name) {
+                    let cwd = self.ctx.cwd.clone();
+                    self.tainted.add_folder(&cwd);
+                    for w in &seg.writes {
+                        self.tainted.add_folder(&w.lexical);
+                    }
+                }
+            }
+        }
+        if let Some(folder) = download_folder(name, args) {
+            let folder = match folder {
+                Some(dir) => self.resolver.resolve(&dir, &self.ctx).lexical,
+                None => self.ctx.cwd.clone(),
+            };
+            self.tainted.add_folder(&folder);
         }
     }
 
@@ -734,6 +893,16 @@ impl Walker<'_> {
                 seg.reason = format!("Runs a script that {}", lower_first(&inner_reason));
             }
         }
+        // A script that downloads writes data from the network (`bash -c 'curl URL'
+        // | sh`).
+        if analysis
+            .segments
+            .iter()
+            .any(|s| DOWNLOADERS.contains(&s.program.as_str()))
+            && let Some(n) = self.network.get_mut(index)
+        {
+            *n = true;
+        }
         for s in analysis.segments.into_iter() {
             self.push(s);
         }
@@ -755,6 +924,46 @@ impl Walker<'_> {
             _ => PathBuf::from("/"),
         };
         self.ctx.cwd = new_cwd;
+    }
+}
+
+/// Where a download writes files whose names Warden does not work out (`wget URL`,
+/// `curl -O URL`): `Some(None)` for the shell's folder, `Some(Some(dir))` for a folder
+/// given by an option, `None` when it names its files (or writes none).
+fn download_folder(name: &str, args: &[Word]) -> Option<Option<String>> {
+    let value = |names: &[&str]| {
+        args.iter().enumerate().find_map(|(i, a)| {
+            names.iter().find_map(|n| {
+                if a.text == *n {
+                    args.get(i + 1).map(|v| v.text.clone())
+                } else {
+                    a.text.strip_prefix(&format!("{n}=")).map(str::to_owned)
+                }
+            })
+        })
+    };
+    match name {
+        "wget" => {
+            let named = args.iter().any(|a| {
+                a.text == "-O"
+                    || a.text.starts_with("--output-document")
+                    || (a.text.starts_with("-O") && !a.text.starts_with("--"))
+            });
+            (!named).then(|| value(&["-P", "--directory-prefix"]))
+        }
+        "curl" => {
+            let remote = args.iter().any(|a| {
+                matches!(
+                    a.text.as_str(),
+                    "--remote-name" | "--remote-name-all" | "--remote-header-name"
+                ) || (a.text.starts_with('-')
+                    && !a.text.starts_with("--")
+                    && a.text.contains(['O', 'J']))
+            });
+            remote.then(|| value(&["--output-dir"]))
+        }
+        "aria2c" | "lynx" | "w3m" | "ftp" | "tftp" => Some(value(&["-d", "--dir"])),
+        _ => None,
     }
 }
 

@@ -66,12 +66,17 @@ impl Walker<'_> {
     /// variable's value is analysed and a relocating one is High; an unknown one
     /// matters only when `export`ed (then Medium, as for a prefix).
     pub(super) fn assignment_segment(&mut self, node: Node<'_>, level: usize) {
+        let start = self.segments.len();
         self.walk_children(node, level);
         self.record_assignment(node);
         let name = node
             .child_by_field_name("name")
             .map(|n| self.text(n).to_string())
             .unwrap_or_default();
+        // `x=$(curl URL)`: the variable holds data from the network from now on.
+        if self.network[start..].contains(&true) && !self.tainted.variables.contains(&name) {
+            self.tainted.variables.push(name.clone());
+        }
         let exported = node.parent().is_some_and(|p| {
             p.kind() == "declaration_command"
                 && p.child(0)
