@@ -14,6 +14,7 @@ mod permissions {
     mod shell_environment;
     mod shell_props;
     mod shell_provenance;
+    mod shell_secrets;
     mod shell_support;
     mod shell_table;
     mod shell_wrappers;

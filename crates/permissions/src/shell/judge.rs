@@ -72,6 +72,9 @@ pub(super) struct Verdict {
     pub opaque: bool,
     /// The program is not one Warden knows.
     pub unknown: bool,
+    /// It reads or prints what may be secrets (variables, git's tokens, every file of
+    /// a folder): with a network part in the same command they could leave.
+    pub secrets: bool,
 }
 
 impl Default for Verdict {
@@ -84,6 +87,7 @@ impl Default for Verdict {
             scripts: Vec::new(),
             opaque: false,
             unknown: false,
+            secrets: false,
         }
     }
 }
@@ -374,7 +378,7 @@ const DISK_TOOLS: &[&str] = &[
     "pvremove",
 ];
 
-const NETWORK: &[&str] = &[
+pub(super) const NETWORK: &[&str] = &[
     "curl", "wget", "fetch", "aria2c", "http", "https", "xh", "nc", "ncat", "netcat", "socat",
     "ftp", "tftp", "ssh", "scp", "sftp", "rsync", "telnet", "lynx", "w3m", "mosh",
 ];
@@ -395,9 +399,8 @@ pub(super) fn judge(input: &Input<'_>) -> Verdict {
     {
         v.raise(Risk::High, reason);
     }
-    if v.risk < Risk::Medium
-        && let Some(reason) = prints_secrets(input.program, input.args)
-    {
+    if let Some(reason) = prints_secrets(input.program, input.args) {
+        v.secrets = true;
         v.raise(Risk::Medium, reason);
     }
     if input.xargs && v.risk < Risk::Medium {

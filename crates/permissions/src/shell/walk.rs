@@ -97,6 +97,7 @@ fn analyse_with(
         stdin: Stdin::Inherited,
         tainted: Tainted::default(),
         network: Vec::new(),
+        secrets: Vec::new(),
     };
     // The fast way is only for a command well within the bound on tree depth: the
     // parser's tree puts a simple command's words three levels below the program node
@@ -127,6 +128,7 @@ fn analyse_with(
             walker.unread = true;
         }
     }
+    walker.secrets_leaving();
     problems.extend(walker.problems);
     problems.dedup();
     let mut risk = walker
@@ -177,6 +179,8 @@ struct Walker<'s> {
     tainted: Tainted,
     /// For each segment: whether what it writes comes from the network.
     network: Vec<bool>,
+    /// For each segment: whether it reads or prints what may be secrets.
+    secrets: Vec<bool>,
 }
 
 impl Walker<'_> {
@@ -405,7 +409,7 @@ impl Walker<'_> {
                 dynamic_args: args.iter().any(|a| a.dynamic),
                 ..self.segment(self.text(node).to_string(), Risk::Medium, reason)
             };
-            self.push(segment);
+            self.push_with(segment, false, true);
         }
     }
 
@@ -428,11 +432,12 @@ impl Walker<'_> {
     }
 
     fn push(&mut self, segment: Segment) {
-        self.push_with(segment, false);
+        self.push_with(segment, false, false);
     }
 
-    /// Pushes a segment, with whether what it writes comes from the network.
-    fn push_with(&mut self, mut segment: Segment, network: bool) {
+    /// Pushes a segment, with whether what it writes comes from the network and
+    /// whether it reads what may be secrets.
+    fn push_with(&mut self, mut segment: Segment, network: bool, secrets: bool) {
         // An opaque segment runs something the engine cannot see: it is past the
         // analysis horizon, so Critical whatever else it does.
         if segment.opaque && segment.risk < Risk::Critical {
@@ -445,6 +450,7 @@ impl Walker<'_> {
         if !self.full() {
             self.segments.push(segment);
             self.network.push(network);
+            self.secrets.push(secrets);
         }
     }
 
@@ -620,6 +626,7 @@ impl Walker<'_> {
             }
         }
         let mut network = substituted_download || redirected_network || socket;
+        let mut secrets = false;
 
         if let Some((program_word, args)) = inner.split_first() {
             if program_word.dynamic {
@@ -681,6 +688,7 @@ impl Walker<'_> {
                     substituted_download,
                 });
                 raise(&mut seg, verdict.risk, verdict.reason);
+                secrets |= verdict.secrets;
                 seg.writes.extend(verdict.writes);
                 seg.reads.extend(verdict.reads);
                 seg.opaque |= verdict.opaque;
@@ -774,9 +782,47 @@ impl Walker<'_> {
         }
 
         let index = self.segments.len();
-        self.push_with(seg, network);
+        let secrets = secrets
+            || seg
+                .reads
+                .iter()
+                .any(|r| r.sensitive.is_some_and(|k| k.read_is_sensitive()))
+            || effects
+                .iter()
+                .any(|e| matches!(e, Effect::SecretExpansion(_)));
+        self.push_with(seg, network, secrets);
         for script in scripts {
             self.nested(index, &script, level);
+        }
+    }
+
+    /// A command that reads a secret and also talks to the network can send the secret
+    /// out (`git fetch origin "$(printenv GITHUB_TOKEN)"`): every part that contacts
+    /// the network is then at least High, whatever it would be on its own.
+    fn secrets_leaving(&mut self) {
+        if !self.secrets.contains(&true) {
+            return;
+        }
+        for (seg, network) in self.segments.iter_mut().zip(&self.network) {
+            let program = seg.program.as_str();
+            let sub = seg.argv.get(1).map_or("", String::as_str);
+            let egress = *network
+                || judge::NETWORK.contains(&program)
+                || (program == "git"
+                    && matches!(
+                        sub,
+                        "fetch" | "pull" | "push" | "clone" | "ls-remote" | "archive" | "submodule"
+                    ))
+                || matches!(
+                    program,
+                    "npm" | "pnpm" | "yarn" | "bun" | "pip" | "pip3" | "uv" | "cargo" | "gem"
+                );
+            if egress && seg.risk < Risk::High {
+                seg.risk = Risk::High;
+                seg.reason = format!(
+                    "Runs {program}, which contacts the network, in a command that also reads secrets: it could send them out."
+                );
+            }
         }
     }
 
