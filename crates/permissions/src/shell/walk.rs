@@ -1,5 +1,7 @@
 //! Walking the tree-sitter syntax tree: every simple command becomes a segment.
 
+mod cwd;
+mod functions;
 mod parse;
 mod plain;
 mod redirect;
@@ -54,21 +56,24 @@ pub(super) fn analyse_at_depth(
     depth: usize,
     level: usize,
 ) -> CommandAnalysis {
-    analyse_with(command, ctx, depth, level, plain::plain_words)
+    analyse_with(command, ctx, depth, level, plain::plain_words).0
 }
 
 /// [`analyse_at_depth`], with the reader of plain commands given (the tests pass one
-/// that reads none, to compare with the parser).
+/// that reads none, to compare with the parser), and the folder the shell is in at
+/// the end.
 fn analyse_with(
     command: &str,
     ctx: &Context,
     depth: usize,
     level: usize,
     plain_words: fn(&str) -> Option<Vec<Word>>,
-) -> CommandAnalysis {
+) -> (CommandAnalysis, PathBuf) {
+    // Where the shell is when Warden cannot know (see `cwd.rs`).
+    let unknown = PathBuf::from("/");
     let mut problems: Vec<String> = Vec::new();
     if command.len() > MAX_PARSE_BYTES {
-        return CommandAnalysis {
+        let analysis = CommandAnalysis {
             risk: Risk::Critical,
             segments: Vec::new(),
             problem: Some(format!(
@@ -76,6 +81,7 @@ fn analyse_with(
                 command.len()
             )),
         };
+        return (analysis, unknown);
     }
     if command.len() > MAX_COMMAND_BYTES {
         problems.push(format!(
@@ -97,6 +103,8 @@ fn analyse_with(
         stdin: Stdin::Inherited,
         tainted: Tainted::default(),
         network: Vec::new(),
+        place: cwd::Place::default(),
+        functions: functions::Functions::default(),
         secrets: Vec::new(),
     };
     // The fast way is only for a command well within the bound on tree depth: the
@@ -115,11 +123,12 @@ fn analyse_with(
         walker.simple(text, Vec::new(), words, Vec::new(), false, level + 1);
     } else {
         let Some(tree) = parse(command) else {
-            return CommandAnalysis {
+            let analysis = CommandAnalysis {
                 risk: Risk::Critical,
                 segments: Vec::new(),
                 problem: Some("the shell parser failed".to_string()),
             };
+            return (analysis, unknown);
         };
         let root = tree.root_node();
         walker.walk(root, level);
@@ -151,11 +160,18 @@ fn analyse_with(
     if walker.unread || walker.segments.iter().any(|s| s.opaque) {
         risk = Risk::Critical;
     }
-    CommandAnalysis {
+    // What was not read may have moved the shell anywhere.
+    let cwd = if walker.unread {
+        unknown
+    } else {
+        walker.ctx.cwd
+    };
+    let analysis = CommandAnalysis {
         risk,
         segments: walker.segments,
         problem,
-    }
+    };
+    (analysis, cwd)
 }
 
 struct Walker<'s> {
@@ -179,6 +195,10 @@ struct Walker<'s> {
     tainted: Tainted,
     /// For each segment: whether what it writes comes from the network.
     network: Vec<bool>,
+    /// What moves the shell's folder besides `cd` itself (`cwd.rs`).
+    place: cwd::Place,
+    /// The functions this command line defines, as a call graph (`functions.rs`).
+    functions: functions::Functions,
     /// For each segment: whether it reads or prints what may be secrets.
     secrets: Vec<bool>,
 }
@@ -354,31 +374,6 @@ impl Walker<'_> {
         }
     }
 
-    /// `f() { ...; }`: a function that calls itself is a fork bomb in the making.
-    fn function(&mut self, node: Node<'_>, level: usize) {
-        let name = node
-            .child_by_field_name("name")
-            .map(|n| self.text(n).to_string())
-            .unwrap_or_default();
-        let start = self.segments.len();
-        if let Some(body) = node.child_by_field_name("body") {
-            self.walk(body, level + 1);
-        }
-        let recursive = self.segments[start..]
-            .iter()
-            .any(|s| !name.is_empty() && s.program == name);
-        if recursive {
-            let segment = self.segment(
-                self.text(node).to_string(),
-                Risk::Critical,
-                format!(
-                    "Defines the function {name}, which calls itself: a fork bomb that can bring the machine down."
-                ),
-            );
-            self.push(segment);
-        }
-    }
-
     /// `export`, `declare -p`, `readonly`, ... without assignments print variables;
     /// the words other than assignments are `others`.
     fn declaration(&mut self, node: Node<'_>, others: &[Node<'_>]) {
@@ -544,6 +539,9 @@ impl Walker<'_> {
     ) {
         let mut seg = self.segment(text, Risk::Low, String::new());
         let unwrapped = wrappers::unwrap(&words_);
+        for (name, _) in &assignments {
+            self.note_cd_variable(name);
+        }
         assignments.extend(unwrapped.assignments.iter().filter_map(|a| {
             a.text.split_once('=').map(|(n, v)| {
                 (
@@ -922,7 +920,22 @@ impl Walker<'_> {
             }
             return;
         }
-        let analysis = analyse_at_depth(script, &self.ctx, self.depth + 1, level + 1);
+        let (analysis, cwd) = analyse_with(
+            script,
+            &self.ctx,
+            self.depth + 1,
+            level + 1,
+            plain::plain_words,
+        );
+        // `eval` and `source` run the script in this shell: a `cd` in it moves the
+        // shell for what follows.
+        if self
+            .segments
+            .get(index)
+            .is_some_and(|s| matches!(s.program.as_str(), "eval" | "source" | "."))
+        {
+            self.ctx.cwd = cwd;
+        }
         if let Some(problem) = &analysis.problem {
             let msg = format!("in an inner script: {problem}");
             if !self.problems.contains(&msg) {
@@ -952,24 +965,6 @@ impl Walker<'_> {
         for s in analysis.segments.into_iter() {
             self.push(s);
         }
-    }
-
-    /// Follows `cd`: later relative paths resolve against the new folder. A folder we
-    /// cannot know makes the cwd `/`, so relative paths count as outside the
-    /// workspace.
-    fn track_cd(&mut self, program: &str, args: &[Word]) {
-        if !matches!(program, "cd" | "pushd" | "popd") {
-            return;
-        }
-        let target = args.iter().find(|a| a.dynamic || !a.text.starts_with('-'));
-        let new_cwd: PathBuf = match (program, target) {
-            ("cd" | "pushd", Some(t)) if !t.dynamic && t.text != "-" => {
-                self.resolver.resolve(&t.text, &self.ctx).lexical
-            }
-            ("cd", None) => self.ctx.home.clone().unwrap_or_else(|| PathBuf::from("/")),
-            _ => PathBuf::from("/"),
-        };
-        self.ctx.cwd = new_cwd;
     }
 }
 

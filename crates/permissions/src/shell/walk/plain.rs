@@ -77,8 +77,8 @@ mod tests {
         level: usize,
     ) -> Option<(crate::shell::CommandAnalysis, crate::shell::CommandAnalysis)> {
         plain_words(command)?;
-        let parsed = analyse_with(command, &ctx(), 0, level, |_| None);
-        let fast = analyse_with(command, &ctx(), 0, level, plain_words);
+        let parsed = analyse_with(command, &ctx(), 0, level, |_| None).0;
+        let fast = analyse_with(command, &ctx(), 0, level, plain_words).0;
         Some((parsed, fast))
     }
 

@@ -35,6 +35,7 @@ impl Walker<'_> {
             return;
         };
         let name = self.text(name).to_string();
+        self.note_cd_variable(&name);
         let top_level = node.parent().is_some_and(|p| {
             p.kind() == "program"
                 || (p.kind() == "declaration_command"
