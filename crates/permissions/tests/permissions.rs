@@ -12,6 +12,7 @@ mod permissions {
     mod shell_carried;
     mod shell_env;
     mod shell_environment;
+    mod shell_place;
     mod shell_props;
     mod shell_provenance;
     mod shell_secrets;
