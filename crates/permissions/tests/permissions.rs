@@ -19,4 +19,5 @@ mod permissions {
     mod shell_support;
     mod shell_table;
     mod shell_wrappers;
+    mod shell_writers;
 }

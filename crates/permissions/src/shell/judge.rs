@@ -6,11 +6,13 @@ mod exec;
 mod files;
 mod git;
 mod system;
+mod unpack;
 
 pub(super) use environ::{prints_secrets, secret_expansion};
 use exec::{alias_or_trap, awk, eval, interpreter, sed, shell, source, watch};
 use files::{chmod, copy, dd, find, link, operands_op, readers, rm, writer};
 use git::git;
+use unpack::{line_editor, patch, tar};
 
 pub(super) use carried::{GitKey, git_config_key, git_value_script};
 use system::{kill, network, package_tool, systemctl};
@@ -707,6 +709,9 @@ fn known_or_unknown(input: &Input<'_>) -> Verdict {
     if SHELLS.contains(&p) {
         return shell(input);
     }
+    if let Some(v) = check_only(input) {
+        return v;
+    }
     if INTERPRETERS.contains(&p) || p.starts_with("python3.") {
         return interpreter(input);
     }
@@ -721,6 +726,9 @@ fn known_or_unknown(input: &Input<'_>) -> Verdict {
         "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => return chmod(input),
         "dd" => return dd(input),
         "git" => return git(input),
+        "tar" | "bsdtar" | "gtar" => return tar(input),
+        "patch" => return patch(input),
+        "ed" | "red" | "ex" => return line_editor(input),
         "eval" => return eval(input),
         "source" | "." => return source(input),
         "sed" => return sed(input),
@@ -808,6 +816,81 @@ fn known_or_unknown(input: &Input<'_>) -> Verdict {
             format!("Runs {p}, a program Warden does not know."),
         )
     }
+}
+
+/// Formatters and linters in check mode, which only read the files they are given and
+/// run none of the project's code: `cargo fmt --check`, `rustfmt --check`, `black
+/// --check`, `ruff check` (without `--fix`), `ruff format --check`, `gofmt -l`/`-d`,
+/// `isort --check`, `shfmt -l`/`-d`, `clang-format --dry-run`, `stylua --check`. Low,
+/// with their operands judged as reads; their writing forms stay as they are. Tools
+/// that load the project's code to check it (`cargo clippy` runs build scripts and
+/// proc macros, `eslint` and `prettier` load plugins and JavaScript configuration)
+/// are not here: they stay Medium, as `cargo check` is. Any option that loads
+/// configuration or tools from elsewhere, or a word only known at run time, keeps the
+/// ordinary judgement.
+fn check_only(input: &Input<'_>) -> Option<Verdict> {
+    let p = input.program;
+    let args = input.args;
+    if args.iter().any(|a| a.dynamic) || input.xargs {
+        return None;
+    }
+    let texts: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
+    let has = |flags: &[&str]| texts.iter().any(|t| flags.contains(t));
+    let writes = |flags: &[&str]| {
+        texts.iter().any(|t| {
+            flags
+                .iter()
+                .any(|f| t == f || t.starts_with(&format!("{f}=")))
+        })
+    };
+    let (tool, operands): (&str, &[Word]) = match (p, texts.first().copied()) {
+        ("cargo", Some("fmt")) if has(&["--check"]) => ("cargo fmt --check", &[]),
+        ("rustfmt", _) if has(&["--check"]) && !writes(&["--emit"]) => ("rustfmt --check", args),
+        ("black", _) if has(&["--check", "--diff"]) => ("black --check", args),
+        ("ruff", Some("check"))
+            if !writes(&[
+                "--fix",
+                "--unsafe-fixes",
+                "--fix-only",
+                "--add-noqa",
+                "--watch",
+            ]) =>
+        {
+            ("ruff check", &args[1..])
+        }
+        ("ruff", Some("format")) if has(&["--check", "--diff"]) => {
+            ("ruff format --check", &args[1..])
+        }
+        ("gofmt", _) if has(&["-l", "-d"]) && !has(&["-w"]) => ("gofmt -l", args),
+        ("isort", _) if has(&["--check", "--check-only", "-c", "--diff"]) => {
+            ("isort --check", args)
+        }
+        ("shfmt", _) if has(&["-l", "-d"]) && !has(&["-w"]) => ("shfmt -l", args),
+        ("clang-format", _) if has(&["--dry-run", "-n"]) && !has(&["-i"]) => {
+            ("clang-format --dry-run", args)
+        }
+        ("stylua", _) if has(&["--check"]) => ("stylua --check", args),
+        _ => return None,
+    };
+    let mut argv = vec![p.to_owned()];
+    argv.extend(texts.iter().map(|t| (*t).to_owned()));
+    if !super::reconfigure::reconfiguring_options(&argv).is_empty()
+        || texts.iter().any(|t| {
+            t.starts_with("--config")
+                || t.starts_with("--settings")
+                || t.starts_with("--settings-path")
+        })
+    {
+        return None;
+    }
+    let mut v = Verdict::new(
+        Risk::Low,
+        format!("Runs {tool}, which only reports what it would change."),
+    );
+    for operand in operands.iter().filter(|a| !a.text.starts_with('-')) {
+        v.word(FileOp::Read, operand, input);
+    }
+    Some(v)
 }
 
 fn is_build_tool(p: &str) -> bool {

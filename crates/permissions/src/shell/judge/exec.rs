@@ -202,6 +202,18 @@ pub(super) fn interpreter(input: &Input<'_>) -> Verdict {
             "-c" | "-e" | "-E" | "--eval" | "-p" | "--print" | "-r"
         )
     });
+    if let Some(targets) = super::unpack::in_place_targets(input) {
+        let mut v = Verdict::new(
+            Risk::High,
+            format!(
+                "Runs {p} -i, which rewrites files in place with code Warden does not analyse."
+            ),
+        );
+        for target in &targets {
+            v.word(FileOp::Write, target, input);
+        }
+        return v;
+    }
     if code_flag {
         return Verdict::new(
             Risk::High,

@@ -456,6 +456,28 @@ pub(in crate::shell) fn looks_like_url(text: &str) -> bool {
 /// the verdict, a key that moves configuration or programs is High, any other key
 /// runs nothing.
 fn config_value(v: &mut Verdict, key: &str, value: &str, verb: &str) {
+    // `core.hooksPath` names the folder whose programs git runs on commit, merge,
+    // checkout, push...: pointing it anywhere is an execution-config change, as
+    // writing `.git/hooks` is. Pointing it at nothing turns the hooks off, as
+    // `--no-verify` does.
+    if key.eq_ignore_ascii_case("core.hooksPath") {
+        if matches!(value.trim(), "" | "/dev/null") {
+            v.raise(
+                Risk::Medium,
+                format!(
+                    "{verb} core.hooksPath to nothing, which turns the repository's hooks off."
+                ),
+            );
+        } else {
+            v.raise(
+                Risk::Critical,
+                format!(
+                    "{verb} core.hooksPath to {value}, so git runs the programs there as hooks on commit, merge, checkout and push."
+                ),
+            );
+        }
+        return;
+    }
     match git_config_key(key) {
         GitKey::Runs => {
             if let Some(script) = git_value_script(key, value) {
