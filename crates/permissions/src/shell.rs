@@ -52,6 +52,7 @@
 //!   is Medium and stops allow rules and grants from matching. Variables the line
 //!   itself sets at top level are followed (`a=rm; $a -rf /` is `rm -rf /`).
 
+mod dialect;
 mod env;
 mod judge;
 mod normalize;
@@ -176,7 +177,30 @@ pub struct Segment {
 
 /// Analyses a shell command line. Never panics; the work is bounded for any input.
 pub fn analyse(command: &str, ctx: &Context) -> CommandAnalysis {
-    walk::analyse_at_depth(command, ctx, 0, 0)
+    let mut analysis = walk::analyse_at_depth(command, ctx, 0, 0);
+    // Where sh would read the line differently, its reading is judged too and the
+    // stricter wins (`dialect.rs`): its stricter parts join the segments, so rules
+    // and the explanation see them.
+    if let Some(sh_line) = dialect::sh_reading(command) {
+        let sh = walk::analyse_in_dialect(&sh_line, ctx, dialect::Dialect::PosixSh);
+        // A line sh cannot parse (`for ((i=0; i<3; i++))`) is one it refuses to run.
+        if sh.risk > analysis.risk && sh.problem.is_none() {
+            let before = analysis.risk;
+            analysis.risk = sh.risk;
+            analysis
+                .segments
+                .extend(
+                    sh.segments
+                        .into_iter()
+                        .filter(|s| s.risk > before)
+                        .map(|s| Segment {
+                            reason: format!("As sh reads it (without bash): {}", s.reason),
+                            ..s
+                        }),
+                );
+        }
+    }
+    analysis
 }
 
 /// Whether a command (its normal-form argv) reads every file below the folders it

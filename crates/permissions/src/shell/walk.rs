@@ -15,6 +15,7 @@ use tree_sitter::Node;
 use parse::{join_continued_lines, parse, parse_error_message};
 use redirect::Effect;
 
+use super::dialect::Dialect;
 use super::env;
 use super::judge::{
     self, DOWNLOADERS, INTERPRETERS, Input, PATTERN_READERS, READERS, SHELLS, Stdin,
@@ -56,7 +57,24 @@ pub(super) fn analyse_at_depth(
     depth: usize,
     level: usize,
 ) -> CommandAnalysis {
-    analyse_with(command, ctx, depth, level, plain::plain_words).0
+    analyse_with(
+        command,
+        ctx,
+        depth,
+        level,
+        plain::plain_words,
+        Dialect::Bash,
+    )
+    .0
+}
+
+/// Analyses a whole command line as `dialect` reads it.
+pub(super) fn analyse_in_dialect(
+    command: &str,
+    ctx: &Context,
+    dialect: Dialect,
+) -> CommandAnalysis {
+    analyse_with(command, ctx, 0, 0, plain::plain_words, dialect).0
 }
 
 /// [`analyse_at_depth`], with the reader of plain commands given (the tests pass one
@@ -68,6 +86,7 @@ fn analyse_with(
     depth: usize,
     level: usize,
     plain_words: fn(&str) -> Option<Vec<Word>>,
+    dialect: Dialect,
 ) -> (CommandAnalysis, PathBuf) {
     // Where the shell is when Warden cannot know (see `cwd.rs`).
     let unknown = PathBuf::from("/");
@@ -104,6 +123,7 @@ fn analyse_with(
         tainted: Tainted::default(),
         network: Vec::new(),
         place: cwd::Place::default(),
+        dialect,
         functions: functions::Functions::default(),
         secrets: Vec::new(),
     };
@@ -197,6 +217,8 @@ struct Walker<'s> {
     network: Vec<bool>,
     /// What moves the shell's folder besides `cd` itself (`cwd.rs`).
     place: cwd::Place,
+    /// How words are read (`dialect.rs`): bash expands braces, sh does not.
+    dialect: Dialect,
     /// The functions this command line defines, as a call graph (`functions.rs`).
     functions: functions::Functions,
     /// For each segment: whether it reads or prints what may be secrets.
@@ -926,6 +948,7 @@ impl Walker<'_> {
             self.depth + 1,
             level + 1,
             plain::plain_words,
+            self.dialect,
         );
         // `eval` and `source` run the script in this shell: a `cd` in it moves the
         // shell for what follows.

@@ -6,6 +6,7 @@ use tree_sitter::Node;
 
 use super::Walker;
 use crate::shell::Segment;
+use crate::shell::dialect::Dialect;
 use crate::shell::env::{self, Var};
 use crate::shell::words::{self, Word};
 
@@ -15,7 +16,9 @@ impl Walker<'_> {
     /// plain word with braces expands as bash expands it (`~/{.ssh,x}` is `~/.ssh`
     /// and `~/x`), so every path it names is judged.
     pub(super) fn split_words(&self, node: Node<'_>) -> Vec<Word> {
-        if let Some(expanded) = words::expand_braces(self.text(node)) {
+        if self.dialect == Dialect::Bash
+            && let Some(expanded) = words::expand_braces(self.text(node))
+        {
             return expanded.into_iter().map(Word::literal).collect();
         }
         let word = words::eval(node, self.src, self.scope());
