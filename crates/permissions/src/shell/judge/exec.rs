@@ -87,7 +87,10 @@ pub(super) fn shell(input: &Input<'_>) -> Verdict {
         };
     }
     // `bash /dev/stdin` reads its script from its input, as `bash -s` does.
-    if i < args.len() && !reads_stdin && !(!args[i].dynamic && is_stdin_path(&args[i].text)) {
+    let script_from_stdin = args
+        .get(i)
+        .is_some_and(|a| !a.dynamic && is_stdin_path(&a.text));
+    if i < args.len() && !reads_stdin && !script_from_stdin {
         let mut v = Verdict::new(
             Risk::High,
             format!(

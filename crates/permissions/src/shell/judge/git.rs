@@ -370,10 +370,10 @@ fn secret_reads(
         for path in &rest[dashdash + 1..] {
             v.word(FileOp::Read, path, input);
         }
-    } else if sub == "blame" {
-        if let Some(path) = operands.last() {
-            v.word(FileOp::Read, path, input);
-        }
+    } else if sub == "blame"
+        && let Some(path) = operands.last()
+    {
+        v.word(FileOp::Read, path, input);
     }
     if sub == "grep"
         && flags

@@ -109,7 +109,7 @@ impl Walker<'_> {
         if name.is_empty() {
             return;
         }
-        let direct = calls.iter().any(|c| *c == name);
+        let direct = calls.contains(&name);
         if self.functions.defined.len() < MAX_FUNCTIONS {
             self.functions.defined.push(Function {
                 name: name.clone(),
