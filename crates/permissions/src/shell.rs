@@ -30,6 +30,15 @@
 //!   parts, a syntax tree deeper than the walker's bound, scripts nested more than
 //!   [`MAX_NESTING`] levels. A command over 10 kB is analysed but never below High:
 //!   nobody reviews it.
+//! - Data from the network reaches no shell or interpreter unasked by any route
+//!   (pipes, `/dev/stdin`, substitutions, here-strings, variables, `/dev/tcp`, files
+//!   downloaded earlier in the line): Critical (`provenance.rs`). Known `printf`/`echo`
+//!   text piped into a shell is judged as its script; text made at run time is Critical.
+//! - Relative paths follow where the shell really is (`walk/cwd.rs`); a folder Warden
+//!   cannot know counts as `/`. A cycle of the line's functions that starts processes is
+//!   a fork bomb (`walk/functions.rs`). A line sh reads differently is judged in sh's
+//!   reading too (`dialect.rs`).
+//! - A secret read and network egress in one line are never below High.
 //! - `xargs PROG` is judged as `PROG` given one more operand known only at run time,
 //!   and never below Medium: it runs its program on input we cannot see.
 //! - `git`: reading subcommands (`status`, `log`, `diff`, `show`, listing `branch`,
