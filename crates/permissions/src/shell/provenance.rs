@@ -294,3 +294,29 @@ mod tests {
         assert!(!t.mentions_variable("x"));
     }
 }
+
+#[cfg(test)]
+mod fuzz {
+    use proptest::prelude::*;
+
+    use super::{echo_texts, printf_text};
+
+    proptest! {
+        /// The printf and echo readers never panic, and what they return is bounded by
+        /// their input (the format repeats at most once per argument).
+        #[test]
+        fn printf_and_echo_readers_never_panic(
+            format in "[a-z%\\\\0-7xbcsdn ]{0,24}",
+            args in proptest::collection::vec("[a-z\\\\%]{0,6}", 0..4),
+        ) {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            if let Some(text) = printf_text(&format, &args) {
+                let bound = (format.len() + args.iter().map(|a| a.len()).sum::<usize>()) * (args.len() + 1);
+                prop_assert!(text.len() <= bound + 1);
+            }
+            let mut words = vec![format.as_str()];
+            words.extend(args.iter().copied());
+            let _ = echo_texts(&words);
+        }
+    }
+}
