@@ -8,7 +8,7 @@ mod redirect;
 mod vars;
 
 use std::ops::Range;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use tree_sitter::Node;
 
@@ -849,10 +849,16 @@ impl Walker<'_> {
     /// Whether the file `raw` names (relative to the shell's folder) holds data this
     /// command line downloaded.
     fn holds_network_data(&self, raw: &str) -> bool {
-        !self.tainted.is_empty()
-            && self
-                .tainted
-                .holds(&self.resolver.resolve(raw, &self.ctx).lexical)
+        // Lexically, without the disk: the files were written by this very line, so
+        // they need not exist yet, and this is asked of every argument after a
+        // download.
+        if self.tainted.is_empty() {
+            return false;
+        }
+        let ctx = &self.ctx;
+        let absolute = warden_paths::absolute(&ctx.cwd, ctx.home.as_deref(), Path::new(raw));
+        self.tainted
+            .holds(&crate::paths::normalize_lexically(&absolute))
     }
 
     /// Follows data from the network through a simple command `name` (written as
