@@ -893,6 +893,36 @@ fn check_only(input: &Input<'_>) -> Option<Verdict> {
     Some(v)
 }
 
+/// Whether `p` runs the project's own files (a build or test tool, a package tool):
+/// run over files a download wrote, it runs code from the network.
+pub(super) fn runs_project_files(p: &str) -> bool {
+    is_build_tool(p)
+        || matches!(
+            p,
+            "cargo"
+                | "npm"
+                | "pnpm"
+                | "yarn"
+                | "bun"
+                | "go"
+                | "pip"
+                | "pip3"
+                | "uv"
+                | "poetry"
+                | "pipenv"
+                | "gem"
+                | "bundle"
+                | "composer"
+                | "deno"
+                | "dotnet"
+                | "swift"
+                | "mix"
+                | "npx"
+                | "pnpx"
+                | "bunx"
+        )
+}
+
 fn is_build_tool(p: &str) -> bool {
     const BUILD: &[&str] = &[
         "make",

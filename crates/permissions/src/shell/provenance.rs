@@ -64,6 +64,16 @@ impl Tainted {
         self.files.iter().any(|f| f == path) || self.folders.iter().any(|d| path.starts_with(d))
     }
 
+    /// Whether some file or folder holding network data lies within `folder` (or
+    /// `folder` within a marked folder): a build tool run there may run it.
+    pub fn any_within(&self, folder: &Path) -> bool {
+        self.files.iter().any(|f| f.starts_with(folder))
+            || self
+                .folders
+                .iter()
+                .any(|d| d.starts_with(folder) || folder.starts_with(d))
+    }
+
     /// Whether a word's source text expands a variable set from a download.
     pub fn mentions_variable(&self, text: &str) -> bool {
         self.variables.iter().any(|name| mentions(text, name))

@@ -920,6 +920,25 @@ impl Walker<'_> {
                 }
             }
         }
+        // A build or package tool runs the project's files (`Makefile`, `build.rs`,
+        // `package.json` scripts, `conftest.py`, ...): over files a download wrote
+        // in its folder, it runs code from the network.
+        if judge::runs_project_files(name) && self.tainted.any_within(&self.ctx.cwd) {
+            raise(
+                seg,
+                Risk::Critical,
+                format!(
+                    "Runs {name}, which runs the project's files, after this command downloaded files into its folder."
+                ),
+            );
+        }
+        // `git clone URL [DIR]` writes a folder of files from the network.
+        if name == "git"
+            && let Some(folder) = clone_folder(args)
+        {
+            let folder = self.resolver.resolve(&folder, &self.ctx).lexical;
+            self.tainted.add_folder(&folder);
+        }
         if let Some(folder) = download_folder(name, args) {
             let folder = match folder {
                 Some(dir) => self.resolver.resolve(&dir, &self.ctx).lexical,
@@ -993,6 +1012,50 @@ impl Walker<'_> {
         }
         for s in analysis.segments.into_iter() {
             self.push(s);
+        }
+    }
+}
+
+/// The folder `git clone URL [DIR]` writes: DIR, or the URL's last part without
+/// `.git`; a folder only known at run time counts as the shell's folder.
+fn clone_folder(args: &[Word]) -> Option<String> {
+    let at = args.iter().position(|a| a.text == "clone")?;
+    const VALUED: &[&str] = &[
+        "--depth",
+        "-b",
+        "--branch",
+        "-o",
+        "--origin",
+        "-c",
+        "--config",
+        "--reference",
+        "--template",
+        "--separate-git-dir",
+        "-j",
+        "--jobs",
+        "--filter",
+        "--shallow-since",
+        "--shallow-exclude",
+        "-u",
+        "--upload-pack",
+    ];
+    let rest = &args[at + 1..];
+    let operands: Vec<&Word> = rest
+        .iter()
+        .enumerate()
+        .filter(|(i, a)| {
+            !a.text.starts_with('-') && !(*i > 0 && VALUED.contains(&rest[i - 1].text.as_str()))
+        })
+        .map(|(_, a)| a)
+        .collect();
+    let url = operands.first()?;
+    match operands.get(1) {
+        Some(dir) if !dir.dynamic => Some(dir.text.clone()),
+        Some(_) => Some(".".to_owned()),
+        None if url.dynamic => Some(".".to_owned()),
+        None => {
+            let last = url.text.trim_end_matches('/').rsplit(['/', ':']).next()?;
+            Some(last.trim_end_matches(".git").to_owned()).filter(|l| !l.is_empty())
         }
     }
 }
