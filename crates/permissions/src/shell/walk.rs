@@ -480,7 +480,16 @@ impl Walker<'_> {
         let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
         // Substitutions in the words read the command's own input.
         let own_stdin = self.stdin.clone();
+        // `curl URL > >(sh)`: what a downloader writes into an output process
+        // substitution is that command's input.
+        let downloads = node
+            .child_by_field_name("name")
+            .map(|n| basename(self.text(n)).to_ascii_lowercase())
+            .is_some_and(|name| DOWNLOADERS.contains(&name.as_str()));
         for child in children.iter().chain(redirects.iter()) {
+            if downloads && self.text(*child).contains(">(") {
+                self.stdin = Stdin::Pipe(Provenance::Network);
+            }
             if child.kind() == "variable_assignment" {
                 // A prefix assignment is judged with this command, below; only its
                 // value can hold commands of its own.
@@ -488,6 +497,7 @@ impl Walker<'_> {
             } else {
                 self.walk(*child, level + 1);
             }
+            self.stdin = own_stdin.clone();
         }
         self.stdin = own_stdin;
         let inner: Range<usize> = start..self.segments.len();
@@ -564,6 +574,9 @@ impl Walker<'_> {
         for (name, _) in &assignments {
             self.note_cd_variable(name);
         }
+        // `curl URL | xargs sh -c`: xargs makes its input the program's arguments.
+        let substituted_download = substituted_download
+            || (unwrapped.xargs && matches!(self.stdin, Stdin::Pipe(Provenance::Network)));
         assignments.extend(unwrapped.assignments.iter().filter_map(|a| {
             a.text.split_once('=').map(|(n, v)| {
                 (

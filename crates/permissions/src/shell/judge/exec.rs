@@ -83,6 +83,11 @@ pub(super) fn shell(input: &Input<'_>) -> Verdict {
                 v.opaque = true;
                 v
             }
+            // `xargs sh -c` with network data as its arguments.
+            None if input.substituted_download => Verdict::new(
+                Risk::Critical,
+                format!("Runs {p} -c on a script downloaded from the network."),
+            ),
             None => Verdict::new(Risk::High, format!("Runs {p} -c without a script.")),
         };
     }

