@@ -64,6 +64,7 @@ pub(super) fn analyse_at_depth(
         level,
         plain::plain_words,
         Dialect::Bash,
+        Stdin::Inherited,
     )
     .0
 }
@@ -74,7 +75,16 @@ pub(super) fn analyse_in_dialect(
     ctx: &Context,
     dialect: Dialect,
 ) -> CommandAnalysis {
-    analyse_with(command, ctx, 0, 0, plain::plain_words, dialect).0
+    analyse_with(
+        command,
+        ctx,
+        0,
+        0,
+        plain::plain_words,
+        dialect,
+        Stdin::Inherited,
+    )
+    .0
 }
 
 /// [`analyse_at_depth`], with the reader of plain commands given (the tests pass one
@@ -87,6 +97,7 @@ fn analyse_with(
     level: usize,
     plain_words: fn(&str) -> Option<Vec<Word>>,
     dialect: Dialect,
+    stdin: Stdin,
 ) -> (CommandAnalysis, PathBuf) {
     // Where the shell is when Warden cannot know (see `cwd.rs`).
     let unknown = PathBuf::from("/");
@@ -119,7 +130,8 @@ fn analyse_with(
         segments: Vec::new(),
         problems: Vec::new(),
         unread: false,
-        stdin: Stdin::Inherited,
+        stdin,
+        script_stdin: Stdin::Inherited,
         tainted: Tainted::default(),
         network: Vec::new(),
         place: cwd::Place::default(),
@@ -210,6 +222,9 @@ struct Walker<'s> {
     unread: bool,
     /// Standard input of the command being walked (set by pipelines).
     stdin: Stdin,
+    /// Standard input of the scripts a command runs (`curl URL | bash -c 'sh'`: the
+    /// inner `sh` reads the download), set before they are analysed.
+    script_stdin: Stdin,
     /// The files, folders and variables of this command line that hold data from the
     /// network (see `provenance.rs`).
     tainted: Tainted,
@@ -659,6 +674,8 @@ impl Walker<'_> {
             }
         }
         let mut network = substituted_download || redirected_network || socket;
+        // What the scripts this command runs read: its own input.
+        let mut script_stdin = self.stdin.clone();
         let mut secrets = false;
 
         if let Some((program_word, args)) = inner.split_first() {
@@ -701,6 +718,7 @@ impl Walker<'_> {
                     Some(text) => Stdin::Text(text),
                     None => self.stdin.clone(),
                 };
+                script_stdin = stdin.clone();
                 // `env -C DIR prog`: prog's relative paths land in DIR.
                 let moved_ctx = unwrapped.chdir.as_ref().map(|dir| {
                     let mut ctx = self.ctx.clone();
@@ -824,9 +842,11 @@ impl Walker<'_> {
                 .iter()
                 .any(|e| matches!(e, Effect::SecretExpansion(_)));
         self.push_with(seg, network, secrets);
+        self.script_stdin = script_stdin;
         for script in scripts {
             self.nested(index, &script, level);
         }
+        self.script_stdin = Stdin::Inherited;
     }
 
     /// A command that reads a secret and also talks to the network can send the secret
@@ -836,26 +856,45 @@ impl Walker<'_> {
         if !self.secrets.contains(&true) {
             return;
         }
-        for (seg, network) in self.segments.iter_mut().zip(&self.network) {
-            let program = seg.program.as_str();
-            let sub = seg.argv.get(1).map_or("", String::as_str);
-            let egress = *network
-                || judge::NETWORK.contains(&program)
-                || (program == "git"
-                    && matches!(
-                        sub,
-                        "fetch" | "pull" | "push" | "clone" | "ls-remote" | "archive" | "submodule"
-                    ))
-                || matches!(
-                    program,
-                    "npm" | "pnpm" | "yarn" | "bun" | "pip" | "pip3" | "uv" | "cargo" | "gem"
-                );
-            if egress && seg.risk < Risk::High {
-                seg.risk = Risk::High;
-                seg.reason = format!(
+        let leaving = self
+            .segments
+            .iter()
+            .zip(&self.network)
+            .find(|(seg, network)| {
+                let program = seg.program.as_str();
+                let sub = seg.argv.get(1).map_or("", String::as_str);
+                let egress = **network
+                    || judge::NETWORK.contains(&program)
+                    || (program == "git"
+                        && matches!(
+                            sub,
+                            "fetch"
+                                | "pull"
+                                | "push"
+                                | "clone"
+                                | "ls-remote"
+                                | "archive"
+                                | "submodule"
+                        ))
+                    || matches!(
+                        program,
+                        "npm" | "pnpm" | "yarn" | "bun" | "pip" | "pip3" | "uv" | "cargo" | "gem"
+                    );
+                egress && seg.risk < Risk::High
+            })
+            .map(|(seg, _)| (seg.text.clone(), seg.program.clone()));
+        // A part of its own rather than a raised egress part: the egress part stays
+        // what it is for the rules that match it, and the command as a whole is at
+        // least High.
+        if let Some((text, program)) = leaving {
+            let segment = self.segment(
+                text,
+                Risk::High,
+                format!(
                     "Runs {program}, which contacts the network, in a command that also reads secrets: it could send them out."
-                );
-            }
+                ),
+            );
+            self.push(segment);
         }
     }
 
@@ -987,6 +1026,7 @@ impl Walker<'_> {
             level + 1,
             plain::plain_words,
             self.dialect,
+            self.script_stdin.clone(),
         );
         // `eval` and `source` run the script in this shell: a `cd` in it moves the
         // shell for what follows.

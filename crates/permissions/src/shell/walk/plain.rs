@@ -58,6 +58,7 @@ mod tests {
     use super::plain_words;
     use crate::Context;
     use crate::shell::dialect::Dialect;
+    use crate::shell::judge::Stdin;
     use crate::shell::walk::analyse_with;
 
     fn ctx() -> Context {
@@ -78,8 +79,26 @@ mod tests {
         level: usize,
     ) -> Option<(crate::shell::CommandAnalysis, crate::shell::CommandAnalysis)> {
         plain_words(command)?;
-        let parsed = analyse_with(command, &ctx(), 0, level, |_| None, Dialect::Bash).0;
-        let fast = analyse_with(command, &ctx(), 0, level, plain_words, Dialect::Bash).0;
+        let parsed = analyse_with(
+            command,
+            &ctx(),
+            0,
+            level,
+            |_| None,
+            Dialect::Bash,
+            Stdin::Inherited,
+        )
+        .0;
+        let fast = analyse_with(
+            command,
+            &ctx(),
+            0,
+            level,
+            plain_words,
+            Dialect::Bash,
+            Stdin::Inherited,
+        )
+        .0;
         Some((parsed, fast))
     }
 
