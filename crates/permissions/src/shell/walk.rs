@@ -1097,7 +1097,8 @@ fn clone_folder(args: &[Word]) -> Option<String> {
         .iter()
         .enumerate()
         .filter(|(i, a)| {
-            !a.text.starts_with('-') && !(*i > 0 && VALUED.contains(&rest[i - 1].text.as_str()))
+            let value_of_option = *i > 0 && VALUED.contains(&rest[i - 1].text.as_str());
+            !a.text.starts_with('-') && !value_of_option
         })
         .map(|(_, a)| a)
         .collect();
