@@ -64,7 +64,7 @@ pub(super) fn analyse_at_depth(
         level,
         plain::plain_words,
         Dialect::Bash,
-        Stdin::Inherited,
+        Outer::default(),
     )
     .0
 }
@@ -82,14 +82,24 @@ pub(super) fn analyse_in_dialect(
         0,
         plain::plain_words,
         dialect,
-        Stdin::Inherited,
+        Outer::default(),
     )
     .0
 }
 
+/// What a script gets from the command line that runs it.
+#[derive(Debug, Default)]
+pub(super) struct Outer {
+    /// Its standard input.
+    pub stdin: Stdin,
+    /// The files and folders (and, for `eval` and `source`, variables) that hold data
+    /// from the network: files are shared by every shell.
+    pub tainted: Tainted,
+}
+
 /// [`analyse_at_depth`], with the reader of plain commands given (the tests pass one
 /// that reads none, to compare with the parser), and the folder the shell is in at
-/// the end.
+/// the end and what then holds data from the network.
 fn analyse_with(
     command: &str,
     ctx: &Context,
@@ -97,8 +107,8 @@ fn analyse_with(
     level: usize,
     plain_words: fn(&str) -> Option<Vec<Word>>,
     dialect: Dialect,
-    stdin: Stdin,
-) -> (CommandAnalysis, PathBuf) {
+    outer: Outer,
+) -> (CommandAnalysis, PathBuf, Tainted) {
     // Where the shell is when Warden cannot know (see `cwd.rs`).
     let unknown = PathBuf::from("/");
     let mut problems: Vec<String> = Vec::new();
@@ -111,7 +121,7 @@ fn analyse_with(
                 command.len()
             )),
         };
-        return (analysis, unknown);
+        return (analysis, unknown, outer.tainted);
     }
     if command.len() > MAX_COMMAND_BYTES {
         problems.push(format!(
@@ -130,9 +140,9 @@ fn analyse_with(
         segments: Vec::new(),
         problems: Vec::new(),
         unread: false,
-        stdin,
+        stdin: outer.stdin,
         script_stdin: Stdin::Inherited,
-        tainted: Tainted::default(),
+        tainted: outer.tainted,
         network: Vec::new(),
         place: cwd::Place::default(),
         dialect,
@@ -160,7 +170,7 @@ fn analyse_with(
                 segments: Vec::new(),
                 problem: Some("the shell parser failed".to_string()),
             };
-            return (analysis, unknown);
+            return (analysis, unknown, walker.tainted);
         };
         let root = tree.root_node();
         walker.walk(root, level);
@@ -203,7 +213,7 @@ fn analyse_with(
         segments: walker.segments,
         problem,
     };
-    (analysis, cwd)
+    (analysis, cwd, walker.tainted)
 }
 
 struct Walker<'s> {
@@ -1019,23 +1029,33 @@ impl Walker<'_> {
             }
             return;
         }
-        let (analysis, cwd) = analyse_with(
+        let outer = Outer {
+            stdin: self.script_stdin.clone(),
+            tainted: self.tainted.clone(),
+        };
+        let (analysis, cwd, tainted) = analyse_with(
             script,
             &self.ctx,
             self.depth + 1,
             level + 1,
             plain::plain_words,
             self.dialect,
-            self.script_stdin.clone(),
+            outer,
         );
         // `eval` and `source` run the script in this shell: a `cd` in it moves the
-        // shell for what follows.
-        if self
+        // shell for what follows, and its variables stay set. Files a script wrote
+        // stay written whichever shell wrote them.
+        let same_shell = self
             .segments
             .get(index)
-            .is_some_and(|s| matches!(s.program.as_str(), "eval" | "source" | "."))
-        {
+            .is_some_and(|s| matches!(s.program.as_str(), "eval" | "source" | "."));
+        if same_shell {
             self.ctx.cwd = cwd;
+            self.tainted = tainted;
+        } else {
+            let variables = std::mem::take(&mut self.tainted.variables);
+            self.tainted = tainted;
+            self.tainted.variables = variables;
         }
         if let Some(problem) = &analysis.problem {
             let msg = format!("in an inner script: {problem}");

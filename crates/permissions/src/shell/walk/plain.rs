@@ -58,7 +58,7 @@ mod tests {
     use super::plain_words;
     use crate::Context;
     use crate::shell::dialect::Dialect;
-    use crate::shell::judge::Stdin;
+    use crate::shell::walk::Outer;
     use crate::shell::walk::analyse_with;
 
     fn ctx() -> Context {
@@ -86,7 +86,7 @@ mod tests {
             level,
             |_| None,
             Dialect::Bash,
-            Stdin::Inherited,
+            Outer::default(),
         )
         .0;
         let fast = analyse_with(
@@ -96,7 +96,7 @@ mod tests {
             level,
             plain_words,
             Dialect::Bash,
-            Stdin::Inherited,
+            Outer::default(),
         )
         .0;
         Some((parsed, fast))
