@@ -45,7 +45,12 @@ pub enum Command {
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    init_logging();
+    // The interactive chat owns the terminal: its logs go to a file, not over the screen.
+    let log_file = match &cli.command {
+        Some(Command::Chat(args)) if chat::is_interactive(args) => Some(chat::log_file()),
+        _ => None,
+    };
+    init_logging(log_file);
     match cli.command {
         None | Some(Command::Acp) => acp::run(cli.trace.as_deref()),
         Some(Command::Chat(args)) => chat::run(args),
@@ -57,9 +62,39 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 }
 
 /// Logs go to stderr only (`RUST_LOG`, default `warn`): stdout is the protocol wire.
-fn init_logging() {
+/// With `file` (the interactive chat), they are appended to that file instead.
+fn init_logging(file: Option<PathBuf>) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    if let Some(path) = file {
+        if let Some(parent) = path.parent() {
+            let _ = std::fs::create_dir_all(parent);
+        }
+        let opened = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path);
+        match opened {
+            Ok(file) => {
+                let _ = tracing_subscriber::fmt()
+                    .with_env_filter(filter)
+                    .with_writer(std::sync::Mutex::new(file))
+                    .with_ansi(false)
+                    .try_init();
+                return;
+            }
+            // Not fatal: the logs then go to stderr, as everywhere else.
+            Err(err) => init_logging_to_stderr(filter, Some((path, err))),
+        }
+        return;
+    }
+    init_logging_to_stderr(filter, None);
+}
+
+fn init_logging_to_stderr(
+    filter: tracing_subscriber::EnvFilter,
+    failed: Option<(PathBuf, std::io::Error)>,
+) {
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
@@ -68,4 +103,7 @@ fn init_logging() {
                 && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
         )
         .try_init();
+    if let Some((path, err)) = failed {
+        tracing::warn!(path = %path.display(), %err, "cannot open the chat's log file; logging to stderr");
+    }
 }

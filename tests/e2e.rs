@@ -1,6 +1,6 @@
 //! End-to-end tests: the real `warden` binary driven over stdio by a small ACP client,
 //! its inspection commands (`cli_audit`, `cli_policy`) run as processes, and `warden chat`
-//! without a terminal (`cli_chat`).
+//! without a terminal (`cli_chat`) and on a pseudo-terminal (`chat_pty`).
 //!
 //! One test binary holds every scenario (to keep link time low); the modules live in
 //! `tests/e2e/`. Every message the agent writes is validated against the official ACP
@@ -14,6 +14,7 @@ mod e2e {
 
     mod approvals;
     mod bad_input;
+    mod chat_pty;
     mod cli_audit;
     mod cli_chat;
     mod cli_policy;

@@ -31,12 +31,28 @@ pub struct ChatArgs {
     /// How permission requests are answered.
     #[arg(long, value_enum, default_value = "ask")]
     pub approve: ApproveArg,
-    /// Send this prompt and exit; without it, prompts are read line by line from stdin.
+    /// Send this prompt and exit; without it, prompts are read at the terminal (or line
+    /// by line from stdin when it is not one).
     #[arg(long, value_name = "TEXT")]
     pub prompt: Option<String>,
+    /// Load this session (`session/load`) instead of starting a new one, where the agent
+    /// offers it.
+    #[arg(long, value_name = "ID")]
+    pub resume: Option<String>,
+}
+
+/// Whether the chat will be interactive: no `--prompt`, and a terminal on both ends.
+pub fn is_interactive(args: &ChatArgs) -> bool {
+    args.prompt.is_none() && std::io::stdin().is_terminal() && std::io::stdout().is_terminal()
+}
+
+/// Where the interactive chat's own logs go (`chat.log` next to Warden's other state).
+pub fn log_file() -> PathBuf {
+    Locations::from_env().audit_log().with_file_name("chat.log")
 }
 
 pub fn run(args: ChatArgs) -> anyhow::Result<ExitCode> {
+    let interactive = is_interactive(&args);
     let cwd = match args.cwd {
         Some(dir) => dir,
         None => std::env::current_dir().context("cannot read the current folder")?,
@@ -45,10 +61,8 @@ pub fn run(args: ChatArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("the folder {} cannot be used", cwd.display()))?;
     let prompts = match args.prompt {
         Some(text) => Prompts::One(text),
-        None if std::io::stdin().is_terminal() => anyhow::bail!(
-            "the interactive chat is not available yet: pass --prompt TEXT, or pipe prompts \
-             on stdin (one per line)"
-        ),
+        // A person at a terminal: both ends of it, or the screen would go to a file.
+        None if interactive => Prompts::Terminal,
         None => Prompts::Lines(Box::new(tokio::io::BufReader::new(tokio::io::stdin()))),
     };
     let approve = match args.approve {
@@ -71,12 +85,19 @@ pub fn run(args: ChatArgs) -> anyhow::Result<ExitCode> {
             (AgentSpec::Own(Box::new(super::acp::agent_config())), None)
         }
     };
+    let history = matches!(prompts, Prompts::Terminal).then(|| {
+        Locations::from_env()
+            .audit_log()
+            .with_file_name("chat-history")
+    });
     let options = ChatOptions {
         agent,
         cwd,
         approve,
         prompts,
         agent_log,
+        resume: args.resume,
+        history,
     };
     // One thread, as for `warden acp` (decision 0004): the agent, the client and the
     // transcript share it; blocking work goes to the blocking pool.

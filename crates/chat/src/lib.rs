@@ -1,14 +1,26 @@
-//! `warden chat` without a terminal: an ACP client on the transport's client side that
-//! runs Warden's own agent in process (or any agent as a child), sends prompts, prints
-//! what the agent does as plain text for logs, and answers permission requests under
-//! `--approve ask|all|none`.
+//! `warden chat`: an ACP client on the transport's client side that runs Warden's own
+//! agent in process (or any agent as a child). On a terminal it is interactive: prompts
+//! with line editing and history, the agent's text as Markdown, tool calls, diffs and
+//! plans, and seed 002's permission prompt answered on keys. Without one it sends
+//! `--prompt` or the lines of stdin, prints a plain log, and answers permission requests
+//! under `--approve ask|all|none`.
 
+mod approvals;
 mod approve;
+mod interactive;
+mod markdown;
 mod render;
 mod run;
+mod screen;
+mod style;
+mod terminal;
 mod transcript;
 
+pub use approvals::{Batch, Button, Buttons, Key, Step, disposition};
 pub use approve::{Approve, Picked, marked_critical, pick};
+pub use markdown::Markdown;
 pub use render::{REVIEW, WARNING, clean};
 pub use run::{AgentSpec, ChatError, ChatOptions, Exit, Prompts, run, split_command};
-pub use transcript::Transcript;
+pub use screen::{Commands, PromptView, Screen};
+pub use style::Style;
+pub use transcript::{Approvals, Transcript};

@@ -145,7 +145,7 @@ pub fn update(update: &Value, titles: &mut Titles) -> Rendered {
 
 /// The server a call comes from: the one Warden names in its prompt
 /// (`Allow tool call from <server>?`, for MCP tools), else the agent itself.
-fn server<'a>(request: &'a RequestPermissionRequest, agent: &'a str) -> &'a str {
+pub(crate) fn server<'a>(request: &'a RequestPermissionRequest, agent: &'a str) -> &'a str {
     request
         .meta
         .as_ref()
@@ -157,20 +157,43 @@ fn server<'a>(request: &'a RequestPermissionRequest, agent: &'a str) -> &'a str 
         .unwrap_or(agent)
 }
 
-/// The permission prompt, laid out as the interactive one is, with the option picked.
-pub fn permission(request: &RequestPermissionRequest, agent: &str, picked: &Picked) -> Vec<String> {
+/// The tool's name where the agent gives it (Warden does, in `_meta.warden.tool`), else
+/// the title people read, cleaned.
+pub(crate) fn tool_name(request: &RequestPermissionRequest) -> String {
     let fields = &request.tool_call.fields;
-    let server = clean(server(request, agent));
-    let warden = request.meta.as_ref().and_then(|meta| meta.get("warden"));
-    // The tool's name where the agent gives it (Warden does, in `_meta.warden.tool`),
-    // else the title people read.
-    let tool = warden
+    request
+        .meta
+        .as_ref()
+        .and_then(|meta| meta.get("warden"))
         .and_then(|warden| warden.get("tool"))
         .and_then(Value::as_str)
         .or(fields.name.as_deref())
         .or(fields.title.as_deref())
         .map(clean)
-        .unwrap_or_else(|| clean(&request.tool_call.tool_call_id.to_string()));
+        .unwrap_or_else(|| clean(&request.tool_call.tool_call_id.to_string()))
+}
+
+/// The risk and reason line, when the agent sends them (Warden's `_meta.warden.risk` and
+/// `_meta.warden.reason`): `Medium: writes a file`.
+pub(crate) fn risk_line(request: &RequestPermissionRequest) -> Option<String> {
+    let warden = request.meta.as_ref().and_then(|meta| meta.get("warden"))?;
+    let risk = warden.get("risk").and_then(Value::as_str);
+    let reason = warden.get("reason").and_then(Value::as_str);
+    match (risk, reason) {
+        (Some(risk), Some(reason)) => {
+            Some(format!("{}: {}", capitalised(&clean(risk)), clean(reason)))
+        }
+        (Some(risk), None) => Some(format!("Risk: {}", capitalised(&clean(risk)))),
+        (None, Some(reason)) => Some(clean(reason)),
+        (None, None) => None,
+    }
+}
+
+/// The permission prompt, laid out as the interactive one is, with the option picked.
+pub fn permission(request: &RequestPermissionRequest, agent: &str, picked: &Picked) -> Vec<String> {
+    let fields = &request.tool_call.fields;
+    let server = clean(server(request, agent));
+    let tool = tool_name(request);
     let mut lines = vec![
         format!("Allow tool call from {server}?"),
         format!("  Run {tool} from {server}"),
@@ -178,22 +201,9 @@ pub fn permission(request: &RequestPermissionRequest, agent: &str, picked: &Pick
     if let Some(args) = &fields.raw_input {
         lines.push(format!("  > {}", clean(&args.to_string())));
     }
-    let mut risk_line = None;
-    if let Some(warden) = warden {
-        let risk = warden.get("risk").and_then(Value::as_str);
-        let reason = warden.get("reason").and_then(Value::as_str);
-        let line = match (risk, reason) {
-            (Some(risk), Some(reason)) => {
-                Some(format!("{}: {}", capitalised(&clean(risk)), clean(reason)))
-            }
-            (Some(risk), None) => Some(format!("Risk: {}", capitalised(&clean(risk)))),
-            (None, Some(reason)) => Some(clean(reason)),
-            (None, None) => None,
-        };
-        if let Some(line) = &line {
-            lines.push(line.clone());
-        }
-        risk_line = line;
+    let risk_line = risk_line(request);
+    if let Some(line) = &risk_line {
+        lines.push(line.clone());
     }
     // The agent may say the risk again in the call's content (Warden does, for clients
     // that do not read `_meta`): that text block is not printed a second time.

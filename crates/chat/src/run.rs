@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use agent_client_protocol::schema::ProtocolVersion;
 use agent_client_protocol::v1::schema::{
-    ContentBlock, Implementation, InitializeRequest, NewSessionRequest, PromptRequest, SessionId,
-    StopReason, TextContent,
+    ContentBlock, Implementation, InitializeRequest, InitializeResponse, LoadSessionRequest,
+    NewSessionRequest, PromptRequest, SessionId, StopReason, TextContent,
 };
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 use tokio::signal::unix::{Signal, SignalKind, signal};
@@ -20,10 +20,14 @@ use warden_acp_transport::{
 use warden_session::{AgentConfig, WardenAgent};
 
 use crate::approve::Approve;
-use crate::transcript::Transcript;
+use crate::interactive::{self, Person};
+use crate::screen::{Commands, Screen};
+use crate::style::Style;
+use crate::terminal::Terminal;
+use crate::transcript::{Approvals, Transcript};
 
 /// How long a cancelled turn gets to answer `cancelled` before the chat stops anyway.
-const CANCEL_GRACE: Duration = Duration::from_secs(5);
+pub(crate) const CANCEL_GRACE: Duration = Duration::from_secs(5);
 
 /// Which agent to talk to.
 pub enum AgentSpec {
@@ -59,6 +63,9 @@ pub enum Prompts {
     One(String),
     /// One prompt per non-empty line, until the end of input.
     Lines(Box<dyn AsyncBufRead + Unpin + Send>),
+    /// A person at the terminal (stdin and stdout are one): line editing, prompts
+    /// answered on keys, Markdown and colour (none with `NO_COLOR`).
+    Terminal,
 }
 
 impl std::fmt::Debug for Prompts {
@@ -66,6 +73,7 @@ impl std::fmt::Debug for Prompts {
         match self {
             Prompts::One(text) => f.debug_tuple("One").field(text).finish(),
             Prompts::Lines(_) => f.write_str("Lines"),
+            Prompts::Terminal => f.write_str("Terminal"),
         }
     }
 }
@@ -79,6 +87,10 @@ pub struct ChatOptions {
     pub prompts: Prompts,
     /// Where a child agent's stderr is appended; `None` discards it.
     pub agent_log: Option<PathBuf>,
+    /// `--resume ID`: load this session (`session/load`) instead of opening a new one.
+    pub resume: Option<String>,
+    /// The interactive prompt's history file; `None` keeps it in memory only.
+    pub history: Option<PathBuf>,
 }
 
 /// How the chat ended, as the exit code says it.
@@ -120,10 +132,17 @@ pub enum ChatError {
     Agent(#[from] AgentRequestError),
     #[error("reading prompts failed: {0}")]
     Input(#[source] std::io::Error),
+    #[error(
+        "{agent} cannot resume a session: it does not offer `session/load` (no `loadSession` in its `initialize` answer); start without --resume"
+    )]
+    NoLoadSession { agent: String },
+    #[error("cannot use the terminal: {0}")]
+    Terminal(#[source] std::io::Error),
 }
 
-/// SIGINT and SIGTERM: both cancel the running turn and end the chat.
-struct Interrupts {
+/// SIGINT and SIGTERM: both cancel the running turn (and, without a terminal, end the
+/// chat).
+pub(crate) struct Interrupts {
     int: Signal,
     term: Signal,
 }
@@ -136,10 +155,16 @@ impl Interrupts {
         })
     }
 
-    async fn recv(&mut self) {
+    pub(crate) async fn recv(&mut self) {
+        self.which().await;
+    }
+
+    /// Waits for either; `true` for SIGTERM (which ends an interactive chat too, after
+    /// cancelling its turn).
+    pub(crate) async fn which(&mut self) -> bool {
         tokio::select! {
-            _ = self.int.recv() => {}
-            _ = self.term.recv() => {}
+            _ = self.int.recv() => false,
+            _ = self.term.recv() => true,
         }
     }
 }
@@ -238,14 +263,31 @@ impl Peer {
 /// Runs the chat, printing to `writer`.
 pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<Exit, ChatError> {
     let mut interrupts = Interrupts::install()?;
-    let transcript = Arc::new(Transcript::new(writer, options.approve));
     let ChatOptions {
         agent,
         cwd,
         prompts,
         agent_log,
-        approve: _,
+        approve,
+        resume,
+        history,
     } = options;
+    let mut person = None;
+    let transcript = match prompts {
+        Prompts::Terminal => {
+            let style = Style::from_env();
+            let commands = Commands::default();
+            let approvals = Arc::new(Approvals::default());
+            let terminal = Terminal::new(commands.clone(), history).map_err(ChatError::Terminal)?;
+            person = Some((terminal, approvals.clone()));
+            Arc::new(Transcript::interactive(
+                writer,
+                Screen::new(style, commands),
+                approvals,
+            ))
+        }
+        _ => Arc::new(Transcript::new(writer, approve)),
+    };
     let peer = match start(agent, &cwd, agent_log.as_deref(), transcript.clone()).await {
         Ok(peer) => peer,
         Err(err) => {
@@ -253,14 +295,58 @@ pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<
             return Err(err);
         }
     };
-    let result = session(
-        &peer.connection,
-        &cwd,
-        prompts,
-        &transcript,
-        &mut interrupts,
-    )
-    .await;
+    let opening = open(&peer.connection, &cwd, resume, &transcript);
+    let opened = match &person {
+        None => opening.await,
+        // An agent may ask while it loads a session (a call that was waiting for approval
+        // when it stopped is asked again): the person answers it here, without edits or
+        // notes, since what the agent reads is not known before `initialize` returns.
+        Some((terminal, approvals)) => {
+            let person = Person {
+                terminal,
+                approvals: approvals.clone(),
+                extras: false,
+            };
+            terminal.turn_started();
+            let opened = interactive::while_opening(opening, &transcript, &person).await;
+            terminal.turn_ended();
+            opened
+        }
+    };
+    let result = match (opened, &person) {
+        (Err(err), _) => Err(err),
+        (Ok((session, _)), None) => {
+            turns(
+                &peer.connection,
+                &session,
+                prompts,
+                &transcript,
+                &mut interrupts,
+            )
+            .await
+        }
+        (Ok((session, init)), Some((terminal, approvals))) => {
+            let person = Person {
+                terminal,
+                approvals: approvals.clone(),
+                extras: reads_answer_meta(&init),
+            };
+            transcript.lines(&[transcript.style().dim(
+                "Enter sends a prompt · Tab completes /commands · Ctrl-C cancels a turn · Ctrl-D leaves.",
+            )]);
+            Ok(interactive::prompts(
+                &peer.connection,
+                &session,
+                &transcript,
+                &person,
+                &mut interrupts,
+            )
+            .await)
+        }
+    };
+    if let Some((terminal, _)) = &person {
+        terminal.restore();
+    }
     transcript.end_text();
     peer.stop().await;
     // Blocks until the output is written: the last thing the chat does.
@@ -268,13 +354,30 @@ pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<
     result
 }
 
-async fn session(
+/// Whether the agent reads Warden's extension on permission answers
+/// (`agentCapabilities._meta.warden.permissionResponseMeta`: edited arguments and a note).
+pub(crate) fn reads_answer_meta(init: &InitializeResponse) -> bool {
+    let Some(meta) = init
+        .agent_capabilities
+        .meta
+        .as_ref()
+        .and_then(|meta| meta.get("warden"))
+        .and_then(|warden| warden.get("permissionResponseMeta"))
+    else {
+        return false;
+    };
+    meta.get("editedInput") == Some(&serde_json::Value::Bool(true))
+        && meta.get("note") == Some(&serde_json::Value::Bool(true))
+}
+
+/// `initialize`, then a new session, or the one `--resume` names where the agent can load
+/// it.
+async fn open(
     connection: &AgentConnection,
     cwd: &std::path::Path,
-    mut prompts: Prompts,
+    resume: Option<String>,
     transcript: &Transcript,
-    interrupts: &mut Interrupts,
-) -> Result<Exit, ChatError> {
+) -> Result<(SessionId, InitializeResponse), ChatError> {
     let init =
         connection
             .initialize(InitializeRequest::new(ProtocolVersion::V1).client_info(
@@ -287,10 +390,27 @@ async fn session(
         .map(|info| info.title.clone().unwrap_or_else(|| info.name.clone()))
         .unwrap_or_else(|| "the agent".to_owned());
     transcript.set_agent_name(&name);
-    let session = connection
-        .new_session(NewSessionRequest::new(cwd.to_path_buf()))
-        .await?
-        .session_id;
+    let session = match resume {
+        Some(id) if init.agent_capabilities.load_session => {
+            let id = SessionId::new(id);
+            // The agent replays the conversation as updates before it answers.
+            connection
+                .load_session(LoadSessionRequest::new(id.clone(), cwd.to_path_buf()))
+                .await?;
+            id
+        }
+        Some(_) => {
+            return Err(ChatError::NoLoadSession {
+                agent: crate::render::clean(&name),
+            });
+        }
+        None => {
+            connection
+                .new_session(NewSessionRequest::new(cwd.to_path_buf()))
+                .await?
+                .session_id
+        }
+    };
     // A child agent's pid is part of the log, so that a run can be checked for leftovers.
     let pid = connection
         .agent_pid()
@@ -302,7 +422,17 @@ async fn session(
         crate::render::clean(&name),
         cwd.display()
     )]);
+    Ok((session, init))
+}
 
+/// The non-interactive prompts, one turn each.
+async fn turns(
+    connection: &AgentConnection,
+    session: &SessionId,
+    mut prompts: Prompts,
+    transcript: &Transcript,
+    interrupts: &mut Interrupts,
+) -> Result<Exit, ChatError> {
     let mut last = Exit::Ended;
     loop {
         let text = match &mut prompts {
@@ -313,6 +443,7 @@ async fn session(
                 }
                 text
             }
+            Prompts::Terminal => break,
             Prompts::Lines(input) => {
                 let mut line = String::new();
                 let read = tokio::select! {
@@ -336,13 +467,27 @@ async fn session(
             let marker = if i == 0 { ">" } else { " " };
             transcript.lines(&[format!("{marker} {}", crate::render::clean(prompt_line))]);
         }
-        let (exit, stop) = turn(connection, &session, text, transcript, interrupts).await;
+        let (exit, stop) = turn(connection, session, text, transcript, interrupts).await;
         last = exit;
         if stop {
             break;
         }
     }
     Ok(last)
+}
+
+/// What a stop reason means for the exit code, and its name on the wire.
+pub(crate) fn stop_reason(reason: StopReason) -> (Exit, String) {
+    let exit = match reason {
+        StopReason::EndTurn => Exit::Ended,
+        StopReason::Cancelled => Exit::Cancelled,
+        _ => Exit::Failed,
+    };
+    let name = serde_json::to_value(reason)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_else(|| "unknown".to_owned());
+    (exit, name)
 }
 
 /// One turn; returns its outcome and whether the chat must stop (interrupted, or the
@@ -380,15 +525,7 @@ async fn turn(
     transcript.end_text();
     let exit = match result {
         Some(Ok(response)) => {
-            let exit = match response.stop_reason {
-                StopReason::EndTurn => Exit::Ended,
-                StopReason::Cancelled => Exit::Cancelled,
-                _ => Exit::Failed,
-            };
-            let reason = serde_json::to_value(response.stop_reason)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_owned))
-                .unwrap_or_else(|| "unknown".to_owned());
+            let (exit, reason) = stop_reason(response.stop_reason);
             transcript.lines(&[format!("[turn ended: {reason}]")]);
             exit
         }

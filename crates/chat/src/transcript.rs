@@ -3,16 +3,20 @@
 
 use std::io::Write;
 use std::sync::mpsc;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 
 use agent_client_protocol::v1::schema::{
-    RequestPermissionRequest, RequestPermissionResponse, SessionNotification,
+    RequestPermissionOutcome, RequestPermissionRequest, RequestPermissionResponse,
+    SessionNotification,
 };
+use tokio::sync::{Notify, oneshot};
 use warden_acp_transport::ClientHandler;
 
+use crate::approvals::{Batch, Pending};
 use crate::approve::{Approve, pick};
 use crate::render::{self, Titles};
+use crate::screen::{PromptView, Screen};
 
 /// What is needed to lay the text out, kept in the order the updates arrive.
 #[derive(Default)]
@@ -20,11 +24,36 @@ struct Layout {
     /// Whether streamed text left the cursor in the middle of a line.
     mid_line: bool,
     titles: Titles,
+    /// The interactive screen; `None` for the plain log.
+    screen: Option<Screen>,
+    /// How many rows the last prompt's buttons take, while nothing was drawn after them
+    /// (so the disposition can take their place).
+    buttons_rows: Option<usize>,
+}
+
+/// The permission requests waiting for the person at the terminal.
+#[derive(Debug, Default)]
+pub struct Approvals {
+    pub batch: Mutex<Batch>,
+    /// Woken when a request arrives.
+    pub arrived: Notify,
+}
+
+impl Approvals {
+    pub fn batch(&self) -> MutexGuard<'_, Batch> {
+        lock(&self.batch)
+    }
+}
+
+/// What the writer thread is given: text, or a request to say when all before it is out.
+enum Out {
+    Text(String),
+    Synced(oneshot::Sender<()>),
 }
 
 /// The thread that writes, and the way to it.
 struct Writer {
-    tx: Option<mpsc::Sender<String>>,
+    tx: Option<mpsc::Sender<Out>>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -38,6 +67,8 @@ pub struct Transcript {
     writer: Mutex<Writer>,
     approve: Approve,
     agent: Mutex<String>,
+    /// Set for the interactive chat: requests wait for the person.
+    approvals: Option<Arc<Approvals>>,
 }
 
 impl std::fmt::Debug for Transcript {
@@ -55,12 +86,18 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-fn write_all(mut writer: Box<dyn Write + Send>, rx: mpsc::Receiver<String>) {
-    while let Ok(text) = rx.recv() {
-        let mut batch = text;
+fn write_all(mut writer: Box<dyn Write + Send>, rx: mpsc::Receiver<Out>) {
+    while let Ok(first) = rx.recv() {
+        let mut batch = String::new();
+        let mut synced = Vec::new();
+        let mut next = Some(first);
         // Whatever else is queued goes out with it, in one write and one flush.
-        while let Ok(more) = rx.try_recv() {
-            batch.push_str(&more);
+        while let Some(out) = next {
+            match out {
+                Out::Text(text) => batch.push_str(&text),
+                Out::Synced(tx) => synced.push(tx),
+            }
+            next = rx.try_recv().ok();
         }
         // A closed stdout (a log pipe gone) must not stop the session; it is logged.
         if let Err(err) = writer
@@ -69,11 +106,34 @@ fn write_all(mut writer: Box<dyn Write + Send>, rx: mpsc::Receiver<String>) {
         {
             tracing::debug!(%err, "could not write the transcript");
         }
+        for tx in synced {
+            let _ = tx.send(());
+        }
     }
 }
 
 impl Transcript {
     pub fn new(writer: Box<dyn Write + Send>, approve: Approve) -> Transcript {
+        Transcript::with_screen(writer, approve, None)
+    }
+
+    /// A transcript for the interactive terminal: updates drawn by `screen`, requests
+    /// answered by the person through `approvals`.
+    pub fn interactive(
+        writer: Box<dyn Write + Send>,
+        screen: Screen,
+        approvals: Arc<Approvals>,
+    ) -> Transcript {
+        let mut transcript = Transcript::with_screen(writer, Approve::Ask, Some(screen));
+        transcript.approvals = Some(approvals);
+        transcript
+    }
+
+    fn with_screen(
+        writer: Box<dyn Write + Send>,
+        approve: Approve,
+        screen: Option<Screen>,
+    ) -> Transcript {
         let (tx, rx) = mpsc::channel();
         let thread = std::thread::Builder::new()
             .name("chat-transcript".to_owned())
@@ -81,14 +141,96 @@ impl Transcript {
             .map_err(|err| tracing::warn!(%err, "cannot start the transcript's thread"))
             .ok();
         Transcript {
-            layout: Mutex::new(Layout::default()),
+            layout: Mutex::new(Layout {
+                screen,
+                ..Layout::default()
+            }),
             writer: Mutex::new(Writer {
                 tx: Some(tx),
                 thread,
             }),
             approve,
             agent: Mutex::new("the agent".to_owned()),
+            approvals: None,
         }
+    }
+
+    /// Resolves once everything sent so far is written (before the line editor draws
+    /// its prompt on the same terminal).
+    pub async fn synced(&self) {
+        let (tx, rx) = oneshot::channel();
+        let sent = match &lock(&self.writer).tx {
+            Some(writer) => writer.send(Out::Synced(tx)).is_ok(),
+            None => false,
+        };
+        if sent {
+            let _ = rx.await;
+        }
+    }
+
+    /// Draws the prompt of request `index` of the batch.
+    pub fn draw_prompt(
+        &self,
+        pending: &Pending,
+        index: usize,
+        total: usize,
+        extras: bool,
+        undo: bool,
+    ) {
+        let agent = lock(&self.agent).clone();
+        let mut layout = lock(&self.layout);
+        let Some(screen) = layout.screen.as_mut() else {
+            return;
+        };
+        let view = PromptView {
+            index,
+            total,
+            show_args: pending.show_args,
+            edited: pending.edited.as_ref(),
+            note: pending.note.as_deref(),
+            buttons: &pending.buttons,
+            extras,
+            undo,
+        };
+        let mut lines = screen.prompt(&pending.request, &agent, &view);
+        lines.insert(0, String::new());
+        let width = terminal_width();
+        let rows = lines
+            .iter()
+            .rev()
+            .take(2)
+            .map(|line| rows(line, width))
+            .sum();
+        let mut buffer = layout
+            .screen
+            .as_mut()
+            .map(Screen::end_text)
+            .unwrap_or_default();
+        push_lines(&mut layout, &mut buffer, &lines);
+        self.send(buffer);
+        layout.buttons_rows = Some(rows);
+    }
+
+    /// Shows what became of the prompt on screen: in place of its buttons when nothing
+    /// was drawn after them and escape codes are allowed, else below.
+    pub fn disposition(&self, line: &str) {
+        let mut layout = lock(&self.layout);
+        let ansi = layout.screen.as_ref().is_some_and(|s| s.style().ansi);
+        let mut buffer = String::new();
+        if let (true, Some(rows)) = (ansi, layout.buttons_rows) {
+            buffer.push_str(&crate::style::Style { ansi }.erase_up(rows));
+        }
+        push_lines(&mut layout, &mut buffer, &[line.to_owned()]);
+        self.send(buffer);
+    }
+
+    /// The screen's style (plain for the log).
+    pub fn style(&self) -> crate::style::Style {
+        lock(&self.layout)
+            .screen
+            .as_ref()
+            .map(Screen::style)
+            .unwrap_or(crate::style::Style::PLAIN)
     }
 
     /// The agent's name for the prompt, from its `initialize` answer.
@@ -101,7 +243,7 @@ impl Transcript {
             return;
         }
         if let Some(tx) = &lock(&self.writer).tx {
-            let _ = tx.send(text);
+            let _ = tx.send(Out::Text(text));
         }
     }
 
@@ -117,6 +259,12 @@ impl Transcript {
     /// Ends the line streamed text left open, if any.
     pub fn end_text(&self) {
         let mut layout = lock(&self.layout);
+        if let Some(screen) = layout.screen.as_mut() {
+            let rest = screen.end_text();
+            layout.buttons_rows = None;
+            self.send(rest);
+            return;
+        }
         if layout.mid_line {
             layout.mid_line = false;
             self.send("\n".to_owned());
@@ -140,10 +288,40 @@ impl Transcript {
     }
 }
 
+/// The terminal's width in columns (80 when it cannot be read).
+fn terminal_width() -> usize {
+    use std::os::fd::AsFd;
+    rustix::termios::tcgetwinsize(std::io::stdout().as_fd())
+        .ok()
+        .map(|size| usize::from(size.ws_col))
+        .filter(|cols| *cols > 0)
+        .unwrap_or(80)
+}
+
+/// How many rows `line` takes on a terminal `width` columns wide (escape codes take none).
+fn rows(line: &str, width: usize) -> usize {
+    let mut visible = 0usize;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            // CSI: up to and including the final byte.
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            visible += 1;
+        }
+    }
+    visible.div_ceil(width.max(1)).max(1)
+}
+
 fn push_lines(layout: &mut Layout, buffer: &mut String, lines: &[String]) {
     if lines.is_empty() {
         return;
     }
+    layout.buttons_rows = None;
     if layout.mid_line {
         buffer.push('\n');
         layout.mid_line = false;
@@ -160,6 +338,14 @@ impl ClientHandler for Transcript {
             return;
         };
         let mut layout = lock(&self.layout);
+        if let Some(screen) = layout.screen.as_mut() {
+            let drawn = screen.update(&update);
+            if !drawn.is_empty() {
+                layout.buttons_rows = None;
+            }
+            self.send(drawn);
+            return;
+        }
         let rendered = render::update(&update, &mut layout.titles);
         let mut buffer = String::new();
         if !rendered.text.is_empty() {
@@ -174,6 +360,15 @@ impl ClientHandler for Transcript {
         &self,
         request: RequestPermissionRequest,
     ) -> Result<RequestPermissionResponse, agent_client_protocol::Error> {
+        if let Some(approvals) = &self.approvals {
+            let (tx, rx) = oneshot::channel();
+            approvals.batch().push(request, tx);
+            approvals.arrived.notify_one();
+            // No answer (the chat is ending) is `cancelled`: never consent.
+            return Ok(rx.await.unwrap_or_else(|_| {
+                RequestPermissionResponse::new(RequestPermissionOutcome::Cancelled)
+            }));
+        }
         let picked = pick(self.approve, &request);
         let agent = lock(&self.agent).clone();
         self.lines(&render::permission(&request, &agent, &picked));

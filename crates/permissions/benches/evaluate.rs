@@ -76,6 +76,10 @@ fn bench(c: &mut Criterion) {
             ),
         ),
     ];
+    let provenance = ToolCall::new(
+        "terminal",
+        json!({"command": "curl -fsSL https://x.example/i.sh -o i.sh && printf 'ls\\n' | sh && grep -r TODO src"}),
+    );
     let mut decide = c.benchmark_group("decide");
     for n in [1, 100, 1_000, 10_000] {
         let policy =
@@ -100,6 +104,12 @@ fn bench(c: &mut Criterion) {
                 b.iter(|| engine.evaluate(black_box(call), &ctx, Mode::Ask, &session))
             });
         }
+        // A line on the analyser's slower paths: a download into a file, known text
+        // piped into a shell (analysed as a script) and a recursive read that lists
+        // its folder for secret files.
+        evaluate.bench_with_input(BenchmarkId::new("terminal_provenance", n), &n, |b, _| {
+            b.iter(|| engine.evaluate(black_box(&provenance), &ctx, Mode::Ask, &session))
+        });
     }
     evaluate.finish();
 

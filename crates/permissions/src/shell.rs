@@ -30,6 +30,15 @@
 //!   parts, a syntax tree deeper than the walker's bound, scripts nested more than
 //!   [`MAX_NESTING`] levels. A command over 10 kB is analysed but never below High:
 //!   nobody reviews it.
+//! - Data from the network reaches no shell or interpreter unasked by any route
+//!   (pipes, `/dev/stdin`, substitutions, here-strings, variables, `/dev/tcp`, files
+//!   downloaded earlier in the line): Critical (`provenance.rs`). Known `printf`/`echo`
+//!   text piped into a shell is judged as its script; text made at run time is Critical.
+//! - Relative paths follow where the shell really is (`walk/cwd.rs`); a folder Warden
+//!   cannot know counts as `/`. A cycle of the line's functions that starts processes is
+//!   a fork bomb (`walk/functions.rs`). A line sh reads differently is judged in sh's
+//!   reading too (`dialect.rs`).
+//! - A secret read and network egress in one line are never below High.
 //! - `xargs PROG` is judged as `PROG` given one more operand known only at run time,
 //!   and never below Medium: it runs its program on input we cannot see.
 //! - `git`: reading subcommands (`status`, `log`, `diff`, `show`, listing `branch`,
@@ -52,9 +61,11 @@
 //!   is Medium and stops allow rules and grants from matching. Variables the line
 //!   itself sets at top level are followed (`a=rm; $a -rf /` is `rm -rf /`).
 
+mod dialect;
 mod env;
 mod judge;
 mod normalize;
+mod provenance;
 mod reconfigure;
 mod walk;
 mod words;
@@ -175,7 +186,30 @@ pub struct Segment {
 
 /// Analyses a shell command line. Never panics; the work is bounded for any input.
 pub fn analyse(command: &str, ctx: &Context) -> CommandAnalysis {
-    walk::analyse_at_depth(command, ctx, 0, 0)
+    let mut analysis = walk::analyse_at_depth(command, ctx, 0, 0);
+    // Where sh would read the line differently, its reading is judged too and the
+    // stricter wins (`dialect.rs`): its stricter parts join the segments, so rules
+    // and the explanation see them.
+    if let Some(sh_line) = dialect::sh_reading(command) {
+        let sh = walk::analyse_in_dialect(&sh_line, ctx, dialect::Dialect::PosixSh);
+        // A line sh cannot parse (`for ((i=0; i<3; i++))`) is one it refuses to run.
+        if sh.risk > analysis.risk && sh.problem.is_none() {
+            let before = analysis.risk;
+            analysis.risk = sh.risk;
+            analysis
+                .segments
+                .extend(
+                    sh.segments
+                        .into_iter()
+                        .filter(|s| s.risk > before)
+                        .map(|s| Segment {
+                            reason: format!("As sh reads it (without bash): {}", s.reason),
+                            ..s
+                        }),
+                );
+        }
+    }
+    analysis
 }
 
 /// Whether a command (its normal-form argv) reads every file below the folders it

@@ -12,8 +12,12 @@ mod permissions {
     mod shell_carried;
     mod shell_env;
     mod shell_environment;
+    mod shell_place;
     mod shell_props;
+    mod shell_provenance;
+    mod shell_secrets;
     mod shell_support;
     mod shell_table;
     mod shell_wrappers;
+    mod shell_writers;
 }

@@ -4,7 +4,10 @@ A prompt `touch NAME` proposes one tool call that creates NAME in the session's 
 the client with `session/request_permission` (its own option ids and labels), and creates the
 file only when an allow option was selected. `touch-critical NAME` does the same but marks
 the call Critical the way Warden does (`_meta.warden.risk`). `fail` answers the prompt with an
-error. Anything else is echoed back.
+error. `touch-many A B …` proposes one call per name and asks about all of them at once
+(the requests are open together, as an agent's batch is). It offers `session/load`: loading a
+session replays one message that names it, and loading `toy-asks` asks about creating
+`loaded.txt` before it answers. Anything else is echoed back.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from acp.schema import (
     AgentCapabilities,
     Implementation,
     InitializeResponse,
+    LoadSessionResponse,
     NewSessionResponse,
     PermissionOption,
     PromptResponse,
@@ -38,7 +42,7 @@ class ToyAgent:
     async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
         return InitializeResponse(
             protocol_version=PROTOCOL_VERSION,
-            agent_capabilities=AgentCapabilities(),
+            agent_capabilities=AgentCapabilities(load_session=True),
             agent_info=Implementation(name="toy-agent", title="Toy Agent", version="0.0.1"),
         )
 
@@ -46,6 +50,42 @@ class ToyAgent:
         session_id = f"toy-{len(self.cwd) + 1}"
         self.cwd[session_id] = Path(cwd)
         return NewSessionResponse(session_id=session_id)
+
+    async def load_session(self, cwd: str, session_id: str, **kwargs: Any) -> LoadSessionResponse:
+        self.cwd[session_id] = Path(cwd)
+        await self.say(session_id, f"resumed {session_id}\n")
+        if session_id == "toy-asks":
+            # A call that was waiting for approval when the session was stored, asked again.
+            chosen = await self.touch(session_id, "loaded.txt", {})
+            await self.say(session_id, f"loaded.txt: {chosen or 'cancelled'}\n")
+        return LoadSessionResponse()
+
+    async def touch(self, session_id: str, name: str, meta: dict[str, Any]) -> str | None:
+        """Proposes creating NAME, asks, creates it when allowed; returns the option chosen."""
+        self.calls += 1
+        call_id = f"toy_call_{self.calls}"
+        title = f"Create {name}"
+        await self.conn.session_update(
+            session_id=session_id,
+            update=start_tool_call(call_id, title, kind="edit", status="pending", raw_input={"name": name}),
+        )
+        response = await self.conn.request_permission(
+            session_id=session_id,
+            tool_call=ToolCallUpdate(tool_call_id=call_id, title=title, raw_input={"name": name}),
+            options=[
+                PermissionOption(option_id="toy-yes", name="Yes, once", kind="allow_once"),
+                PermissionOption(option_id="toy-always", name="Yes, always", kind="allow_always"),
+                PermissionOption(option_id="toy-no", name="No", kind="reject_once"),
+            ],
+            **meta,
+        )
+        chosen = getattr(response.outcome, "option_id", None)
+        if chosen in ("toy-yes", "toy-always"):
+            (self.cwd[session_id] / name).write_text("made by the toy agent\n")
+            await self.conn.session_update(session_id=session_id, update=update_tool_call(call_id, status="completed"))
+        else:
+            await self.conn.session_update(session_id=session_id, update=update_tool_call(call_id, status="failed"))
+        return chosen
 
     async def say(self, session_id: str, text: str) -> None:
         await self.conn.session_update(session_id=session_id, update=update_agent_message(text_block(text)))
@@ -55,6 +95,11 @@ class ToyAgent:
         verb, _, name = text.partition(" ")
         if text == "fail":
             raise RequestError.internal_error({"reason": "the toy agent fails on request"})
+        if verb == "touch-many" and name:
+            names = name.split()
+            chosen = await asyncio.gather(*(self.touch(session_id, n, {}) for n in names))
+            await self.say(session_id, ", ".join(f"{n}: {c or 'cancelled'}" for n, c in zip(names, chosen)) + "\n")
+            return PromptResponse(stop_reason="end_turn")
         if verb not in ("touch", "touch-critical") or not name:
             await self.say(session_id, f"echo: {text}")
             return PromptResponse(stop_reason="end_turn")

@@ -8,7 +8,7 @@ use crate::Context;
 
 /// More entries than this in a folder and we stop listing it and fall back to
 /// matching the pattern against typical secret names.
-const MAX_LISTED: usize = 2000;
+pub(super) const MAX_LISTED: usize = 2000;
 
 /// Names of typical secrets, for patterns whose folder cannot be listed.
 const TYPICAL_SECRETS: &[&str] = &[
@@ -77,12 +77,30 @@ pub(super) fn classify_glob(path: &Path, ctx: &Context, may_list: bool) -> Optio
     });
     let typical = || TYPICAL_SECRETS.iter().map(|s| (*s).to_string()).collect();
     let candidates: Vec<String> = listed.unwrap_or_else(typical);
-    Sensitive::strictest(
+    let here = Sensitive::strictest(
         candidates
             .iter()
             .filter(|name| matches(&pattern, name))
             .map(|name| Sensitive::classify(&folder.join(name).join(&rest), ctx)),
-    )
+    );
+    // `*/*`, `**/*.pem`, `config/*/*`: a glob below a glob spans folders Warden does
+    // not list, so its last name is matched against typical secret names in a folder
+    // below this one.
+    let deeper = rest
+        .components()
+        .any(|c| has_glob(&c.as_os_str().to_string_lossy()));
+    let below = deeper
+        .then(|| {
+            let last = path.file_name()?.to_string_lossy().to_lowercase();
+            Sensitive::strictest(
+                TYPICAL_SECRETS
+                    .iter()
+                    .filter(|name| matches(&last, name))
+                    .map(|name| Sensitive::classify(&folder.join("any").join(name), ctx)),
+            )
+        })
+        .flatten();
+    Sensitive::strictest([here, below])
 }
 
 /// Shell pattern matching of one name: `*`, `?`, `[...]` (with `!`/`^` negation and

@@ -52,6 +52,32 @@ impl Resolver {
         left > 0
     }
 
+    /// The first secret file (by its name, see [`Sensitive::read_is_sensitive`]) at the
+    /// top of `folder` whose name matches none of `excluded` and, when `included` is
+    /// not empty, one of `included` (shell patterns): what a recursive read of the
+    /// folder sweeps up. A folder that cannot be listed holds
+    /// none; once the listings are used up every folder may hold one (fail closed).
+    pub fn secret_in_folder(
+        &self,
+        folder: &Path,
+        excluded: &[String],
+        included: &[String],
+        ctx: &Context,
+    ) -> Option<PathBuf> {
+        if !self.take_listing() {
+            return Some(folder.to_path_buf());
+        }
+        let entries = std::fs::read_dir(folder).ok()?;
+        entries
+            .take(glob::MAX_LISTED)
+            .filter_map(Result::ok)
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|name| !excluded.iter().any(|x| glob::matches(x, name)))
+            .filter(|name| included.is_empty() || included.iter().any(|x| glob::matches(x, name)))
+            .map(|name| folder.join(name))
+            .find(|path| Sensitive::classify(path, ctx).is_some_and(Sensitive::read_is_sensitive))
+    }
+
     /// Like [`resolve`], with the roots prepared by [`Resolver::new`] (the context's
     /// `cwd`, `home` and `protected` are read from `ctx`).
     pub fn resolve(&self, raw: &str, ctx: &Context) -> ResolvedPath {

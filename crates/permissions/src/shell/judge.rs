@@ -6,16 +6,19 @@ mod exec;
 mod files;
 mod git;
 mod system;
+mod unpack;
 
 pub(super) use environ::{prints_secrets, secret_expansion};
 use exec::{alias_or_trap, awk, eval, interpreter, sed, shell, source, watch};
 use files::{chmod, copy, dd, find, link, operands_op, readers, rm, writer};
 use git::git;
+use unpack::{line_editor, patch, tar};
 
 pub(super) use carried::{GitKey, git_config_key, git_value_script};
 use system::{kill, network, package_tool, systemctl};
 
 use super::normalize::normalize_argv;
+use super::provenance::Provenance;
 use super::words::Word;
 use crate::paths::{FileOp, ResolvedPath, Resolver, path_risk};
 use crate::{Context, Risk};
@@ -26,12 +29,8 @@ pub(super) enum Stdin {
     /// The terminal or whatever the caller gives: nothing we can see.
     #[default]
     Inherited,
-    /// An earlier pipeline stage. `download` when some earlier stage fetched from the
-    /// network; `echo` when the previous stage was `echo`/`printf` with static text.
-    Pipe {
-        download: bool,
-        echo: Option<String>,
-    },
+    /// An earlier pipeline stage, and what it writes.
+    Pipe(Provenance),
     /// A here-document or here-string; `None` when its text is only known at run time.
     Text(Option<String>),
 }
@@ -49,7 +48,8 @@ pub(super) struct Input<'a> {
     /// Run by `xargs`: more operands follow that we cannot see.
     pub xargs: bool,
     pub stdin: &'a Stdin,
-    /// One of its arguments is a substitution that downloads (`bash <(curl ..)`).
+    /// One of its arguments or here-strings holds data from the network: a
+    /// substitution that downloads (`bash <(curl ..)`) or a variable set from one.
     pub substituted_download: bool,
 }
 
@@ -74,6 +74,9 @@ pub(super) struct Verdict {
     pub opaque: bool,
     /// The program is not one Warden knows.
     pub unknown: bool,
+    /// It reads or prints what may be secrets (variables, git's tokens, every file of
+    /// a folder): with a network part in the same command they could leave.
+    pub secrets: bool,
 }
 
 impl Default for Verdict {
@@ -86,6 +89,7 @@ impl Default for Verdict {
             scripts: Vec::new(),
             opaque: false,
             unknown: false,
+            secrets: false,
         }
     }
 }
@@ -152,11 +156,11 @@ pub(super) const DOWNLOADERS: &[&str] = &[
     "ftp", "tftp", "ssh", "lynx", "w3m",
 ];
 
-const SHELLS: &[&str] = &[
+pub(super) const SHELLS: &[&str] = &[
     "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "busybox",
 ];
 
-const INTERPRETERS: &[&str] = &[
+pub(super) const INTERPRETERS: &[&str] = &[
     "python",
     "python2",
     "python3",
@@ -179,7 +183,7 @@ const INTERPRETERS: &[&str] = &[
 ];
 
 /// Read-only programs whose operands are files they read.
-const READERS: &[&str] = &[
+pub(super) const READERS: &[&str] = &[
     "ls",
     "cat",
     "head",
@@ -246,7 +250,7 @@ const READERS: &[&str] = &[
 ];
 
 /// Read-only programs that take a pattern or filter first, then files.
-const PATTERN_READERS: &[&str] = &[
+pub(super) const PATTERN_READERS: &[&str] = &[
     "grep", "egrep", "fgrep", "rg", "ag", "ack", "jq", "yq", "zgrep", "fd", "fdfind",
 ];
 
@@ -376,7 +380,7 @@ const DISK_TOOLS: &[&str] = &[
     "pvremove",
 ];
 
-const NETWORK: &[&str] = &[
+pub(super) const NETWORK: &[&str] = &[
     "curl", "wget", "fetch", "aria2c", "http", "https", "xh", "nc", "ncat", "netcat", "socat",
     "ftp", "tftp", "ssh", "scp", "sftp", "rsync", "telnet", "lynx", "w3m", "mosh",
 ];
@@ -397,9 +401,8 @@ pub(super) fn judge(input: &Input<'_>) -> Verdict {
     {
         v.raise(Risk::High, reason);
     }
-    if v.risk < Risk::Medium
-        && let Some(reason) = prints_secrets(input.program, input.args)
-    {
+    if let Some(reason) = prints_secrets(input.program, input.args) {
+        v.secrets = true;
         v.raise(Risk::Medium, reason);
     }
     if input.xargs && v.risk < Risk::Medium {
@@ -706,6 +709,9 @@ fn known_or_unknown(input: &Input<'_>) -> Verdict {
     if SHELLS.contains(&p) {
         return shell(input);
     }
+    if let Some(v) = check_only(input) {
+        return v;
+    }
     if INTERPRETERS.contains(&p) || p.starts_with("python3.") {
         return interpreter(input);
     }
@@ -720,6 +726,9 @@ fn known_or_unknown(input: &Input<'_>) -> Verdict {
         "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => return chmod(input),
         "dd" => return dd(input),
         "git" => return git(input),
+        "tar" | "bsdtar" | "gtar" => return tar(input),
+        "patch" => return patch(input),
+        "ed" | "red" | "ex" => return line_editor(input),
         "eval" => return eval(input),
         "source" | "." => return source(input),
         "sed" => return sed(input),
@@ -807,6 +816,111 @@ fn known_or_unknown(input: &Input<'_>) -> Verdict {
             format!("Runs {p}, a program Warden does not know."),
         )
     }
+}
+
+/// Formatters and linters in check mode, which only read the files they are given and
+/// run none of the project's code: `cargo fmt --check`, `rustfmt --check`, `black
+/// --check`, `ruff check` (without `--fix`), `ruff format --check`, `gofmt -l`/`-d`,
+/// `isort --check`, `shfmt -l`/`-d`, `clang-format --dry-run`, `stylua --check`. Low,
+/// with their operands judged as reads; their writing forms stay as they are. Tools
+/// that load the project's code to check it (`cargo clippy` runs build scripts and
+/// proc macros, `eslint` and `prettier` load plugins and JavaScript configuration)
+/// are not here: they stay Medium, as `cargo check` is. Any option that loads
+/// configuration or tools from elsewhere, or a word only known at run time, keeps the
+/// ordinary judgement.
+fn check_only(input: &Input<'_>) -> Option<Verdict> {
+    let p = input.program;
+    let args = input.args;
+    if args.iter().any(|a| a.dynamic) || input.xargs {
+        return None;
+    }
+    let texts: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
+    let has = |flags: &[&str]| texts.iter().any(|t| flags.contains(t));
+    let writes = |flags: &[&str]| {
+        texts.iter().any(|t| {
+            flags
+                .iter()
+                .any(|f| t == f || t.starts_with(&format!("{f}=")))
+        })
+    };
+    let (tool, operands): (&str, &[Word]) = match (p, texts.first().copied()) {
+        ("cargo", Some("fmt")) if has(&["--check"]) => ("cargo fmt --check", &[]),
+        ("rustfmt", _) if has(&["--check"]) && !writes(&["--emit"]) => ("rustfmt --check", args),
+        ("black", _) if has(&["--check", "--diff"]) => ("black --check", args),
+        ("ruff", Some("check"))
+            if !writes(&[
+                "--fix",
+                "--unsafe-fixes",
+                "--fix-only",
+                "--add-noqa",
+                "--watch",
+            ]) =>
+        {
+            ("ruff check", &args[1..])
+        }
+        ("ruff", Some("format")) if has(&["--check", "--diff"]) => {
+            ("ruff format --check", &args[1..])
+        }
+        ("gofmt", _) if has(&["-l", "-d"]) && !has(&["-w"]) => ("gofmt -l", args),
+        ("isort", _) if has(&["--check", "--check-only", "-c", "--diff"]) => {
+            ("isort --check", args)
+        }
+        ("shfmt", _) if has(&["-l", "-d"]) && !has(&["-w"]) => ("shfmt -l", args),
+        ("clang-format", _) if has(&["--dry-run", "-n"]) && !has(&["-i"]) => {
+            ("clang-format --dry-run", args)
+        }
+        ("stylua", _) if has(&["--check"]) => ("stylua --check", args),
+        _ => return None,
+    };
+    let mut argv = vec![p.to_owned()];
+    argv.extend(texts.iter().map(|t| (*t).to_owned()));
+    if !super::reconfigure::reconfiguring_options(&argv).is_empty()
+        || texts.iter().any(|t| {
+            t.starts_with("--config")
+                || t.starts_with("--settings")
+                || t.starts_with("--settings-path")
+        })
+    {
+        return None;
+    }
+    let mut v = Verdict::new(
+        Risk::Low,
+        format!("Runs {tool}, which only reports what it would change."),
+    );
+    for operand in operands.iter().filter(|a| !a.text.starts_with('-')) {
+        v.word(FileOp::Read, operand, input);
+    }
+    Some(v)
+}
+
+/// Whether `p` runs the project's own files (a build or test tool, a package tool):
+/// run over files a download wrote, it runs code from the network.
+pub(super) fn runs_project_files(p: &str) -> bool {
+    is_build_tool(p)
+        || matches!(
+            p,
+            "cargo"
+                | "npm"
+                | "pnpm"
+                | "yarn"
+                | "bun"
+                | "go"
+                | "pip"
+                | "pip3"
+                | "uv"
+                | "poetry"
+                | "pipenv"
+                | "gem"
+                | "bundle"
+                | "composer"
+                | "deno"
+                | "dotnet"
+                | "swift"
+                | "mix"
+                | "npx"
+                | "pnpx"
+                | "bunx"
+        )
 }
 
 fn is_build_tool(p: &str) -> bool {

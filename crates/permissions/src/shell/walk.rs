@@ -1,21 +1,27 @@
 //! Walking the tree-sitter syntax tree: every simple command becomes a segment.
 
+mod cwd;
+mod functions;
 mod parse;
 mod plain;
 mod redirect;
 mod vars;
 
 use std::ops::Range;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use tree_sitter::Node;
 
 use parse::{join_continued_lines, parse, parse_error_message};
 use redirect::Effect;
 
+use super::dialect::Dialect;
 use super::env;
-use super::judge::{self, DOWNLOADERS, Input, Stdin};
+use super::judge::{
+    self, DOWNLOADERS, INTERPRETERS, Input, PATTERN_READERS, READERS, SHELLS, Stdin,
+};
 use super::normalize::normalize_argv;
+use super::provenance::{self, Provenance, Tainted, UNPACKERS, is_socket_path};
 use super::words::{self, Scope, Word};
 use super::wrappers::{self, basename};
 use super::{
@@ -51,21 +57,63 @@ pub(super) fn analyse_at_depth(
     depth: usize,
     level: usize,
 ) -> CommandAnalysis {
-    analyse_with(command, ctx, depth, level, plain::plain_words)
+    analyse_with(
+        command,
+        ctx,
+        depth,
+        level,
+        plain::plain_words,
+        Dialect::Bash,
+        Outer::default(),
+    )
+    .0
+}
+
+/// Analyses a whole command line as `dialect` reads it.
+pub(super) fn analyse_in_dialect(
+    command: &str,
+    ctx: &Context,
+    dialect: Dialect,
+) -> CommandAnalysis {
+    analyse_with(
+        command,
+        ctx,
+        0,
+        0,
+        plain::plain_words,
+        dialect,
+        Outer::default(),
+    )
+    .0
+}
+
+/// What a script gets from the command line that runs it.
+#[derive(Debug, Default)]
+pub(super) struct Outer {
+    /// Its standard input.
+    pub stdin: Stdin,
+    /// The files and folders (and, for `eval` and `source`, variables) that hold data
+    /// from the network: files are shared by every shell.
+    pub tainted: Tainted,
 }
 
 /// [`analyse_at_depth`], with the reader of plain commands given (the tests pass one
-/// that reads none, to compare with the parser).
+/// that reads none, to compare with the parser), and the folder the shell is in at
+/// the end and what then holds data from the network.
 fn analyse_with(
     command: &str,
     ctx: &Context,
     depth: usize,
     level: usize,
     plain_words: fn(&str) -> Option<Vec<Word>>,
-) -> CommandAnalysis {
+    dialect: Dialect,
+    outer: Outer,
+) -> (CommandAnalysis, PathBuf, Tainted) {
+    // Where the shell is when Warden cannot know (see `cwd.rs`).
+    let unknown = PathBuf::from("/");
     let mut problems: Vec<String> = Vec::new();
     if command.len() > MAX_PARSE_BYTES {
-        return CommandAnalysis {
+        let analysis = CommandAnalysis {
             risk: Risk::Critical,
             segments: Vec::new(),
             problem: Some(format!(
@@ -73,6 +121,7 @@ fn analyse_with(
                 command.len()
             )),
         };
+        return (analysis, unknown, outer.tainted);
     }
     if command.len() > MAX_COMMAND_BYTES {
         problems.push(format!(
@@ -91,7 +140,14 @@ fn analyse_with(
         segments: Vec::new(),
         problems: Vec::new(),
         unread: false,
-        stdin: Stdin::Inherited,
+        stdin: outer.stdin,
+        script_stdin: Stdin::Inherited,
+        tainted: outer.tainted,
+        network: Vec::new(),
+        place: cwd::Place::default(),
+        dialect,
+        functions: functions::Functions::default(),
+        secrets: Vec::new(),
     };
     // The fast way is only for a command well within the bound on tree depth: the
     // parser's tree puts a simple command's words three levels below the program node
@@ -109,11 +165,12 @@ fn analyse_with(
         walker.simple(text, Vec::new(), words, Vec::new(), false, level + 1);
     } else {
         let Some(tree) = parse(command) else {
-            return CommandAnalysis {
+            let analysis = CommandAnalysis {
                 risk: Risk::Critical,
                 segments: Vec::new(),
                 problem: Some("the shell parser failed".to_string()),
             };
+            return (analysis, unknown, walker.tainted);
         };
         let root = tree.root_node();
         walker.walk(root, level);
@@ -122,6 +179,7 @@ fn analyse_with(
             walker.unread = true;
         }
     }
+    walker.secrets_leaving();
     problems.extend(walker.problems);
     problems.dedup();
     let mut risk = walker
@@ -144,11 +202,18 @@ fn analyse_with(
     if walker.unread || walker.segments.iter().any(|s| s.opaque) {
         risk = Risk::Critical;
     }
-    CommandAnalysis {
+    // What was not read may have moved the shell anywhere.
+    let cwd = if walker.unread {
+        unknown
+    } else {
+        walker.ctx.cwd
+    };
+    let analysis = CommandAnalysis {
         risk,
         segments: walker.segments,
         problem,
-    }
+    };
+    (analysis, cwd, walker.tainted)
 }
 
 struct Walker<'s> {
@@ -167,6 +232,22 @@ struct Walker<'s> {
     unread: bool,
     /// Standard input of the command being walked (set by pipelines).
     stdin: Stdin,
+    /// Standard input of the scripts a command runs (`curl URL | bash -c 'sh'`: the
+    /// inner `sh` reads the download), set before they are analysed.
+    script_stdin: Stdin,
+    /// The files, folders and variables of this command line that hold data from the
+    /// network (see `provenance.rs`).
+    tainted: Tainted,
+    /// For each segment: whether what it writes comes from the network.
+    network: Vec<bool>,
+    /// What moves the shell's folder besides `cd` itself (`cwd.rs`).
+    place: cwd::Place,
+    /// How words are read (`dialect.rs`): bash expands braces, sh does not.
+    dialect: Dialect,
+    /// The functions this command line defines, as a call graph (`functions.rs`).
+    functions: functions::Functions,
+    /// For each segment: whether it reads or prints what may be secrets.
+    secrets: Vec<bool>,
 }
 
 impl Walker<'_> {
@@ -225,13 +306,11 @@ impl Walker<'_> {
                 }
             }
             "subshell" | "command_substitution" | "process_substitution" => {
-                // These run in a child shell: a `cd` inside does not leak out, and
-                // the input of an outer pipeline does not reach them.
+                // These run in a child shell: a `cd` inside does not leak out. They
+                // read the command's own input (`curl URL | eval "$(cat)"` evaluates
+                // the download), so the input stays as it is.
                 let saved_cwd = self.ctx.cwd.clone();
-                let saved_stdin = std::mem::take(&mut self.stdin);
-                if node.kind() == "subshell" {
-                    self.stdin = saved_stdin.clone();
-                }
+                let saved_stdin = self.stdin.clone();
                 self.walk_children(node, level);
                 self.ctx.cwd = saved_cwd;
                 self.stdin = saved_stdin;
@@ -273,77 +352,72 @@ impl Walker<'_> {
         }
     }
 
-    /// A pipeline: each stage sees whether an earlier one downloads (for `curl | sh`)
-    /// or echoes a static text (for `echo 'rm -rf /' | sh`).
+    /// A pipeline: each stage reads what the stage before it writes, with its
+    /// provenance (a download, a known text, something made at run time).
     fn pipeline(&mut self, node: Node<'_>, level: usize) {
         let mut cursor = node.walk();
         let stages: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
         let outer_stdin = std::mem::take(&mut self.stdin);
         let saved_cwd = self.ctx.cwd.clone();
-        let mut download = matches!(outer_stdin, Stdin::Pipe { download: true, .. });
-        let mut echo: Option<String> = None;
+        let mut output = Provenance::Plain;
         for (i, stage) in stages.into_iter().enumerate() {
-            self.stdin = if i == 0 {
+            let stdin = if i == 0 {
                 outer_stdin.clone()
             } else {
-                Stdin::Pipe {
-                    download,
-                    echo: echo.take(),
-                }
+                Stdin::Pipe(std::mem::take(&mut output))
             };
+            self.stdin = stdin.clone();
             let start = self.segments.len();
             self.walk(stage, level + 1);
-            let range = start..self.segments.len();
-            download |= self.segments[range.clone()]
-                .iter()
-                .any(|s| DOWNLOADERS.contains(&s.program.as_str()));
-            echo = self.echo_text(range);
+            output = self.stage_output(start..self.segments.len(), &stdin);
             // Every stage of a pipeline runs in its own subshell.
             self.ctx.cwd = saved_cwd.clone();
         }
         self.stdin = outer_stdin;
     }
 
-    /// The static text a stage writes, when it is a lone `echo`/`printf '%s'`.
-    fn echo_text(&self, range: Range<usize>) -> Option<String> {
-        let [seg] = self.segments.get(range)? else {
-            return None;
+    /// What a pipeline stage made of the segments in `range` writes: data from the
+    /// network when any of them writes such data; the text of a lone `echo`/`printf`
+    /// of literals; what it was given for `cat` and `tee` without files; `Plain` for
+    /// a reader of files; and otherwise something made at run time.
+    fn stage_output(&self, range: Range<usize>, stdin: &Stdin) -> Provenance {
+        if self
+            .network
+            .get(range.clone())
+            .is_some_and(|n| n.contains(&true))
+        {
+            return Provenance::Network;
+        }
+        let [seg] = self.segments.get(range).unwrap_or(&[]) else {
+            return Provenance::Unseen;
         };
-        if seg.program != "echo" || seg.dynamic_args || seg.opaque {
-            return None;
+        if seg.opaque {
+            return Provenance::Unseen;
         }
-        let args: Vec<&str> = seg
-            .argv
-            .iter()
-            .skip(1)
-            .map(String::as_str)
-            .skip_while(|a| matches!(*a, "-n" | "-e" | "-E"))
-            .collect();
-        Some(args.join(" "))
-    }
-
-    /// `f() { ...; }`: a function that calls itself is a fork bomb in the making.
-    fn function(&mut self, node: Node<'_>, level: usize) {
-        let name = node
-            .child_by_field_name("name")
-            .map(|n| self.text(n).to_string())
-            .unwrap_or_default();
-        let start = self.segments.len();
-        if let Some(body) = node.child_by_field_name("body") {
-            self.walk(body, level + 1);
-        }
-        let recursive = self.segments[start..]
-            .iter()
-            .any(|s| !name.is_empty() && s.program == name);
-        if recursive {
-            let segment = self.segment(
-                self.text(node).to_string(),
-                Risk::Critical,
-                format!(
-                    "Defines the function {name}, which calls itself: a fork bomb that can bring the machine down."
-                ),
-            );
-            self.push(segment);
+        let args: Vec<&str> = seg.argv.iter().skip(1).map(String::as_str).collect();
+        match seg.program.as_str() {
+            "echo" | "printf" if seg.dynamic_args => Provenance::Unseen,
+            "echo" => provenance::echo_texts(&args).map_or(Provenance::Unseen, Provenance::Known),
+            "printf" => match args.split_first() {
+                Some((format, rest)) if !format.starts_with('-') => {
+                    provenance::printf_text(format, rest)
+                        .map_or(Provenance::Unseen, |t| Provenance::Known(vec![t]))
+                }
+                _ => Provenance::Unseen,
+            },
+            "cat" | "tee" if seg.reads.is_empty() && !seg.dynamic_args => match stdin {
+                Stdin::Pipe(p) => p.clone(),
+                Stdin::Text(Some(t)) => Provenance::Known(vec![t.clone()]),
+                Stdin::Text(None) => Provenance::Unseen,
+                Stdin::Inherited => Provenance::Plain,
+            },
+            p if (READERS.contains(&p) || PATTERN_READERS.contains(&p))
+                && !seg.reads.is_empty()
+                && !seg.dynamic_args =>
+            {
+                Provenance::Plain
+            }
+            _ => Provenance::Unseen,
         }
     }
 
@@ -377,7 +451,7 @@ impl Walker<'_> {
                 dynamic_args: args.iter().any(|a| a.dynamic),
                 ..self.segment(self.text(node).to_string(), Risk::Medium, reason)
             };
-            self.push(segment);
+            self.push_with(segment, false, true);
         }
     }
 
@@ -399,7 +473,13 @@ impl Walker<'_> {
         }
     }
 
-    fn push(&mut self, mut segment: Segment) {
+    fn push(&mut self, segment: Segment) {
+        self.push_with(segment, false, false);
+    }
+
+    /// Pushes a segment, with whether what it writes comes from the network and
+    /// whether it reads what may be secrets.
+    fn push_with(&mut self, mut segment: Segment, network: bool, secrets: bool) {
         // An opaque segment runs something the engine cannot see: it is past the
         // analysis horizon, so Critical whatever else it does.
         if segment.opaque && segment.risk < Risk::Critical {
@@ -411,6 +491,8 @@ impl Walker<'_> {
         }
         if !self.full() {
             self.segments.push(segment);
+            self.network.push(network);
+            self.secrets.push(secrets);
         }
     }
 
@@ -421,8 +503,18 @@ impl Walker<'_> {
         // and redirections are segments of their own.
         let mut cursor = node.walk();
         let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
-        let own_stdin = std::mem::take(&mut self.stdin);
+        // Substitutions in the words read the command's own input.
+        let own_stdin = self.stdin.clone();
+        // `curl URL > >(sh)`: what a downloader writes into an output process
+        // substitution is that command's input.
+        let downloads = node
+            .child_by_field_name("name")
+            .map(|n| basename(self.text(n)).to_ascii_lowercase())
+            .is_some_and(|name| DOWNLOADERS.contains(&name.as_str()));
         for child in children.iter().chain(redirects.iter()) {
+            if downloads && self.text(*child).contains(">(") {
+                self.stdin = Stdin::Pipe(Provenance::Network);
+            }
             if child.kind() == "variable_assignment" {
                 // A prefix assignment is judged with this command, below; only its
                 // value can hold commands of its own.
@@ -430,12 +522,11 @@ impl Walker<'_> {
             } else {
                 self.walk(*child, level + 1);
             }
+            self.stdin = own_stdin.clone();
         }
         self.stdin = own_stdin;
         let inner: Range<usize> = start..self.segments.len();
-        let substituted_download = self.segments[inner]
-            .iter()
-            .any(|s| DOWNLOADERS.contains(&s.program.as_str()));
+        let mut substituted_download = self.network[inner].contains(&true);
 
         let mut effects = Vec::new();
         let mut cursor = node.walk();
@@ -470,6 +561,10 @@ impl Walker<'_> {
         for arg in args {
             words_.extend(self.split_words(arg));
         }
+        substituted_download |= words_
+            .iter()
+            .chain(assignments.iter().map(|(_, w)| w))
+            .any(|w| w.dynamic && self.tainted.mentions_variable(&w.text));
 
         let text = match redirects.last() {
             Some(last) => self
@@ -501,6 +596,12 @@ impl Walker<'_> {
     ) {
         let mut seg = self.segment(text, Risk::Low, String::new());
         let unwrapped = wrappers::unwrap(&words_);
+        for (name, _) in &assignments {
+            self.note_cd_variable(name);
+        }
+        // `curl URL | xargs sh -c`: xargs makes its input the program's arguments.
+        let substituted_download = substituted_download
+            || (unwrapped.xargs && matches!(self.stdin, Stdin::Pipe(Provenance::Network)));
         assignments.extend(unwrapped.assignments.iter().filter_map(|a| {
             a.text.split_once('=').map(|(n, v)| {
                 (
@@ -525,7 +626,11 @@ impl Walker<'_> {
         }
         if let Some(problem) = &unwrapped.problem {
             seg.opaque = true;
-            raise(&mut seg, Risk::High, format!("{}.", capitalise(problem)));
+            raise(
+                &mut seg,
+                Risk::High,
+                format!("{}.", capitalise(&problem.to_string())),
+            );
         }
         if let Some(split) = &unwrapped.split_string {
             if split.dynamic {
@@ -544,6 +649,44 @@ impl Walker<'_> {
                 );
             }
         }
+
+        // A socket (`/dev/tcp/HOST/PORT`) or a file this line downloaded, read
+        // through a redirection, is data from the network on standard input.
+        let socket = effects.iter().any(|e| match e {
+            Effect::Read(w) | Effect::Write(w) => !w.dynamic && is_socket_path(&w.text),
+            _ => false,
+        });
+        let redirected_network = effects.iter().any(|e| match e {
+            Effect::Read(w) => {
+                !w.dynamic && (is_socket_path(&w.text) || self.holds_network_data(&w.text))
+            }
+            Effect::ReadFd => self.tainted.socket,
+            _ => false,
+        });
+        if socket {
+            self.tainted.socket = true;
+            raise(
+                &mut seg,
+                Risk::High,
+                "Opens a network connection through a /dev/tcp or /dev/udp redirection.",
+            );
+            // Writing to a socket sends whatever the command writes to a host the
+            // command picks.
+            if effects
+                .iter()
+                .any(|e| matches!(e, Effect::Write(w) if !w.dynamic && is_socket_path(&w.text)))
+            {
+                raise(
+                    &mut seg,
+                    Risk::Critical,
+                    "Sends data to the network through a /dev/tcp or /dev/udp redirection.",
+                );
+            }
+        }
+        let mut network = substituted_download || redirected_network || socket;
+        // What the scripts this command runs read: its own input.
+        let mut script_stdin = self.stdin.clone();
+        let mut secrets = false;
 
         if let Some((program_word, args)) = inner.split_first() {
             if program_word.dynamic {
@@ -581,9 +724,11 @@ impl Walker<'_> {
                     Effect::Stdin(t) => Some(t.clone()),
                     _ => None,
                 }) {
+                    _ if redirected_network => Stdin::Pipe(Provenance::Network),
                     Some(text) => Stdin::Text(text),
                     None => self.stdin.clone(),
                 };
+                script_stdin = stdin.clone();
                 // `env -C DIR prog`: prog's relative paths land in DIR.
                 let moved_ctx = unwrapped.chdir.as_ref().map(|dir| {
                     let mut ctx = self.ctx.clone();
@@ -604,6 +749,7 @@ impl Walker<'_> {
                     substituted_download,
                 });
                 raise(&mut seg, verdict.risk, verdict.reason);
+                secrets |= verdict.secrets;
                 seg.writes.extend(verdict.writes);
                 seg.reads.extend(verdict.reads);
                 seg.opaque |= verdict.opaque;
@@ -615,6 +761,9 @@ impl Walker<'_> {
                         format!("Runs {written}, a program outside the standard system folders."),
                     );
                 }
+                network |= DOWNLOADERS.contains(&name.as_str())
+                    || matches!(stdin, Stdin::Pipe(Provenance::Network));
+                self.follow_network_data(&mut seg, &name, written, args, socket, &mut network);
                 let mut argv = vec![argv0];
                 argv.extend(args.iter().map(|w| w.text.clone()));
                 seg.argv = normalize_argv(&argv);
@@ -675,6 +824,12 @@ impl Walker<'_> {
             }
         }
         self.apply_effects(&effects, &mut seg);
+        // What a command that reads network data writes holds network data.
+        if network {
+            for w in &seg.writes {
+                self.tainted.add_file(&w.lexical);
+            }
+        }
         if seg.reason.is_empty() {
             seg.reason = format!("Runs {}.", seg.program);
         }
@@ -688,9 +843,170 @@ impl Walker<'_> {
         }
 
         let index = self.segments.len();
-        self.push(seg);
+        let secrets = secrets
+            || seg
+                .reads
+                .iter()
+                .any(|r| r.sensitive.is_some_and(|k| k.read_is_sensitive()))
+            || effects
+                .iter()
+                .any(|e| matches!(e, Effect::SecretExpansion(_)));
+        self.push_with(seg, network, secrets);
+        self.script_stdin = script_stdin;
         for script in scripts {
             self.nested(index, &script, level);
+        }
+        self.script_stdin = Stdin::Inherited;
+    }
+
+    /// A command that reads a secret and also talks to the network can send the secret
+    /// out (`git fetch origin "$(printenv GITHUB_TOKEN)"`): every part that contacts
+    /// the network is then at least High, whatever it would be on its own.
+    fn secrets_leaving(&mut self) {
+        if !self.secrets.contains(&true) {
+            return;
+        }
+        let leaving = self
+            .segments
+            .iter()
+            .zip(&self.network)
+            .find(|(seg, network)| {
+                let program = seg.program.as_str();
+                let sub = seg.argv.get(1).map_or("", String::as_str);
+                let egress = **network
+                    || judge::NETWORK.contains(&program)
+                    || (program == "git"
+                        && matches!(
+                            sub,
+                            "fetch"
+                                | "pull"
+                                | "push"
+                                | "clone"
+                                | "ls-remote"
+                                | "archive"
+                                | "submodule"
+                        ))
+                    || matches!(
+                        program,
+                        "npm" | "pnpm" | "yarn" | "bun" | "pip" | "pip3" | "uv" | "cargo" | "gem"
+                    );
+                egress && seg.risk < Risk::High
+            })
+            .map(|(seg, _)| (seg.text.clone(), seg.program.clone()));
+        // A part of its own rather than a raised egress part: the egress part stays
+        // what it is for the rules that match it, and the command as a whole is at
+        // least High.
+        if let Some((text, program)) = leaving {
+            let segment = self.segment(
+                text,
+                Risk::High,
+                format!(
+                    "Runs {program}, which contacts the network, in a command that also reads secrets: it could send them out."
+                ),
+            );
+            self.push(segment);
+        }
+    }
+
+    /// Whether the file `raw` names (relative to the shell's folder) holds data this
+    /// command line downloaded.
+    fn holds_network_data(&self, raw: &str) -> bool {
+        // Lexically, without the disk: the files were written by this very line, so
+        // they need not exist yet, and this is asked of every argument after a
+        // download.
+        if self.tainted.is_empty() {
+            return false;
+        }
+        let ctx = &self.ctx;
+        let absolute = warden_paths::absolute(&ctx.cwd, ctx.home.as_deref(), Path::new(raw));
+        self.tainted
+            .holds(&crate::paths::normalize_lexically(&absolute))
+    }
+
+    /// Follows data from the network through a simple command `name` (written as
+    /// `written`): running a downloaded file is Critical, a program that reads network
+    /// data writes network data (its output, and the files it writes), and a download
+    /// whose file names Warden cannot tell marks the folder it writes into.
+    fn follow_network_data(
+        &mut self,
+        seg: &mut Segment,
+        name: &str,
+        written: &str,
+        args: &[Word],
+        socket: bool,
+        network: &mut bool,
+    ) {
+        let interpreter = SHELLS.contains(&name)
+            || INTERPRETERS.contains(&name)
+            || name.starts_with("python3.")
+            || matches!(name, "source" | ".");
+        if socket && interpreter {
+            raise(
+                seg,
+                Risk::Critical,
+                format!(
+                    "Connects {name} to a network socket, so it runs whatever the other end sends."
+                ),
+            );
+        }
+        if !self.tainted.is_empty() {
+            if !is_system_program(written) && self.holds_network_data(written) {
+                raise(
+                    seg,
+                    Risk::Critical,
+                    format!("Runs {written}, which this command downloaded from the network."),
+                );
+            }
+            let consumed = args
+                .iter()
+                .filter(|a| !a.dynamic && !a.text.starts_with('-'))
+                .find(|a| self.holds_network_data(&a.text))
+                .map(|a| a.text.clone());
+            if let Some(file) = consumed {
+                *network = true;
+                if interpreter {
+                    raise(
+                        seg,
+                        Risk::Critical,
+                        format!(
+                            "Runs {name} on {file}, which this command downloaded from the network."
+                        ),
+                    );
+                }
+                if UNPACKERS.contains(&name) {
+                    let cwd = self.ctx.cwd.clone();
+                    self.tainted.add_folder(&cwd);
+                    for w in &seg.writes {
+                        self.tainted.add_folder(&w.lexical);
+                    }
+                }
+            }
+        }
+        // A build or package tool runs the project's files (`Makefile`, `build.rs`,
+        // `package.json` scripts, `conftest.py`, ...): over files a download wrote
+        // in its folder, it runs code from the network.
+        if judge::runs_project_files(name) && self.tainted.any_within(&self.ctx.cwd) {
+            raise(
+                seg,
+                Risk::Critical,
+                format!(
+                    "Runs {name}, which runs the project's files, after this command downloaded files into its folder."
+                ),
+            );
+        }
+        // `git clone URL [DIR]` writes a folder of files from the network.
+        if name == "git"
+            && let Some(folder) = clone_folder(args)
+        {
+            let folder = self.resolver.resolve(&folder, &self.ctx).lexical;
+            self.tainted.add_folder(&folder);
+        }
+        if let Some(folder) = download_folder(name, args) {
+            let folder = match folder {
+                Some(dir) => self.resolver.resolve(&dir, &self.ctx).lexical,
+                None => self.ctx.cwd.clone(),
+            };
+            self.tainted.add_folder(&folder);
         }
     }
 
@@ -713,7 +1029,34 @@ impl Walker<'_> {
             }
             return;
         }
-        let analysis = analyse_at_depth(script, &self.ctx, self.depth + 1, level + 1);
+        let outer = Outer {
+            stdin: self.script_stdin.clone(),
+            tainted: self.tainted.clone(),
+        };
+        let (analysis, cwd, tainted) = analyse_with(
+            script,
+            &self.ctx,
+            self.depth + 1,
+            level + 1,
+            plain::plain_words,
+            self.dialect,
+            outer,
+        );
+        // `eval` and `source` run the script in this shell: a `cd` in it moves the
+        // shell for what follows, and its variables stay set. Files a script wrote
+        // stay written whichever shell wrote them.
+        let same_shell = self
+            .segments
+            .get(index)
+            .is_some_and(|s| matches!(s.program.as_str(), "eval" | "source" | "."));
+        if same_shell {
+            self.ctx.cwd = cwd;
+            self.tainted = tainted;
+        } else {
+            let variables = std::mem::take(&mut self.tainted.variables);
+            self.tainted = tainted;
+            self.tainted.variables = variables;
+        }
         if let Some(problem) = &analysis.problem {
             let msg = format!("in an inner script: {problem}");
             if !self.problems.contains(&msg) {
@@ -730,27 +1073,104 @@ impl Walker<'_> {
                 seg.reason = format!("Runs a script that {}", lower_first(&inner_reason));
             }
         }
+        // A script that downloads writes data from the network (`bash -c 'curl URL'
+        // | sh`).
+        if analysis
+            .segments
+            .iter()
+            .any(|s| DOWNLOADERS.contains(&s.program.as_str()))
+            && let Some(n) = self.network.get_mut(index)
+        {
+            *n = true;
+        }
         for s in analysis.segments.into_iter() {
             self.push(s);
         }
     }
+}
 
-    /// Follows `cd`: later relative paths resolve against the new folder. A folder we
-    /// cannot know makes the cwd `/`, so relative paths count as outside the
-    /// workspace.
-    fn track_cd(&mut self, program: &str, args: &[Word]) {
-        if !matches!(program, "cd" | "pushd" | "popd") {
-            return;
+/// The folder `git clone URL [DIR]` writes: DIR, or the URL's last part without
+/// `.git`; a folder only known at run time counts as the shell's folder.
+fn clone_folder(args: &[Word]) -> Option<String> {
+    let at = args.iter().position(|a| a.text == "clone")?;
+    const VALUED: &[&str] = &[
+        "--depth",
+        "-b",
+        "--branch",
+        "-o",
+        "--origin",
+        "-c",
+        "--config",
+        "--reference",
+        "--template",
+        "--separate-git-dir",
+        "-j",
+        "--jobs",
+        "--filter",
+        "--shallow-since",
+        "--shallow-exclude",
+        "-u",
+        "--upload-pack",
+    ];
+    let rest = &args[at + 1..];
+    let operands: Vec<&Word> = rest
+        .iter()
+        .enumerate()
+        .filter(|(i, a)| {
+            let value_of_option = *i > 0 && VALUED.contains(&rest[i - 1].text.as_str());
+            !a.text.starts_with('-') && !value_of_option
+        })
+        .map(|(_, a)| a)
+        .collect();
+    let url = operands.first()?;
+    match operands.get(1) {
+        Some(dir) if !dir.dynamic => Some(dir.text.clone()),
+        Some(_) => Some(".".to_owned()),
+        None if url.dynamic => Some(".".to_owned()),
+        None => {
+            let last = url.text.trim_end_matches('/').rsplit(['/', ':']).next()?;
+            Some(last.trim_end_matches(".git").to_owned()).filter(|l| !l.is_empty())
         }
-        let target = args.iter().find(|a| a.dynamic || !a.text.starts_with('-'));
-        let new_cwd: PathBuf = match (program, target) {
-            ("cd" | "pushd", Some(t)) if !t.dynamic && t.text != "-" => {
-                self.resolver.resolve(&t.text, &self.ctx).lexical
-            }
-            ("cd", None) => self.ctx.home.clone().unwrap_or_else(|| PathBuf::from("/")),
-            _ => PathBuf::from("/"),
-        };
-        self.ctx.cwd = new_cwd;
+    }
+}
+
+/// Where a download writes files whose names Warden does not work out (`wget URL`,
+/// `curl -O URL`): `Some(None)` for the shell's folder, `Some(Some(dir))` for a folder
+/// given by an option, `None` when it names its files (or writes none).
+fn download_folder(name: &str, args: &[Word]) -> Option<Option<String>> {
+    let value = |names: &[&str]| {
+        args.iter().enumerate().find_map(|(i, a)| {
+            names.iter().find_map(|n| {
+                if a.text == *n {
+                    args.get(i + 1).map(|v| v.text.clone())
+                } else {
+                    a.text.strip_prefix(&format!("{n}=")).map(str::to_owned)
+                }
+            })
+        })
+    };
+    match name {
+        "wget" => {
+            let named = args.iter().any(|a| {
+                a.text == "-O"
+                    || a.text.starts_with("--output-document")
+                    || (a.text.starts_with("-O") && !a.text.starts_with("--"))
+            });
+            (!named).then(|| value(&["-P", "--directory-prefix"]))
+        }
+        "curl" => {
+            let remote = args.iter().any(|a| {
+                matches!(
+                    a.text.as_str(),
+                    "--remote-name" | "--remote-name-all" | "--remote-header-name"
+                ) || (a.text.starts_with('-')
+                    && !a.text.starts_with("--")
+                    && a.text.contains(['O', 'J']))
+            });
+            remote.then(|| value(&["--output-dir"]))
+        }
+        "aria2c" | "lynx" | "w3m" | "ftp" | "tftp" => Some(value(&["-d", "--dir"])),
+        _ => None,
     }
 }
 

@@ -15,8 +15,8 @@ pub(super) struct Unwrapped {
     pub assignments: Vec<Word>,
     /// `env -S STRING`: a command line split by `env` itself.
     pub split_string: Option<Word>,
-    /// A wrapper option we do not know, after which we cannot tell what runs.
-    pub problem: Option<String>,
+    /// Why we cannot tell what the wrapper runs, when we cannot.
+    pub problem: Option<WrapperError>,
     /// `env -C DIR`: the folder the program runs in.
     pub chdir: Option<Word>,
     /// The names of the wrappers peeled off, outermost first.
@@ -24,6 +24,21 @@ pub(super) struct Unwrapped {
     /// The least risk a peeled wrapper adds on its own, with why
     /// (`systemd-run` starts a service that outlives the command).
     pub floor: Option<(crate::Risk, String)>,
+}
+
+/// Why a wrapper's program cannot be found, so that the segment is not fully analysed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(super) enum WrapperError {
+    /// An option Warden does not know may take a value, so the program's place is unclear.
+    #[error(
+        "`{wrapper}` has an option Warden does not know ({option}), so what it runs is unclear"
+    )]
+    UnknownOption { wrapper: String, option: String },
+    /// An argument only known at run time may be an option or the program.
+    #[error(
+        "`{wrapper}` has an argument only known at run time ({argument}), so what it runs is unclear"
+    )]
+    Dynamic { wrapper: String, argument: String },
 }
 
 /// A wrapper described as data: `name [options] [operands] PROGRAM ARGS...`.
@@ -452,10 +467,10 @@ fn data_wrapper(spec: &Spec, words: &[Word], mut i: usize, out: &mut Unwrapped) 
     while let Some(w) = words.get(i) {
         let a = w.text.as_str();
         if w.dynamic {
-            return Err(format!(
-                "`{}` has an argument only known at run time ({a}), so what it runs is unclear",
-                spec.name
-            ));
+            return Err(WrapperError::Dynamic {
+                wrapper: spec.name.to_owned(),
+                argument: a.to_owned(),
+            });
         }
         if a == "--" {
             i += 1;
@@ -580,14 +595,17 @@ pub(super) fn basename(program: &str) -> &str {
     program.rsplit('/').next().unwrap_or(program)
 }
 
-type Step = Result<Option<usize>, String>;
+type Step = Result<Option<usize>, WrapperError>;
 
 fn arg(words: &[Word], i: usize) -> Option<&str> {
     words.get(i).map(|w| w.text.as_str())
 }
 
-fn unknown(wrapper: &str, option: &str) -> String {
-    format!("`{wrapper}` has an option Warden does not know ({option}), so what it runs is unclear")
+fn unknown(wrapper: &str, option: &str) -> WrapperError {
+    WrapperError::UnknownOption {
+        wrapper: wrapper.to_owned(),
+        option: option.to_owned(),
+    }
 }
 
 fn skip_dashdash(words: &[Word], i: usize) -> Option<usize> {

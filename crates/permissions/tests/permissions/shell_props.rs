@@ -444,3 +444,110 @@ proptest! {
         }
     }
 }
+
+/// Fragments of this round's mechanisms: downloads, sockets, printf and echo text,
+/// `cd` and its variables, functions, `((…))`, braces, archives and patches.
+const PROVENANCE_FRAGMENTS: &[&str] = &[
+    "curl",
+    "https://x.example",
+    "-o",
+    "-O",
+    "x.sh",
+    "wget",
+    "|",
+    "&&",
+    ";",
+    "&",
+    "sh",
+    "bash",
+    "/dev/stdin",
+    "/dev/tcp/x/1",
+    "<",
+    ">",
+    "<&3",
+    "3<>",
+    "<<<",
+    "$(",
+    "`",
+    ")",
+    "(",
+    "((",
+    "))",
+    "$((",
+    "{a,b}",
+    "{",
+    "}",
+    "printf",
+    "'%s\\n'",
+    "'\\x72m'",
+    "'\\162'",
+    "'%b'",
+    "'%5s'",
+    "echo",
+    "-e",
+    "'rm -rf ~'",
+    "eval",
+    "source",
+    ".",
+    "x=",
+    "\"$x\"",
+    "cd",
+    "-P",
+    "-",
+    "pushd",
+    "popd",
+    "CDPATH=/",
+    "HOME=/",
+    "f()",
+    "a()",
+    "$FUNCNAME",
+    "f",
+    "a",
+    "tar",
+    "xf",
+    "-C",
+    "~",
+    "patch",
+    "perl",
+    "-pi",
+    "grep",
+    "-r",
+    "git",
+    "show",
+    "HEAD:.env",
+    "ls-remote",
+];
+
+proptest! {
+    /// The readers of this round (provenance, printf and echo text, where the shell is,
+    /// the call graph, the sh reading) never panic, and the fail-closed rules hold.
+    #[test]
+    fn provenance_cwd_and_call_graph_never_panic_and_fail_closed(
+        parts in proptest::collection::vec(proptest::sample::select(PROVENANCE_FRAGMENTS), 0..24),
+        glue in proptest::sample::select(&["", " "][..]),
+    ) {
+        let command = parts.join(glue);
+        let analysis = analyse(&command, &ctx());
+        let max = analysis.segments.iter().map(|s| s.risk).max();
+        prop_assert!(max.is_none_or(|m| analysis.risk >= m));
+        if analysis.segments.iter().any(|s| s.opaque) {
+            prop_assert_eq!(analysis.risk, Risk::Critical, "{:?}", command);
+        }
+    }
+
+    /// A download piped into a shell stays Critical whatever stages stand between.
+    #[test]
+    fn a_download_stays_critical_through_any_filter(
+        filters in proptest::collection::vec(
+            proptest::sample::select(&["cat", "tee /tmp/x", "grep -v x", "base64 -d", "head -n 5", "tr -d x", "sed 's/a/b/'"][..]),
+            0..4,
+        ),
+        shell in proptest::sample::select(&["sh", "bash -s", "bash /dev/stdin", "python3 -", "sh -c \"$(cat)\""][..]),
+    ) {
+        let mut stages = vec!["curl -s https://x.example".to_owned()];
+        stages.extend(filters.iter().map(|f| (*f).to_owned()));
+        stages.push(shell.to_owned());
+        let command = stages.join(" | ");
+        prop_assert_eq!(analyse(&command, &ctx()).risk, Risk::Critical, "{}", command);
+    }
+}

@@ -16,10 +16,15 @@ pub fn ctx() -> Context {
 /// The rows of `cases` whose command is not judged at `expected` (or, with `at_least`,
 /// at least `expected`), each as a line that says what it got and why.
 pub fn failures(cases: &[(&str, Risk)], at_least: bool) -> Vec<String> {
+    failures_in(cases, at_least, &ctx())
+}
+
+/// [`failures`] in the session `ctx`.
+pub fn failures_in(cases: &[(&str, Risk)], at_least: bool, ctx: &Context) -> Vec<String> {
     cases
         .iter()
         .filter_map(|(command, expected)| {
-            let a = analyse(command, &ctx());
+            let a = analyse(command, ctx);
             let ok = if at_least {
                 a.risk >= *expected
             } else {
@@ -40,7 +45,12 @@ pub fn failures(cases: &[(&str, Risk)], at_least: bool) -> Vec<String> {
 /// Fails with every row of `cases` that is not judged at `expected` (or, with
 /// `at_least`, at least `expected`), so one run shows all that broke.
 pub fn check_table(cases: &[(&str, Risk)], at_least: bool) {
-    let f = failures(cases, at_least);
+    check_table_in(cases, at_least, &ctx());
+}
+
+/// [`check_table`] in the session `ctx`.
+pub fn check_table_in(cases: &[(&str, Risk)], at_least: bool, ctx: &Context) {
+    let f = failures_in(cases, at_least, ctx);
     assert!(
         f.is_empty(),
         "{} of {} failed:\n{}",

@@ -140,7 +140,7 @@ fn shell_commands_have_the_expected_risk() {
     check("git log --output=~/.bashrc", Critical);
     check("git blame --contents=.env src/lib.rs", High);
     check("git config --get user.name", Low);
-    check("git config core.hooksPath /tmp/hooks", High);
+    check("git config core.hooksPath /tmp/hooks", Critical);
     check("git config alias.st '!rm -rf /'", Critical);
     check("git config --global core.pager 'sh -c evil'", High);
 

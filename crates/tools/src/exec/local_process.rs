@@ -93,18 +93,14 @@ pub(crate) async fn run(
     secrets: &Secrets,
 ) -> io::Result<LocalRun> {
     let mut command_line = tokio::process::Command::new(&super::command_shell().program);
-    secrets.scrub_command(&mut command_line);
-    for name in super::SHELL_STARTUP_ENV {
-        command_line.env_remove(name);
-    }
+    // Nothing is inherited unseen: the environment is exactly `shell_env`'s.
     command_line
+        .env_clear()
+        .envs(super::shell::shell_env(secrets, std::env::vars_os()))
         .arg("-c")
         .arg(command)
         .current_dir(cwd)
         .stdin(Stdio::null())
-        // The group is in the background of Warden's terminal (if any); a program that opened
-        // /dev/tty to ask for a password would stop there until the timeout. Git can be told.
-        .env("GIT_TERMINAL_PROMPT", "0")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0)

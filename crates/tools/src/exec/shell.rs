@@ -21,9 +21,40 @@ pub struct CommandShell {
 
 /// Variables that make bash read a file or set options before the command line
 /// runs (`BASH_ENV` and `ENV` name start-up files, `SHELLOPTS` and `BASHOPTS` turn on
-/// options): removed from the shell's environment, so what runs is the command line
-/// that was judged and nothing else.
-pub const SHELL_STARTUP_ENV: &[&str] = &["BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS"];
+/// options), or change what the line does without appearing in it (`CDPATH` moves
+/// where `cd name` goes, `GLOBIGNORE` what a glob matches): removed from the shell's
+/// environment, so what runs is the command line that was judged and nothing else.
+pub const SHELL_STARTUP_ENV: &[&str] = &[
+    "BASH_ENV",
+    "ENV",
+    "SHELLOPTS",
+    "BASHOPTS",
+    "CDPATH",
+    "GLOBIGNORE",
+];
+
+/// The environment a command line's shell starts with: Warden's own (`parent`)
+/// without its secrets and without [`SHELL_STARTUP_ENV`], and with git told not to
+/// prompt (the shell has no terminal to prompt on).
+pub(crate) fn shell_env(
+    secrets: &crate::secrets::Secrets,
+    parent: impl IntoIterator<Item = (std::ffi::OsString, std::ffi::OsString)>,
+) -> Vec<(std::ffi::OsString, std::ffi::OsString)> {
+    let mut env: Vec<_> = secrets
+        .child_env(parent)
+        .into_iter()
+        .filter(|(name, _)| {
+            !SHELL_STARTUP_ENV
+                .iter()
+                .any(|s| name.as_encoded_bytes() == s.as_bytes())
+        })
+        .filter(|(name, _)| name != "GIT_TERMINAL_PROMPT")
+        .collect();
+    // The group is in the background of Warden's terminal (if any); a program that
+    // opened /dev/tty to ask for a password would stop there until the timeout.
+    env.push(("GIT_TERMINAL_PROMPT".into(), "0".into()));
+    env
+}
 
 /// The shell for command lines, found once: bash on `PATH` (or in `/bin`,
 /// `/usr/bin`), else `sh`, with a warning that the dialect differs.
@@ -73,6 +104,36 @@ fn is_executable(path: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_shell_starts_without_start_up_files_options_cdpath_or_secrets() {
+        let secrets = crate::secrets::Secrets::new(&["MY_TOKEN".to_owned()], |name| {
+            (name == "MY_TOKEN").then(|| "tok-0123456789abcdef".to_owned())
+        });
+        let parent = [
+            ("PATH", "/usr/bin"),
+            ("BASH_ENV", "/tmp/evil.sh"),
+            ("ENV", "/tmp/evil.sh"),
+            ("SHELLOPTS", "xtrace"),
+            ("BASHOPTS", "extglob"),
+            ("CDPATH", "/"),
+            ("GLOBIGNORE", "*"),
+            ("MY_TOKEN", "tok-0123456789abcdef"),
+            ("GIT_TERMINAL_PROMPT", "1"),
+            ("LANG", "C.UTF-8"),
+        ]
+        .map(|(n, v)| (std::ffi::OsString::from(n), std::ffi::OsString::from(v)));
+        let env = shell_env(&secrets, parent);
+        let names: Vec<String> = env
+            .iter()
+            .map(|(n, v)| format!("{}={}", n.to_string_lossy(), v.to_string_lossy()))
+            .collect();
+        assert_eq!(
+            names,
+            ["PATH=/usr/bin", "LANG=C.UTF-8", "GIT_TERMINAL_PROMPT=0"],
+            "{names:?}"
+        );
+    }
 
     #[test]
     fn bash_is_found_on_the_path_and_sh_is_the_fallback() {

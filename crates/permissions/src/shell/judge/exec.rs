@@ -4,6 +4,7 @@
 use super::{Input, SHELLS, Stdin, Verdict, operands_of, package_tool};
 use crate::Risk;
 use crate::paths::FileOp;
+use crate::shell::provenance::{Provenance, is_stdin_path};
 
 /// Shells: `-c STRING` is analysed as a script; a script file cannot be read (High);
 /// reading the script from standard input is Critical after a download.
@@ -82,10 +83,19 @@ pub(super) fn shell(input: &Input<'_>) -> Verdict {
                 v.opaque = true;
                 v
             }
+            // `xargs sh -c` with network data as its arguments.
+            None if input.substituted_download => Verdict::new(
+                Risk::Critical,
+                format!("Runs {p} -c on a script downloaded from the network."),
+            ),
             None => Verdict::new(Risk::High, format!("Runs {p} -c without a script.")),
         };
     }
-    if i < args.len() && !reads_stdin {
+    // `bash /dev/stdin` reads its script from its input, as `bash -s` does.
+    let script_from_stdin = args
+        .get(i)
+        .is_some_and(|a| !a.dynamic && is_stdin_path(&a.text));
+    if i < args.len() && !reads_stdin && !script_from_stdin {
         let mut v = Verdict::new(
             Risk::High,
             format!(
@@ -104,32 +114,48 @@ pub(super) fn shell(input: &Input<'_>) -> Verdict {
     stdin_script(input, p)
 }
 
-/// A shell or interpreter that reads its program from standard input.
+/// A shell or interpreter that reads its program from standard input: Critical when
+/// the input comes from the network or is made at run time where Warden cannot see
+/// it; a known text given to a shell is judged as the script it is.
 pub(super) fn stdin_script(input: &Input<'_>, p: &str) -> Verdict {
-    match input.stdin {
-        Stdin::Pipe { download: true, .. } => Verdict::new(
+    let shell_like = SHELLS.contains(&p) || matches!(p, "source" | ".");
+    if input.substituted_download {
+        return Verdict::new(
+            Risk::Critical,
+            format!("Runs {p} on a script that holds data downloaded from the network."),
+        );
+    }
+    let known = match input.stdin {
+        Stdin::Pipe(Provenance::Known(texts)) => Some(texts.clone()),
+        Stdin::Text(Some(text)) => Some(vec![text.clone()]),
+        _ => None,
+    };
+    match (input.stdin, known) {
+        (Stdin::Pipe(Provenance::Network), _) => Verdict::new(
             Risk::Critical,
             format!("Pipes a download into {p}, which runs whatever the server sends."),
         ),
-        Stdin::Pipe {
-            echo: Some(text), ..
-        }
-        | Stdin::Text(Some(text))
-            if SHELLS.contains(&p) =>
-        {
+        (_, Some(texts)) if shell_like => {
             let mut v = Verdict::new(
                 Risk::Low,
                 format!("Runs {p} on a script whose parts are judged on their own."),
             );
-            v.scripts.push(text.clone());
+            v.scripts.extend(texts);
             v
         }
-        Stdin::Pipe { .. } => Verdict::new(
+        (Stdin::Pipe(Provenance::Unseen) | Stdin::Text(None), _) => Verdict {
+            opaque: true,
+            ..Verdict::new(
+                Risk::High,
+                format!("Runs {p} on a script made at run time, which Warden cannot see."),
+            )
+        },
+        (Stdin::Pipe(_), _) => Verdict::new(
             Risk::High,
             format!("Runs {p} on a script read from another command's output."),
         ),
-        Stdin::Text(_) => Verdict::new(Risk::High, format!("Runs {p} on a here-document.")),
-        Stdin::Inherited => Verdict::new(
+        (Stdin::Text(_), _) => Verdict::new(Risk::High, format!("Runs {p} on a here-document.")),
+        (Stdin::Inherited, _) => Verdict::new(
             Risk::High,
             format!("Starts {p}, which runs whatever it is given."),
         ),
@@ -170,12 +196,32 @@ pub(super) fn interpreter(input: &Input<'_>) -> Verdict {
             _ => Verdict::new(Risk::High, format!("Runs the Python module {module}.")),
         };
     }
+    // `python3 /dev/stdin`, `python3 -`: the program is the input.
+    if args
+        .iter()
+        .find(|a| a.dynamic || !a.text.starts_with('-') || a.text == "-")
+        .is_some_and(|a| !a.dynamic && (a.text == "-" || is_stdin_path(&a.text)))
+    {
+        return stdin_script(input, p);
+    }
     let code_flag = args.iter().any(|a| {
         matches!(
             a.text.as_str(),
             "-c" | "-e" | "-E" | "--eval" | "-p" | "--print" | "-r"
         )
     });
+    if let Some(targets) = super::unpack::in_place_targets(input) {
+        let mut v = Verdict::new(
+            Risk::High,
+            format!(
+                "Runs {p} -i, which rewrites files in place with code Warden does not analyse."
+            ),
+        );
+        for target in &targets {
+            v.word(FileOp::Write, target, input);
+        }
+        return v;
+    }
     if code_flag {
         return Verdict::new(
             Risk::High,
@@ -218,6 +264,13 @@ pub(super) fn eval(input: &Input<'_>) -> Verdict {
 pub(super) fn source(input: &Input<'_>) -> Verdict {
     if input.substituted_download {
         return Verdict::new(Risk::Critical, "Sources code downloaded from the network.");
+    }
+    if input
+        .args
+        .first()
+        .is_some_and(|a| !a.dynamic && is_stdin_path(&a.text))
+    {
+        return stdin_script(input, input.program);
     }
     Verdict::new(
         Risk::High,

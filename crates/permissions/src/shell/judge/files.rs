@@ -81,6 +81,7 @@ pub(super) fn readers(input: &Input<'_>, pattern_reader: bool) -> Verdict {
     let args = operands_of(input);
     let recursive = reads_recursively(p, &args);
     let mut seen_operands = 0;
+    let mut swept: Vec<Word> = Vec::new();
     let mut only_operands = false;
     let mut i = 0;
     while i < args.len() {
@@ -109,6 +110,11 @@ pub(super) fn readers(input: &Input<'_>, pattern_reader: bool) -> Verdict {
                 continue;
             }
             if pattern_reader && a.text.starts_with("--regexp=") {
+                continue;
+            }
+            if takes_value(p, &a.text) {
+                // A glob, a type, a count or a context size: not a path.
+                i += 1;
                 continue;
             }
             if let Some((flag, _)) = a.text.split_once('=')
@@ -146,10 +152,176 @@ pub(super) fn readers(input: &Input<'_>, pattern_reader: bool) -> Verdict {
         }
         if recursive {
             recursive_read(&mut v, a, input);
+            swept.push(a.clone());
         }
         v.word(op, a, input);
     }
+    if sweeps_secrets(p, &args) {
+        let (excluded, included) = name_filters(&args);
+        sweep(&mut v, p, &swept, &excluded, &included, input);
+    }
     v
+}
+
+/// A recursive read of `folders` (the shell's folder when none is given) that
+/// includes hidden and ignored files reads the secret files among them: Medium when
+/// one lies at the top of such a folder and no exclusion skips it, or when the folder
+/// is only known at run time.
+pub(super) fn sweep(
+    v: &mut Verdict,
+    p: &str,
+    folders: &[Word],
+    excluded: &[String],
+    included: &[String],
+    input: &Input<'_>,
+) {
+    let cwd = [Word::literal(".")];
+    let folders = if folders.is_empty() {
+        &cwd[..]
+    } else {
+        folders
+    };
+    for folder in folders {
+        let found = if folder.dynamic {
+            Some(folder.text.clone())
+        } else {
+            let path = input.resolve(&folder.text);
+            input
+                .resolver
+                .secret_in_folder(&path.lexical, excluded, included, input.ctx)
+                .map(|s| s.display().to_string())
+        };
+        if let Some(secret) = found {
+            v.secrets = true;
+            v.raise(
+                Risk::Medium,
+                format!(
+                    "Runs {p} over every file below {}, hidden and ignored ones included, so \
+                     it reads {secret}, which holds secrets.",
+                    folder.text
+                ),
+            );
+            return;
+        }
+    }
+}
+
+/// The name patterns a recursive reader is told to skip (`--exclude=.env`,
+/// `--exclude-dir=.git`, `rg -g '!.env'`), and the ones it is told to read only
+/// (`rg -g '*.rs'`, `grep --include='*.rs'`).
+fn name_filters(args: &[Word]) -> (Vec<String>, Vec<String>) {
+    let mut out = Vec::new();
+    let mut only = Vec::new();
+    for (i, a) in args.iter().enumerate() {
+        let (flag, value) = match a.text.split_once('=') {
+            Some((flag, value)) => (flag, Some(value.to_owned())),
+            None => (a.text.as_str(), args.get(i + 1).map(|w| w.text.clone())),
+        };
+        let Some(value) = value else { continue };
+        match flag {
+            "--exclude" | "--exclude-dir" => out.push(value),
+            "--include" => only.push(value),
+            // rg's globs exclude with a leading `!` and include otherwise.
+            "-g" | "--glob" | "--iglob" => match value.strip_prefix('!') {
+                Some(x) => out.push(x.to_owned()),
+                None => only.push(value),
+            },
+            _ => {}
+        }
+    }
+    (out, only)
+}
+
+/// Whether a recursive content reader also reads hidden files and the files git
+/// ignores, where a workspace keeps its own secrets (`.env`, keys, certificates):
+/// `grep -r` always does; `rg` and `ag` skip them unless told otherwise.
+fn sweeps_secrets(p: &str, args: &[Word]) -> bool {
+    let cluster_has = |letters: &[char]| {
+        args.iter().any(|a| {
+            !a.dynamic
+                && a.text.starts_with('-')
+                && !a.text.starts_with("--")
+                && a.text.chars().skip(1).any(|c| letters.contains(&c))
+        })
+    };
+    let long_has = |names: &[&str]| {
+        args.iter().any(|a| {
+            names
+                .iter()
+                .any(|n| a.text == *n || a.text.starts_with(&format!("{n}-")))
+        })
+    };
+    match p {
+        "grep" | "egrep" | "fgrep" | "zgrep" => reads_recursively(p, args),
+        "rg" => {
+            cluster_has(&['u', '.']) || long_has(&["--hidden", "--no-ignore", "--unrestricted"])
+        }
+        "ag" => {
+            cluster_has(&['u', 'U'])
+                || long_has(&["--hidden", "--unrestricted", "--skip-vcs-ignores"])
+        }
+        "ack" => true,
+        _ => false,
+    }
+}
+
+/// Options of the recursive searchers that take the next word as their value (a glob,
+/// a file type, a count), which is not a path to read. (grep's `-r` is recursive,
+/// rg's `-r` replaces: each program has its own.)
+fn takes_value(p: &str, option: &str) -> bool {
+    const COMMON: &[&str] = &[
+        "--exclude",
+        "--exclude-dir",
+        "--include",
+        "--color",
+        "--colour",
+        "--context",
+        "--after-context",
+        "--before-context",
+        "--max-count",
+        "-A",
+        "-B",
+        "-C",
+        "-m",
+    ];
+    let own: &[&str] = match p {
+        "rg" => &[
+            "-g",
+            "--glob",
+            "--iglob",
+            "-t",
+            "--type",
+            "-T",
+            "--type-not",
+            "--type-add",
+            "-d",
+            "--max-depth",
+            "-M",
+            "--max-columns",
+            "-j",
+            "--threads",
+            "--sort",
+            "--sortr",
+            "-E",
+            "--encoding",
+            "-r",
+            "--replace",
+            "--max-filesize",
+        ],
+        "ag" => &[
+            "-G",
+            "--file-search-regex",
+            "--ignore",
+            "--depth",
+            "-W",
+            "--width",
+        ],
+        "grep" | "egrep" | "fgrep" | "zgrep" => {
+            &["-d", "--directories", "-D", "--devices", "--label"]
+        }
+        _ => return false,
+    };
+    COMMON.contains(&option) || own.contains(&option)
 }
 
 /// Whether a reader descends into folders.

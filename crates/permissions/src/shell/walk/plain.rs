@@ -57,6 +57,8 @@ mod tests {
 
     use super::plain_words;
     use crate::Context;
+    use crate::shell::dialect::Dialect;
+    use crate::shell::walk::Outer;
     use crate::shell::walk::analyse_with;
 
     fn ctx() -> Context {
@@ -77,8 +79,26 @@ mod tests {
         level: usize,
     ) -> Option<(crate::shell::CommandAnalysis, crate::shell::CommandAnalysis)> {
         plain_words(command)?;
-        let parsed = analyse_with(command, &ctx(), 0, level, |_| None);
-        let fast = analyse_with(command, &ctx(), 0, level, plain_words);
+        let parsed = analyse_with(
+            command,
+            &ctx(),
+            0,
+            level,
+            |_| None,
+            Dialect::Bash,
+            Outer::default(),
+        )
+        .0;
+        let fast = analyse_with(
+            command,
+            &ctx(),
+            0,
+            level,
+            plain_words,
+            Dialect::Bash,
+            Outer::default(),
+        )
+        .0;
         Some((parsed, fast))
     }
 

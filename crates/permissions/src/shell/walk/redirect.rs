@@ -16,6 +16,9 @@ pub(super) enum Effect {
     Read(Word),
     /// Here-document or here-string text; `None` when only known at run time.
     Stdin(Option<String>),
+    /// Input read from a numbered file descriptor (`<&3`), which may be a socket the
+    /// line opened.
+    ReadFd,
     /// A here-document or here-string that expands a variable that may hold a secret
     /// (`<<< "$GITHUB_TOKEN"`): the command is given it, and usually prints it.
     SecretExpansion(String),
@@ -37,7 +40,7 @@ impl Walker<'_> {
         let has_files = effects.iter().any(|e| {
             matches!(
                 e,
-                Effect::Write(_) | Effect::Read(_) | Effect::SecretExpansion(_)
+                Effect::Write(_) | Effect::Read(_) | Effect::SecretExpansion(_) | Effect::ReadFd
             )
         });
         if has_files {
@@ -68,6 +71,10 @@ impl Walker<'_> {
                             || (!word.text.is_empty()
                                 && word.text.chars().all(|c| c.is_ascii_digit() || c == '-')));
                     if dup {
+                        let fd = word.text.trim_end_matches('-');
+                        if op.starts_with('<') && fd.parse::<u32>().is_ok_and(|n| n > 2) {
+                            out.push(Effect::ReadFd);
+                        }
                         continue;
                     }
                     if op.starts_with('<') && op != "<>" {
@@ -126,9 +133,15 @@ impl Walker<'_> {
     pub(super) fn apply_effects(&self, effects: &[Effect], seg: &mut Segment) {
         for effect in effects {
             let (op, word) = match effect {
+                // A socket is judged as a connection (`walk.rs`), not as a file.
+                Effect::Read(w) | Effect::Write(w)
+                    if !w.dynamic && crate::shell::provenance::is_socket_path(&w.text) =>
+                {
+                    continue;
+                }
                 Effect::Write(w) => (FileOp::Write, w),
                 Effect::Read(w) => (FileOp::Read, w),
-                Effect::Stdin(_) => continue,
+                Effect::Stdin(_) | Effect::ReadFd => continue,
                 Effect::SecretExpansion(name) => {
                     raise(
                         seg,

@@ -6,6 +6,7 @@ use tree_sitter::Node;
 
 use super::Walker;
 use crate::shell::Segment;
+use crate::shell::dialect::Dialect;
 use crate::shell::env::{self, Var};
 use crate::shell::words::{self, Word};
 
@@ -15,7 +16,9 @@ impl Walker<'_> {
     /// plain word with braces expands as bash expands it (`~/{.ssh,x}` is `~/.ssh`
     /// and `~/x`), so every path it names is judged.
     pub(super) fn split_words(&self, node: Node<'_>) -> Vec<Word> {
-        if let Some(expanded) = words::expand_braces(self.text(node)) {
+        if self.dialect == Dialect::Bash
+            && let Some(expanded) = words::expand_braces(self.text(node))
+        {
             return expanded.into_iter().map(Word::literal).collect();
         }
         let word = words::eval(node, self.src, self.scope());
@@ -35,6 +38,7 @@ impl Walker<'_> {
             return;
         };
         let name = self.text(name).to_string();
+        self.note_cd_variable(&name);
         let top_level = node.parent().is_some_and(|p| {
             p.kind() == "program"
                 || (p.kind() == "declaration_command"
@@ -66,12 +70,17 @@ impl Walker<'_> {
     /// variable's value is analysed and a relocating one is High; an unknown one
     /// matters only when `export`ed (then Medium, as for a prefix).
     pub(super) fn assignment_segment(&mut self, node: Node<'_>, level: usize) {
+        let start = self.segments.len();
         self.walk_children(node, level);
         self.record_assignment(node);
         let name = node
             .child_by_field_name("name")
             .map(|n| self.text(n).to_string())
             .unwrap_or_default();
+        // `x=$(curl URL)`: the variable holds data from the network from now on.
+        if self.network[start..].contains(&true) && !self.tainted.variables.contains(&name) {
+            self.tainted.variables.push(name.clone());
+        }
         let exported = node.parent().is_some_and(|p| {
             p.kind() == "declaration_command"
                 && p.child(0)

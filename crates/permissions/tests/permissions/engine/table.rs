@@ -105,6 +105,14 @@ const POLICIES: &[NamedPolicy] = &[
         false,
     ),
     (
+        "allow_high",
+        &[(
+            Layer::User,
+            "[[rule]]\nrisk = \"high\"\ndecision = \"allow\"\n",
+        )],
+        false,
+    ),
+    (
         "allow_everything",
         &[(
             Layer::User,

@@ -1,0 +1,280 @@
+use agent_client_protocol::v1::schema::{PermissionOption, PermissionOptionKind, ToolCallUpdate};
+use serde_json::json;
+
+use super::*;
+
+const WARDEN: &[(&str, &str, PermissionOptionKind)] = &[
+    ("allow-once", "Allow once", PermissionOptionKind::AllowOnce),
+    (
+        "allow-session",
+        "Always allow in this session",
+        PermissionOptionKind::AllowAlways,
+    ),
+    (
+        "allow-project",
+        "Always allow in this project",
+        PermissionOptionKind::AllowAlways,
+    ),
+    ("reject-once", "Reject", PermissionOptionKind::RejectOnce),
+    (
+        "reject-project",
+        "Always reject in this project",
+        PermissionOptionKind::RejectAlways,
+    ),
+];
+/// Warden's order for a Critical call: reject-once first, no "always allow".
+const CRITICAL: &[(&str, &str, PermissionOptionKind)] = &[
+    ("reject-once", "Reject", PermissionOptionKind::RejectOnce),
+    ("allow-once", "Allow once", PermissionOptionKind::AllowOnce),
+];
+
+fn request(
+    id: &str,
+    risk: Option<&str>,
+    options: &[(&str, &str, PermissionOptionKind)],
+) -> RequestPermissionRequest {
+    let options = options
+        .iter()
+        .map(|(id, name, kind)| PermissionOption::new(id.to_string(), name.to_string(), *kind))
+        .collect();
+    let mut request = RequestPermissionRequest::new(
+        "s".to_owned(),
+        ToolCallUpdate::new(id.to_owned(), Default::default()),
+        options,
+    );
+    if let Some(risk) = risk {
+        request = request.meta(json!({"warden": {"risk": risk}}).as_object().cloned());
+    }
+    request
+}
+
+#[test]
+fn buttons_follow_seed_002_and_never_preselect_an_allow_for_a_critical_call() {
+    let check = |risk: Option<&str>, options, line: &str, keys: &str| {
+        let buttons = Buttons::new(&request("c", risk, options));
+        assert_eq!(buttons.line(Style::PLAIN), line, "{risk:?}");
+        assert_eq!(buttons.keys(true, false), keys, "{risk:?}");
+    };
+    check(
+        Some("medium"),
+        WARDEN,
+        "[Allow for this chat] [Allow once] [Deny] [Always allow in this project] [Always reject in this project]",
+        "keys: a for this chat · o once · d deny · 1-2 the options after Deny · > arguments · e edit · n note · Enter Allow once",
+    );
+    check(
+        Some("critical"),
+        CRITICAL,
+        "[Allow once] [Deny]",
+        "keys: o once · d deny · > arguments · e edit · n note · Enter Deny",
+    );
+    // Marked Critical but ordered allow-first by another agent: Enter still denies.
+    check(
+        Some("critical"),
+        WARDEN,
+        "[Allow for this chat] [Allow once] [Deny] [Always allow in this project] [Always reject in this project]",
+        "keys: a for this chat · o once · d deny · 1-2 the options after Deny · > arguments · e edit · n note · Enter Deny",
+    );
+    // Warden's Critical order without the `_meta` rating: the first once-option, reject.
+    check(
+        None,
+        CRITICAL,
+        "[Allow once] [Deny]",
+        "keys: o once · d deny · > arguments · e edit · n note · Enter Deny",
+    );
+    // Only "always" options: Enter picks nothing.
+    check(
+        None,
+        &[
+            ("yes", "Yes", PermissionOptionKind::AllowAlways),
+            ("no", "No", PermissionOptionKind::RejectAlways),
+        ],
+        "[Allow for this chat] [No]",
+        "keys: a for this chat · 1 the option after Deny · > arguments · e edit · n note",
+    );
+}
+
+/// Runs `keys` over a batch of `requests`; returns each step and the answers that went
+/// back, by request, as `option` or `cancelled`, with their `_meta`.
+fn run(
+    requests: Vec<RequestPermissionRequest>,
+    keys: &[Key],
+    extras: bool,
+) -> (Vec<Step>, Vec<String>) {
+    let mut batch = Batch::default();
+    let mut replies = Vec::new();
+    for request in requests {
+        let (tx, rx) = oneshot::channel();
+        batch.push(request, tx);
+        replies.push(rx);
+    }
+    let mut steps = Vec::new();
+    for key in keys {
+        match key {
+            Key::Char('E') => {
+                let i = batch.current().expect("open");
+                batch.get_mut(i).expect("pending").edited = Some(json!({"path": "edited.txt"}));
+            }
+            Key::Char('N') => {
+                let i = batch.current().expect("open");
+                batch.get_mut(i).expect("pending").note = Some("why".to_owned());
+            }
+            Key::Char('C') => {
+                batch.cancel_all();
+            }
+            key => steps.push(batch.key(*key, extras)),
+        }
+    }
+    let answers = replies
+        .into_iter()
+        .map(|mut rx| match rx.try_recv() {
+            Ok(response) => serde_json::to_string(&response).expect("json"),
+            Err(_) => "open".to_owned(),
+        })
+        .collect();
+    (steps, answers)
+}
+
+fn answered(index: usize, disposition: &str) -> Step {
+    Step::Answered {
+        index,
+        disposition: disposition.to_owned(),
+    }
+}
+
+#[test]
+fn a_batch_is_answered_one_at_a_time_and_goes_back_together() {
+    let three = || {
+        vec![
+            request("1", Some("medium"), WARDEN),
+            request("2", Some("medium"), WARDEN),
+            request("3", Some("critical"), CRITICAL),
+        ]
+    };
+    let (steps, answers) = run(three(), &[Key::Char('a'), Key::Char('o')], false);
+    assert_eq!(
+        steps,
+        [
+            answered(0, "Approved for session"),
+            answered(1, "Approved once")
+        ]
+    );
+    // Nothing goes back before the last answer.
+    assert_eq!(answers, ["open", "open", "open"]);
+
+    let (steps, answers) = run(
+        three(),
+        &[Key::Char('a'), Key::Char('o'), Key::Enter],
+        false,
+    );
+    assert_eq!(
+        steps.last(),
+        Some(&Step::Sent {
+            index: 2,
+            disposition: "Denied".to_owned(),
+            count: 3
+        })
+    );
+    assert_eq!(
+        answers,
+        [
+            r#"{"outcome":{"outcome":"selected","optionId":"allow-session"}}"#,
+            r#"{"outcome":{"outcome":"selected","optionId":"allow-once"}}"#,
+            r#"{"outcome":{"outcome":"selected","optionId":"reject-once"}}"#,
+        ]
+    );
+}
+
+#[test]
+fn undo_reopens_the_last_answer_until_the_batch_is_sent() {
+    let two = || vec![request("1", None, WARDEN), request("2", None, WARDEN)];
+    let (steps, answers) = run(
+        two(),
+        &[
+            Key::Char('a'),
+            Key::Char('u'),
+            Key::Char('d'),
+            Key::Char('o'),
+        ],
+        false,
+    );
+    assert_eq!(
+        steps,
+        [
+            answered(0, "Approved for session"),
+            Step::Undone { index: 0 },
+            answered(0, "Denied"),
+            Step::Sent {
+                index: 1,
+                disposition: "Approved once".to_owned(),
+                count: 2
+            },
+        ]
+    );
+    assert_eq!(
+        answers,
+        [
+            r#"{"outcome":{"outcome":"selected","optionId":"reject-once"}}"#,
+            r#"{"outcome":{"outcome":"selected","optionId":"allow-once"}}"#,
+        ]
+    );
+    // Nothing to undo on the first request; unknown keys do nothing.
+    let (steps, _) = run(
+        two(),
+        &[Key::Char('u'), Key::Char('z'), Key::Char('>')],
+        false,
+    );
+    assert_eq!(steps, [Step::Ignored, Step::Ignored, Step::Redraw]);
+}
+
+#[test]
+fn ctrl_c_answers_every_open_request_cancelled_answered_ones_too() {
+    let two = vec![request("1", None, WARDEN), request("2", None, WARDEN)];
+    let (_, answers) = run(two, &[Key::Char('o'), Key::Char('C')], false);
+    assert_eq!(answers, [r#"{"outcome":{"outcome":"cancelled"}}"#; 2]);
+}
+
+#[test]
+fn edits_and_notes_travel_in_wardens_meta_only_when_the_agent_reads_it() {
+    let one = || vec![request("1", None, WARDEN)];
+    let (_, answers) = run(
+        one(),
+        &[Key::Char('E'), Key::Char('N'), Key::Char('o')],
+        true,
+    );
+    assert_eq!(
+        answers,
+        [
+            r#"{"outcome":{"outcome":"selected","optionId":"allow-once"},"_meta":{"warden":{"editedInput":{"path":"edited.txt"},"note":"why"}}}"#
+        ]
+    );
+    // A denial carries the note, not the edit.
+    let (_, answers) = run(
+        one(),
+        &[Key::Char('E'), Key::Char('N'), Key::Char('d')],
+        true,
+    );
+    assert_eq!(
+        answers,
+        [
+            r#"{"outcome":{"outcome":"selected","optionId":"reject-once"},"_meta":{"warden":{"note":"why"}}}"#
+        ]
+    );
+    // An agent that does not read the extension gets the plain answer, and no edit keys.
+    let (steps, answers) = run(
+        one(),
+        &[
+            Key::Char('e'),
+            Key::Char('n'),
+            Key::Char('E'),
+            Key::Char('o'),
+        ],
+        false,
+    );
+    assert_eq!(steps[..2], [Step::Ignored, Step::Ignored]);
+    assert_eq!(
+        answers,
+        [r#"{"outcome":{"outcome":"selected","optionId":"allow-once"}}"#]
+    );
+    let (steps, _) = run(one(), &[Key::Char('e'), Key::Char('n')], true);
+    assert_eq!(steps, [Step::Edit, Step::Note]);
+}

@@ -1,0 +1,224 @@
+//! Writers whose targets are not plain operands: `tar` (what it extracts, where),
+//! `patch` (the file it patches, or the files its patch names), `ed` and `ex` (the
+//! file they edit), and `perl -i` / `ruby -i` (the files they rewrite in place).
+
+use super::{Input, Verdict};
+use crate::Risk;
+use crate::paths::FileOp;
+use crate::shell::words::Word;
+
+/// `tar`: listing reads the archive (Low); creating writes it; extracting writes an
+/// unknown set of files into the folder given by `-C` (or the shell's folder), which
+/// is at least Medium however harmless the folder. Options that run programs
+/// (`--to-command`, `-I`, ...) are judged by the carried-command table.
+pub(super) fn tar(input: &Input<'_>) -> Verdict {
+    let args = input.args;
+    // The first word may be bundled letters without a dash (`tar xzf a.tgz`).
+    let bundle = args
+        .first()
+        .filter(|a| !a.dynamic && !a.text.starts_with('-'))
+        .map(|a| a.text.clone());
+    let letters: String = bundle
+        .iter()
+        .cloned()
+        .chain(
+            args.iter()
+                .filter(|a| !a.dynamic && a.text.starts_with('-') && !a.text.starts_with("--"))
+                .map(|a| a.text[1..].to_owned()),
+        )
+        .collect();
+    let long = |names: &[&str]| args.iter().any(|a| names.contains(&a.text.as_str()));
+    let extract = letters.contains('x') || long(&["--extract", "--get"]);
+    let create = letters.contains(['c', 'r', 'u', 'A'])
+        || long(&[
+            "--create",
+            "--append",
+            "--update",
+            "--concatenate",
+            "--delete",
+        ]);
+    let list = letters.contains('t') || long(&["--list"]);
+    // The archive: `-f FILE`, `--file=FILE`, or the word after a bundle with `f`.
+    let archive = archive_of(args, bundle.as_deref());
+    let mut v = if extract {
+        let mut v = Verdict::new(
+            Risk::Medium,
+            "Runs tar to extract an archive, which writes files whose names are in the \
+             archive, unknown to Warden.",
+        );
+        let into_option = args.iter().any(|a| {
+            matches!(a.text.as_str(), "-C" | "--directory") || a.text.starts_with("--directory=")
+        });
+        let folder = args
+            .iter()
+            .enumerate()
+            .find_map(|(i, a)| match a.text.as_str() {
+                "-C" | "--directory" => args.get(i + 1).cloned(),
+                t => t.strip_prefix("--directory=").map(Word::literal),
+            });
+        if !into_option {
+            // The folder written into; `-C DIR` is judged by the writing options.
+            v.word(FileOp::Write, &Word::literal("."), input);
+        }
+        // Names Warden cannot see, extracted into the home folder (or above it), can
+        // be its start-up files and settings that run code later.
+        let folder = folder.unwrap_or_else(|| Word::literal("."));
+        if let Some(home) = &input.ctx.home
+            && (folder.dynamic || home.starts_with(input.resolve(&folder.text).lexical))
+        {
+            v.raise(
+                Risk::Critical,
+                format!(
+                    "Extracts an archive into {}, so files Warden cannot see may replace the \
+                     home folder's start-up files and settings.",
+                    folder.text
+                ),
+            );
+        }
+        v
+    } else if create {
+        Verdict::new(Risk::Medium, "Runs tar to create or change an archive.")
+    } else if list {
+        Verdict::new(Risk::Low, "Runs tar to list an archive.")
+    } else {
+        Verdict::new(Risk::Medium, "Runs tar.")
+    };
+    if let Some(file) = archive.filter(|f| f.text != "-") {
+        let op = if create { FileOp::Write } else { FileOp::Read };
+        v.word(op, &file, input);
+    }
+    v
+}
+
+fn archive_of(args: &[Word], bundle: Option<&str>) -> Option<Word> {
+    for (i, a) in args.iter().enumerate() {
+        if a.dynamic {
+            continue;
+        }
+        if let Some(f) = a.text.strip_prefix("--file=") {
+            return Some(Word::literal(f));
+        }
+        let bundled_f = (i == 0 && bundle.is_some_and(|b| b.contains('f')))
+            || (a.text.starts_with('-') && !a.text.starts_with("--") && a.text.ends_with('f'));
+        if a.text == "--file" || bundled_f {
+            return args.get(i + 1).cloned();
+        }
+    }
+    None
+}
+
+/// `patch [FILE [PATCHFILE]]`: the file is written; without one, the patch names the
+/// files it writes, which Warden does not read: never below High.
+pub(super) fn patch(input: &Input<'_>) -> Verdict {
+    const VALUED: &[&str] = &[
+        "-p",
+        "-i",
+        "--input",
+        "-o",
+        "--output",
+        "-d",
+        "--directory",
+        "-B",
+        "--prefix",
+        "-r",
+        "--reject-file",
+        "-D",
+        "--ifdef",
+        "-F",
+        "--fuzz",
+        "-V",
+        "-z",
+        "--suffix",
+    ];
+    let mut operands: Vec<&Word> = Vec::new();
+    let mut i = 0;
+    while let Some(a) = input.args.get(i) {
+        i += 1;
+        if !a.dynamic && VALUED.contains(&a.text.as_str()) {
+            i += 1;
+        } else if a.dynamic || !a.text.starts_with('-') {
+            operands.push(a);
+        }
+    }
+    let output = input
+        .args
+        .iter()
+        .any(|a| matches!(a.text.as_str(), "-o" | "--output") || a.text.starts_with("--output="));
+    let mut v = Verdict::new(
+        Risk::Medium,
+        "Runs patch, which changes the files it patches.",
+    );
+    match operands.first() {
+        Some(file) => {
+            v.word(FileOp::Write, file, input);
+            if let Some(patch) = operands.get(1) {
+                v.word(FileOp::Read, patch, input);
+            }
+        }
+        None if !output => v.raise(
+            Risk::High,
+            "Runs patch without naming the file, so it writes the files its patch names, \
+             which Warden does not read.",
+        ),
+        None => {}
+    }
+    v
+}
+
+/// `ed FILE`, `ex FILE`: line editors that write their file, with commands from
+/// input or `-c` that Warden does not read (they can run shell commands): High,
+/// and the file is judged as written.
+pub(super) fn line_editor(input: &Input<'_>) -> Verdict {
+    let p = input.program;
+    let mut v = Verdict::new(
+        Risk::High,
+        format!("Runs {p}, an editor whose commands Warden does not read (they can run programs)."),
+    );
+    let mut i = 0;
+    while let Some(a) = input.args.get(i) {
+        i += 1;
+        if !a.dynamic && matches!(a.text.as_str(), "-c" | "-p" | "-u" | "-i" | "-S") {
+            i += 1;
+        } else if a.dynamic || !a.text.starts_with(['-', '+']) {
+            v.word(FileOp::Write, a, input);
+        }
+    }
+    v
+}
+
+/// The files `perl -i` and `ruby -i` rewrite in place: the operands after the code
+/// (`-e CODE`, or the script file when there is no `-e`). `None` without `-i`.
+pub(super) fn in_place_targets(input: &Input<'_>) -> Option<Vec<Word>> {
+    let args = input.args;
+    let in_place = args.iter().any(|a| {
+        !a.dynamic && a.text.starts_with('-') && !a.text.starts_with("--") && {
+            // `-i`, `-i.bak`, `-pi`, `-pie`: an `i` among the letters before any value.
+            let letters = &a.text[1..];
+            letters.starts_with('i') || letters.split('e').next().is_some_and(|l| l.contains('i'))
+        }
+    });
+    if !in_place {
+        return None;
+    }
+    let mut code_given = false;
+    let mut targets = Vec::new();
+    let mut script_seen = false;
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        if !a.dynamic && a.text.starts_with('-') && a.text.len() > 1 {
+            // `-e CODE` (also at the end of a cluster: `-pie CODE`).
+            if a.text.ends_with('e') || a.text.ends_with('E') {
+                code_given = true;
+                i += 1;
+            }
+            continue;
+        }
+        if !code_given && !script_seen {
+            script_seen = true;
+            continue;
+        }
+        targets.push(a.clone());
+    }
+    Some(targets)
+}

@@ -1,0 +1,137 @@
+//! The functions a command line defines, as a call graph: a function that reaches
+//! itself through the functions it calls (`a(){ b|b& }; b(){ a|a& }; a`), by name or
+//! through `$FUNCNAME`, and starts processes on the way (a pipeline or `&`) is a fork
+//! bomb: Critical. A function that calls itself directly is one in the making, spawning
+//! or not (as before).
+
+use tree_sitter::Node;
+
+use super::Walker;
+use crate::Risk;
+
+/// One defined function: the programs its body runs, and whether it starts processes
+/// of its own (a pipeline or a command in the background).
+#[derive(Debug, Clone)]
+struct Function {
+    name: String,
+    calls: Vec<String>,
+    spawns: bool,
+}
+
+/// The functions defined so far in the line, at most [`MAX_FUNCTIONS`] of them (more
+/// are not followed; the graph's search is bounded by its size).
+#[derive(Debug, Default, Clone)]
+pub(super) struct Functions {
+    defined: Vec<Function>,
+}
+
+const MAX_FUNCTIONS: usize = 64;
+
+/// `$FUNCNAME` and `${FUNCNAME[0]}` name the function they are in.
+fn is_funcname(program: &str) -> bool {
+    matches!(program, "$FUNCNAME" | "${FUNCNAME}" | "${FUNCNAME[0]}")
+        || program.trim_matches('"') == "$FUNCNAME"
+}
+
+/// Whether `node` holds a pipeline or a command run in the background.
+fn spawns(node: Node<'_>, depth: usize) -> bool {
+    if depth > 64 {
+        return true;
+    }
+    if node.kind() == "pipeline" || (!node.is_named() && node.kind() == "&") {
+        return true;
+    }
+    let mut cursor = node.walk();
+    let children: Vec<Node<'_>> = node.children(&mut cursor).collect();
+    children.into_iter().any(|c| spawns(c, depth + 1))
+}
+
+impl Functions {
+    /// The functions on a cycle through `start` that starts processes, in call order,
+    /// when there is one.
+    fn spawning_cycle(&self, start: &str) -> Option<Vec<String>> {
+        // Depth-first search over names, with the path kept for the explanation.
+        let mut stack: Vec<(String, Vec<String>)> = vec![(start.to_owned(), vec![])];
+        let mut seen: Vec<String> = Vec::new();
+        while let Some((name, path)) = stack.pop() {
+            let Some(f) = self.defined.iter().rev().find(|f| f.name == name) else {
+                continue;
+            };
+            let mut path = path;
+            path.push(name.clone());
+            for callee in &f.calls {
+                if callee == start {
+                    let cycle_spawns = path.iter().any(|n| {
+                        self.defined
+                            .iter()
+                            .rev()
+                            .find(|f| f.name == *n)
+                            .is_some_and(|f| f.spawns)
+                    });
+                    if cycle_spawns {
+                        return Some(path.clone());
+                    }
+                } else if !seen.contains(callee) {
+                    seen.push(callee.clone());
+                    stack.push((callee.clone(), path.clone()));
+                }
+            }
+        }
+        None
+    }
+}
+
+impl Walker<'_> {
+    /// `f() { ...; }`: its body is judged where it is defined, and it joins the call
+    /// graph; a function that calls itself, directly or through others while starting
+    /// processes, is a fork bomb.
+    pub(super) fn function(&mut self, node: Node<'_>, level: usize) {
+        let name = node
+            .child_by_field_name("name")
+            .map(|n| self.text(n).to_string())
+            .unwrap_or_default();
+        let start = self.segments.len();
+        let body = node.child_by_field_name("body");
+        if let Some(body) = body {
+            self.walk(body, level + 1);
+        }
+        let calls: Vec<String> = self.segments[start..]
+            .iter()
+            .map(|s| {
+                if is_funcname(&s.program) {
+                    name.clone()
+                } else {
+                    s.program.clone()
+                }
+            })
+            .filter(|p| !p.is_empty())
+            .collect();
+        if name.is_empty() {
+            return;
+        }
+        let direct = calls.contains(&name);
+        if self.functions.defined.len() < MAX_FUNCTIONS {
+            self.functions.defined.push(Function {
+                name: name.clone(),
+                calls,
+                spawns: body.is_some_and(|b| spawns(b, 0)),
+            });
+        }
+        let reason = if direct {
+            Some(format!(
+                "Defines the function {name}, which calls itself: a fork bomb that can bring the machine down."
+            ))
+        } else {
+            self.functions.spawning_cycle(&name).map(|cycle| {
+                format!(
+                    "Defines the functions {}, which call each other and start processes: a fork bomb that can bring the machine down.",
+                    cycle.join(", ")
+                )
+            })
+        };
+        if let Some(reason) = reason {
+            let segment = self.segment(self.text(node).to_string(), Risk::Critical, reason);
+            self.push(segment);
+        }
+    }
+}

@@ -1,0 +1,390 @@
+//! `warden chat` at a terminal, end to end: the real binary on a real pseudo-terminal,
+//! typed at as a person would, its screen read back. Seed 002's prompt, each decision
+//! and its disposition, undo, a batch of three answered together, editing and a note,
+//! Ctrl-C, leaving without an orphan agent, `NO_COLOR` and a narrow terminal.
+
+mod pty;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use pty::Pty;
+
+struct Env {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    project: PathBuf,
+}
+
+impl Env {
+    fn new() -> Env {
+        // Not the default `.tmp…` name: the engine treats hidden folders as sensitive.
+        let dir = tempfile::Builder::new()
+            .prefix("warden-pty-")
+            .tempdir()
+            .expect("tempdir");
+        let root = dir.path().canonicalize().expect("canonical");
+        let project = root.join("project");
+        for sub in ["warden-home", "home", "managed", "project"] {
+            std::fs::create_dir_all(root.join(sub)).expect("mkdir");
+        }
+        Env {
+            _dir: dir,
+            root,
+            project,
+        }
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_warden"));
+        command
+            .arg("chat")
+            .args(args)
+            .current_dir(&self.project)
+            .env("WARDEN_HOME", self.root.join("warden-home"))
+            .env(
+                "WARDEN_MANAGED_POLICY",
+                self.root.join("managed/policy.toml"),
+            )
+            .env("HOME", self.root.join("home"))
+            .env_remove("WARDEN_MODEL")
+            .env_remove("XDG_CONFIG_HOME")
+            .env_remove("XDG_STATE_HOME")
+            .env_remove("RUST_LOG")
+            .env_remove("NO_COLOR")
+            .env_remove("EDITOR")
+            .env_remove("VISUAL");
+        command
+    }
+
+    /// The chat on a terminal 100 columns wide, at its first prompt.
+    fn chat(&self, command: Command) -> Pty {
+        self.chat_cols(command, 100)
+    }
+
+    fn chat_cols(&self, command: Command, cols: u16) -> Pty {
+        let mut pty = Pty::spawn(command, cols);
+        pty.expect("Ctrl-D leaves.");
+        pty.expect("> ");
+        pty
+    }
+
+    fn file(&self, name: &str) -> Option<String> {
+        std::fs::read_to_string(self.project.join(name)).ok()
+    }
+}
+
+/// Whether the process `pid` is still there (a zombie counts as gone).
+fn alive(pid: u32) -> bool {
+    match std::fs::read_to_string(Path::new("/proc").join(pid.to_string()).join("stat")) {
+        Ok(stat) => !stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+        Err(_) => false,
+    }
+}
+
+/// Any SGR escape code (colour, bold, reverse) in what the chat wrote.
+fn has_sgr(raw: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(raw);
+    text.match_indices("\u{1b}[").any(|(at, _)| {
+        let rest = &text[at + 2..];
+        let end = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == ';'))
+            .unwrap_or(rest.len());
+        rest[end..].starts_with('m')
+    })
+}
+
+#[test]
+fn a_newcomer_writes_notes_txt_sees_the_prompt_with_the_diff_allows_once() {
+    let env = Env::new();
+    let mut chat = env.chat(env.command(&[]));
+    chat.send("write notes.txt: hello\r");
+    for text in [
+        "Allow tool call from Warden?",
+        "  Run fs_write from Warden  (> shows the arguments)",
+        "Medium: writes ",
+        "notes.txt (new file)",
+        "+hello",
+        "Malicious MCP servers or conversation content could potentially trick the agent into attempting harmful actions through your installed tools.",
+        "Review each action carefully before approving",
+        "[Allow for this chat] [Allow once] [Deny]",
+        "Enter Allow once",
+    ] {
+        chat.expect(text);
+    }
+    // Nothing runs before the answer.
+    assert_eq!(env.file("notes.txt"), None);
+    chat.send("o");
+    chat.expect("✓ Approved once");
+    chat.expect("Write 5 bytes to notes.txt completed");
+    chat.expect("\n> ");
+    assert_eq!(env.file("notes.txt").as_deref(), Some("hello"));
+    // Colour on a terminal (the Review line is bold) unless NO_COLOR says otherwise.
+    assert!(has_sgr(&chat.raw()), "{:?}", chat.text());
+    chat.send("\x04");
+    assert_eq!(chat.wait().code(), Some(0), "{}", chat.text());
+}
+
+#[test]
+fn a_batch_of_three_is_answered_one_at_a_time_with_undo_and_sent_together() {
+    let env = Env::new();
+    let mut chat = env.chat(env.command(&[]));
+    // A backslash at the end of a line continues the prompt: one batch of three calls.
+    chat.send("write a.txt: one\\\rwrite b.txt: two\\\rwrite c.txt: three\r");
+    chat.expect("Allow tool call from Warden?  (1 of 3)");
+    chat.expect("+one");
+    chat.expect("Enter Allow once");
+    chat.send("a");
+    chat.expect("✓ Approved for session  (u undoes)");
+    chat.expect("(2 of 3)");
+    chat.expect("u undo");
+    chat.send("u");
+    chat.expect("Undone: request 1 is open again");
+    chat.expect("(1 of 3)");
+    chat.send("o");
+    chat.expect("✓ Approved once  (u undoes)");
+    chat.expect("(2 of 3)");
+    chat.expect("+two");
+    chat.send("d");
+    chat.expect("✗ Denied  (u undoes)");
+    chat.expect("(3 of 3)");
+    chat.expect("+three");
+    chat.expect("Enter Allow once");
+    // Two answered, none sent: nothing has run yet.
+    assert_eq!(env.file("a.txt"), None);
+    chat.send("\r");
+    chat.expect("✓ Approved once");
+    chat.expect("All 3 answers sent together; waiting for the agent…");
+    // The model's Markdown list, drawn with bullets.
+    chat.expect("• fs_write: completed");
+    chat.expect("• fs_write: denied");
+    chat.expect("• fs_write: completed");
+    chat.expect("\n> ");
+    assert_eq!(env.file("a.txt").as_deref(), Some("one"));
+    assert_eq!(env.file("b.txt"), None);
+    assert_eq!(env.file("c.txt").as_deref(), Some("three"));
+    // The undone "Allow for this chat" stored nothing.
+    let grants =
+        std::fs::read_to_string(env.root.join("warden-home/grants.jsonl")).unwrap_or_default();
+    assert_eq!(grants, "", "{grants}");
+    chat.send("\x04");
+    assert_eq!(chat.wait().code(), Some(0));
+}
+
+#[test]
+fn enter_denies_a_critical_call() {
+    let env = Env::new();
+    let mut chat = env.chat(env.command(&[]));
+    chat.send("run echo pwned > ~/.bashrc\r");
+    chat.expect("Allow tool call from Warden?");
+    chat.expect("Critical: ");
+    chat.expect("[Allow once] [Deny]");
+    chat.expect("Enter Deny");
+    chat.send("\r");
+    chat.expect("✗ Denied");
+    chat.expect("\n> ");
+    assert!(!env.root.join("home/.bashrc").exists());
+    chat.send("\x04");
+    assert_eq!(chat.wait().code(), Some(0));
+}
+
+#[test]
+fn arguments_edited_in_the_editor_and_a_note_reach_the_agent() {
+    let env = Env::new();
+    let mut command = env.command(&[]);
+    // An editor that changes the file it is given, as a person would.
+    command.env("EDITOR", "sed -i s/hello/edited/");
+    let mut chat = env.chat(command);
+    chat.send("write notes.txt: hello\r");
+    chat.expect("e edit · n note");
+    chat.send("e");
+    chat.expect(r#""content": "edited""#);
+    chat.expect("Arguments edited: the agent checks them again before running");
+    chat.send("n");
+    chat.expect("note> ");
+    chat.send("keep it short\r");
+    chat.expect("Note: keep it short");
+    chat.expect("Enter Allow once");
+    chat.send("o");
+    chat.expect("✓ Approved once");
+    // The scripted model repeats the note it was given: it reached the model.
+    chat.expect("fs_write: completed (user note: keep it short)");
+    chat.expect("\n> ");
+    assert_eq!(env.file("notes.txt").as_deref(), Some("edited"));
+    chat.send("\x04");
+    assert_eq!(chat.wait().code(), Some(0));
+}
+
+#[test]
+fn arguments_edited_inline_as_json_without_an_editor() {
+    let env = Env::new();
+    let mut chat = env.chat(env.command(&[]));
+    chat.send("write notes.txt: hello\r");
+    chat.expect("e edit");
+    chat.send("e");
+    chat.expect("arguments> ");
+    // Ctrl-U clears the line the arguments were put on.
+    chat.send("\x15{\"path\": \"notes.txt\", \"content\": \"inline\"}\r");
+    chat.expect("Arguments edited");
+    chat.expect("Enter Allow once");
+    chat.send("\r");
+    chat.expect("✓ Approved once");
+    chat.expect("\n> ");
+    assert_eq!(env.file("notes.txt").as_deref(), Some("inline"));
+    chat.send("\x04");
+    assert_eq!(chat.wait().code(), Some(0));
+}
+
+#[test]
+fn ctrl_c_cancels_the_turn_answers_open_requests_cancelled_and_a_second_one_leaves() {
+    let env = Env::new();
+    let mut chat = env.chat(env.command(&[]));
+    chat.send("write a.txt: one\\\rwrite b.txt: two\r");
+    chat.expect("(1 of 2)");
+    chat.send("o");
+    chat.expect("(2 of 2)");
+    chat.send("\x03");
+    chat.expect("Cancelling the turn; 2 open requests are answered cancelled.");
+    chat.expect("[turn ended: cancelled]");
+    chat.expect("\n> ");
+    assert_eq!(env.file("a.txt"), None);
+    assert_eq!(env.file("b.txt"), None);
+    chat.send("\x03");
+    assert_eq!(chat.wait().code(), Some(130), "{}", chat.text());
+}
+
+#[test]
+fn leaving_stops_a_child_agent_and_its_stderr_goes_to_a_log() {
+    let env = Env::new();
+    let agent = format!("{} acp", env!("CARGO_BIN_EXE_warden"));
+    let mut command = env.command(&["--agent", &agent]);
+    // The child agent logs everything: that must land in the log file, not on the screen.
+    command.env("RUST_LOG", "trace");
+    let mut chat = Pty::spawn(command, 100);
+    let screen = chat.expect("Ctrl-D leaves.");
+    let pid: u32 = screen
+        .split_once("(pid ")
+        .and_then(|(_, rest)| rest.split_once(')'))
+        .and_then(|(pid, _)| pid.parse().ok())
+        .expect("the session line names the agent's pid");
+    assert!(alive(pid));
+    chat.expect("> ");
+    chat.send("/say hi there\r");
+    chat.expect("hi there");
+    chat.expect("\n> ");
+    chat.send("\x03");
+    chat.expect("(Ctrl-C again or Ctrl-D to leave)");
+    chat.expect("\n> ");
+    chat.send("\x04");
+    assert_eq!(chat.wait().code(), Some(0), "{}", chat.text());
+    assert!(!alive(pid), "the agent {pid} outlived the chat");
+    let log =
+        std::fs::read_to_string(env.root.join("warden-home/chat-agent.log")).unwrap_or_default();
+    assert!(!log.is_empty(), "the agent's log is empty");
+    // The chat's own logs go to a file of their own too.
+    assert!(!chat.text().contains("TRACE"), "{}", chat.text());
+    let own = std::fs::read_to_string(env.root.join("warden-home/chat.log")).unwrap_or_default();
+    assert!(own.contains("TRACE"), "{own}");
+}
+
+#[test]
+fn no_color_writes_no_colour_codes() {
+    let env = Env::new();
+    let mut command = env.command(&[]);
+    command.env("NO_COLOR", "1");
+    let mut chat = env.chat(command);
+    chat.send("write notes.txt: hello\r");
+    chat.expect("Review each action carefully before approving");
+    chat.expect("Enter Allow once");
+    chat.send("d");
+    chat.expect("✗ Denied");
+    chat.expect("\n> ");
+    chat.send("\x04");
+    assert_eq!(chat.wait().code(), Some(0));
+    assert!(
+        !has_sgr(&chat.raw()),
+        "{:?}",
+        String::from_utf8_lossy(&chat.raw())
+    );
+}
+
+#[test]
+fn a_narrow_terminal_shows_the_whole_prompt() {
+    let env = Env::new();
+    let mut chat = env.chat_cols(env.command(&[]), 40);
+    chat.send("write notes.txt: hello\r");
+    chat.expect("Allow tool call from Warden?");
+    chat.expect("Enter Allow once");
+    chat.send("o");
+    chat.expect("✓ Approved once");
+    chat.expect("\n> ");
+    assert_eq!(env.file("notes.txt").as_deref(), Some("hello"));
+    chat.send("\x04");
+    assert_eq!(chat.wait().code(), Some(0));
+}
+
+#[test]
+fn resume_says_when_the_agent_cannot_load_sessions() {
+    let env = Env::new();
+    let output = env
+        .command(&["--resume", "sess_1", "--prompt", "hi"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("Warden cannot resume a session: it does not offer `session/load`"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn tab_completes_the_agents_commands_and_up_recalls_the_last_prompt() {
+    let env = Env::new();
+    let mut chat = env.chat(env.command(&[]));
+    // Warden's `/say`, the only command starting `/sa`, completed by Tab.
+    chat.send("/sa\t");
+    chat.expect("/say ");
+    chat.send("completed by tab\r");
+    chat.expect("completed by tab");
+    chat.expect("\n> ");
+    // Up arrow: the same prompt again, from the history.
+    chat.send("\x1b[A\r");
+    chat.expect("completed by tab");
+    chat.expect("completed by tab");
+    chat.expect("\n> ");
+    chat.send("\x04");
+    assert_eq!(chat.wait().code(), Some(0));
+    // The history is kept for the next chat.
+    let path = env.root.join("warden-home/chat-history");
+    let history = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(history.contains("/say completed by tab"), "{history}");
+    // Prompts are the user's own: the file is not readable by others.
+    let mode = std::os::unix::fs::PermissionsExt::mode(
+        &std::fs::metadata(&path).expect("history").permissions(),
+    );
+    assert_eq!(mode & 0o777, 0o600);
+}
+
+#[test]
+fn what_is_typed_during_a_turn_is_neither_shown_nor_sent() {
+    let env = Env::new();
+    let mut chat = env.chat(env.command(&[]));
+    // A call that runs for a while (and is not asked about), so that typing happens
+    // while the turn runs.
+    chat.send("run sleep 1\r");
+    chat.expect("Run `sleep 1` running");
+    chat.send("typed during the turn\r");
+    chat.expect("• terminal: completed");
+    chat.expect("\n> ");
+    chat.send("/say after the turn\r");
+    chat.expect("after the turn");
+    chat.expect("\n> ");
+    let screen = chat.text();
+    assert!(!screen.contains("typed during"), "{screen}");
+    chat.send("\x04");
+    assert_eq!(chat.wait().code(), Some(0));
+}
