@@ -148,13 +148,46 @@ fn an_mcp_tool_is_asked_about_with_the_contract_s_prompt() {
         [
             r#""allow-once" "allow_once" "Allow once""#,
             r#""allow-session" "allow_always" "Allow for this chat""#,
+            r#""allow-project" "allow_always" "Always allow echo from t in this project""#,
             r#""reject-once" "reject_once" "Deny""#,
+            r#""reject-project" "reject_always" "Always reject echo from t in this project""#,
         ]
     );
     assert_eq!(
         last_result(&client),
         ("completed".to_owned(), "hi".to_owned())
     );
+}
+
+#[test]
+fn allow_for_this_chat_covers_the_tool_of_that_server_and_no_other() {
+    let mut client = warden("");
+    let session = session(&mut client, json!([stdio("t", "good"), stdio("u", "good")]));
+    client.on_request(|_| {
+        Answer::Result(json!({"outcome": {"outcome": "selected", "optionId": "allow-session"}}))
+    });
+    client.prompt(&session, &call("mcp__t__echo", json!({"text": "one"})));
+    assert_eq!(asked(&client), 1);
+    // Other arguments, the same tool of the same server: no question.
+    client.prompt(&session, &call("mcp__t__echo", json!({"text": "two"})));
+    assert_eq!(
+        last_result(&client),
+        ("completed".to_owned(), "two".to_owned())
+    );
+    assert_eq!(asked(&client), 1);
+    // The same tool of another server is asked about.
+    client.prompt(&session, &call("mcp__u__echo", json!({"text": "three"})));
+    assert_eq!(asked(&client), 2);
+}
+
+/// How many permission requests the agent has sent.
+fn asked(client: &Client) -> usize {
+    client
+        .transcript()
+        .iter()
+        .filter_map(|e| e.message.as_ref())
+        .filter(|m| m["method"] == "session/request_permission" && m.get("id").is_some())
+        .count()
 }
 
 #[test]

@@ -17,6 +17,22 @@ pub struct ToolCall {
     /// What an MCP server says about its tool. It comes from the server, so it is
     /// untrusted: it may raise the risk, and lower it only a little.
     pub annotations: Option<ToolAnnotations>,
+    /// For a tool of an MCP server: which server, and the tool's own name there. A
+    /// grant for an MCP tool names the server's identity, so it never covers a tool of
+    /// another server that borrows the name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<McpOrigin>,
+}
+
+/// The MCP server a call goes to.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct McpOrigin {
+    /// The server's name, as the editor gave it.
+    pub server: String,
+    /// Its name with its command and arguments, or its URL.
+    pub identity: String,
+    /// The tool's own name on that server.
+    pub tool: String,
 }
 
 /// The MCP tool annotations the engine looks at.
@@ -84,6 +100,7 @@ impl ToolCall {
             args,
             model_hint: None,
             annotations: None,
+            origin: None,
         }
     }
 
@@ -102,6 +119,12 @@ impl ToolCall {
     }
 
     /// Adds MCP annotations.
+    /// Names the MCP server the call goes to.
+    pub fn with_origin(mut self, origin: McpOrigin) -> ToolCall {
+        self.origin = Some(origin);
+        self
+    }
+
     pub fn with_annotations(mut self, annotations: ToolAnnotations) -> ToolCall {
         self.annotations = Some(annotations);
         self

@@ -66,6 +66,14 @@ pub enum GrantMatcher {
     Domain { tool: String, domain: String },
     /// Every call of this tool.
     Tool { tool: String },
+    /// Calls of `tool` on the MCP server whose identity is `identity` (its name with
+    /// its command and arguments, or its URL): another server that borrows the name is
+    /// not covered.
+    McpTool {
+        server: String,
+        identity: String,
+        tool: String,
+    },
     /// `terminal` segments whose argv (normal form) is exactly `argv` and that change
     /// no files but these (resolved paths): the grant of a destructive command, which
     /// must not generalise to other operands (`rm -rf build` is not `rm -rf src`).
@@ -90,6 +98,9 @@ impl GrantMatcher {
             }
             GrantMatcher::Domain { tool, domain } => format!("`{tool}` to {domain}"),
             GrantMatcher::Tool { tool } => format!("`{tool}`"),
+            GrantMatcher::McpTool { server, tool, .. } => {
+                format!("`{tool}` from MCP server `{server}`")
+            }
             GrantMatcher::Exact { argv, .. } => format!("exactly `{}`", argv.join(" ")),
         }
     }
@@ -111,12 +122,13 @@ impl GrantMatcher {
             GrantMatcher::Folder { tool, path } => format!("{tool} in {}", shown(path)),
             GrantMatcher::Domain { tool, domain } => format!("{tool} to {domain}"),
             GrantMatcher::Tool { tool } => tool.clone(),
+            GrantMatcher::McpTool { server, tool, .. } => format!("{tool} from {server}"),
             GrantMatcher::Exact { argv, .. } => format!("exactly \"{}\"", argv.join(" ")),
         }
     }
 
     /// The key under which [`GrantSet`] files the grant: the program for commands,
-    /// the tool otherwise.
+    /// an MCP tool's own name on its server, the tool otherwise.
     pub(crate) fn key(&self) -> &str {
         match self {
             GrantMatcher::Command { prefix } => prefix.first().map_or("", String::as_str),
@@ -124,7 +136,8 @@ impl GrantMatcher {
             GrantMatcher::Files { tool, .. }
             | GrantMatcher::Folder { tool, .. }
             | GrantMatcher::Domain { tool, .. }
-            | GrantMatcher::Tool { tool } => tool,
+            | GrantMatcher::Tool { tool }
+            | GrantMatcher::McpTool { tool, .. } => tool,
         }
     }
 
@@ -157,6 +170,10 @@ impl GrantMatcher {
                 *tool == call.tool && assessment.domain.as_deref() == Some(domain.as_str())
             }
             GrantMatcher::Tool { tool } => *tool == call.tool,
+            GrantMatcher::McpTool { identity, tool, .. } => call
+                .origin
+                .as_ref()
+                .is_some_and(|o| o.identity == *identity && o.tool == *tool),
             GrantMatcher::Exact { argv, paths } => {
                 assessment.is_shell
                     && call.tool == "terminal"

@@ -37,7 +37,9 @@ pub mod rule;
 pub mod store;
 
 pub use assess::{Assessment, Unit, UnitPath, assess};
-pub use call::{InvalidRiskLevel, RISK_LEVEL_ARG, ToolAnnotations, ToolCall, take_risk_level};
+pub use call::{
+    InvalidRiskLevel, McpOrigin, RISK_LEVEL_ARG, ToolAnnotations, ToolCall, take_risk_level,
+};
 pub use engine::Engine;
 pub use evaluation::{DecidedBy, Evaluation, MatchedRule, SegmentEvaluation};
 pub use grant::{Effect, Grant, GrantMatcher, GrantProposal, GrantSet, Scope, SessionGrants};

@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 
 use warden_permissions::{
-    Context, DecidedBy, Decision, Effect, Engine, Evaluation, Mode, Risk, Scope, SessionGrants,
-    ToolAnnotations, ToolCall,
+    Context, DecidedBy, Decision, Effect, Engine, Evaluation, McpOrigin, Mode, Risk, Scope,
+    SessionGrants, ToolAnnotations, ToolCall,
 };
 use warden_tools::{Place, Toolbox, ValidationError};
 
@@ -112,6 +112,11 @@ impl EngineGate {
                 read_only: a.read_only,
                 destructive: a.destructive,
                 trusted,
+            }),
+            origin: prepared.origin.as_ref().map(|o| McpOrigin {
+                server: o.server.clone(),
+                identity: o.identity.clone(),
+                tool: o.tool.clone(),
             }),
         }
     }

@@ -414,10 +414,14 @@ fn matcher_for(
             .domain
             .clone()
             .map(|domain| GrantMatcher::Domain { tool, domain }),
-        // A stored grant for an MCP tool would have to name its server's identity (the
-        // name with its command or URL), which a grant by tool name cannot: another
-        // server could borrow the name. Such a call is allowed once or for the chat.
-        _ if call.mcp_parts().is_some() => None,
+        // An MCP tool is granted on its server's identity (the name with its command or
+        // URL), never by the name the model sees: another server could borrow the name.
+        // A call whose server is not known (no origin) gets no grant.
+        _ if call.mcp_parts().is_some() => call.origin.as_ref().map(|o| GrantMatcher::McpTool {
+            server: o.server.clone(),
+            identity: o.identity.clone(),
+            tool: o.tool.clone(),
+        }),
         _ => Some(GrantMatcher::Tool { tool }),
     }
 }

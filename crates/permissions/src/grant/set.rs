@@ -88,10 +88,12 @@ impl GrantSet {
         now: SystemTime,
         project_root: &Path,
     ) -> Option<&Grant> {
-        let key = if call.tool == "terminal" {
-            unit.argv.first().map_or("", String::as_str)
-        } else {
-            call.tool.as_str()
+        // The key a matcher files its grant under (`GrantMatcher::key`): the program of
+        // a command, an MCP tool's own name on its server, the tool otherwise.
+        let key = match &call.origin {
+            _ if call.tool == "terminal" => unit.argv.first().map_or("", String::as_str),
+            Some(origin) => origin.tool.as_str(),
+            None => call.tool.as_str(),
         };
         let h = hash(&self.hasher, key);
         let start = self.index.partition_point(|(k, _)| *k < h);

@@ -4,8 +4,8 @@ use std::time::{Duration, SystemTime};
 
 use serde_json::json;
 use warden_permissions::{
-    DecidedBy, Decision, Effect, Engine, GrantMatcher, GrantStore, Layer, Mode, Policy, Risk,
-    Scope, SessionGrants, ToolCall,
+    DecidedBy, Decision, Effect, Engine, GrantMatcher, GrantStore, Layer, McpOrigin, Mode, Policy,
+    Risk, Scope, SessionGrants, ToolCall,
 };
 
 use super::support::World;
@@ -153,6 +153,63 @@ fn an_mcp_tool_gets_no_grant_by_its_name_alone() {
         assert_eq!(e.decision, Decision::Ask, "{tool}");
         assert!(e.proposal.is_none(), "{tool}: {:?}", e.proposal);
     }
+}
+
+#[test]
+fn an_mcp_grant_names_the_server_s_identity_and_the_tool() {
+    let w = World::new();
+    let engine = w.engine(&[], false);
+    let origin = |identity: &str, tool: &str| McpOrigin {
+        server: "github".into(),
+        identity: identity.into(),
+        tool: tool.into(),
+    };
+    let call = |identity: &str, tool: &str, title: &str| {
+        ToolCall::new(format!("mcp__github__{tool}"), json!({ "title": title }))
+            .with_origin(origin(identity, tool))
+    };
+    let asked = engine.evaluate(
+        &call("github [npx gh]", "create_issue", "a"),
+        &w.ctx(),
+        Mode::Ask,
+        &w.s1,
+    );
+    let p = asked
+        .proposal
+        .expect("a proposal for an MCP tool of a known server");
+    assert_eq!(
+        p.matchers,
+        [GrantMatcher::McpTool {
+            server: "github".into(),
+            identity: "github [npx gh]".into(),
+            tool: "create_issue".into(),
+        }]
+    );
+    engine
+        .grant(&w.s1, &p, Scope::Session, Effect::Allow, "zed")
+        .expect("grant");
+    let decide = |c: &ToolCall| engine.evaluate(c, &w.ctx(), Mode::Ask, &w.s1).decision;
+    // Other arguments of the same tool of the same server: covered.
+    assert_eq!(
+        decide(&call("github [npx gh]", "create_issue", "b")),
+        Decision::Allow
+    );
+    // A server that borrows the name, another tool, or no known server: not covered.
+    assert_eq!(
+        decide(&call("github [npx evil]", "create_issue", "b")),
+        Decision::Ask
+    );
+    assert_eq!(
+        decide(&call("github [npx gh]", "delete_repo", "b")),
+        Decision::Ask
+    );
+    assert_eq!(
+        decide(&ToolCall::new(
+            "mcp__github__create_issue",
+            json!({"title": "b"})
+        )),
+        Decision::Ask
+    );
 }
 
 #[test]
