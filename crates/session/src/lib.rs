@@ -14,6 +14,7 @@ mod modes;
 mod notice;
 mod permission;
 mod preview;
+mod store;
 mod turn;
 mod updates;
 mod user_config;
@@ -26,5 +27,13 @@ pub use gate::{Gate, GrantEffect, GrantScope, PrepareError, Prepared, RememberEr
 pub use notice::{Notice, Severity};
 pub use permission::{Answer, Choice};
 pub use preview::{FileState, Files};
+pub use store::{
+    AnswerRecord, AnsweredBy, AnsweredCall, Claim, ClaimResult, FinishedCall, Header,
+    InterruptedCall, Interruption, Journal, LineProblem, LoadedSession, Lookup, OfferedOption,
+    Parsed, PendingCall, Problem, ProposedCall, Rebuilt, Record, ReplayCall, ReplayItem,
+    ReplayStatus, Retention, SessionStore, SessionStoreError, SessionSummary,
+    UNREADABLE_CLAIM_OPTION, VERSION as JOURNAL_VERSION, WaitingCall, decode, encode, now_ms,
+    parse, valid_session_id,
+};
 pub use turn::{AuditKind, AuditNote, Command, Event, ToolResult, Turn, TurnLimits};
 pub use user_config::{ConfigError, UserConfig};

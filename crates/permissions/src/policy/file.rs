@@ -82,6 +82,11 @@ pub struct PolicyFile {
     pub max_pending_requests: Option<usize>,
     /// How many questions one prompt turn may ask before the rest are denied.
     pub max_asks_per_turn: Option<usize>,
+    /// Days a stored session is kept after its last change (user and managed files
+    /// only).
+    pub session_retention_days: Option<u64>,
+    /// How many stored sessions are kept at most (user and managed files only).
+    pub max_sessions: Option<usize>,
     /// The rules, in order.
     #[serde(default, rename = "rule", skip_serializing_if = "Vec::is_empty")]
     pub rules: Vec<RawRule>,

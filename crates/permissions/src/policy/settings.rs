@@ -14,6 +14,10 @@ pub const DEFAULT_APPROVAL_TIMEOUT_SECS: u64 = 30;
 pub const DEFAULT_MAX_PENDING_REQUESTS: usize = 16;
 /// `max_asks_per_turn` when no file sets it.
 pub const DEFAULT_MAX_ASKS_PER_TURN: usize = 32;
+/// `session_retention_days` when no file sets it.
+pub const DEFAULT_SESSION_RETENTION_DAYS: u64 = 30;
+/// `max_sessions` when no file sets it.
+pub const DEFAULT_MAX_SESSIONS: usize = 1000;
 
 /// The merged settings of all layers.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -29,6 +33,10 @@ pub struct Settings {
     pub auto_approved_tools: Vec<String>,
     pub max_pending_requests: usize,
     pub max_asks_per_turn: usize,
+    /// Days a stored session is kept after its last change.
+    pub session_retention_days: u64,
+    /// How many stored sessions are kept at most.
+    pub max_sessions: usize,
 }
 
 impl Default for Settings {
@@ -41,6 +49,8 @@ impl Default for Settings {
             auto_approved_tools: Vec::new(),
             max_pending_requests: DEFAULT_MAX_PENDING_REQUESTS,
             max_asks_per_turn: DEFAULT_MAX_ASKS_PER_TURN,
+            session_retention_days: DEFAULT_SESSION_RETENTION_DAYS,
+            max_sessions: DEFAULT_MAX_SESSIONS,
         }
     }
 }
@@ -93,6 +103,16 @@ impl Settings {
             && (!untrusted || n < self.max_asks_per_turn)
         {
             self.max_asks_per_turn = n;
+        }
+        // What is kept of the user's own sessions is the user's (or the
+        // administrator's) to say, never a project's, trusted or not.
+        if layer != Layer::Project {
+            if let Some(days) = file.session_retention_days {
+                self.session_retention_days = days;
+            }
+            if let Some(n) = file.max_sessions {
+                self.max_sessions = n;
+            }
         }
         if untrusted {
             return;

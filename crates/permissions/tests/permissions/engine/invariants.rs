@@ -759,3 +759,26 @@ fn a_managed_policy_in_the_home_folder_protects_that_file_not_the_home_folder() 
         assert_eq!(eval(tool, args.clone()), Risk::Critical, "{tool} {args}");
     }
 }
+
+/// What is kept of the user's sessions is the user's to say: the user's file sets it, a
+/// project cannot change it, trusted or not.
+#[test]
+fn session_retention_comes_from_the_user_never_a_project() {
+    let w = World::new();
+    let kept = |layers: &[(Layer, &str)], trusted: bool| {
+        let engine = w.engine(layers, trusted);
+        let s = engine.settings();
+        (s.session_retention_days, s.max_sessions)
+    };
+    assert_eq!(kept(&[], false), (30, 1000));
+    let user = "session_retention_days = 7\nmax_sessions = 20\n";
+    assert_eq!(kept(&[(Layer::User, user)], false), (7, 20));
+    let project = "session_retention_days = 0\nmax_sessions = 0\n";
+    for trusted in [false, true] {
+        assert_eq!(
+            kept(&[(Layer::User, user), (Layer::Project, project)], trusted),
+            (7, 20),
+            "trusted: {trusted}"
+        );
+    }
+}
