@@ -33,7 +33,7 @@ pub use store::{
     Parsed, PendingCall, Problem, ProposedCall, Rebuilt, Record, ReplayCall, ReplayItem,
     ReplayStatus, Retention, SessionStore, SessionStoreError, SessionSummary,
     UNREADABLE_CLAIM_OPTION, VERSION as JOURNAL_VERSION, WaitingCall, decode, encode, now_ms,
-    parse, valid_session_id,
+    parse, prune_at_start, valid_session_id,
 };
 pub use turn::{AuditKind, AuditNote, Command, Event, ToolResult, Turn, TurnLimits};
 pub use user_config::{ConfigError, UserConfig};

@@ -36,7 +36,7 @@ pub use record::{
     AnswerRecord, AnsweredBy, FinishedCall, Header, LineProblem, OfferedOption, ProposedCall,
     Record, VERSION, decode, encode,
 };
-pub use retention::Retention;
+pub use retention::{Retention, prune_at_start};
 
 use claim::Answers;
 

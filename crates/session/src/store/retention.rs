@@ -13,6 +13,27 @@ pub struct Retention {
 }
 
 impl Retention {
+    /// Reads the retention from the user's and the administrator's policy files (a
+    /// project has no say, so none is read). `None` when either file has an error: the
+    /// setting it meant may be a longer one, and nothing is deleted on a guess.
+    pub fn load(locations: &warden_permissions::Locations) -> Option<Retention> {
+        use warden_permissions::policy::Source;
+        use warden_permissions::{Layer, Policy};
+        let sources: Vec<Source> = [
+            (Layer::User, locations.user_policy()),
+            (Layer::Managed, locations.managed_policy.clone()),
+        ]
+        .into_iter()
+        .filter_map(|(layer, path)| Source::read(layer, &path))
+        .collect();
+        let policy = Policy::from_sources(&sources, false);
+        if let Some(e) = policy.errors.first() {
+            tracing::warn!(file = %e.file, error = %e.error, "not pruning stored sessions: the policy has an error");
+            return None;
+        }
+        Some(Retention::from_settings(&policy.settings))
+    }
+
     pub fn from_settings(settings: &warden_permissions::Settings) -> Retention {
         Retention {
             days: settings.session_retention_days,
@@ -58,5 +79,30 @@ impl SessionStore {
             }
         }
         Ok(removed)
+    }
+}
+
+/// Prunes the stored sessions as the user's policy says: what the agent runs from a
+/// task of its own once `initialize` is answered, so that start-up never waits for it.
+/// Problems are logged, never fatal.
+pub fn prune_at_start(locations: &warden_permissions::Locations, keep: &[&str]) -> usize {
+    let Some(retention) = Retention::load(locations) else {
+        return 0;
+    };
+    let dir = locations.sessions_dir();
+    if !dir.exists() {
+        return 0;
+    }
+    match SessionStore::open(&dir).and_then(|s| s.prune(SystemTime::now(), retention, keep)) {
+        Ok(n) => {
+            if n > 0 {
+                tracing::info!(pruned = n, "pruned old stored sessions");
+            }
+            n
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot prune the stored sessions");
+            0
+        }
     }
 }
