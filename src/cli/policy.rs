@@ -90,7 +90,14 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
         // A malformed hint makes the call malformed, as in the agent, with the same
         // message.
         Ok(value) => match ToolCall::from_model(args.tool.clone(), value) {
-            Ok(call) => engine.evaluate(&call, &ctx, mode, "warden-policy-check"),
+            // A session of its own, with no session grants: what a new session would
+            // decide.
+            Ok(call) => engine.evaluate(
+                &call,
+                &ctx,
+                mode,
+                &warden_permissions::SessionGrants::new("warden-policy-check"),
+            ),
             Err(e) => engine.reject_malformed(&args.tool, &e.to_string(), mode),
         },
         Err(e) => engine.reject_malformed(

@@ -7,12 +7,12 @@ use std::time::Duration;
 
 use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
-    CancelNotification, ClientCapabilities, CreateTerminalRequest, InitializeRequest,
-    InitializeResponse, KillTerminalRequest, LoadSessionRequest, LoadSessionResponse,
-    NewSessionRequest, NewSessionResponse, PromptRequest, PromptResponse, ReadTextFileRequest,
-    ReleaseTerminalRequest, RequestPermissionRequest, SessionId, SessionNotification,
-    SetSessionModeRequest, SetSessionModeResponse, TerminalOutputRequest,
-    WaitForTerminalExitRequest, WriteTextFileRequest,
+    CancelNotification, ClientCapabilities, CloseSessionRequest, CloseSessionResponse,
+    CreateTerminalRequest, InitializeRequest, InitializeResponse, KillTerminalRequest,
+    LoadSessionRequest, LoadSessionResponse, NewSessionRequest, NewSessionResponse, PromptRequest,
+    PromptResponse, ReadTextFileRequest, ReleaseTerminalRequest, RequestPermissionRequest,
+    SessionId, SessionNotification, SetSessionModeRequest, SetSessionModeResponse,
+    TerminalOutputRequest, WaitForTerminalExitRequest, WriteTextFileRequest,
 };
 use agent_client_protocol::{Agent, Client, JsonRpcRequest, Lines};
 use futures::SinkExt;
@@ -232,6 +232,13 @@ impl AgentConnection {
         &self,
         request: PromptRequest,
     ) -> Result<PromptResponse, AgentRequestError> {
+        self.call(request).await
+    }
+
+    pub async fn close_session(
+        &self,
+        request: CloseSessionRequest,
+    ) -> Result<CloseSessionResponse, AgentRequestError> {
         self.call(request).await
     }
 

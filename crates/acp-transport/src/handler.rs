@@ -4,9 +4,10 @@ use std::future::Future;
 
 use agent_client_protocol::v1::Responder;
 use agent_client_protocol::v1::schema::{
-    CancelNotification, InitializeRequest, InitializeResponse, NewSessionRequest,
-    NewSessionResponse, PromptRequest, PromptResponse, SessionId, SetSessionConfigOptionRequest,
-    SetSessionConfigOptionResponse, SetSessionModeRequest, SetSessionModeResponse,
+    CancelNotification, CloseSessionRequest, CloseSessionResponse, InitializeRequest,
+    InitializeResponse, NewSessionRequest, NewSessionResponse, PromptRequest, PromptResponse,
+    SessionId, SetSessionConfigOptionRequest, SetSessionConfigOptionResponse,
+    SetSessionModeRequest, SetSessionModeResponse,
 };
 
 use crate::ClientHandle;
@@ -60,6 +61,14 @@ pub trait AgentHandler: Send + Sync + 'static {
     fn prompt(&self, request: PromptRequest, responder: PromptResponder, client: ClientHandle);
 
     fn cancel(&self, notification: CancelNotification);
+
+    /// `session/close`: cancels the session's turn (its prompt answers `cancelled`) and
+    /// frees everything the session holds. Only called when `initialize` advertised
+    /// it.
+    fn close_session(
+        &self,
+        request: CloseSessionRequest,
+    ) -> Result<CloseSessionResponse, agent_client_protocol::Error>;
 
     fn set_mode(
         &self,

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use agent_client_protocol::v1::schema::{
-    CancelNotification, InitializeRequest, NewSessionRequest, PromptRequest,
+    CancelNotification, CloseSessionRequest, InitializeRequest, NewSessionRequest, PromptRequest,
     SetSessionConfigOptionRequest, SetSessionModeRequest,
 };
 use agent_client_protocol::{Agent, Lines};
@@ -180,6 +180,7 @@ where
     let h_prompt = handler.clone();
     let h_cancel = handler.clone();
     let h_mode = handler.clone();
+    let h_close = handler.clone();
     let h_config = handler;
     Agent
         .v1()
@@ -215,6 +216,12 @@ where
                     ClientHandle::new(cx),
                 );
                 Ok(())
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |request: CloseSessionRequest, responder, _cx| {
+                responder.respond_with_result(h_close.close_session(request))
             },
             agent_client_protocol::on_receive_request!(),
         )

@@ -20,7 +20,7 @@ use serde_json::json;
 use warden_permissions::policy::Source;
 use warden_permissions::{
     Context, Effect, Engine, GrantMatcher, GrantProposal, GrantStore, Layer, Mode, Policy, Risk,
-    Scope, ToolCall, assess,
+    Scope, SessionGrants, ToolCall, assess,
 };
 
 /// A policy of `n` rules of every kind: MCP tool globs, commands, path globs,
@@ -50,6 +50,8 @@ fn bench(c: &mut Criterion) {
     let ws = dir.path().canonicalize().expect("canonical");
     std::fs::create_dir_all(ws.join("src")).expect("mkdir");
     let ctx = Context::new(&ws);
+    // A session with no grants of its own, made once: the session holds it, not the call.
+    let session = SessionGrants::new("s");
     let calls = [
         (
             "terminal",
@@ -83,7 +85,7 @@ fn bench(c: &mut Criterion) {
         for (name, call) in &calls {
             let assessment = assess(call, &ctx);
             decide.bench_with_input(BenchmarkId::new(*name, n), &n, |b, _| {
-                b.iter(|| engine.decide(black_box(call), &assessment, &ctx, Mode::Ask, "s"))
+                b.iter(|| engine.decide(black_box(call), &assessment, &ctx, Mode::Ask, &session))
             });
         }
     }
@@ -95,7 +97,7 @@ fn bench(c: &mut Criterion) {
         let engine = Engine::with_policy(policy, &ws, None);
         for (name, call) in &calls {
             evaluate.bench_with_input(BenchmarkId::new(*name, n), &n, |b, _| {
-                b.iter(|| engine.evaluate(black_box(call), &ctx, Mode::Ask, "s"))
+                b.iter(|| engine.evaluate(black_box(call), &ctx, Mode::Ask, &session))
             });
         }
     }
@@ -117,7 +119,7 @@ fn bench(c: &mut Criterion) {
             subject: String::new(),
         };
         with_file
-            .grant("s", &proposal, Scope::User, Effect::Allow, "bench")
+            .grant(&session, &proposal, Scope::User, Effect::Allow, "bench")
             .expect("grant");
     }
     let without_file = Engine::with_policy(Policy::from_sources(&[], false), &ws, None);
@@ -126,7 +128,7 @@ fn bench(c: &mut Criterion) {
     let mut stored = c.benchmark_group("stored_grants");
     for (name, engine) in [("no file", &without_file), ("100 grants", &with_file)] {
         stored.bench_function(format!("decide terminal, {name}"), |b| {
-            b.iter(|| engine.decide(black_box(call), &assessment, &ctx, Mode::Ask, "s"))
+            b.iter(|| engine.decide(black_box(call), &assessment, &ctx, Mode::Ask, &session))
         });
     }
     // The check alone, for scale: one `statx` of the grants file.

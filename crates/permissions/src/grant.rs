@@ -9,6 +9,7 @@
 //! risk it was proposed for, and covers no call above it.
 
 mod propose;
+mod session;
 mod set;
 pub mod time;
 
@@ -21,6 +22,7 @@ use crate::assess::{Assessment, Unit};
 use crate::{Risk, ToolCall};
 
 pub use propose::{OVER_BROAD_PROGRAMS, propose};
+pub use session::SessionGrants;
 pub use set::GrantSet;
 
 /// How long and where a grant holds.

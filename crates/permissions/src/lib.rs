@@ -40,7 +40,7 @@ pub use assess::{Assessment, Unit, UnitPath, assess};
 pub use call::{InvalidRiskLevel, RISK_LEVEL_ARG, ToolAnnotations, ToolCall, take_risk_level};
 pub use engine::Engine;
 pub use evaluation::{DecidedBy, Evaluation, MatchedRule, SegmentEvaluation};
-pub use grant::{Effect, Grant, GrantMatcher, GrantProposal, GrantSet, Scope};
+pub use grant::{Effect, Grant, GrantMatcher, GrantProposal, GrantSet, Scope, SessionGrants};
 pub use policy::{FileProblem, HintPolicy, Policy, PolicyError, PolicyFile, Settings};
 pub use rule::{Layer, RawRule, Rule, RuleError};
 pub use store::{Fingerprint, GrantStore, LoadedGrants, StoreError, TrustStore};

@@ -41,9 +41,10 @@ fn bench(c: &mut Criterion) {
     let gate = EngineGate::new(
         engine,
         context,
-        "bench".to_owned(),
+        Arc::new(warden_permissions::SessionGrants::new("bench")),
         Arc::new(ModeCell::new(Mode::Ask)),
         "bench".to_owned(),
+        warden_tools::Toolbox::builtins(),
     );
 
     let calls = [

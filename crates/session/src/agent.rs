@@ -9,17 +9,18 @@ use serde_json::json;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use warden_acp_transport::schema::{
-    AgentCapabilities, CancelNotification, ClientCapabilities, ContentBlock, CurrentModeUpdate,
-    Implementation, InitializeRequest, InitializeResponse, McpServer, NewSessionRequest,
-    NewSessionResponse, PromptRequest, PromptResponse, SessionConfigOptionValue, SessionId,
-    SessionNotification, SessionUpdate, SetSessionConfigOptionRequest,
-    SetSessionConfigOptionResponse, SetSessionModeRequest, SetSessionModeResponse, StopReason,
+    AgentCapabilities, CancelNotification, ClientCapabilities, CloseSessionRequest,
+    CloseSessionResponse, ContentBlock, Implementation, InitializeRequest, InitializeResponse,
+    McpServer, NewSessionRequest, NewSessionResponse, PromptRequest, PromptResponse,
+    SessionCapabilities, SessionCloseCapabilities, SessionConfigOptionValue, SessionId,
+    SetSessionConfigOptionRequest, SetSessionConfigOptionResponse, SetSessionModeRequest,
+    SetSessionModeResponse, StopReason,
 };
 use warden_acp_transport::{AgentHandler, ClientHandle, Error, PromptResponder};
 use warden_audit::AuditLog;
-use warden_model::{Conversation, Model, ToolSpec, code_span};
-use warden_permissions::{Context, Engine, Locations, Mode};
-use warden_tools::Secrets;
+use warden_model::{Conversation, Model, code_span};
+use warden_permissions::{Context, Engine, Locations, Mode, SessionGrants};
+use warden_tools::{Secrets, Toolbox};
 
 use crate::audit::AuditLogSink;
 use crate::commands;
@@ -29,6 +30,8 @@ use crate::editor::ClientEditor;
 use crate::engine_gate::{EngineGate, ModeCell};
 use crate::modes::mode_state;
 use crate::notice::{self, Notice, Severity};
+use crate::registry::Registry;
+use crate::session::{Session, lock};
 use crate::turn::TurnLimits;
 use crate::updates;
 
@@ -58,26 +61,11 @@ impl std::fmt::Debug for AgentConfig {
     }
 }
 
-struct Session {
-    id: SessionId,
-    cwd: PathBuf,
-    /// The home folder of the session's permission context, for the tools.
-    home: Option<PathBuf>,
-    mode: Arc<ModeCell>,
-    engine: Arc<Engine>,
-    gate: Arc<EngineGate>,
-    model: Mutex<Result<Arc<dyn Model>, String>>,
-    conversation: Mutex<Conversation>,
-    running: Mutex<Option<CancellationToken>>,
-    /// What the user must be told once the session exists.
-    startup: Mutex<Vec<Notice>>,
-}
-
 /// Warden's [`AgentHandler`].
 pub struct WardenAgent {
     config: AgentConfig,
     client: Mutex<Option<(ClientCapabilities, String)>>,
-    sessions: Mutex<HashMap<String, Arc<Session>>>,
+    sessions: Registry,
     engines: Mutex<HashMap<PathBuf, Arc<Engine>>>,
     /// Models by spec, built once: an OpenAI-compatible model holds the HTTP client, whose
     /// connection pool (and TLS sessions) every session then shares.
@@ -89,7 +77,6 @@ pub struct WardenAgent {
     model_spec: OnceLock<String>,
     /// Warden's own secrets, kept from every tool (see [`WardenAgent::secrets`]).
     secrets: OnceLock<Arc<Secrets>>,
-    tools: Arc<[ToolSpec]>,
     shutdown: CancellationToken,
     turns: TaskTracker,
     counter: AtomicU64,
@@ -103,35 +90,22 @@ impl std::fmt::Debug for WardenAgent {
     }
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
 fn invalid_params(message: impl Into<String>) -> Error {
     Error::invalid_params().data(json!(message.into()))
 }
 
 impl WardenAgent {
     pub fn new(config: AgentConfig) -> WardenAgent {
-        let tools: Arc<[ToolSpec]> = warden_tools::builtin_tools()
-            .iter()
-            .map(|t| ToolSpec {
-                name: t.name.to_owned(),
-                description: t.description.to_owned(),
-                input_schema: t.schema.clone(),
-            })
-            .collect();
         WardenAgent {
             config,
             client: Mutex::new(None),
-            sessions: Mutex::new(HashMap::new()),
+            sessions: Registry::default(),
             engines: Mutex::new(HashMap::new()),
             models: Mutex::new(HashMap::new()),
             audit: OnceLock::new(),
             user_config: OnceLock::new(),
             model_spec: OnceLock::new(),
             secrets: OnceLock::new(),
-            tools,
             shutdown: CancellationToken::new(),
             turns: TaskTracker::new(),
             counter: AtomicU64::new(0),
@@ -139,12 +113,7 @@ impl WardenAgent {
     }
 
     fn session(&self, id: &SessionId) -> Result<Arc<Session>, Error> {
-        lock(&self.sessions)
-            .get(id.0.as_ref())
-            .cloned()
-            .ok_or_else(|| {
-                warden_acp_transport::schema::Error::session_not_found(id.clone()).into()
-            })
+        self.sessions.get(id)
     }
 
     /// The engine of a project, loaded once per process: policy files are read when the
@@ -291,27 +260,22 @@ fn mcp_name(server: &McpServer) -> &str {
     }
 }
 
-fn parse_mode(id: &str) -> Result<Mode, String> {
-    Mode::parse(id).ok_or_else(|| {
-        let known: Vec<_> = Mode::ALL.iter().map(|m| m.id()).collect();
-        format!("unknown mode `{id}`; the modes are: {}", known.join(", "))
-    })
+/// A mode id that names no mode.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown mode `{id}`; the modes are: {known}")]
+struct UnknownMode {
+    id: String,
+    known: String,
 }
 
-impl Session {
-    fn is_scripted(&self) -> bool {
-        lock(&self.model)
-            .as_ref()
-            .is_ok_and(|m| m.id() == "scripted")
-    }
-
-    fn set_mode(&self, mode: Mode, client: &ClientHandle) {
-        self.mode.set(mode);
-        client.notify(SessionNotification::new(
-            self.id.clone(),
-            SessionUpdate::CurrentModeUpdate(CurrentModeUpdate::new(mode.id())),
-        ));
-    }
+fn parse_mode(id: &str) -> Result<Mode, UnknownMode> {
+    Mode::parse(id).ok_or_else(|| {
+        let known: Vec<_> = Mode::ALL.iter().map(|m| m.id()).collect();
+        UnknownMode {
+            id: id.to_owned(),
+            known: known.join(", "),
+        }
+    })
 }
 
 impl WardenAgent {
@@ -320,7 +284,7 @@ impl WardenAgent {
     fn run_command(
         &self,
         session: &Arc<Session>,
-        command: Result<commands::Command, String>,
+        command: Result<commands::Command, commands::UsageError>,
         responder: PromptResponder,
         client: ClientHandle,
     ) {
@@ -328,9 +292,9 @@ impl WardenAgent {
             client.notify(updates::message_chunk(session, text));
         };
         let text = match command {
-            Err(usage) => usage,
+            Err(usage) => usage.to_string(),
             Ok(commands::Command::Grants) => commands::grants_text(
-                &session.engine.grants(Some(&session.id.0)),
+                &session.engine.grants(Some(session.gate.grants())),
                 session.mode.get(),
                 session.engine.project_root(),
             ),
@@ -350,8 +314,13 @@ impl WardenAgent {
                 }
                 Err(problem) => format!("The mode did not change: {problem}."),
             },
+            Ok(commands::Command::Revoke(id)) if session.gate.grants().revoke(&id) => format!(
+                "Revoked {}: calls it allowed or denied are asked about again.",
+                code_span(&id)
+            ),
             Ok(commands::Command::Revoke(id)) => {
-                // The grants file is written under a lock: off the runtime's thread.
+                // Not one of the session's own: a stored grant, whose file is written
+                // under a lock, off the runtime's thread.
                 let engine = session.engine.clone();
                 let session_id = session.id.clone();
                 self.turns.spawn(async move {
@@ -401,7 +370,12 @@ impl AgentHandler for WardenAgent {
             .map(|i| format!("{} {}", i.name, i.version))
             .unwrap_or_else(|| "unknown client".to_owned());
         *lock(&self.client) = Some((request.client_capabilities.clone(), name));
-        let capabilities = AgentCapabilities::new().meta(
+        // Only what works is advertised: `close` ends a session and frees what it
+        // holds.
+        let sessions = SessionCapabilities::new().close(SessionCloseCapabilities::new());
+        let capabilities = AgentCapabilities::new()
+            .session_capabilities(sessions)
+            .meta(
             json!({
                 "warden": {
                     "version": env!("CARGO_PKG_VERSION"),
@@ -489,13 +463,14 @@ impl AgentHandler for WardenAgent {
         let gate = Arc::new(EngineGate::new(
             engine.clone(),
             context,
-            id.0.to_string(),
+            Arc::new(SessionGrants::new(id.0.to_string())),
             mode_cell.clone(),
             client_name,
+            Toolbox::builtins(),
         ));
         // Read with the model, before any tool can run in this session.
         let _ = self.secrets();
-        let model = self.model(self.model_spec()).map_err(|e| e.to_string());
+        let model = self.model(self.model_spec()).map_err(Arc::new);
         let current = model
             .as_ref()
             .map(|m| m.id().to_owned())
@@ -512,7 +487,7 @@ impl AgentHandler for WardenAgent {
             running: Mutex::new(None),
             startup: Mutex::new(startup),
         });
-        lock(&self.sessions).insert(id.0.to_string(), session);
+        self.sessions.insert(session);
         Ok(NewSessionResponse::new(id)
             .modes(mode_state(mode))
             .config_options(vec![model_option(self.model_spec(), &current)]))
@@ -583,7 +558,7 @@ impl AgentHandler for WardenAgent {
             client,
             gate: session.gate.clone(),
             model,
-            tools: self.tools.clone(),
+            toolbox: session.gate.toolbox().clone(),
             editor: Some(Arc::new(editor)),
             limits: TurnLimits {
                 max_model_requests: self.config.max_model_requests,
@@ -607,15 +582,17 @@ impl AgentHandler for WardenAgent {
 
     fn cancel(&self, notification: CancelNotification) {
         match self.session(&notification.session_id) {
-            Ok(session) => {
-                if let Some(token) = lock(&session.running).as_ref() {
-                    token.cancel();
-                }
-            }
+            Ok(session) => session.cancel_turn(),
             Err(_) => {
                 tracing::debug!(session = %notification.session_id, "cancel for an unknown session")
             }
         }
+    }
+
+    fn close_session(&self, request: CloseSessionRequest) -> Result<CloseSessionResponse, Error> {
+        self.sessions.close(&request.session_id)?;
+        tracing::debug!(session = %request.session_id, live = self.sessions.len(), "session closed");
+        Ok(CloseSessionResponse::new())
     }
 
     fn set_mode(
@@ -624,7 +601,7 @@ impl AgentHandler for WardenAgent {
         client: ClientHandle,
     ) -> Result<SetSessionModeResponse, Error> {
         let session = self.session(&request.session_id)?;
-        let mode = parse_mode(&request.mode_id.0).map_err(invalid_params)?;
+        let mode = parse_mode(&request.mode_id.0).map_err(|err| invalid_params(err.to_string()))?;
         session.set_mode(mode, &client);
         Ok(SetSessionModeResponse::new())
     }

@@ -7,7 +7,7 @@ use warden_audit::{AuditEvent, AuditLog, Outcome};
 use warden_permissions::Decision;
 
 use crate::driver::AuditSink;
-use crate::turn::{AuditKind, AuditNote};
+use crate::turn::{AnswerOutcome, AuditKind, AuditNote};
 
 /// Writes audit notes to an [`AuditLog`] (which hands them to its own writer thread).
 #[derive(Debug)]
@@ -71,21 +71,21 @@ impl AuditSink for AuditLogSink {
             } => {
                 let option_id = option_id.clone().unwrap_or_default();
                 let outcome = match *outcome {
-                    "granted" => Outcome::Granted {
+                    AnswerOutcome::Granted => Outcome::Granted {
                         option_id,
                         grant_id: None,
                         note: user_note.clone(),
                     },
-                    "denied" => Outcome::Denied {
+                    AnswerOutcome::Denied => Outcome::Denied {
                         option_id,
                         grant_id: None,
                         note: user_note.clone(),
                     },
-                    "cancelled" => Outcome::Cancelled,
-                    "timed_out" => Outcome::TimedOut {
+                    AnswerOutcome::Cancelled => Outcome::Cancelled,
+                    AnswerOutcome::TimedOut => Outcome::TimedOut {
                         after_ms: latency.map(|l| l.as_millis() as u64),
                     },
-                    _ => Outcome::Error {
+                    AnswerOutcome::Error => Outcome::Error {
                         reason: reason.clone().unwrap_or_else(|| "unknown".to_owned()),
                     },
                 };

@@ -27,10 +27,19 @@ pub enum Command {
     Mode(Option<String>),
 }
 
+/// A command used wrongly; its text says what to type instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum UsageError {
+    #[error("{0} takes no argument.")]
+    TakesNoArgument(String),
+    #[error("`/revoke` needs the id of a grant, as `/grants` lists them: `/revoke ID`.")]
+    RevokeNeedsAnId,
+}
+
 /// Reads a prompt as one of Warden's commands. Only a prompt of one line is a command,
 /// so a script of `/call` lines that mentions one is still the model's. `Some(Err)` is a
 /// command used wrongly, with what to type instead.
-pub fn parse(prompt: &str) -> Option<Result<Command, String>> {
+pub fn parse(prompt: &str) -> Option<Result<Command, UsageError>> {
     let line = prompt.trim();
     if line.contains('\n') {
         return None;
@@ -42,10 +51,8 @@ pub fn parse(prompt: &str) -> Option<Result<Command, String>> {
     let command = match (word, rest) {
         ("/grants", "") => Ok(Command::Grants),
         ("/why", "") => Ok(Command::Why),
-        ("/grants" | "/why", _) => Err(format!("{} takes no argument.", code_span(word))),
-        ("/revoke", "") => Err(
-            "`/revoke` needs the id of a grant, as `/grants` lists them: `/revoke ID`.".to_owned(),
-        ),
+        ("/grants" | "/why", _) => Err(UsageError::TakesNoArgument(code_span(word))),
+        ("/revoke", "") => Err(UsageError::RevokeNeedsAnId),
         ("/revoke", id) => Ok(Command::Revoke(id.to_owned())),
         ("/mode", "") => Ok(Command::Mode(None)),
         ("/mode", mode) => Ok(Command::Mode(Some(mode.to_owned()))),
@@ -178,7 +185,8 @@ mod tests {
     #[test]
     fn only_a_one_line_prompt_is_a_command() {
         let check = |prompt: &str, expect: Option<Result<Command, String>>| {
-            assert_eq!(parse(prompt), expect, "{prompt:?}");
+            let parsed = parse(prompt).map(|r| r.map_err(|usage| usage.to_string()));
+            assert_eq!(parsed, expect, "{prompt:?}");
         };
         check("/grants", Some(Ok(Command::Grants)));
         check("  /why \n", Some(Ok(Command::Why)));

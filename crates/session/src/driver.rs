@@ -21,13 +21,14 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 use warden_acp_transport::schema::{SessionId, StopReason, ToolCallContent, ToolCallUpdateFields};
 use warden_acp_transport::{ClientHandle, ClientRequestError};
-use warden_model::{Conversation, FinishReason, Model, ModelEvent, ToolSpec};
-use warden_tools::{Editor, ExecContext};
+use warden_model::{Conversation, Model, ModelEvent, ToolSpec};
+use warden_tools::{Editor, ExecContext, PreparedCall, ToolInfo, Toolbox};
 
 use crate::gate::Gate;
+use crate::gate::{GrantEffect, GrantScope, Prepared, Verdict};
 use crate::permission::{self, Answer};
 use crate::preview::{self, Files};
-use crate::turn::{AuditNote, Command, Event, ToolResult, Turn, TurnLimits};
+use crate::turn::{AuditNote, Command, Event, Stored, ToolResult, Turn, TurnLimits};
 use crate::updates;
 
 /// Where audit notes go. Recording must not block the turn.
@@ -45,7 +46,8 @@ pub struct TurnSetup {
     pub client: ClientHandle,
     pub gate: Arc<dyn Gate + Send + Sync>,
     pub model: Arc<dyn Model>,
-    pub tools: Arc<[ToolSpec]>,
+    /// The session's tools: what the model is offered, and what runs a call.
+    pub toolbox: Toolbox,
     pub editor: Option<Arc<dyn Editor>>,
     pub limits: TurnLimits,
     pub tool_limits: warden_tools::Limits,
@@ -104,6 +106,7 @@ pub async fn drive(
         tool_tasks: Vec::new(),
         model: None,
         audits: Vec::new(),
+        specs: ToolSpecs::default(),
     };
     let mut queue: VecDeque<Command> = first.into();
     let mut cancel_sent = false;
@@ -196,25 +199,13 @@ impl Reply {
                 files: Files::default(),
             }),
             Some(Err(err)) => Step::Done(Event::ModelFailed {
-                // Quoted, on one line: an error may carry JSON or HTML that would
-                // otherwise be read as Markdown.
-                message: format!(
-                    "The model failed: {}",
-                    warden_model::code_span(&warden_model::one_line(&err.to_string()))
-                ),
+                error: err.to_string(),
             }),
-            // A reply that ends without saying why is taken as finished if it said
-            // something and asked for nothing; otherwise it is incomplete.
-            None if self.calls.is_empty() && !self.text.is_empty() => {
-                Step::Done(Event::ModelReplied {
-                    text: std::mem::take(&mut self.text),
-                    calls: Vec::new(),
-                    finish: FinishReason::EndTurn,
-                    files: Files::default(),
-                })
-            }
-            None => Step::Done(Event::ModelFailed {
-                message: "The model's reply ended before it was complete.".to_owned(),
+            // Whether a reply that ends without saying why is complete is the turn's
+            // decision.
+            None => Step::Done(Event::ModelStopped {
+                text: std::mem::take(&mut self.text),
+                calls: std::mem::take(&mut self.calls),
             }),
         }
     }
@@ -240,6 +231,41 @@ struct DriverState {
     model: Option<Streaming>,
     /// Audit notes not yet handed to the log, in order, with their answer latencies.
     audits: Vec<(AuditNote, Option<Duration>)>,
+    specs: ToolSpecs,
+}
+
+/// What the model is offered, built from the toolbox's lists and built again only when
+/// one of them changed (an MCP server's list changed between model calls).
+#[derive(Default)]
+struct ToolSpecs {
+    built_from: Vec<Arc<[ToolInfo]>>,
+    specs: Option<Arc<[ToolSpec]>>,
+}
+
+impl ToolSpecs {
+    fn get(&mut self, toolbox: &Toolbox) -> Arc<[ToolSpec]> {
+        let lists = toolbox.lists();
+        let same = lists.len() == self.built_from.len()
+            && lists
+                .iter()
+                .zip(&self.built_from)
+                .all(|(a, b)| Arc::ptr_eq(a, b));
+        if let (true, Some(specs)) = (same, &self.specs) {
+            return specs.clone();
+        }
+        let specs: Arc<[ToolSpec]> = lists
+            .iter()
+            .flat_map(|list| list.iter())
+            .map(|tool| ToolSpec {
+                name: tool.name.clone(),
+                description: tool.description.clone(),
+                input_schema: tool.schema.clone(),
+            })
+            .collect();
+        self.built_from = lists;
+        self.specs = Some(specs.clone());
+        specs
+    }
 }
 
 impl DriverState {
@@ -303,11 +329,14 @@ impl DriverState {
                     ask.withdraw.cancel();
                 }
             }
-            Command::RunTool {
+            Command::RunTool { call_id, call } => self.run_tool(call_id, *call),
+            Command::StoreGrant {
                 call_id,
-                tool,
-                args,
-            } => self.run_tool(call_id, &tool, args),
+                call,
+                verdict,
+                scope,
+                effect,
+            } => self.store_grant(call_id, *call, *verdict, scope, effect),
             Command::StopTool { call_id } => {
                 if let Some(token) = self.tools.remove(&call_id) {
                     token.cancel();
@@ -415,7 +444,7 @@ impl DriverState {
         }));
     }
 
-    fn run_tool(&mut self, call_id: String, tool: &str, args: serde_json::Value) {
+    fn run_tool(&mut self, call_id: String, call: PreparedCall) {
         let token = CancellationToken::new();
         self.tools.insert(call_id.clone(), token.clone());
         let tx = self.tx.clone();
@@ -424,45 +453,36 @@ impl DriverState {
         let editor = self.setup.editor.clone();
         let limits = self.setup.tool_limits.clone();
         let secrets = self.setup.secrets.clone();
-        let parsed = warden_tools::validate(tool, &args);
-        let tool = tool.to_owned();
+        let toolbox = self.setup.toolbox.clone();
         self.tool_tasks.push(tokio::spawn(async move {
-            let output = match parsed {
-                Ok(parsed) => {
-                    let progress_tx = tx.clone();
-                    let progress_id = call_id.clone();
-                    let progress_secrets = secrets.clone();
-                    let progress = move |content: Vec<ToolCallContent>| {
-                        let content = progress_secrets.redact_content(content);
-                        let _ = progress_tx.send(Msg::Progress(progress_id.clone(), content));
-                    };
-                    warden_tools::execute(
-                        &parsed,
-                        ExecContext {
-                            cwd: &cwd,
-                            home: home.as_deref(),
-                            editor,
-                            cancel: token,
-                            limits,
-                            progress: &progress,
-                            secrets: &secrets,
-                        },
-                    )
-                    .await
-                }
-                // The gate validated these arguments already; this is a bug, and it
-                // fails the call rather than running something unchecked.
-                Err(err) => warden_tools::ToolOutput::failed(&tool, err),
+            let progress_tx = tx.clone();
+            let progress_id = call_id.clone();
+            let progress_secrets = secrets.clone();
+            let progress = move |content: Vec<warden_tools::Content>| {
+                let content = crate::content::content(progress_secrets.redact_content(content));
+                let _ = progress_tx.send(Msg::Progress(progress_id.clone(), content));
             };
+            let output = toolbox
+                .run(
+                    &call,
+                    ExecContext {
+                        cwd: &cwd,
+                        home: home.as_deref(),
+                        editor,
+                        cancel: token,
+                        limits,
+                        progress: &progress,
+                        secrets: &secrets,
+                    },
+                )
+                .await;
             // The one point where a tool's output becomes what the model and the client
             // are given: no secret value passes it.
             let output = secrets.redact_output(output);
-            let timed_out =
-                output.raw_output.get("timed_out").and_then(|v| v.as_bool()) == Some(true);
             let result = ToolResult {
                 ok: output.ok,
-                timed_out,
-                content: output.content,
+                timed_out: output.timed_out,
+                content: crate::content::content(output.content),
                 raw_output: output.raw_output,
                 for_model: output.for_model,
             };
@@ -470,8 +490,43 @@ impl DriverState {
         }));
     }
 
+    /// Stores a grant off the protocol's thread (it may wait for the grants file's
+    /// lock) and feeds the result back to the turn.
+    fn store_grant(
+        &mut self,
+        call_id: String,
+        call: Prepared,
+        verdict: Verdict,
+        scope: GrantScope,
+        effect: GrantEffect,
+    ) {
+        let gate = self.setup.gate.clone();
+        let tx = self.tx.clone();
+        self.tool_tasks.push(tokio::spawn(async move {
+            let stored =
+                tokio::task::spawn_blocking(move || gate.remember(&call, &verdict, scope, effect))
+                    .await;
+            let stored = match stored {
+                Ok(Ok(())) => Stored::Yes,
+                Ok(Err(err)) => Stored::No {
+                    reason: err.to_string(),
+                },
+                Err(err) => Stored::No {
+                    reason: format!("storing it failed: {err}"),
+                },
+            };
+            let _ = tx.send(Msg::Event(Event::GrantStored {
+                call_id,
+                scope,
+                effect,
+                stored,
+            }));
+        }));
+    }
+
     fn call_model(&mut self, conversation: &Conversation) {
-        let stream = self.setup.model.respond(conversation, &self.setup.tools);
+        let specs = self.specs.get(&self.setup.toolbox);
+        let stream = self.setup.model.respond(conversation, &specs);
         // A reply still streaming from an earlier call is dropped, which aborts it.
         self.model = Some(Streaming {
             stream,

@@ -41,13 +41,26 @@ fn field(arg: &str) -> String {
     }
 }
 
+/// Why a form cannot be shown, or its answer cannot be read (then it is a denial).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FormError {
+    #[error("the form cannot be built: {0}")]
+    Build(String),
+    #[error("the form's `{0}` is not text")]
+    NotText(String),
+    #[error("the form's decision is {0}")]
+    Decision(String),
+    #[error("the edited `{name}` is not valid JSON ({error})")]
+    EditedNotJson { name: String, error: String },
+}
+
 /// The form for a call: the decision (deny by default), each argument (strings as they
 /// are, other values as JSON text), and a note.
 pub fn request(
     session: &SessionId,
     call_id: &str,
     call: &Prepared,
-) -> Result<CreateElicitationRequest, String> {
+) -> Result<CreateElicitationRequest, FormError> {
     let mut properties = Map::new();
     properties.insert(
         DECISION.to_owned(),
@@ -98,7 +111,7 @@ pub fn request(
             "required": [DECISION],
         },
     });
-    serde_json::from_value(form).map_err(|err| format!("the form cannot be built: {err}"))
+    serde_json::from_value(form).map_err(|err| FormError::Build(err.to_string()))
 }
 
 /// Reads the form's answer, fail closed. `args` are the arguments the form showed.
@@ -122,15 +135,15 @@ pub fn read(response: CreateElicitationResponse, args: &Value) -> Answer {
     let text = |name: &str| match content.get(name) {
         None => Ok(None),
         Some(ElicitationContentValue::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(format!("the form's `{name}` is not text")),
+        Some(_) => Err(FormError::NotText(name.to_owned())),
     };
-    let parsed = (|| -> Result<Answer, String> {
+    let parsed = (|| -> Result<Answer, FormError> {
         let note = text(NOTE)?.filter(|n| !n.trim().is_empty());
         let decision = text(DECISION)?;
         let option_id = match decision.as_deref() {
             Some(APPROVE) => ALLOW_ONCE,
             Some(DENY) => REJECT_ONCE,
-            other => return Err(format!("the form's decision is {other:?}")),
+            other => return Err(FormError::Decision(format!("{other:?}"))),
         };
         if option_id == REJECT_ONCE {
             return Ok(Answer::Selected {
@@ -146,8 +159,10 @@ pub fn read(response: CreateElicitationResponse, args: &Value) -> Answer {
             };
             *value = match value {
                 Value::String(_) => Value::String(new),
-                _ => serde_json::from_str(&new)
-                    .map_err(|err| format!("the edited `{name}` is not valid JSON ({err})"))?,
+                _ => serde_json::from_str(&new).map_err(|err| FormError::EditedNotJson {
+                    name: name.clone(),
+                    error: err.to_string(),
+                })?,
             };
         }
         let edited = Value::Object(edited);
@@ -157,23 +172,25 @@ pub fn read(response: CreateElicitationResponse, args: &Value) -> Answer {
             note,
         })
     })();
-    parsed.unwrap_or_else(|reason| Answer::Failed { reason })
+    parsed.unwrap_or_else(|err| Answer::Failed {
+        reason: err.to_string(),
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use warden_acp_transport::schema::ToolKind;
+    use warden_tools::{PreparedCall, ToolKind};
 
     fn call() -> Prepared {
         Prepared {
-            tool: "terminal".to_owned(),
-            args: json!({"command": "rm -rf build", "timeout_secs": 30}),
+            call: PreparedCall::new(
+                "terminal".to_owned(),
+                json!({"command": "rm -rf build", "timeout_secs": 30}),
+                ToolKind::Execute,
+                "Run `rm -rf build`".to_owned(),
+            ),
             hint: None,
-            title: "Run `rm -rf build`".to_owned(),
-            kind: ToolKind::Execute,
-            locations: vec![],
-            server: None,
         }
     }
 

@@ -1,15 +1,19 @@
-//! The [`Gate`] of a real session: the built-in tools' schemas and the permission
-//! engine.
+//! The [`Gate`] of a real session: the session's tools (its [`Toolbox`]) and the
+//! permission engine.
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 
 use warden_permissions::{
-    Context, DecidedBy, Decision, Effect, Engine, Evaluation, Mode, Risk, Scope, ToolCall,
+    Context, DecidedBy, Decision, Effect, Engine, Evaluation, Mode, Risk, Scope, SessionGrants,
+    ToolAnnotations, ToolCall,
 };
+use warden_tools::{Place, Toolbox, ValidationError};
 
-use crate::gate::{Gate, GrantEffect, GrantScope, PrepareError, Prepared, RememberError, Verdict};
+use crate::gate::{
+    Gate, GrantEffect, GrantScope, PrepareError, Prepared, Proposal, RememberError, Verdict,
+};
 
 /// A session's mode, shared between the session (which changes it) and its gate
 /// (which reads it at every evaluation, so a change applies from the next one).
@@ -41,8 +45,11 @@ impl ModeCell {
 #[derive(Debug)]
 pub struct EngineGate {
     engine: Arc<Engine>,
+    /// Where the session's tools come from: every call is prepared by its source.
+    toolbox: Toolbox,
     context: Context,
-    session_id: String,
+    /// The session's own grants ("for this session").
+    grants: Arc<SessionGrants>,
     mode: Arc<ModeCell>,
     client: String,
     /// Calls the user allowed for the session when no narrow grant could be proposed:
@@ -56,14 +63,16 @@ impl EngineGate {
     pub fn new(
         engine: Arc<Engine>,
         context: Context,
-        session_id: String,
+        grants: Arc<SessionGrants>,
         mode: Arc<ModeCell>,
         client: String,
+        toolbox: Toolbox,
     ) -> EngineGate {
         EngineGate {
             engine,
+            toolbox,
             context,
-            session_id,
+            grants,
             mode,
             client,
             exact: Mutex::new(HashSet::new()),
@@ -71,12 +80,25 @@ impl EngineGate {
         }
     }
 
+    /// The session's own grants.
+    pub fn grants(&self) -> &Arc<SessionGrants> {
+        &self.grants
+    }
+
+    /// The session's tools.
+    pub fn toolbox(&self) -> &Toolbox {
+        &self.toolbox
+    }
+
     fn call(prepared: &Prepared) -> ToolCall {
         ToolCall {
             tool: prepared.tool.clone(),
             args: prepared.args.clone(),
             model_hint: prepared.hint,
-            annotations: None,
+            annotations: prepared.annotations.map(|a| ToolAnnotations {
+                read_only: a.read_only,
+                destructive: a.destructive,
+            }),
         }
     }
 
@@ -85,7 +107,7 @@ impl EngineGate {
             &Self::call(prepared),
             &self.context,
             self.mode.get(),
-            &self.session_id,
+            &self.grants,
         )
     }
 
@@ -126,30 +148,21 @@ impl Gate for EngineGate {
             });
         }
         let hint = warden_permissions::take_risk_level(&mut args)?;
-        let Some(def) = warden_tools::find(tool) else {
-            let known: Vec<_> = warden_tools::builtin_tools()
-                .iter()
-                .map(|t| t.name)
-                .collect();
-            return Err(PrepareError::UnknownTool {
-                tool: tool.to_owned(),
-                known: known.join(", "),
-            });
+        let place = Place {
+            cwd: &self.context.cwd,
+            home: self.context.home.as_deref(),
         };
-        let parsed = warden_tools::validate(tool, &args)?;
-        Ok(Prepared {
-            tool: tool.to_owned(),
-            title: warden_tools::title(&parsed, &self.context.cwd, self.context.home.as_deref()),
-            kind: def.kind,
-            locations: warden_tools::locations(
-                &parsed,
-                &self.context.cwd,
-                self.context.home.as_deref(),
-            ),
-            server: None,
-            hint,
-            args,
-        })
+        let call = self
+            .toolbox
+            .prepare(tool, args, place)
+            .map_err(|err| match err {
+                ValidationError::UnknownTool(tool) => PrepareError::UnknownTool {
+                    tool,
+                    known: self.toolbox.names().join(", "),
+                },
+                err => PrepareError::Arguments(err),
+            })?;
+        Ok(Prepared { call, hint })
     }
 
     fn evaluate(&self, prepared: &Prepared) -> Verdict {
@@ -196,9 +209,10 @@ impl Gate for EngineGate {
             reason: evaluation.reason,
             risk_reason: evaluation.risk_reason,
             deciding_part,
-            proposal: evaluation
-                .proposal
-                .map(|p| p.subject_plain(&self.context.cwd)),
+            proposal: evaluation.proposal.map(|grant| Proposal {
+                words: grant.subject_plain(&self.context.cwd),
+                grant: Arc::new(grant),
+            }),
             timeout,
             why,
         }
@@ -207,17 +221,15 @@ impl Gate for EngineGate {
     fn remember(
         &self,
         prepared: &Prepared,
-        _verdict: &Verdict,
+        verdict: &Verdict,
         scope: GrantScope,
         effect: GrantEffect,
     ) -> Result<(), RememberError> {
-        // The proposal is taken from a fresh evaluation, which is deterministic for
-        // the same call, rather than carried through the turn.
-        let evaluation = self.evaluation(prepared);
-        if evaluation.risk == Risk::Critical && effect == GrantEffect::Allow {
+        if verdict.risk == Risk::Critical && effect == GrantEffect::Allow {
             return Err(RememberError::Critical);
         }
-        let Some(proposal) = evaluation.proposal else {
+        // Exactly what the request proposed: the user agreed to what they were shown.
+        let Some(proposal) = &verdict.proposal else {
             if scope == GrantScope::Session && effect == GrantEffect::Allow {
                 if let Ok(mut set) = self.exact.lock() {
                     set.insert(Self::exact_key(prepared));
@@ -235,7 +247,7 @@ impl Gate for EngineGate {
             GrantEffect::Deny => Effect::Deny,
         };
         self.engine
-            .grant(&self.session_id, &proposal, scope, effect, &self.client)
+            .grant(&self.grants, &proposal.grant, scope, effect, &self.client)
             .map(|_| ())
             .map_err(RememberError::from)
     }

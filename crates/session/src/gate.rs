@@ -1,29 +1,29 @@
 //! What a turn needs from the policy side, behind a trait so that the turn's rules are
 //! tested without an engine, files or a clock.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use warden_acp_transport::schema::ToolKind;
-use warden_permissions::{Decision, Risk};
+use warden_permissions::{Decision, GrantProposal, Risk};
+use warden_tools::PreparedCall;
 
-/// A tool call that passed validation: its arguments without `risk_level`, and what an
-/// editor shows about it.
+/// A tool call that its source accepted: the call as its source described it, and the
+/// model's own risk estimate.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prepared {
-    pub tool: String,
-    /// The arguments the tool will run with (the model's `risk_level` removed).
-    pub args: serde_json::Value,
+    /// The call, its arguments without `risk_level`, and what an editor shows about it.
+    pub call: PreparedCall,
     /// The model's own risk estimate, if it gave one.
     pub hint: Option<Risk>,
-    /// What the call does, for people: "Read src/main.rs".
-    pub title: String,
-    pub kind: ToolKind,
-    /// The absolute paths the call touches.
-    pub locations: Vec<PathBuf>,
-    /// For an MCP tool, the server it comes from.
-    pub server: Option<String>,
+}
+
+/// A prepared call reads as the call it wraps: `prepared.tool`, `prepared.args`.
+impl std::ops::Deref for Prepared {
+    type Target = PreparedCall;
+
+    fn deref(&self) -> &PreparedCall {
+        &self.call
+    }
 }
 
 /// The engine's verdict on a prepared call, as much of it as the turn needs.
@@ -39,9 +39,8 @@ pub struct Verdict {
     /// For a compound command, the part that decided (`rm -rf ~` in `cd /tmp && rm
     /// -rf ~`).
     pub deciding_part: Option<String>,
-    /// A grant the user could store instead of answering again, if a narrow one exists,
-    /// in plain words for option labels ("fs_write on notes.txt").
-    pub proposal: Option<String>,
+    /// A grant the user could store instead of answering again, if a narrow one exists.
+    pub proposal: Option<Proposal>,
     /// How long to wait for the user before the request is withdrawn (`None`: for ever).
     pub timeout: Option<Duration>,
     /// Why, as JSON for `_meta.warden.evaluation` and the audit log: the evaluation's
@@ -51,7 +50,40 @@ pub struct Verdict {
     pub why: Arc<serde_json::Value>,
 }
 
+/// A grant the engine proposed for a call: what the options name, and exactly what is
+/// stored if the user picks one of them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Proposal {
+    /// In plain words, for option labels ("fs_write on notes.txt").
+    pub words: String,
+    /// The grant stored when the user picks an "always" option: this one, never one
+    /// computed again when the answer arrives (the mode or the files may have changed
+    /// in between, and the user agreed to what they were shown).
+    pub grant: Arc<GrantProposal>,
+}
+
+impl Proposal {
+    /// A proposal that matches nothing, named `words`: for tests of what is shown.
+    #[cfg(test)]
+    pub(crate) fn named(words: &str) -> Proposal {
+        Proposal {
+            words: words.to_owned(),
+            grant: Arc::new(GrantProposal {
+                matchers: Vec::new(),
+                max_risk: Risk::Low,
+                label: words.to_owned(),
+                subject: words.to_owned(),
+            }),
+        }
+    }
+}
+
 impl Verdict {
+    /// The proposal's words, for labels and the request's `_meta`.
+    pub fn proposal_words(&self) -> Option<&str> {
+        self.proposal.as_ref().map(|p| p.words.as_str())
+    }
+
     /// Critical calls are asked once only: no option may remember them.
     pub fn once_only(&self) -> bool {
         self.risk == Risk::Critical
@@ -106,7 +138,9 @@ pub trait Gate {
     fn evaluate(&self, call: &Prepared) -> Verdict;
 
     /// Stores the user's answer so that later calls it covers are decided without
-    /// asking.
+    /// asking: exactly the verdict's proposal (or, for the session with no narrow
+    /// proposal, this exact call). It may write a file under a lock, so the driver
+    /// calls it off the protocol's thread, never the turn.
     fn remember(
         &self,
         call: &Prepared,

@@ -5,6 +5,7 @@ mod agent;
 mod audit;
 mod commands;
 mod config_options;
+mod content;
 mod driver;
 mod editor;
 mod elicit;
@@ -14,6 +15,8 @@ mod modes;
 mod notice;
 mod permission;
 mod preview;
+mod registry;
+mod session;
 mod store;
 mod turn;
 mod updates;
@@ -23,7 +26,9 @@ pub use agent::{AgentConfig, EnvReader, WardenAgent};
 pub use driver::{AuditSink, TurnSetup, drive};
 pub use editor::ClientEditor;
 pub use engine_gate::{EngineGate, ModeCell};
-pub use gate::{Gate, GrantEffect, GrantScope, PrepareError, Prepared, RememberError, Verdict};
+pub use gate::{
+    Gate, GrantEffect, GrantScope, PrepareError, Prepared, Proposal, RememberError, Verdict,
+};
 pub use notice::{Notice, Severity};
 pub use permission::{Answer, Choice};
 pub use preview::{FileState, Files};
@@ -35,5 +40,7 @@ pub use store::{
     UNREADABLE_CLAIM_OPTION, VERSION as JOURNAL_VERSION, WaitingCall, decode, encode, now_ms,
     parse, prune_at_start, valid_session_id,
 };
-pub use turn::{AuditKind, AuditNote, Command, Event, ToolResult, Turn, TurnLimits};
+pub use turn::{
+    AnswerOutcome, AuditKind, AuditNote, Command, Event, Stored, ToolResult, Turn, TurnLimits,
+};
 pub use user_config::{ConfigError, UserConfig};

@@ -113,8 +113,8 @@ fn offered_plain(verdict: &Verdict) -> Vec<Choice> {
 /// An option's label. Clients show labels as plain text, so they carry no Markdown;
 /// the grant is named in plain words with workspace-relative paths.
 fn option(choice: Choice, call: &Prepared, verdict: &Verdict) -> PermissionOption {
-    let grant = verdict.proposal.as_deref();
-    let mcp = call.server.is_some();
+    let grant = verdict.proposal_words();
+    let mcp = call.origin.is_some();
     let (name, kind) = match choice {
         Choice::AllowOnce => ("Allow once".to_owned(), PermissionOptionKind::AllowOnce),
         Choice::AllowSession => (
@@ -161,13 +161,13 @@ pub fn request(
         .into_iter()
         .map(|choice| option(choice, call, verdict))
         .collect();
-    let prompt = match &call.server {
-        Some(server) => format!("Allow tool call from {server}?"),
+    let prompt = match &call.origin {
+        Some(origin) => format!("Allow tool call from {}?", origin.server),
         None => format!("{}?", call.title),
     };
     let fields = ToolCallUpdateFields::new()
         .title(call.title.clone())
-        .kind(call.kind)
+        .kind(crate::content::kind(call.kind))
         .status(ToolCallStatus::Pending)
         .content(content)
         .raw_input(call.args.clone())
@@ -181,7 +181,7 @@ pub fn request(
     warden.insert("tool".to_owned(), call.tool.clone().into());
     warden.insert("risk".to_owned(), verdict.risk.as_str().into());
     warden.insert("reason".to_owned(), verdict.risk_reason.clone().into());
-    warden.insert("grant".to_owned(), verdict.proposal.clone().into());
+    warden.insert("grant".to_owned(), verdict.proposal_words().into());
     warden.insert("evaluation".to_owned(), verdict.why.as_ref().clone());
     let mut meta = serde_json::Map::new();
     meta.insert("warden".to_owned(), warden.into());
@@ -214,7 +214,11 @@ pub fn read_answer(response: RequestPermissionResponse) -> Answer {
         None => (None, None),
         Some(ext) => match read_extension(ext) {
             Ok(parts) => parts,
-            Err(reason) => return Answer::Failed { reason },
+            Err(err) => {
+                return Answer::Failed {
+                    reason: err.to_string(),
+                };
+            }
         },
     };
     Answer::Selected {
@@ -226,20 +230,31 @@ pub fn read_answer(response: RequestPermissionResponse) -> Answer {
 
 type Extension = (Option<serde_json::Value>, Option<String>);
 
-fn read_extension(ext: &serde_json::Value) -> Result<Extension, String> {
+/// Why Warden's extension of an answer cannot be read: the answer is then a denial.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExtensionError {
+    #[error("`_meta.warden` is not an object")]
+    NotAnObject,
+    #[error("`_meta.warden.editedInput` is not an object")]
+    EditedInputNotAnObject,
+    #[error("`_meta.warden.note` is not a string")]
+    NoteNotAString,
+}
+
+fn read_extension(ext: &serde_json::Value) -> Result<Extension, ExtensionError> {
     let Some(ext) = ext.as_object() else {
-        return Err("`_meta.warden` is not an object".to_owned());
+        return Err(ExtensionError::NotAnObject);
     };
     let edited = match ext.get("editedInput") {
         None | Some(serde_json::Value::Null) => None,
         Some(v @ serde_json::Value::Object(_)) => Some(v.clone()),
-        Some(_) => return Err("`_meta.warden.editedInput` is not an object".to_owned()),
+        Some(_) => return Err(ExtensionError::EditedInputNotAnObject),
     };
     let note = match ext.get("note") {
         None | Some(serde_json::Value::Null) => None,
         Some(serde_json::Value::String(s)) if s.trim().is_empty() => None,
         Some(serde_json::Value::String(s)) => Some(s.clone()),
-        Some(_) => return Err("`_meta.warden.note` is not a string".to_owned()),
+        Some(_) => return Err(ExtensionError::NoteNotAString),
     };
     Ok((edited, note))
 }
@@ -257,8 +272,8 @@ mod tests {
     use super::*;
     use expect_test::{Expect, expect};
     use serde_json::json;
-    use warden_acp_transport::schema::ToolKind;
     use warden_permissions::{Decision, Risk};
+    use warden_tools::{Origin, PreparedCall, ToolKind};
 
     fn verdict(risk: Risk, proposal: Option<&str>) -> Verdict {
         Verdict {
@@ -267,22 +282,28 @@ mod tests {
             reason: "Execute command: npm test".to_owned(),
             risk_reason: "runs npm test".to_owned(),
             deciding_part: None,
-            proposal: proposal.map(str::to_owned),
+            proposal: proposal.map(crate::gate::Proposal::named),
             timeout: None,
             why: Default::default(),
         }
     }
 
     fn call(server: Option<&str>) -> Prepared {
-        Prepared {
-            tool: "terminal".to_owned(),
-            args: json!({"command": "npm test"}),
-            hint: None,
-            title: "Run `npm test`".to_owned(),
-            kind: ToolKind::Execute,
-            locations: vec![],
-            server: server.map(str::to_owned),
-        }
+        let call = PreparedCall::new(
+            "terminal".to_owned(),
+            json!({"command": "npm test"}),
+            ToolKind::Execute,
+            "Run `npm test`".to_owned(),
+        );
+        let call = match server {
+            Some(server) => call.with_origin(Origin {
+                server: server.to_owned(),
+                identity: format!("{server} (stdio: {server}-server)"),
+                tool: "terminal".to_owned(),
+            }),
+            None => call,
+        };
+        Prepared { call, hint: None }
     }
 
     /// The full option list (id, kind, label), one line each, as the client gets it.

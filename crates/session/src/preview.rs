@@ -286,18 +286,13 @@ mod tests {
     use super::*;
     use serde_json::json;
     use std::sync::Arc;
-    use warden_acp_transport::schema::ToolKind;
     use warden_permissions::Risk;
+    use warden_tools::{PreparedCall, ToolKind};
 
     fn prepared(tool: &str, args: serde_json::Value) -> Prepared {
         Prepared {
-            tool: tool.to_owned(),
-            args,
+            call: PreparedCall::new(tool.to_owned(), args, ToolKind::Edit, String::new()),
             hint: None,
-            title: String::new(),
-            kind: ToolKind::Edit,
-            locations: vec![],
-            server: None,
         }
     }
 

@@ -10,6 +10,9 @@
 //! the allowed ones run at once, every call that needs the user is asked at the same
 //! time, and the model is called again only when the whole batch is settled.
 //!
+//! Effects are commands too: storing a grant is [`Command::StoreGrant`], whose result
+//! comes back as [`Event::GrantStored`], so the turn never waits on a file lock.
+//!
 //! Invariants:
 //! - A call's `tool_call` (pending) is sent before anything else about it.
 //! - A call runs only after an `allow` verdict or an `allow-*` answer to a request
@@ -17,6 +20,10 @@
 //! - After [`Command::End`] the turn emits nothing more.
 //! - Every call of the conversation gets a result, so the next model request sees a
 //!   well-formed history even after a cancel.
+//! - What is stored for an "always" answer is the grant the request proposed, never
+//!   one computed again.
+//! - The model is called again only when every call of the batch is settled and every
+//!   grant it stored has been written.
 
 use std::time::Duration;
 
@@ -33,6 +40,7 @@ use crate::notice::{Notice, Severity};
 use crate::permission::{self, Answer, Choice};
 use crate::preview::{self, Files};
 use crate::updates;
+use warden_tools::PreparedCall;
 
 /// What a call that a cancel closed says.
 const CANCELLED: &str = "Cancelled: the turn was cancelled before this call finished.";
@@ -81,14 +89,60 @@ pub enum Event {
         /// What the previews of the calls need from disk, read by the driver.
         files: Files,
     },
-    /// The model could not answer; `message` says why, for the user.
-    ModelFailed { message: String },
+    /// The model's reply stream ended without saying that the reply was complete.
+    ModelStopped {
+        text: String,
+        calls: Vec<ToolCallRequest>,
+    },
+    /// The model could not answer; `error` says why.
+    ModelFailed { error: String },
     /// The client answered (or did not answer) a permission request.
     Answered { call_id: String, answer: Answer },
     /// A tool finished.
     ToolFinished { call_id: String, result: ToolResult },
+    /// A grant the turn asked to store ([`Command::StoreGrant`]) was stored, or not.
+    GrantStored {
+        call_id: String,
+        scope: GrantScope,
+        effect: GrantEffect,
+        stored: Stored,
+    },
     /// `session/cancel`, or Warden is shutting down.
     Cancel,
+}
+
+/// Whether a grant was stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stored {
+    Yes,
+    /// Not stored; the answer still stands for its call. The reason is for the user.
+    No {
+        reason: String,
+    },
+}
+
+/// What became of a request to the user, as the audit log says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnswerOutcome {
+    Granted,
+    Denied,
+    Cancelled,
+    TimedOut,
+    /// The request failed or was answered with something that was not offered.
+    Error,
+}
+
+impl AnswerOutcome {
+    /// Its name in the audit log.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AnswerOutcome::Granted => "granted",
+            AnswerOutcome::Denied => "denied",
+            AnswerOutcome::Cancelled => "cancelled",
+            AnswerOutcome::TimedOut => "timed_out",
+            AnswerOutcome::Error => "error",
+        }
+    }
 }
 
 /// What an audit entry says happened.
@@ -98,10 +152,9 @@ pub enum AuditKind {
     Evaluated { verdict: Verdict },
     /// A call that could not be read (decided as a denial).
     Malformed { reason: String },
-    /// What became of a request to the user: `granted`, `denied`, `cancelled`,
-    /// `timed_out` or `error`.
+    /// What became of a request to the user.
     Answered {
-        outcome: &'static str,
+        outcome: AnswerOutcome,
         option_id: Option<String>,
         note: Option<String>,
         reason: Option<String>,
@@ -138,10 +191,19 @@ pub enum Command {
     Withdraw {
         call_id: String,
     },
+    /// Run a call exactly as it was prepared (and judged).
     RunTool {
         call_id: String,
-        tool: String,
-        args: serde_json::Value,
+        call: Box<PreparedCall>,
+    },
+    /// Store the user's "always" answer: the verdict's proposal, or the exact call for
+    /// the session. Its result comes back as [`Event::GrantStored`].
+    StoreGrant {
+        call_id: String,
+        call: Box<Prepared>,
+        verdict: Box<Verdict>,
+        scope: GrantScope,
+        effect: GrantEffect,
     },
     /// Stop a running tool.
     StopTool {
@@ -156,22 +218,42 @@ pub enum Command {
     End(StopReason),
 }
 
-#[derive(Debug, Clone, PartialEq)]
-enum Status {
-    Asking { offered: Vec<Choice> },
+/// Where a call stands. Each state holds what it needs, and nothing else.
+#[derive(Debug, Clone)]
+enum CallState {
+    /// Waiting for the user's answer (boxed: it is by far the largest state).
+    Asking(Box<Waiting>),
     Running,
+    /// Settled: it ran, or it never will.
     Done,
+}
+
+/// A call waiting for the user's answer to a request that offered `offered` (or to the
+/// form it opened).
+#[derive(Debug, Clone)]
+struct Waiting {
+    prepared: Prepared,
+    verdict: Verdict,
+    /// What the call showed (its preview and risk), for a request asked again.
+    content: Vec<ToolCallContent>,
+    offered: Vec<Choice>,
 }
 
 #[derive(Debug, Clone)]
 struct Call {
     id: String,
     tool: String,
-    prepared: Option<Prepared>,
-    verdict: Option<Verdict>,
-    /// What the call showed before it ran (its preview and risk), for its request.
-    content: Vec<ToolCallContent>,
-    status: Status,
+    state: CallState,
+}
+
+impl Call {
+    fn is_asking(&self) -> bool {
+        matches!(self.state, CallState::Asking(_))
+    }
+
+    fn is_done(&self) -> bool {
+        matches!(self.state, CallState::Done)
+    }
 }
 
 /// One prompt turn.
@@ -186,6 +268,11 @@ pub struct Turn {
     files: Files,
     model_requests: u32,
     asks: usize,
+    /// Grants asked to be stored whose result has not come back.
+    storing: usize,
+    /// What each grant asked to be stored covers, in words, by call: the notice that
+    /// it was stored names it.
+    stored_words: Vec<(String, String)>,
     /// The client shows forms: requests offer `edit-or-note`.
     forms: bool,
     ended: bool,
@@ -210,6 +297,8 @@ impl Turn {
             files: Files::default(),
             model_requests: 1,
             asks: 0,
+            storing: 0,
+            stored_words: Vec::new(),
             forms: false,
             ended: false,
         };
@@ -252,12 +341,36 @@ impl Turn {
                 self.files = files;
                 self.on_reply(text, calls, finish, gate, &mut out);
             }
-            Event::ModelFailed { message } => {
-                out.push(self.notify(updates::message_chunk(&self.session, message)));
-                self.end(StopReason::EndTurn, &mut out);
+            Event::ModelStopped { text, calls } => {
+                // A reply that ends without saying why is taken as finished if it said
+                // something and asked for nothing; otherwise it is incomplete, and none
+                // of its calls may run on arguments that may be cut short.
+                if calls.is_empty() && !text.is_empty() {
+                    self.on_reply(text, calls, FinishReason::EndTurn, gate, &mut out);
+                } else {
+                    self.fail(
+                        "The model's reply ended before it was complete.".to_owned(),
+                        &mut out,
+                    );
+                }
+            }
+            Event::ModelFailed { error } => {
+                // Quoted, on one line: an error may carry JSON or HTML that would
+                // otherwise be read as Markdown.
+                let message = format!(
+                    "The model failed: {}",
+                    warden_model::code_span(&warden_model::one_line(&error))
+                );
+                self.fail(message, &mut out);
             }
             Event::Answered { call_id, answer } => self.on_answer(&call_id, answer, gate, &mut out),
             Event::ToolFinished { call_id, result } => self.on_tool(&call_id, result, &mut out),
+            Event::GrantStored {
+                call_id,
+                scope,
+                effect,
+                stored,
+            } => self.on_stored(&call_id, scope, effect, stored, gate, &mut out),
             Event::Cancel => self.cancel(&mut out),
         }
         out
@@ -265,6 +378,11 @@ impl Turn {
 
     fn notify(&self, notification: SessionNotification) -> Command {
         Command::Notify(Box::new(notification))
+    }
+
+    fn fail(&mut self, message: String, out: &mut Vec<Command>) {
+        out.push(self.notify(updates::message_chunk(&self.session, message)));
+        self.end(StopReason::EndTurn, out);
     }
 
     fn on_reply(
@@ -304,124 +422,130 @@ impl Turn {
     }
 
     fn propose(&mut self, request: ToolCallRequest, gate: &dyn Gate, out: &mut Vec<Command>) {
-        let mut call = Call {
-            id: request.id.clone(),
-            tool: request.name.clone(),
-            prepared: None,
-            verdict: None,
-            content: Vec::new(),
-            status: Status::Done,
-        };
+        let id = request.id.clone();
+        let tool = request.name.clone();
         let prepared = match gate.prepare(&request.name, &request.arguments) {
             Ok(prepared) => prepared,
             Err(reason) => {
                 out.push(self.notify(updates::proposed_invalid(
                     &self.session,
-                    &call.id,
+                    &id,
                     &request.name,
                     &request.arguments,
                 )));
                 out.push(audit(
-                    &call,
+                    &id,
+                    &tool,
                     &request.arguments,
                     AuditKind::Malformed {
                         reason: reason.to_string(),
                     },
                 ));
                 let reason = format!("Invalid call: {reason}");
-                self.finish(&call, ToolOutcome::Failed, &reason, out);
-                self.batch.push(call);
+                self.finish(&id, &tool, ToolOutcome::Failed, &reason, out);
+                self.batch.push(Call {
+                    id,
+                    tool,
+                    state: CallState::Done,
+                });
                 return;
             }
         };
         // Evaluated before the first notification, which shows the risk in words; the
         // notification still goes out before anything else about the call.
         let verdict = gate.evaluate(&prepared);
-        call.content = preview::content(&prepared, &verdict, &self.files);
+        let content = preview::content(&prepared, &verdict, &self.files);
         out.push(self.notify(updates::proposed(
             &self.session,
-            &call.id,
+            &id,
             &prepared,
-            call.content.clone(),
+            content.clone(),
         )));
-        out.push(evaluation_note(&call, &prepared, &verdict));
-        call.prepared = Some(prepared);
-        call.verdict = Some(verdict);
-        self.decide(&mut call, out);
-        self.batch.push(call);
+        out.push(evaluation_note(&id, &prepared, &verdict));
+        let state = self.decide(&id, prepared, verdict, content, out);
+        self.batch.push(Call { id, tool, state });
     }
 
-    /// Acts on the call's verdict: run it, deny it, or ask.
-    fn decide(&mut self, call: &mut Call, out: &mut Vec<Command>) {
-        let (Some(prepared), Some(verdict)) = (call.prepared.clone(), call.verdict.clone()) else {
-            return;
-        };
+    /// Acts on a call's verdict: run it, deny it, or ask. The call is not in a waiting
+    /// state in the batch while this runs; the state returned is its new one.
+    fn decide(
+        &mut self,
+        id: &str,
+        prepared: Prepared,
+        verdict: Verdict,
+        content: Vec<ToolCallContent>,
+        out: &mut Vec<Command>,
+    ) -> CallState {
+        let tool = prepared.tool.clone();
         match verdict.decision {
-            Decision::Allow => self.run(call, out),
+            Decision::Allow => self.run(id, prepared, out),
             Decision::Deny => {
                 let reason = format!("Denied by policy: {}", verdict.reason);
-                self.finish(call, ToolOutcome::Denied, &reason, out);
+                self.finish(id, &tool, ToolOutcome::Denied, &reason, out);
+                CallState::Done
             }
             Decision::Ask => {
-                let waiting = self
-                    .batch
-                    .iter()
-                    .filter(|c| matches!(c.status, Status::Asking { .. }))
-                    .count();
+                let waiting = self.batch.iter().filter(|c| c.is_asking()).count();
                 if waiting >= self.limits.max_pending || self.asks >= self.limits.max_asks {
                     let reason = format!(
                         "Denied without asking: too many permission requests in this turn \
                          (at most {} waiting at once and {} per turn). {}",
                         self.limits.max_pending, self.limits.max_asks, verdict.reason
                     );
-                    self.finish(call, ToolOutcome::Denied, &reason, out);
-                    return;
+                    self.finish(id, &tool, ToolOutcome::Denied, &reason, out);
+                    return CallState::Done;
                 }
                 self.asks += 1;
                 let request = permission::request(
                     &self.session,
-                    &call.id,
+                    id,
                     &prepared,
                     &verdict,
-                    call.content.clone(),
+                    content.clone(),
                     self.forms,
                 );
-                call.status = Status::Asking {
-                    offered: permission::offered(&verdict, self.forms),
-                };
                 out.push(Command::AskPermission {
-                    call_id: call.id.clone(),
+                    call_id: id.to_owned(),
                     request: Box::new(request),
                     timeout: verdict.timeout,
                 });
+                CallState::Asking(Box::new(Waiting {
+                    offered: permission::offered(&verdict, self.forms),
+                    prepared,
+                    verdict,
+                    content,
+                }))
             }
         }
     }
 
-    fn run(&self, call: &mut Call, out: &mut Vec<Command>) {
-        let Some(prepared) = &call.prepared else {
-            return;
-        };
-        call.status = Status::Running;
+    fn run(&self, id: &str, prepared: Prepared, out: &mut Vec<Command>) -> CallState {
         out.push(self.notify(updates::status(
             &self.session,
-            &call.id,
+            id,
             ToolCallStatus::InProgress,
         )));
         out.push(Command::RunTool {
-            call_id: call.id.clone(),
-            tool: prepared.tool.clone(),
-            args: prepared.args.clone(),
+            call_id: id.to_owned(),
+            call: Box::new(prepared.call),
         });
+        CallState::Running
     }
 
     /// Ends a call that does not run (or no longer runs): a failed update and a result
     /// for the model.
-    fn finish(&mut self, call: &Call, outcome: ToolOutcome, reason: &str, out: &mut Vec<Command>) {
-        out.push(self.notify(updates::failed(&self.session, &call.id, reason)));
+    fn finish(
+        &mut self,
+        id: &str,
+        tool: &str,
+        outcome: ToolOutcome,
+        reason: &str,
+        out: &mut Vec<Command>,
+    ) {
+        out.push(self.notify(updates::failed(&self.session, id, reason)));
         self.conversation.push_tool_result(
-            call.id.clone(),
-            call.tool.clone(),
+            id.to_owned(),
+            tool.to_owned(),
             outcome,
             reason.to_owned(),
         );
@@ -441,52 +565,64 @@ impl Turn {
         let Some(index) = self.position(call_id) else {
             return;
         };
-        let mut call = self.batch[index].clone();
-        let Status::Asking { offered } = call.status.clone() else {
-            // A late answer to a request that was already settled (withdrawn because a
-            // grant covered it, or answered twice) changes nothing.
+        // A late answer to a request that was already settled (withdrawn because a
+        // grant covered it, or answered twice) changes nothing.
+        if !self.batch[index].is_asking() {
+            return;
+        }
+        let (id, tool) = (self.batch[index].id.clone(), self.batch[index].tool.clone());
+        let CallState::Asking(waiting) =
+            std::mem::replace(&mut self.batch[index].state, CallState::Done)
+        else {
             return;
         };
-        call.status = Status::Done;
-        let args = call
-            .prepared
-            .as_ref()
-            .map(|p| p.args.clone())
-            .unwrap_or_default();
+        let Waiting {
+            prepared,
+            verdict,
+            content,
+            offered,
+        } = *waiting;
+        let args = prepared.args.clone();
+        let note_of = |outcome, option_id, note, reason| {
+            audit(
+                &id,
+                &tool,
+                &args,
+                answered(outcome, option_id, note, reason),
+            )
+        };
         match answer {
             Answer::Cancelled => {
-                out.push(audit(&call, &args, answered("cancelled", None, None, None)));
+                out.push(note_of(AnswerOutcome::Cancelled, None, None, None));
                 // The answered call is closed here (its request needs no withdrawal);
                 // `cancel` closes every other open call, all before the turn's answer.
-                self.finish(&call, ToolOutcome::Cancelled, CANCELLED, out);
-                self.batch[index] = call;
+                self.finish(&id, &tool, ToolOutcome::Cancelled, CANCELLED, out);
                 self.cancel(out);
                 return;
             }
             Answer::TimedOut => {
-                out.push(audit(&call, &args, answered("timed_out", None, None, None)));
-                let wait = call
-                    .verdict
-                    .as_ref()
-                    .and_then(|v| v.timeout)
+                out.push(note_of(AnswerOutcome::TimedOut, None, None, None));
+                let wait = verdict
+                    .timeout
                     .map(|t| format!(" within {} s", t.as_secs()))
                     .unwrap_or_default();
                 let reason = format!(
                     "The permission request timed out: the user did not answer{wait}, so the call did not run."
                 );
-                self.finish(&call, ToolOutcome::TimedOut, &reason, out);
+                self.finish(&id, &tool, ToolOutcome::TimedOut, &reason, out);
             }
             Answer::Failed { reason } => {
-                tracing::warn!(call = %call.id, %reason, "permission request failed; denying");
-                out.push(audit(
-                    &call,
-                    &args,
-                    answered("error", None, None, Some(reason.clone())),
+                tracing::warn!(call = %id, %reason, "permission request failed; denying");
+                out.push(note_of(
+                    AnswerOutcome::Error,
+                    None,
+                    None,
+                    Some(reason.clone()),
                 ));
                 let text = format!(
                     "The permission request failed ({reason}), which counts as a denial: the call did not run."
                 );
-                self.finish(&call, ToolOutcome::Denied, &text, out);
+                self.finish(&id, &tool, ToolOutcome::Denied, &text, out);
             }
             Answer::Selected {
                 option_id,
@@ -494,104 +630,114 @@ impl Turn {
                 note,
             } => match permission::choice(&option_id, &offered) {
                 None => {
-                    tracing::warn!(call = %call.id, %option_id, "unknown or unoffered option; denying");
+                    tracing::warn!(call = %id, %option_id, "unknown or unoffered option; denying");
                     let reason = format!("the client chose `{option_id}`, which was not offered");
-                    out.push(audit(
-                        &call,
-                        &args,
-                        answered("error", Some(option_id), note, Some(reason.clone())),
+                    out.push(note_of(
+                        AnswerOutcome::Error,
+                        Some(option_id),
+                        note,
+                        Some(reason.clone()),
                     ));
                     let text = format!("Treated as a denial: {reason}. The call did not run.");
-                    self.finish(&call, ToolOutcome::Denied, &text, out);
+                    self.finish(&id, &tool, ToolOutcome::Denied, &text, out);
                 }
                 Some(Choice::EditOrNote) => {
-                    // Still asking: the form's answer settles the call.
-                    let (Some(prepared), Some(verdict)) = (&call.prepared, &call.verdict) else {
-                        return;
-                    };
-                    match elicit::request(&self.session, &call.id, prepared) {
-                        Ok(request) => out.push(Command::Elicit {
-                            call_id: call.id.clone(),
-                            request: Box::new(request),
-                            args: prepared.args.clone(),
-                            timeout: verdict.timeout,
-                        }),
+                    match elicit::request(&self.session, &id, &prepared) {
+                        Ok(request) => {
+                            // Still asking: the form's answer settles the call.
+                            out.push(Command::Elicit {
+                                call_id: id.clone(),
+                                request: Box::new(request),
+                                args: prepared.args.clone(),
+                                timeout: verdict.timeout,
+                            });
+                            self.batch[index].state = CallState::Asking(Box::new(Waiting {
+                                prepared,
+                                verdict,
+                                content,
+                                offered,
+                            }));
+                            return;
+                        }
                         Err(reason) => {
                             let text = format!(
                                 "The form could not be shown ({reason}), which counts as a denial: the call did not run."
                             );
-                            out.push(audit(
-                                &call,
-                                &args,
-                                answered("error", Some(option_id), note, Some(reason)),
+                            out.push(note_of(
+                                AnswerOutcome::Error,
+                                Some(option_id),
+                                note,
+                                Some(reason.to_string()),
                             ));
-                            call.status = Status::Done;
-                            self.finish(&call, ToolOutcome::Denied, &text, out);
-                            self.batch[index] = call;
-                            self.continue_if_settled(out);
+                            self.finish(&id, &tool, ToolOutcome::Denied, &text, out);
                         }
                     }
-                    return;
                 }
                 Some(choice) if choice.allows() => {
-                    self.batch[index] = call;
-                    self.on_allow(index, choice, edited_input, note, gate, out);
+                    let allowed = Allowed {
+                        index,
+                        prepared,
+                        verdict,
+                        choice,
+                        edited_input,
+                        note,
+                    };
+                    self.on_allow(allowed, gate, out);
                     return;
                 }
                 Some(choice) => {
-                    out.push(audit(
-                        &call,
-                        &args,
-                        answered("denied", Some(option_id), note.clone(), None),
+                    out.push(note_of(
+                        AnswerOutcome::Denied,
+                        Some(option_id),
+                        note.clone(),
+                        None,
                     ));
                     if choice == Choice::RejectProject {
-                        self.remember(&call, GrantScope::Project, GrantEffect::Deny, gate, out);
+                        self.store(
+                            &id,
+                            prepared,
+                            verdict,
+                            GrantScope::Project,
+                            GrantEffect::Deny,
+                            out,
+                        );
                     }
                     self.finish(
-                        &call,
+                        &id,
+                        &tool,
                         ToolOutcome::Denied,
                         &denied_content(note.as_deref()),
                         out,
                     );
-                    self.batch[index] = call;
-                    if choice == Choice::RejectProject {
-                        self.reconsider_waiting(gate, out);
-                    }
-                    self.continue_if_settled(out);
-                    return;
                 }
             },
         }
-        self.batch[index] = call;
         self.continue_if_settled(out);
     }
 
-    fn on_allow(
-        &mut self,
-        index: usize,
-        choice: Choice,
-        edited_input: Option<serde_json::Value>,
-        note: Option<String>,
-        gate: &dyn Gate,
-        out: &mut Vec<Command>,
-    ) {
-        let mut call = self.batch[index].clone();
-        let original_args = call
-            .prepared
-            .as_ref()
-            .map(|p| p.args.clone())
-            .unwrap_or_default();
+    fn on_allow(&mut self, allowed: Allowed, gate: &dyn Gate, out: &mut Vec<Command>) {
+        let Allowed {
+            index,
+            mut prepared,
+            mut verdict,
+            choice,
+            edited_input,
+            note,
+        } = allowed;
+        let (id, tool) = (self.batch[index].id.clone(), self.batch[index].tool.clone());
+        let original_args = prepared.args.clone();
         if let Some(edited) = edited_input {
             // Edited input is a new call: validated, evaluated again, and a deny still
             // wins. An edit that raises the risk must be asked about again.
-            let prepared = match gate.prepare(&call.tool, &edited) {
-                Ok(prepared) => prepared,
+            let edited_call = match gate.prepare(&tool, &edited) {
+                Ok(edited_call) => edited_call,
                 Err(reason) => {
                     out.push(audit(
-                        &call,
+                        &id,
+                        &tool,
                         &edited,
                         answered(
-                            "error",
+                            AnswerOutcome::Error,
                             Some(choice.option_id().to_owned()),
                             note,
                             Some(reason.to_string()),
@@ -599,81 +745,110 @@ impl Turn {
                     ));
                     let text =
                         format!("The edited input is invalid ({reason}); the call did not run.");
-                    self.finish(&call, ToolOutcome::Failed, &text, out);
-                    self.batch[index] = call;
+                    self.finish(&id, &tool, ToolOutcome::Failed, &text, out);
                     self.continue_if_settled(out);
                     return;
                 }
             };
-            let verdict = evaluate(&call, &prepared, gate, out);
-            let before = call.verdict.as_ref().map(|v| v.risk);
-            let raised = before.is_some_and(|risk| verdict.risk > risk);
-            call.content = preview::content(&prepared, &verdict, &self.files);
+            let edited_verdict = gate.evaluate(&edited_call);
+            out.push(evaluation_note(&id, &edited_call, &edited_verdict));
+            let raised = edited_verdict.risk > verdict.risk;
+            let content = preview::content(&edited_call, &edited_verdict, &self.files);
             out.push(
                 self.notify(updates::update(
                     &self.session,
-                    &call.id,
+                    &id,
                     ToolCallUpdateFields::new()
-                        .title(prepared.title.clone())
-                        .content(call.content.clone())
-                        .raw_input(prepared.args.clone())
-                        .locations(updates::locations(&prepared.locations)),
+                        .title(edited_call.title.clone())
+                        .content(content.clone())
+                        .raw_input(edited_call.args.clone())
+                        .locations(updates::locations(&edited_call.locations)),
                 )),
             );
-            call.prepared = Some(prepared);
-            call.verdict = Some(verdict.clone());
-            if verdict.decision == Decision::Deny || (verdict.decision == Decision::Ask && raised) {
+            if edited_verdict.decision == Decision::Deny
+                || (edited_verdict.decision == Decision::Ask && raised)
+            {
                 if let Some(note) = note {
-                    self.notes.push((call.id.clone(), note));
+                    self.notes.push((id.clone(), note));
                 }
-                self.decide(&mut call, out);
-                self.batch[index] = call;
+                let state = self.decide(&id, edited_call, edited_verdict, content, out);
+                self.batch[index].state = state;
                 self.continue_if_settled(out);
                 return;
             }
+            prepared = edited_call;
+            verdict = edited_verdict;
         }
         out.push(audit(
-            &call,
+            &id,
+            &tool,
             &original_args,
             answered(
-                "granted",
+                AnswerOutcome::Granted,
                 Some(choice.option_id().to_owned()),
                 note.clone(),
                 None,
             ),
         ));
-        match choice {
-            Choice::AllowSession => {
-                self.remember(&call, GrantScope::Session, GrantEffect::Allow, gate, out)
-            }
-            Choice::AllowProject => {
-                self.remember(&call, GrantScope::Project, GrantEffect::Allow, gate, out)
-            }
-            _ => {}
+        let scope = match choice {
+            Choice::AllowSession => Some(GrantScope::Session),
+            Choice::AllowProject => Some(GrantScope::Project),
+            _ => None,
+        };
+        if let Some(scope) = scope {
+            self.store(
+                &id,
+                prepared.clone(),
+                verdict,
+                scope,
+                GrantEffect::Allow,
+                out,
+            );
         }
         if let Some(note) = note {
-            self.notes.push((call.id.clone(), note));
+            self.notes.push((id.clone(), note));
         }
-        self.run(&mut call, out);
-        self.batch[index] = call;
-        if matches!(choice, Choice::AllowSession | Choice::AllowProject) {
-            self.reconsider_waiting(gate, out);
-        }
+        self.batch[index].state = self.run(&id, prepared, out);
         self.continue_if_settled(out);
     }
 
-    fn remember(
-        &self,
-        call: &Call,
+    /// Asks the driver to store an answer for later calls.
+    fn store(
+        &mut self,
+        id: &str,
+        prepared: Prepared,
+        verdict: Verdict,
         scope: GrantScope,
         effect: GrantEffect,
+        out: &mut Vec<Command>,
+    ) {
+        self.storing += 1;
+        let words = verdict
+            .proposal_words()
+            .unwrap_or("this exact call")
+            .to_owned();
+        self.stored_words.push((id.to_owned(), words));
+        out.push(Command::StoreGrant {
+            call_id: id.to_owned(),
+            call: Box::new(prepared),
+            verdict: Box::new(verdict),
+            scope,
+            effect,
+        });
+    }
+
+    /// A grant was stored (or not): the user is told, and calls of the batch still
+    /// waiting for the user may now be decided by it.
+    fn on_stored(
+        &mut self,
+        call_id: &str,
+        scope: GrantScope,
+        effect: GrantEffect,
+        stored: Stored,
         gate: &dyn Gate,
         out: &mut Vec<Command>,
     ) {
-        let (Some(prepared), Some(verdict)) = (&call.prepared, &call.verdict) else {
-            return;
-        };
-        let what = verdict.proposal.as_deref().unwrap_or("this exact call");
+        self.storing = self.storing.saturating_sub(1);
         let verb = match effect {
             GrantEffect::Allow => "allowed",
             GrantEffect::Deny => "denied",
@@ -682,47 +857,65 @@ impl Turn {
             GrantScope::Session => "for this session",
             GrantScope::Project => "in this project",
         };
-        match gate.remember(prepared, verdict, scope, effect) {
-            Ok(()) => out.push(Command::Tell(Notice::new(
-                Severity::Info,
-                format!("Grant stored: {what} is {verb} {place}"),
-                Some("`/grants` lists what is stored, `/revoke ID` removes it.".to_owned()),
-            ))),
+        let what = self
+            .proposal_words(call_id)
+            .unwrap_or_else(|| "this exact call".to_owned());
+        match stored {
+            Stored::Yes => {
+                out.push(Command::Tell(Notice::new(
+                    Severity::Info,
+                    format!("Grant stored: {what} is {verb} {place}"),
+                    Some("`/grants` lists what is stored, `/revoke ID` removes it.".to_owned()),
+                )));
+                self.reconsider_waiting(gate, out);
+            }
             // The user's answer for this call still stands; only the memory of it is lost.
-            Err(reason) => {
-                tracing::warn!(call = %call.id, %reason, "could not store the grant");
+            Stored::No { reason } => {
+                tracing::warn!(call = %call_id, %reason, "could not store the grant");
                 out.push(Command::Tell(Notice::new(
                     Severity::Warning,
                     format!("The grant was not stored: {what} will be asked about again"),
-                    Some(warden_model::one_line(&reason.to_string())),
+                    Some(warden_model::one_line(&reason)),
                 )));
             }
         }
+        self.continue_if_settled(out);
+    }
+
+    /// The words of the grant stored for `call_id`, remembered from when it was asked.
+    fn proposal_words(&self, call_id: &str) -> Option<String> {
+        self.stored_words
+            .iter()
+            .find(|(id, _)| id == call_id)
+            .map(|(_, words)| words.clone())
     }
 
     /// After a stored answer, calls of the batch still waiting for the user may now be
     /// decided by it: their requests are withdrawn and the new verdict applies.
     fn reconsider_waiting(&mut self, gate: &dyn Gate, out: &mut Vec<Command>) {
         for index in 0..self.batch.len() {
-            if !matches!(self.batch[index].status, Status::Asking { .. }) {
-                continue;
-            }
-            let mut call = self.batch[index].clone();
-            let Some(prepared) = call.prepared.clone() else {
+            let CallState::Asking(waiting) = &self.batch[index].state else {
                 continue;
             };
-            let verdict = gate.evaluate(&prepared);
+            let verdict = gate.evaluate(&waiting.prepared);
             if verdict.decision == Decision::Ask {
                 continue;
             }
+            let id = self.batch[index].id.clone();
+            let CallState::Asking(waiting) =
+                std::mem::replace(&mut self.batch[index].state, CallState::Done)
+            else {
+                continue;
+            };
+            let Waiting {
+                prepared, content, ..
+            } = *waiting;
             out.push(Command::Withdraw {
-                call_id: call.id.clone(),
+                call_id: id.clone(),
             });
-            out.push(evaluation_note(&call, &prepared, &verdict));
-            call.verdict = Some(verdict);
-            call.status = Status::Done;
-            self.decide(&mut call, out);
-            self.batch[index] = call;
+            out.push(evaluation_note(&id, &prepared, &verdict));
+            let state = self.decide(&id, prepared, verdict, content, out);
+            self.batch[index].state = state;
         }
     }
 
@@ -730,11 +923,10 @@ impl Turn {
         let Some(index) = self.position(call_id) else {
             return;
         };
-        if self.batch[index].status != Status::Running {
+        if !matches!(self.batch[index].state, CallState::Running) {
             return;
         }
-        let call = &mut self.batch[index];
-        call.status = Status::Done;
+        self.batch[index].state = CallState::Done;
         let status = if result.ok {
             ToolCallStatus::Completed
         } else {
@@ -745,7 +937,7 @@ impl Turn {
             (false, true) => ToolOutcome::TimedOut,
             (false, false) => ToolOutcome::Failed,
         };
-        let (id, tool) = (call.id.clone(), call.tool.clone());
+        let (id, tool) = (self.batch[index].id.clone(), self.batch[index].tool.clone());
         out.push(
             self.notify(updates::update(
                 &self.session,
@@ -761,13 +953,15 @@ impl Turn {
         self.continue_if_settled(out);
     }
 
-    /// When every call of the batch is settled, the notes join the conversation and
-    /// the model is asked again (or the turn ends at its request limit).
+    /// When every call of the batch is settled and every grant written, the notes join
+    /// the conversation and the model is asked again (or the turn ends at its request
+    /// limit).
     fn continue_if_settled(&mut self, out: &mut Vec<Command>) {
-        if self.ended || self.batch.iter().any(|c| c.status != Status::Done) {
+        if self.ended || self.storing > 0 || !self.batch.iter().all(Call::is_done) {
             return;
         }
         self.batch.clear();
+        self.stored_words.clear();
         for (call_id, note) in std::mem::take(&mut self.notes) {
             self.conversation.push_user_note(call_id, note);
         }
@@ -790,18 +984,18 @@ impl Turn {
     /// open call marked failed, and then the turn ends `cancelled`.
     fn cancel(&mut self, out: &mut Vec<Command>) {
         for index in 0..self.batch.len() {
-            let call = self.batch[index].clone();
-            match call.status {
-                Status::Done => continue,
-                Status::Asking { .. } => out.push(Command::Withdraw {
-                    call_id: call.id.clone(),
+            let (id, tool) = (self.batch[index].id.clone(), self.batch[index].tool.clone());
+            match self.batch[index].state {
+                CallState::Done => continue,
+                CallState::Asking(_) => out.push(Command::Withdraw {
+                    call_id: id.clone(),
                 }),
-                Status::Running => out.push(Command::StopTool {
-                    call_id: call.id.clone(),
+                CallState::Running => out.push(Command::StopTool {
+                    call_id: id.clone(),
                 }),
             }
-            self.finish(&call, ToolOutcome::Cancelled, CANCELLED, out);
-            self.batch[index].status = Status::Done;
+            self.finish(&id, &tool, ToolOutcome::Cancelled, CANCELLED, out);
+            self.batch[index].state = CallState::Done;
         }
         self.batch.clear();
         self.notes.clear();
@@ -814,8 +1008,18 @@ impl Turn {
     }
 }
 
+/// An allow answer being carried out.
+struct Allowed {
+    index: usize,
+    prepared: Prepared,
+    verdict: Verdict,
+    choice: Choice,
+    edited_input: Option<serde_json::Value>,
+    note: Option<String>,
+}
+
 fn answered(
-    outcome: &'static str,
+    outcome: AnswerOutcome,
     option_id: Option<String>,
     note: Option<String>,
     reason: Option<String>,
@@ -828,16 +1032,10 @@ fn answered(
     }
 }
 
-/// Evaluates a call and records the evaluation in the audit log.
-fn evaluate(call: &Call, prepared: &Prepared, gate: &dyn Gate, out: &mut Vec<Command>) -> Verdict {
-    let verdict = gate.evaluate(prepared);
-    out.push(evaluation_note(call, prepared, &verdict));
-    verdict
-}
-
-fn evaluation_note(call: &Call, prepared: &Prepared, verdict: &Verdict) -> Command {
+fn evaluation_note(id: &str, prepared: &Prepared, verdict: &Verdict) -> Command {
     audit(
-        call,
+        id,
+        &prepared.tool,
         &prepared.args,
         AuditKind::Evaluated {
             verdict: verdict.clone(),
@@ -845,10 +1043,10 @@ fn evaluation_note(call: &Call, prepared: &Prepared, verdict: &Verdict) -> Comma
     )
 }
 
-fn audit(call: &Call, args: &serde_json::Value, kind: AuditKind) -> Command {
+fn audit(id: &str, tool: &str, args: &serde_json::Value, kind: AuditKind) -> Command {
     Command::Audit(Box::new(AuditNote {
-        call_id: call.id.clone(),
-        tool: call.tool.clone(),
+        call_id: id.to_owned(),
+        tool: tool.to_owned(),
         args: args.clone(),
         kind,
     }))

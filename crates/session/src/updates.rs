@@ -39,7 +39,7 @@ pub fn proposed(
         session.clone(),
         SessionUpdate::ToolCall(
             ToolCall::new(call_id.to_owned(), call.title.clone())
-                .kind(call.kind)
+                .kind(crate::content::kind(call.kind))
                 .status(ToolCallStatus::Pending)
                 .content(content)
                 .raw_input(call.args.clone())

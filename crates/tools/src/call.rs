@@ -3,10 +3,11 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use agent_client_protocol::v1::schema::ToolKind;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+use crate::content::ToolKind;
 
 /// The largest `timeout_secs` the `terminal` tool accepts.
 pub const MAX_TIMEOUT_SECS: u64 = 3600;
@@ -221,7 +222,7 @@ impl ParsedCall {
         }
     }
 
-    /// The ACP kind of the call.
+    /// The kind of the call.
     pub fn kind(&self) -> ToolKind {
         match self {
             ParsedCall::FsRead(_) | ParsedCall::FsList(_) => ToolKind::Read,
@@ -267,6 +268,14 @@ pub enum ValidationError {
         tool: &'static str,
         /// What was given instead (`null`, `an array`, ...).
         found: &'static str,
+    },
+    /// The arguments of a tool that is not built in do not match its schema.
+    #[error("{tool}: {message}")]
+    Schema {
+        /// The tool, as the model named it.
+        tool: String,
+        /// What is wrong.
+        message: String,
     },
     /// An argument is missing, unknown, of the wrong type or out of range.
     #[error("{tool}: {message}")]

@@ -2,10 +2,10 @@
 
 use std::sync::LazyLock;
 
-use agent_client_protocol::v1::schema::ToolKind;
 use serde_json::{Value, json};
 
 use crate::call::MAX_TIMEOUT_SECS;
+use crate::content::ToolKind;
 
 /// One built-in tool as offered to the model and announced to the editor.
 #[derive(Debug, Clone)]
@@ -14,7 +14,7 @@ pub struct ToolDef {
     pub name: &'static str,
     /// What the tool does, for the model.
     pub description: &'static str,
-    /// The ACP kind of its tool calls.
+    /// The kind of its tool calls.
     pub kind: ToolKind,
     /// The JSON Schema of its arguments, without `risk_level` (the model crate adds it).
     pub schema: Value,

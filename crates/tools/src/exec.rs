@@ -16,12 +16,12 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use agent_client_protocol::v1::schema::ToolCallContent;
 use futures::FutureExt;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use crate::call::ParsedCall;
+use crate::content::Content;
 use crate::editor::Editor;
 
 pub use shell::{CommandShell, SHELL_STARTUP_ENV, command_shell};
@@ -94,7 +94,7 @@ pub struct ExecContext<'a> {
     pub limits: Limits,
     /// Receives content to show in the tool call while it runs (e.g. the editor terminal as soon
     /// as it exists, so the user watches the command's output live).
-    pub progress: &'a (dyn Fn(Vec<ToolCallContent>) + Send + Sync),
+    pub progress: &'a (dyn Fn(Vec<Content>) + Send + Sync),
     /// Warden's own secrets: kept out of local processes' environments and redacted
     /// from their output as it is read.
     pub secrets: &'a crate::secrets::Secrets,
@@ -117,9 +117,12 @@ impl fmt::Debug for ExecContext<'_> {
 pub struct ToolOutput {
     /// Completed (`true`) or failed (`false`), for the tool call's final status.
     pub ok: bool,
+    /// The call failed because it ran out of its own time (a command's timeout), as
+    /// opposed to failing otherwise: the model is told the difference.
+    pub timed_out: bool,
     /// The tool call's content: a Diff for `fs_write`/`fs_edit`, the Terminal for commands the
     /// editor ran, text otherwise.
-    pub content: Vec<ToolCallContent>,
+    pub content: Vec<Content>,
     /// The tool call's `rawOutput`: structured facts (exit code, status, byte counts...).
     pub raw_output: Value,
     /// What the model is told.
@@ -131,7 +134,8 @@ impl ToolOutput {
     pub fn completed(text: String, raw_output: Value) -> Self {
         ToolOutput {
             ok: true,
-            content: vec![ToolCallContent::from(text.clone())],
+            timed_out: false,
+            content: vec![Content::Text(text.clone())],
             raw_output,
             for_model: text,
         }
@@ -142,7 +146,8 @@ impl ToolOutput {
         let text = format!("{tool}: {message}");
         ToolOutput {
             ok: false,
-            content: vec![ToolCallContent::from(text.clone())],
+            timed_out: false,
+            content: vec![Content::Text(text.clone())],
             raw_output: json!({ "error": text }),
             for_model: text,
         }

@@ -1,6 +1,11 @@
-//! The built-in tools of Warden: their definitions (name, description, ACP kind, JSON Schema of
-//! the arguments), the validation of a model's arguments into a typed [`ParsedCall`], a title and
-//! the locations of a call for people, and the execution.
+//! Warden's tools: the [`ToolSource`] seam every session's tools come through (the
+//! built-in tools are its first implementation, [`Builtins`]; MCP servers are another),
+//! and the built-in tools themselves: their definitions (name, description, kind, JSON
+//! Schema of the arguments), the validation of a model's arguments into a typed
+//! [`ParsedCall`], a title and the locations of a call for people, and the execution.
+//!
+//! The crate has its own small content and kind types ([`Content`], [`ToolKind`]); the
+//! session layer maps them to the protocol's.
 //!
 //! File tools and `terminal` go through the editor (the ACP client's `fs/*` and `terminal/*`
 //! methods, behind the [`Editor`] trait) when it offers them, and run locally otherwise.
@@ -8,19 +13,24 @@
 //! values ([`Secrets`]). Execution never panics: every failure becomes a [`ToolOutput`] with `ok == false` and a text
 //! that tells the model what went wrong.
 
+mod builtin;
 mod call;
+mod content;
 mod def;
 mod describe;
 mod editor;
 mod exec;
 mod paths;
 mod secrets;
+mod source;
 
+pub use builtin::Builtins;
 pub use call::{
     FsDeleteArgs, FsEditArgs, FsListArgs, FsMoveArgs, FsReadArgs, FsSearchArgs, FsWriteArgs,
     HttpFetchArgs, HttpMethod, MAX_TIMEOUT_SECS, ParsedCall, TerminalArgs, ValidationError,
     validate,
 };
+pub use content::{Content, ToolKind};
 pub use def::{ToolDef, builtin_tools, find};
 pub use describe::{locations, title};
 pub use editor::{Editor, EditorError, TerminalExit, TerminalOutput, TerminalRequest};
@@ -29,3 +39,4 @@ pub use exec::{
 };
 pub use paths::resolve;
 pub use secrets::{BUILTIN_SECRET_ENV, Secrets};
+pub use source::{Annotations, Origin, Place, PreparedCall, ToolInfo, ToolSource, Toolbox};

@@ -14,9 +14,9 @@
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;
 
-use agent_client_protocol::v1::schema::{ContentBlock, ToolCallContent};
 use warden_audit::KnownSecrets;
 
+use crate::content::Content;
 use crate::exec::ToolOutput;
 
 /// The variables that always hold Warden's own credentials: the model's API key.
@@ -96,6 +96,7 @@ impl Secrets {
         }
         ToolOutput {
             ok: output.ok,
+            timed_out: output.timed_out,
             content: self.redact_content(output.content),
             raw_output: self.values.redact_json(&output.raw_output),
             for_model: self.values.redact(&output.for_model).into_owned(),
@@ -103,41 +104,40 @@ impl Secrets {
     }
 
     /// Tool call content with every secret value replaced by its marker.
-    pub fn redact_content(&self, content: Vec<ToolCallContent>) -> Vec<ToolCallContent> {
+    pub fn redact_content(&self, content: Vec<Content>) -> Vec<Content> {
         if self.values.is_empty() {
             return content;
         }
+        let redact = |text: String| self.values.redact(&text).into_owned();
         content
             .into_iter()
             .map(|item| match item {
-                ToolCallContent::Content(mut block) => match &mut block.content {
-                    ContentBlock::Text(text) => {
-                        text.text = self.values.redact(&text.text).into_owned();
-                        ToolCallContent::Content(block)
-                    }
-                    _ => self.redact_as_json(ToolCallContent::Content(block)),
+                Content::Text(text) => Content::Text(redact(text)),
+                Content::Diff {
+                    path,
+                    old_text,
+                    new_text,
+                } => Content::Diff {
+                    path,
+                    old_text: old_text.map(redact),
+                    new_text: redact(new_text),
                 },
-                ToolCallContent::Terminal(terminal) => ToolCallContent::Terminal(terminal),
-                // Diffs, and whatever else the protocol may carry: every string in it.
-                other => self.redact_as_json(other),
+                // A terminal's output reaches the editor from the editor's own process.
+                Content::Terminal { id } => Content::Terminal { id },
+                // Binary data is shown as it is: a secret is text, and an image of one is
+                // not redacted by rewriting bytes.
+                Content::Image { data, mime_type } => Content::Image { data, mime_type },
+                Content::Resource {
+                    uri,
+                    mime_type,
+                    text,
+                } => Content::Resource {
+                    uri: redact(uri),
+                    mime_type,
+                    text: text.map(redact),
+                },
             })
             .collect()
-    }
-
-    fn redact_as_json(&self, item: ToolCallContent) -> ToolCallContent {
-        let redacted = serde_json::to_value(&item)
-            .map(|value| self.values.redact_json(&value))
-            .and_then(serde_json::from_value::<ToolCallContent>);
-        match redacted {
-            Ok(item) => item,
-            // Content that cannot be checked is not shown.
-            Err(err) => {
-                tracing::error!(%err, "tool content could not be checked for secrets");
-                ToolCallContent::from(
-                    "[content withheld: it could not be checked for secrets]".to_owned(),
-                )
-            }
-        }
     }
 }
 
@@ -145,10 +145,10 @@ impl Secrets {
 mod tests {
     use std::ffi::OsString;
 
-    use agent_client_protocol::v1::schema::{Diff, Terminal, ToolCallContent};
     use serde_json::json;
 
     use super::Secrets;
+    use crate::content::Content;
     use crate::exec::ToolOutput;
 
     const KEY: &str = "sk-test-0123456789abcdef";
@@ -208,18 +208,31 @@ mod tests {
         let s = secrets(&[], &[("OPENAI_API_KEY", KEY)]);
         let output = ToolOutput {
             ok: true,
+            timed_out: false,
             content: vec![
-                ToolCallContent::from(format!("key={KEY}")),
-                ToolCallContent::Diff(Diff::new("/w/.env", format!("K={KEY}\n"))),
-                ToolCallContent::Terminal(Terminal::new("term-1")),
+                Content::Text(format!("key={KEY}")),
+                Content::Diff {
+                    path: "/w/.env".into(),
+                    old_text: Some(format!("K={KEY}")),
+                    new_text: format!("K={KEY}\n"),
+                },
+                Content::Terminal {
+                    id: "term-1".to_owned(),
+                },
+                Content::Resource {
+                    uri: format!("file:///{KEY}"),
+                    mime_type: None,
+                    text: Some(KEY.to_owned()),
+                },
             ],
             raw_output: json!({"output": format!("{KEY}\n"), "exit_code": 0, "nested": [KEY]}),
             for_model: format!("Exit code 0.\n{KEY}\n"),
         };
         let redacted = s.redact_output(output);
-        let shown =
-            serde_json::to_string(&(&redacted.content, &redacted.raw_output, &redacted.for_model))
-                .expect("json");
+        let shown = format!(
+            "{:?} {} {}",
+            redacted.content, redacted.raw_output, redacted.for_model
+        );
         assert!(!shown.contains(KEY), "{shown}");
         assert_eq!(
             redacted.for_model,
@@ -228,7 +241,9 @@ mod tests {
         assert_eq!(redacted.raw_output["exit_code"], 0);
         assert_eq!(
             redacted.content[2],
-            ToolCallContent::Terminal(Terminal::new("term-1"))
+            Content::Terminal {
+                id: "term-1".to_owned()
+            }
         );
         assert!(shown.contains("K=[redacted: OPENAI_API_KEY]"), "{shown}");
     }

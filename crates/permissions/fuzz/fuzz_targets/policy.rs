@@ -27,7 +27,7 @@ fuzz_target!(|data: &[u8]| {
     ];
     for call in &calls {
         for mode in Mode::ALL {
-            let e = engine.evaluate(call, &ctx, mode, "fuzz");
+            let e = engine.evaluate(call, &ctx, mode, &warden_permissions::SessionGrants::new("fuzz"));
             if broken {
                 assert_ne!(
                     e.decision,

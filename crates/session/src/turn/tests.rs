@@ -6,9 +6,10 @@ use std::time::Duration;
 
 use expect_test::{Expect, expect};
 use serde_json::json;
-use warden_acp_transport::schema::{SessionId, SessionUpdate, ToolKind};
+use warden_acp_transport::schema::{SessionId, SessionUpdate};
 use warden_model::{Conversation, FinishReason, Message, ToolCallRequest};
 use warden_permissions::{Decision, Risk};
+use warden_tools::{PreparedCall, ToolKind};
 
 use super::*;
 use crate::gate::{PrepareError, RememberError};
@@ -33,13 +34,13 @@ impl Gate for FakeGate {
             .into());
         }
         Ok(Prepared {
-            tool: tool.to_owned(),
-            args: args.clone(),
+            call: PreparedCall::new(
+                tool.to_owned(),
+                args.clone(),
+                ToolKind::Other,
+                format!("{tool} {args}"),
+            ),
             hint: None,
-            title: format!("{tool} {args}"),
-            kind: ToolKind::Other,
-            locations: vec![],
-            server: None,
         })
     }
 
@@ -68,7 +69,8 @@ impl Gate for FakeGate {
             reason: format!("{} says so", call.tool),
             risk_reason: format!("{} is {risk}", call.tool),
             deciding_part: None,
-            proposal: (call.tool == "write").then(|| format!("`{}`", call.tool)),
+            proposal: (call.tool == "write")
+                .then(|| crate::gate::Proposal::named(&format!("`{}`", call.tool))),
             timeout: Some(Duration::from_secs(30)),
             why: Default::default(),
         }
@@ -172,7 +174,13 @@ fn render(command: &Command) -> String {
         }
         Command::Elicit { call_id, args, .. } => format!("elicit {call_id} {args}"),
         Command::Withdraw { call_id } => format!("withdraw {call_id}"),
-        Command::RunTool { call_id, args, .. } => format!("run {call_id} {args}"),
+        Command::RunTool { call_id, call } => format!("run {call_id} {}", call.args),
+        Command::StoreGrant {
+            call_id,
+            scope,
+            effect,
+            ..
+        } => format!("store {call_id} {scope:?} {effect:?}"),
         Command::StopTool { call_id } => format!("stop {call_id}"),
         Command::CallModel => "call model".to_owned(),
         Command::Audit(note) => match &note.kind {
@@ -180,7 +188,9 @@ fn render(command: &Command) -> String {
                 format!("audit {} {}", note.call_id, verdict.decision)
             }
             AuditKind::Malformed { .. } => format!("audit {} malformed", note.call_id),
-            AuditKind::Answered { outcome, .. } => format!("audit {} {outcome}", note.call_id),
+            AuditKind::Answered { outcome, .. } => {
+                format!("audit {} {}", note.call_id, outcome.as_str())
+            }
         },
         Command::Tell(notice) => format!("tell {}", notice.title),
         Command::End(stop) => format!("end {}", serde_json::to_string(stop).unwrap_or_default()),
@@ -210,10 +220,47 @@ fn check_turn(
     let mut lines: Vec<String> = first.iter().map(render).collect();
     for event in events {
         lines.push("--".to_owned());
-        lines.extend(turn.handle(event, gate).iter().map(render));
+        let commands = turn.handle(event, gate);
+        lines.extend(commands.iter().map(render));
+        // Grants are stored as the driver stores them, and their results come back
+        // before the next event of the scenario.
+        let mut results: std::collections::VecDeque<Event> =
+            commands.iter().filter_map(|c| store(c, gate)).collect();
+        while let Some(stored) = results.pop_front() {
+            lines.push("-- stored".to_owned());
+            let commands = turn.handle(stored, gate);
+            lines.extend(commands.iter().map(render));
+            results.extend(commands.iter().filter_map(|c| store(c, gate)));
+        }
     }
     expect.assert_eq(&(lines.join("\n") + "\n"));
     turn
+}
+
+/// Carries out a [`Command::StoreGrant`] as the driver does, and returns its event.
+fn store(command: &Command, gate: &FakeGate) -> Option<Event> {
+    let Command::StoreGrant {
+        call_id,
+        call,
+        verdict,
+        scope,
+        effect,
+    } = command
+    else {
+        return None;
+    };
+    let stored = match gate.remember(call, verdict, *scope, *effect) {
+        Ok(()) => Stored::Yes,
+        Err(err) => Stored::No {
+            reason: err.to_string(),
+        },
+    };
+    Some(Event::GrantStored {
+        call_id: call_id.clone(),
+        scope: *scope,
+        effect: *effect,
+        stored,
+    })
 }
 
 fn check(events: Vec<Event>, expect: Expect) -> Turn {
@@ -344,9 +391,11 @@ fn allow_for_the_session_stores_a_grant_and_settles_waiting_siblings() {
             ask c2 [allow-once allow-session allow-project reject-once reject-project]
             --
             audit c1 granted
-            tell Grant stored: `write` is allowed for this session
+            store c1 Session Allow
             update c1 inprogress
             run c1 {"path":"a"}
+            -- stored
+            tell Grant stored: `write` is allowed for this session
             withdraw c2
             audit c2 allow
             update c2 inprogress
@@ -383,8 +432,10 @@ fn reject_for_the_project_stores_a_deny_grant() {
             ask c2 [allow-once allow-session allow-project reject-once reject-project]
             --
             audit c1 denied
-            tell Grant stored: `write` is denied in this project
+            store c1 Project Deny
             update c1 failed: User denied tool invocation
+            -- stored
+            tell Grant stored: `write` is denied in this project
             withdraw c2
             audit c2 deny
             update c2 failed: Denied by policy: write says so
@@ -744,7 +795,7 @@ fn late_answers_and_results_change_nothing() {
 fn a_model_failure_is_said_and_ends_the_turn() {
     check(
         vec![Event::ModelFailed {
-            message: "The model server refused the connection.".to_owned(),
+            error: "The model server refused the connection.".to_owned(),
         }],
         expect![[r#"
             call model
@@ -811,5 +862,200 @@ fn the_form_option_opens_a_form_whose_answer_settles_the_call() {
             audit c2 denied
             update c2 failed: User denied tool invocation: not b
         "#]],
+    );
+}
+
+/// Feeds events one by one without carrying out grant stores, so a scenario decides
+/// when (and whether) a store's result comes back.
+fn check_manual(gate: &dyn Gate, events: Vec<Event>, expect: Expect) -> Turn {
+    let (mut turn, first) = Turn::start(
+        SessionId::new("s"),
+        Conversation::new(),
+        "go".to_owned(),
+        TurnLimits::default(),
+    );
+    let mut lines: Vec<String> = first.iter().map(render).collect();
+    for event in events {
+        lines.push("--".to_owned());
+        lines.extend(turn.handle(event, gate).iter().map(render));
+    }
+    expect.assert_eq(&(lines.join("\n") + "\n"));
+    turn
+}
+
+fn stored(call_id: &str, stored: Stored) -> Event {
+    Event::GrantStored {
+        call_id: call_id.to_owned(),
+        scope: GrantScope::Session,
+        effect: GrantEffect::Allow,
+        stored,
+    }
+}
+
+#[test]
+fn the_model_is_not_called_again_before_a_grant_is_stored() {
+    check_manual(
+        &FakeGate::default(),
+        vec![
+            reply(vec![call("c1", "write", json!({"path": "a"}))]),
+            pick("c1", "allow-session"),
+            done("c1", true),
+            stored("c1", Stored::Yes),
+        ],
+        expect![[r#"
+            call model
+            --
+            tool_call c1 pending
+            audit c1 ask
+            ask c1 [allow-once allow-session allow-project reject-once reject-project]
+            --
+            audit c1 granted
+            store c1 Session Allow
+            update c1 inprogress
+            run c1 {"path":"a"}
+            --
+            update c1 completed
+            --
+            tell Grant stored: `write` is allowed for this session
+            call model
+        "#]],
+    );
+}
+
+#[test]
+fn a_grant_that_could_not_be_stored_is_said_and_the_answer_still_stands() {
+    check_manual(
+        &FakeGate::default(),
+        vec![
+            reply(vec![
+                call("c1", "write", json!({"path": "a"})),
+                call("c2", "write", json!({"path": "b"})),
+            ]),
+            pick("c1", "allow-session"),
+            stored(
+                "c1",
+                Stored::No {
+                    reason: "the grants file is locked".to_owned(),
+                },
+            ),
+        ],
+        expect![[r#"
+            call model
+            --
+            tool_call c1 pending
+            audit c1 ask
+            ask c1 [allow-once allow-session allow-project reject-once reject-project]
+            tool_call c2 pending
+            audit c2 ask
+            ask c2 [allow-once allow-session allow-project reject-once reject-project]
+            --
+            audit c1 granted
+            store c1 Session Allow
+            update c1 inprogress
+            run c1 {"path":"a"}
+            --
+            tell The grant was not stored: `write` will be asked about again
+        "#]],
+    );
+}
+
+/// A gate whose proposal names how many times it evaluated: what is stored must be
+/// what the request showed, not what a later evaluation would propose.
+#[derive(Default)]
+struct DriftingGate {
+    inner: FakeGate,
+    evaluations: std::cell::Cell<u32>,
+    remembered: RefCell<Vec<String>>,
+}
+
+impl Gate for DriftingGate {
+    fn prepare(&self, tool: &str, args: &serde_json::Value) -> Result<Prepared, PrepareError> {
+        self.inner.prepare(tool, args)
+    }
+
+    fn evaluate(&self, call: &Prepared) -> Verdict {
+        let n = self.evaluations.get() + 1;
+        self.evaluations.set(n);
+        let mut verdict = self.inner.evaluate(call);
+        verdict.proposal = Some(crate::gate::Proposal::named(&format!("proposal {n}")));
+        verdict
+    }
+
+    fn remember(
+        &self,
+        _call: &Prepared,
+        verdict: &Verdict,
+        _scope: GrantScope,
+        _effect: GrantEffect,
+    ) -> Result<(), RememberError> {
+        let words = verdict.proposal_words().unwrap_or("none").to_owned();
+        self.remembered.borrow_mut().push(words);
+        Ok(())
+    }
+}
+
+#[test]
+fn what_is_stored_is_the_grant_the_request_offered() {
+    let gate = DriftingGate::default();
+    let (mut turn, _) = Turn::start(
+        SessionId::new("s"),
+        Conversation::new(),
+        "go".to_owned(),
+        TurnLimits::default(),
+    );
+    turn.handle(reply(vec![call("c1", "write", json!({}))]), &gate);
+    // The world changes between the request and the answer.
+    gate.evaluate(&gate.prepare("write", &json!({})).expect("prepared"));
+    let commands = turn.handle(pick("c1", "allow-project"), &gate);
+    for command in &commands {
+        if let Command::StoreGrant {
+            call,
+            verdict,
+            scope,
+            effect,
+            ..
+        } = command
+        {
+            gate.remember(call, verdict, *scope, *effect)
+                .expect("stored");
+        }
+    }
+    assert_eq!(*gate.remembered.borrow(), ["proposal 1"]);
+}
+
+#[test]
+fn a_reply_that_stops_without_a_finish_reason_is_judged_by_the_turn() {
+    check(
+        vec![Event::ModelStopped {
+            text: "all done".to_owned(),
+            calls: vec![],
+        }],
+        expect![[r#"
+            call model
+            --
+            end "end_turn"
+        "#]],
+    );
+    let turn = check(
+        vec![Event::ModelStopped {
+            text: String::new(),
+            calls: vec![call("c1", "read", json!({}))],
+        }],
+        expect![[r#"
+            call model
+            --
+            message
+            end "end_turn"
+        "#]],
+    );
+    // Nothing of the cut reply ran.
+    assert!(
+        !turn
+            .conversation()
+            .messages()
+            .iter()
+            .any(|m| matches!(m, Message::ToolResult { .. })),
+        "{:?}",
+        turn.conversation().messages()
     );
 }

@@ -10,10 +10,11 @@ use agent_client_protocol::schema::ProtocolVersion;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use warden_acp_transport::schema::{
-    ClientCapabilities, ContentBlock, FileSystemCapabilities, InitializeRequest, NewSessionRequest,
-    PromptRequest, RequestPermissionOutcome, RequestPermissionRequest, RequestPermissionResponse,
-    SelectedPermissionOutcome, SessionId, SessionNotification, SetSessionModeRequest, StopReason,
-    TextContent, WriteTextFileRequest, WriteTextFileResponse,
+    ClientCapabilities, CloseSessionRequest, ContentBlock, FileSystemCapabilities,
+    InitializeRequest, NewSessionRequest, PromptRequest, RequestPermissionOutcome,
+    RequestPermissionRequest, RequestPermissionResponse, SelectedPermissionOutcome, SessionId,
+    SessionNotification, SetSessionModeRequest, StopReason, TextContent, WriteTextFileRequest,
+    WriteTextFileResponse,
 };
 use warden_acp_transport::{
     AgentConnection, ClientHandler, ConnectOptions, Error, ServeOptions, serve,
@@ -302,4 +303,68 @@ async fn a_client_that_offers_fs_gets_the_write_through_its_handler() {
         .clone();
     assert_eq!(written, [(h.file("out.txt"), "hello".to_owned())]);
     assert_eq!(h.statuses(), ["pending", "in_progress", "completed"]);
+}
+
+#[tokio::test]
+async fn close_ends_the_session_and_its_running_turn() {
+    let mut h = Harness::start().await;
+    let prompt = h
+        .connection
+        .prompt(h.prompt_request("write out.txt: hello"));
+    tokio::pin!(prompt);
+    let (_request, answer) = tokio::select! {
+        result = &mut prompt => panic!("the turn ended before asking: {result:?}"),
+        asked = h.asked.recv() => asked.expect("test step"),
+    };
+    h.connection
+        .close_session(CloseSessionRequest::new(h.session.clone()))
+        .await
+        .expect("close");
+    let stop = prompt.await.expect("test step").stop_reason;
+    assert_eq!(stop, StopReason::Cancelled);
+    let _ = answer.send(selected("allow-once"));
+    assert_eq!(
+        read(&h.file("out.txt")),
+        None,
+        "nothing ran for the closed session"
+    );
+    // The id is gone: a prompt, a second close and a mode change are refused.
+    let refused = h.connection.prompt(h.prompt_request("read out.txt")).await;
+    assert!(refused.is_err(), "{refused:?}");
+    let again = h
+        .connection
+        .close_session(CloseSessionRequest::new(h.session.clone()))
+        .await;
+    assert!(again.is_err(), "{again:?}");
+}
+
+#[tokio::test]
+async fn a_session_grant_allows_in_its_own_session_only() {
+    let mut h = Harness::start().await;
+    assert_eq!(
+        h.turn("write out.txt: one", Some("allow-session")).await,
+        StopReason::EndTurn
+    );
+    // The grant holds in its own session: no question the second time.
+    assert_eq!(
+        h.turn("write out.txt: two", None).await,
+        StopReason::EndTurn
+    );
+    let other = h
+        .connection
+        .new_session(NewSessionRequest::new(h.project.clone()))
+        .await
+        .expect("a second session")
+        .session_id;
+    h.connection
+        .close_session(CloseSessionRequest::new(h.session.clone()))
+        .await
+        .expect("close");
+    // A session grant never reaches another session, closed or not.
+    h.session = other;
+    assert_eq!(
+        h.turn("write out.txt: three", Some("reject-once")).await,
+        StopReason::EndTurn
+    );
+    assert_eq!(read(&h.file("out.txt")).as_deref(), Some("two"));
 }

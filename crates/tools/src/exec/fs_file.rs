@@ -4,11 +4,11 @@
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use agent_client_protocol::v1::schema::{Diff, ToolCallContent};
 use serde_json::json;
 
 use super::{ExecContext, ToolOutput};
 use crate::call::{FsEditArgs, FsReadArgs, FsWriteArgs};
+use crate::content::Content;
 use crate::paths::{display, resolve};
 
 /// A readable description of an I/O error, without Rust's "(os error N)" noise for the common
@@ -279,7 +279,12 @@ fn diff_output(path: PathBuf, old: Option<String>, new: String, for_model: Strin
     });
     ToolOutput {
         ok: true,
-        content: vec![ToolCallContent::Diff(Diff::new(path, new).old_text(old))],
+        timed_out: false,
+        content: vec![Content::Diff {
+            path,
+            old_text: old,
+            new_text: new,
+        }],
         raw_output: raw,
         for_model,
     }

@@ -6,13 +6,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use agent_client_protocol::v1::schema::{Terminal, ToolCallContent};
 use serde_json::json;
 
 use super::local_process::{self, Ending};
 use super::plain_text::plain_text;
 use super::{ExecContext, ToolOutput};
 use crate::call::TerminalArgs;
+use crate::content::Content;
 use crate::editor::{Editor, EditorError, TerminalExit, TerminalRequest};
 use crate::paths::{display, resolve};
 
@@ -146,7 +146,8 @@ async fn locally(command: &str, cwd: &Path, timeout: Timeout, cx: &ExecContext<'
     };
     ToolOutput {
         ok,
-        content: vec![ToolCallContent::from(shown)],
+        timed_out: run.ending == Ending::TimedOut,
+        content: vec![Content::Text(shown)],
         raw_output: json!({
             "exit_code": run.exit_code,
             "signal": run.signal,
@@ -256,7 +257,7 @@ async fn in_editor(
         id: id.clone(),
         limit: cx.limits.editor_step_timeout,
     };
-    (cx.progress)(vec![ToolCallContent::Terminal(Terminal::new(id.clone()))]);
+    (cx.progress)(vec![Content::Terminal { id: id.clone() }]);
     let waited = tokio::select! {
         biased;
         () = cx.cancel.cancelled() => Err(Ending::Cancelled),
@@ -300,7 +301,8 @@ async fn in_editor(
     let ok = ending == Ending::Exited && exit.exit_code == Some(0);
     ToolOutput {
         ok,
-        content: vec![ToolCallContent::Terminal(Terminal::new(id.clone()))],
+        timed_out: ending == Ending::TimedOut,
+        content: vec![Content::Terminal { id: id.clone() }],
         raw_output: json!({
             "terminal_id": id,
             "exit_code": exit.exit_code,

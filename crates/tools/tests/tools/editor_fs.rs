@@ -2,12 +2,11 @@
 
 use std::sync::Arc;
 
-use agent_client_protocol::v1::schema::ToolCallContent;
 use serde_json::json;
 use warden_tools::{Editor, Limits};
 
 use super::fake_editor::FakeEditor;
-use super::support::{get, put, run_with, workspace};
+use super::support::{diff_of, get, put, run_with, workspace};
 
 #[tokio::test]
 async fn fs_read_uses_the_editor_buffer_with_line_and_limit() {
@@ -99,9 +98,7 @@ async fn fs_write_goes_through_the_editor_with_the_buffer_as_old_text() {
     );
     // The editor wrote it (and will save it); the disk is the editor's business.
     assert_eq!(get(dir.path(), "a.txt"), "on disk\n");
-    let ToolCallContent::Diff(diff) = &out.content[0] else {
-        panic!("expected a diff")
-    };
+    let diff = diff_of(&out.content);
     assert_eq!(diff.old_text.as_deref(), Some("unsaved\n"));
     assert_eq!(diff.new_text, "new\n");
 }
@@ -120,9 +117,7 @@ async fn fs_write_of_a_new_file_through_the_editor_has_no_old_text() {
     .await;
     assert!(out.ok);
     assert_eq!(out.for_model, "Wrote 1 byte to n.txt (new file).");
-    let ToolCallContent::Diff(diff) = &out.content[0] else {
-        panic!("expected a diff")
-    };
+    let diff = diff_of(&out.content);
     assert_eq!(diff.old_text, None);
 }
 
@@ -144,9 +139,7 @@ async fn a_new_file_is_not_read_through_the_editor() {
     .await;
     assert!(out.ok, "{}", out.for_model);
     assert_eq!(out.for_model, "Wrote 2 bytes to n.txt (new file).");
-    let ToolCallContent::Diff(diff) = &out.content[0] else {
-        panic!("expected a diff")
-    };
+    let diff = diff_of(&out.content);
     assert_eq!(diff.old_text, None);
     assert!(
         editor.log().iter().all(|entry| !entry.starts_with("read ")),

@@ -2,9 +2,9 @@
 
 use std::sync::{Arc, Mutex};
 
-use agent_client_protocol::v1::schema::ToolCallContent;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
+use warden_tools::Content;
 use warden_tools::{Editor, Limits, ToolOutput};
 
 use super::fake_editor::{Command, FakeEditor};
@@ -26,10 +26,10 @@ async fn run_in_with(
 ) -> (ToolOutput, Vec<String>, Vec<String>) {
     let dir = workspace();
     let progress = Mutex::new(Vec::new());
-    let sink = |content: Vec<ToolCallContent>| {
+    let sink = |content: Vec<Content>| {
         for c in content {
             let shown = match c {
-                ToolCallContent::Terminal(t) => format!("terminal {}", t.terminal_id),
+                Content::Terminal { id } => format!("terminal {id}"),
                 other => format!("{other:?}"),
             };
             progress.lock().expect("lock").push(shown);
@@ -85,9 +85,7 @@ async fn a_command_runs_in_the_editor_terminal_which_is_embedded_and_released() 
         ]
     );
     assert_eq!(progress, ["terminal term-1"]);
-    assert!(
-        matches!(&out.content[..], [ToolCallContent::Terminal(t)] if &*t.terminal_id.0 == "term-1")
-    );
+    assert!(matches!(&out.content[..], [Content::Terminal { id }] if id == "term-1"));
     assert_eq!(out.for_model, "Exit code 0.\ndone\n");
     assert_eq!(out.raw_output["terminal_id"], "term-1");
 }
@@ -140,6 +138,7 @@ async fn timeout_kills_then_releases_the_terminal() {
         "Timed out after 1 s; the command was killed.\npartial\n"
     );
     assert_eq!(out.raw_output["timed_out"], true);
+    assert!(out.timed_out, "the typed result says it timed out");
     assert_eq!(
         log[1..],
         [

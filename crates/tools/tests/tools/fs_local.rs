@@ -1,10 +1,9 @@
 //! The file tools on the local filesystem (no editor).
 
-use agent_client_protocol::v1::schema::ToolCallContent;
 use serde_json::json;
 use warden_tools::Limits;
 
-use super::support::{get, put, run, run_with, workspace};
+use super::support::{diff_of, get, put, run, run_with, workspace};
 
 #[tokio::test]
 async fn fs_read_reads_whole_files_and_line_ranges() {
@@ -116,9 +115,7 @@ async fn fs_write_creates_parents_and_returns_a_diff() {
     assert!(out.ok, "{}", out.for_model);
     assert_eq!(get(dir.path(), "new/dir/a.txt"), "hello\n");
     assert_eq!(out.for_model, "Wrote 6 bytes to new/dir/a.txt (new file).");
-    let ToolCallContent::Diff(diff) = &out.content[0] else {
-        panic!("expected a diff, got {:?}", out.content)
-    };
+    let diff = diff_of(&out.content);
     assert_eq!(diff.path, dir.path().join("new/dir/a.txt"));
     assert_eq!(diff.old_text, None);
     assert_eq!(diff.new_text, "hello\n");
@@ -133,9 +130,7 @@ async fn fs_write_creates_parents_and_returns_a_diff() {
         out.for_model,
         "Wrote 4 bytes to new/dir/a.txt (replaced 6 bytes)."
     );
-    let ToolCallContent::Diff(diff) = &out.content[0] else {
-        panic!("expected a diff")
-    };
+    let diff = diff_of(&out.content);
     assert_eq!(diff.old_text.as_deref(), Some("hello\n"));
     assert_eq!(get(dir.path(), "new/dir/a.txt"), "bye\n");
 }
@@ -170,9 +165,7 @@ async fn fs_edit_replaces_exactly_one_occurrence() {
         "Edited a.rs: replaced 1 occurrence at line 1."
     );
     assert_eq!(get(dir.path(), "a.rs"), "fn z() {}\nfn b() {}\nfn b() {}\n");
-    let ToolCallContent::Diff(diff) = &out.content[0] else {
-        panic!("expected a diff")
-    };
+    let diff = diff_of(&out.content);
     assert_eq!(
         diff.old_text.as_deref(),
         Some("fn a() {}\nfn b() {}\nfn b() {}\n")

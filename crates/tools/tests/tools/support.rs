@@ -17,7 +17,7 @@ pub fn call(tool: &str, args: Value) -> ParsedCall {
     }
 }
 
-fn ignore_progress(_: Vec<agent_client_protocol::v1::schema::ToolCallContent>) {}
+fn ignore_progress(_: Vec<warden_tools::Content>) {}
 
 /// Runs a call locally (no editor) in `cwd` with the default limits.
 pub async fn run(cwd: &Path, tool: &str, args: Value) -> ToolOutput {
@@ -98,7 +98,7 @@ pub async fn run_full(
     editor: Option<Arc<dyn Editor>>,
     limits: Limits,
     cancel: CancellationToken,
-    progress: &(dyn Fn(Vec<agent_client_protocol::v1::schema::ToolCallContent>) + Send + Sync),
+    progress: &(dyn Fn(Vec<warden_tools::Content>) + Send + Sync),
     tool: &str,
     args: Value,
 ) -> ToolOutput {
@@ -155,4 +155,28 @@ pub async fn wait_pid_file(path: &Path) -> u32 {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     panic!("no pid in {}", path.display());
+}
+
+/// A file change in a tool's content.
+#[derive(Debug)]
+pub struct Diff {
+    pub path: std::path::PathBuf,
+    pub old_text: Option<String>,
+    pub new_text: String,
+}
+
+/// The diff a tool's content starts with; panics (failing the test) when it has none.
+pub fn diff_of(content: &[warden_tools::Content]) -> Diff {
+    match content.first() {
+        Some(warden_tools::Content::Diff {
+            path,
+            old_text,
+            new_text,
+        }) => Diff {
+            path: path.clone(),
+            old_text: old_text.clone(),
+            new_text: new_text.clone(),
+        },
+        other => panic!("expected a diff, got {other:?}"),
+    }
 }

@@ -31,6 +31,7 @@ async fn captures_stdout_and_stderr_and_reports_the_exit_code() {
     );
     assert_eq!(out.raw_output["exit_code"], 3);
     assert_eq!(out.raw_output["timed_out"], false);
+    assert!(!out.timed_out);
 
     let out = run(dir.path(), "terminal", json!({"command": "printf hi"})).await;
     assert!(out.ok);
@@ -128,6 +129,7 @@ async fn timeout_kills_the_whole_process_group() {
         out.for_model
     );
     assert_eq!(out.raw_output["timed_out"], true);
+    assert!(out.timed_out, "the typed result says it timed out");
     let pid = wait_pid_file(&pid_file).await;
     assert!(wait_gone(pid).await, "the background sleep {pid} survived");
 }

@@ -5,7 +5,7 @@ use std::time::{Duration, SystemTime};
 use serde_json::json;
 use warden_permissions::{
     DecidedBy, Decision, Effect, Engine, GrantMatcher, GrantStore, Layer, Mode, Policy, Risk,
-    Scope, ToolCall,
+    Scope, SessionGrants, ToolCall,
 };
 
 use super::support::World;
@@ -157,7 +157,7 @@ fn a_grant_stores_the_generalised_matcher_never_the_raw_arguments() {
     )
     .expect("proposal");
     engine
-        .grant("s1", &p, Scope::User, Effect::Allow, "zed")
+        .grant(&w.s1, &p, Scope::User, Effect::Allow, "zed")
         .expect("grant");
     let text = std::fs::read_to_string(w.state.join("grants.jsonl")).expect("read");
     assert!(text.contains("\"npm\",\"install\""), "{text}");
@@ -180,7 +180,7 @@ fn a_grant_covers_a_compound_command_only_when_it_names_every_part() {
     .expect("proposal");
     assert_eq!(p.matchers.len(), 2);
     engine
-        .grant("s1", &p, Scope::Session, Effect::Allow, "zed")
+        .grant(&w.s1, &p, Scope::Session, Effect::Allow, "zed")
         .expect("grant");
     let d = |c: &str| {
         w.eval(
@@ -210,32 +210,39 @@ fn session_grants_hold_in_their_session_only() {
     let engine = w.engine(&[], false);
     let p = proposal_of(&w, &engine, "terminal", r#"{"command": "npm test"}"#).expect("proposal");
     engine
-        .grant("s1", &p, Scope::Session, Effect::Allow, "zed")
+        .grant(&w.s1, &p, Scope::Session, Effect::Allow, "zed")
         .expect("grant");
     let call = ToolCall::new("terminal", json!({"command": "npm test"}));
     assert_eq!(
-        engine.evaluate(&call, &w.ctx(), Mode::Ask, "s1").decision,
+        engine.evaluate(&call, &w.ctx(), Mode::Ask, &w.s1).decision,
         Decision::Allow
     );
     assert_eq!(
-        engine.evaluate(&call, &w.ctx(), Mode::Ask, "s2").decision,
+        engine
+            .evaluate(&call, &w.ctx(), Mode::Ask, &SessionGrants::new("s2"))
+            .decision,
         Decision::Ask
     );
     assert!(
         !w.state.join("grants.jsonl").exists(),
         "a session grant is not stored"
     );
-    engine.end_session("s1");
+    // The session's grants are its own: the engine's revoke (stored grants) does not
+    // see them, the session's does, once.
+    let id = w.s1.list()[0].id.clone();
+    assert!(!engine.revoke(&id).expect("revoke"));
+    assert!(w.s1.revoke(&id));
+    assert!(!w.s1.revoke(&id));
     assert_eq!(
-        engine.evaluate(&call, &w.ctx(), Mode::Ask, "s1").decision,
+        engine.evaluate(&call, &w.ctx(), Mode::Ask, &w.s1).decision,
         Decision::Ask
     );
     // Once: nothing is kept.
     engine
-        .grant("s1", &p, Scope::Once, Effect::Allow, "zed")
+        .grant(&w.s1, &p, Scope::Once, Effect::Allow, "zed")
         .expect("grant");
     assert_eq!(
-        engine.evaluate(&call, &w.ctx(), Mode::Ask, "s1").decision,
+        engine.evaluate(&call, &w.ctx(), Mode::Ask, &w.s1).decision,
         Decision::Ask
     );
 }
@@ -250,10 +257,10 @@ fn project_grants_persist_for_their_project_and_user_grants_everywhere() {
     let docs = proposal_of(&w, &engine, "http_fetch", r#"{"url": "https://docs.rs/x"}"#)
         .expect("proposal");
     engine
-        .grant("s1", &test, Scope::Project, Effect::Allow, "zed")
+        .grant(&w.s1, &test, Scope::Project, Effect::Allow, "zed")
         .expect("grant");
     engine
-        .grant("s1", &docs, Scope::User, Effect::Allow, "zed")
+        .grant(&w.s1, &docs, Scope::User, Effect::Allow, "zed")
         .expect("grant");
 
     let npm = ToolCall::new("terminal", json!({"command": "npm test"}));
@@ -261,11 +268,13 @@ fn project_grants_persist_for_their_project_and_user_grants_everywhere() {
     // A fresh engine for the same project reads them back.
     let same = Engine::with_policy(Policy::from_sources(&[], false), &w.ws, store());
     assert_eq!(
-        same.evaluate(&npm, &w.ctx(), Mode::Ask, "s9").decision,
+        same.evaluate(&npm, &w.ctx(), Mode::Ask, &SessionGrants::new("s9"))
+            .decision,
         Decision::Allow
     );
     assert_eq!(
-        same.evaluate(&fetch, &w.ctx(), Mode::Ask, "s9").decision,
+        same.evaluate(&fetch, &w.ctx(), Mode::Ask, &SessionGrants::new("s9"))
+            .decision,
         Decision::Allow
     );
     // Another project sees the user grant only.
@@ -273,11 +282,15 @@ fn project_grants_persist_for_their_project_and_user_grants_everywhere() {
     let other = Engine::with_policy(Policy::from_sources(&[], false), &other_root, store());
     let ctx = warden_permissions::Context::new(&other_root);
     assert_eq!(
-        other.evaluate(&npm, &ctx, Mode::Ask, "s9").decision,
+        other
+            .evaluate(&npm, &ctx, Mode::Ask, &SessionGrants::new("s9"))
+            .decision,
         Decision::Ask
     );
     assert_eq!(
-        other.evaluate(&fetch, &ctx, Mode::Ask, "s9").decision,
+        other
+            .evaluate(&fetch, &ctx, Mode::Ask, &SessionGrants::new("s9"))
+            .decision,
         Decision::Allow
     );
 }
@@ -289,7 +302,7 @@ fn a_deny_grant_denies_even_in_auto_approve() {
     let p = proposal_of(&w, &engine, "http_fetch", r#"{"url": "https://evil.com/"}"#)
         .expect("proposal");
     let g = engine
-        .grant("s1", &p, Scope::Project, Effect::Deny, "zed")
+        .grant(&w.s1, &p, Scope::Project, Effect::Deny, "zed")
         .expect("grant");
     let e = w.eval(
         &engine,
@@ -321,7 +334,7 @@ fn a_grant_covers_no_call_riskier_than_it_was_proposed_for() {
     .expect("proposal");
     assert_eq!(p.max_risk, Risk::Medium);
     engine
-        .grant("s1", &p, Scope::Session, Effect::Allow, "zed")
+        .grant(&w.s1, &p, Scope::Session, Effect::Allow, "zed")
         .expect("grant");
     assert_eq!(
         w.eval(
@@ -358,7 +371,7 @@ fn expired_grants_do_not_apply_and_expire_drops_them() {
     let past = SystemTime::now() - Duration::from_secs(60);
     let future = SystemTime::now() + Duration::from_secs(3600);
     engine
-        .grant_until("s1", &p, Scope::User, Effect::Allow, "zed", Some(past))
+        .grant_until(&w.s1, &p, Scope::User, Effect::Allow, "zed", Some(past))
         .expect("grant");
     assert_eq!(
         w.eval(&engine, "terminal", r#"{"command": "npm test"}"#, Mode::Ask)
@@ -366,7 +379,7 @@ fn expired_grants_do_not_apply_and_expire_drops_them() {
         Decision::Ask
     );
     engine
-        .grant_until("s1", &p, Scope::User, Effect::Allow, "zed", Some(future))
+        .grant_until(&w.s1, &p, Scope::User, Effect::Allow, "zed", Some(future))
         .expect("grant");
     assert_eq!(
         w.eval(&engine, "terminal", r#"{"command": "npm test"}"#, Mode::Ask)
@@ -385,7 +398,7 @@ fn revoking_a_grant_stops_it_and_survives_a_reload() {
     let engine = w.engine(&[], false);
     let p = proposal_of(&w, &engine, "terminal", r#"{"command": "npm test"}"#).expect("proposal");
     let g = engine
-        .grant("s1", &p, Scope::Project, Effect::Allow, "zed")
+        .grant(&w.s1, &p, Scope::Project, Effect::Allow, "zed")
         .expect("grant");
     assert!(engine.revoke(&g.id).expect("revoke"));
     assert!(!engine.revoke("g-nope").expect("revoke"));
@@ -411,15 +424,15 @@ fn duplicate_grants_are_skipped() {
     let engine = w.engine(&[], false);
     let p = proposal_of(&w, &engine, "terminal", r#"{"command": "npm test"}"#).expect("proposal");
     let a = engine
-        .grant("s1", &p, Scope::Project, Effect::Allow, "zed")
+        .grant(&w.s1, &p, Scope::Project, Effect::Allow, "zed")
         .expect("grant");
     let b = engine
-        .grant("s1", &p, Scope::Project, Effect::Allow, "chat")
+        .grant(&w.s1, &p, Scope::Project, Effect::Allow, "chat")
         .expect("grant");
     assert_eq!(a.id, b.id);
     let other = w.engine(&[], false);
     let c = other
-        .grant("s1", &p, Scope::Project, Effect::Allow, "zed")
+        .grant(&w.s1, &p, Scope::Project, Effect::Allow, "zed")
         .expect("grant");
     assert_eq!(
         a.id, c.id,
@@ -433,7 +446,7 @@ fn duplicate_grants_are_skipped() {
         1
     );
     let d = engine
-        .grant("s1", &p, Scope::User, Effect::Allow, "zed")
+        .grant(&w.s1, &p, Scope::User, Effect::Allow, "zed")
         .expect("grant");
     assert_ne!(a.id, d.id, "another scope is another grant");
 }
@@ -444,7 +457,7 @@ fn a_torn_or_corrupt_line_is_skipped_and_the_others_load() {
     let engine = w.engine(&[], false);
     let p = proposal_of(&w, &engine, "terminal", r#"{"command": "npm test"}"#).expect("proposal");
     engine
-        .grant("s1", &p, Scope::User, Effect::Allow, "zed")
+        .grant(&w.s1, &p, Scope::User, Effect::Allow, "zed")
         .expect("grant");
     let path = w.state.join("grants.jsonl");
     let mut text = std::fs::read_to_string(&path).expect("read");
@@ -456,7 +469,7 @@ fn a_torn_or_corrupt_line_is_skipped_and_the_others_load() {
     let q =
         proposal_of(&w, &engine, "terminal", r#"{"command": "cargo build"}"#).expect("proposal");
     engine
-        .grant("s1", &q, Scope::User, Effect::Allow, "zed")
+        .grant(&w.s1, &q, Scope::User, Effect::Allow, "zed")
         .expect("grant");
     assert_eq!(store.load().expect("load").len(), 2);
 }
@@ -468,7 +481,7 @@ fn the_grants_file_is_private() {
     let engine = w.engine(&[], false);
     let p = proposal_of(&w, &engine, "terminal", r#"{"command": "npm test"}"#).expect("proposal");
     engine
-        .grant("s1", &p, Scope::User, Effect::Allow, "zed")
+        .grant(&w.s1, &p, Scope::User, Effect::Allow, "zed")
         .expect("grant");
     let mode = std::fs::metadata(w.state.join("grants.jsonl"))
         .expect("meta")
@@ -504,7 +517,13 @@ fn writers_granting_at_once_lose_nothing() {
                         subject: String::new(),
                     };
                     engine
-                        .grant("s", &proposal, Scope::User, Effect::Allow, "t")
+                        .grant(
+                            &SessionGrants::new("s"),
+                            &proposal,
+                            Scope::User,
+                            Effect::Allow,
+                            "t",
+                        )
                         .expect("grant");
                 }
             })
@@ -531,7 +550,13 @@ fn a_grant_revoked_by_another_process_stops_allowing_at_the_next_decision() {
     let p = proposal_of(&w, &engine, "terminal", npm).expect("proposal");
     let other = w.engine(&[], false);
     let g = other
-        .grant("s2", &p, Scope::Project, Effect::Allow, "zed")
+        .grant(
+            &SessionGrants::new("s2"),
+            &p,
+            Scope::Project,
+            Effect::Allow,
+            "zed",
+        )
         .expect("grant");
     let e = w.eval(&engine, "terminal", npm, Mode::Ask);
     assert_eq!(e.decision, Decision::Allow, "{}", e.explanation);
@@ -555,7 +580,7 @@ fn a_grants_file_compacted_by_another_process_is_read_again() {
     let in_an_hour = SystemTime::now() + Duration::from_secs(3600);
     engine
         .grant_until(
-            "s1",
+            &w.s1,
             &p,
             Scope::User,
             Effect::Allow,
@@ -590,10 +615,10 @@ fn a_corrupt_grants_line_fails_closed_and_loses_no_grant() {
     let p = proposal_of(&w, &engine, "terminal", npm).expect("proposal");
     let q = proposal_of(&w, &engine, "terminal", cargo).expect("proposal");
     engine
-        .grant("s1", &p, Scope::Project, Effect::Allow, "zed")
+        .grant(&w.s1, &p, Scope::Project, Effect::Allow, "zed")
         .expect("grant");
     engine
-        .grant("s1", &q, Scope::Project, Effect::Deny, "zed")
+        .grant(&w.s1, &q, Scope::Project, Effect::Deny, "zed")
         .expect("grant");
     assert_eq!(
         w.eval(&engine, "terminal", npm, Mode::Ask).decision,
@@ -639,10 +664,10 @@ fn a_grants_file_that_becomes_unreadable_fails_closed() {
     let p = proposal_of(&w, &engine, "terminal", npm).expect("proposal");
     let q = proposal_of(&w, &engine, "terminal", cargo).expect("proposal");
     engine
-        .grant("s1", &p, Scope::Project, Effect::Allow, "zed")
+        .grant(&w.s1, &p, Scope::Project, Effect::Allow, "zed")
         .expect("grant");
     engine
-        .grant("s1", &q, Scope::Project, Effect::Deny, "zed")
+        .grant(&w.s1, &q, Scope::Project, Effect::Deny, "zed")
         .expect("grant");
     assert_eq!(
         w.eval(&engine, "terminal", npm, Mode::Ask).decision,
@@ -781,7 +806,7 @@ fn a_grant_for_a_destructive_command_covers_exactly_that_command() {
             "{approved}: {p:?}"
         );
         engine
-            .grant("s1", &p, Scope::Session, Effect::Allow, "zed")
+            .grant(&w.s1, &p, Scope::Session, Effect::Allow, "zed")
             .expect("grant");
         let d = |c: &str| {
             w.eval(
@@ -842,7 +867,7 @@ fn a_stored_program_grant_no_longer_covers_a_destructive_command() {
     };
     for prefix in [&["rm"][..], &["git", "clean"], &["kill"], &["echo"]] {
         engine
-            .grant("s1", &broad(prefix), Scope::Session, Effect::Allow, "zed")
+            .grant(&w.s1, &broad(prefix), Scope::Session, Effect::Allow, "zed")
             .expect("grant");
     }
     let d = |c: &str| {
@@ -865,7 +890,7 @@ fn a_stored_program_grant_no_longer_covers_a_destructive_command() {
     // Guards: a grant for a command that changes nothing still generalises.
     assert_eq!(d("echo hello"), Decision::Allow);
     engine
-        .grant("s1", &broad(&["rm"]), Scope::Session, Effect::Deny, "zed")
+        .grant(&w.s1, &broad(&["rm"]), Scope::Session, Effect::Deny, "zed")
         .expect("grant");
     assert_eq!(d("rm notes.txt"), Decision::Deny);
 }

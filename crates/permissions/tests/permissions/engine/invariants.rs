@@ -3,7 +3,7 @@
 use serde_json::json;
 use warden_permissions::{
     Context, DecidedBy, Decision, Effect, Engine, GrantMatcher, GrantProposal, Layer, Locations,
-    Mode, Risk, Scope, ToolCall, TrustStore,
+    Mode, Risk, Scope, SessionGrants, ToolCall, TrustStore,
 };
 
 use super::support::World;
@@ -55,7 +55,7 @@ fn a_deny_rule_wins_over_grants_and_auto_approved_tools() {
         subject: "x".into(),
     };
     engine
-        .grant("s1", &proposal, Scope::Session, Effect::Allow, "test")
+        .grant(&w.s1, &proposal, Scope::Session, Effect::Allow, "test")
         .expect("session grant");
     let e = w.eval(
         &engine,
@@ -92,7 +92,7 @@ fn no_layer_loosens_a_managed_ask_or_deny() {
         subject: "x".into(),
     };
     engine
-        .grant("s1", &proposal, Scope::Session, Effect::Allow, "test")
+        .grant(&w.s1, &proposal, Scope::Session, Effect::Allow, "test")
         .expect("grant");
     for mode in [Mode::Ask, Mode::AcceptEdits, Mode::AutoApprove] {
         let e = w.eval(&engine, "http_fetch", r#"{"url": "https://docs.rs"}"#, mode);
@@ -137,7 +137,7 @@ fn a_projects_allow_rules_apply_only_once_the_project_is_trusted() {
     let readme = ToolCall::new("fs_read", json!({"path": "README.md"}));
 
     let engine = Engine::load(&locations, &w.ws);
-    let e = engine.evaluate(&install, &w.ctx(), Mode::Ask, "s");
+    let e = engine.evaluate(&install, &w.ctx(), Mode::Ask, &SessionGrants::new("s"));
     assert_eq!(e.decision, Decision::Ask);
     assert!(
         e.matched_rules
@@ -148,7 +148,9 @@ fn a_projects_allow_rules_apply_only_once_the_project_is_trusted() {
     );
     // Its deny rules apply all the same.
     assert_eq!(
-        engine.evaluate(&readme, &w.ctx(), Mode::Ask, "s").decision,
+        engine
+            .evaluate(&readme, &w.ctx(), Mode::Ask, &SessionGrants::new("s"))
+            .decision,
         Decision::Deny
     );
 
@@ -159,7 +161,7 @@ fn a_projects_allow_rules_apply_only_once_the_project_is_trusted() {
         .trust(&link)
         .expect("trust");
     let engine = Engine::load(&locations, &w.ws);
-    let e = engine.evaluate(&install, &w.ctx(), Mode::Ask, "s");
+    let e = engine.evaluate(&install, &w.ctx(), Mode::Ask, &SessionGrants::new("s"));
     assert_eq!(e.decision, Decision::Allow);
     assert!(matches!(
         &e.decided_by,
@@ -169,7 +171,9 @@ fn a_projects_allow_rules_apply_only_once_the_project_is_trusted() {
         }
     ));
     assert_eq!(
-        engine.evaluate(&readme, &w.ctx(), Mode::Ask, "s").decision,
+        engine
+            .evaluate(&readme, &w.ctx(), Mode::Ask, &SessionGrants::new("s"))
+            .decision,
         Decision::Deny
     );
 
@@ -184,7 +188,9 @@ fn a_projects_allow_rules_apply_only_once_the_project_is_trusted() {
     let engine = Engine::load(&locations, &other);
     let ctx = warden_permissions::Context::new(&other);
     assert_eq!(
-        engine.evaluate(&install, &ctx, Mode::Ask, "s").decision,
+        engine
+            .evaluate(&install, &ctx, Mode::Ask, &SessionGrants::new("s"))
+            .decision,
         Decision::Ask
     );
 }
@@ -230,7 +236,7 @@ fn critical_is_never_allowed_by_a_grant_a_mode_auto_approval_a_hint_or_a_rule() 
     };
     for scope in [Scope::Session, Scope::User] {
         engine
-            .grant("s1", &proposal, scope, Effect::Allow, "test")
+            .grant(&w.s1, &proposal, scope, Effect::Allow, "test")
             .expect("grant");
     }
     for mode in Mode::ALL {
@@ -272,7 +278,7 @@ fn a_policy_file_that_cannot_be_parsed_makes_every_call_ask_and_names_the_file()
         engine.policy().errors
     );
     let read = ToolCall::new("fs_read", json!({"path": "README.md"}));
-    let e = engine.evaluate(&read, &w.ctx(), Mode::Ask, "s");
+    let e = engine.evaluate(&read, &w.ctx(), Mode::Ask, &SessionGrants::new("s"));
     assert_eq!(e.decision, Decision::Ask);
     let DecidedBy::PolicyError { file, error } = &e.decided_by else {
         panic!("{:?}", e.decided_by);
@@ -283,13 +289,13 @@ fn a_policy_file_that_cannot_be_parsed_makes_every_call_ask_and_names_the_file()
     // In a mode that cannot ask, it is denied.
     assert_eq!(
         engine
-            .evaluate(&read, &w.ctx(), Mode::ReadOnly, "s")
+            .evaluate(&read, &w.ctx(), Mode::ReadOnly, &SessionGrants::new("s"))
             .decision,
         Decision::Deny
     );
     assert_eq!(
         engine
-            .evaluate(&read, &w.ctx(), Mode::AutoApprove, "s")
+            .evaluate(&read, &w.ctx(), Mode::AutoApprove, &SessionGrants::new("s"))
             .decision,
         Decision::Ask
     );
@@ -561,12 +567,21 @@ fn mcp_annotations_raise_and_lower_no_further_than_medium() {
             },
         )
     };
-    let risk = |c: &ToolCall| engine.evaluate(c, &w.ctx(), Mode::Ask, "s").risk;
+    let risk = |c: &ToolCall| {
+        engine
+            .evaluate(c, &w.ctx(), Mode::Ask, &SessionGrants::new("s"))
+            .risk
+    };
     assert_eq!(risk(&call(Some(true), None)), Risk::Medium);
     assert_eq!(risk(&call(None, Some(true))), Risk::Critical);
     assert_eq!(risk(&call(Some(true), Some(true))), Risk::Critical);
     assert_eq!(risk(&call(None, Some(false))), Risk::High);
-    let e = engine.evaluate(&call(Some(true), None), &w.ctx(), Mode::Ask, "s");
+    let e = engine.evaluate(
+        &call(Some(true), None),
+        &w.ctx(),
+        Mode::Ask,
+        &SessionGrants::new("s"),
+    );
     assert_eq!(e.decision, Decision::Ask);
 }
 
@@ -621,7 +636,7 @@ fn an_unreadable_grants_file_fails_closed() {
     });
     let engine = Engine::load(&locations, &w.ws);
     let call = ToolCall::new("http_fetch", json!({"url": "https://evil.com/"}));
-    let e = engine.evaluate(&call, &w.ctx(), Mode::AutoApprove, "s");
+    let e = engine.evaluate(&call, &w.ctx(), Mode::AutoApprove, &SessionGrants::new("s"));
     assert_eq!(e.decision, Decision::Ask);
     assert!(
         matches!(&e.decided_by, DecidedBy::PolicyError { file, .. } if file.ends_with("grants.jsonl"))
@@ -693,7 +708,7 @@ fn a_managed_policy_in_the_home_folder_protects_that_file_not_the_home_folder() 
         .with_protected(locations.protected());
     let eval = |tool: &str, args: serde_json::Value| {
         engine
-            .evaluate(&ToolCall::new(tool, args), &ctx, Mode::Ask, "s1")
+            .evaluate(&ToolCall::new(tool, args), &ctx, Mode::Ask, &w.s1)
             .risk
     };
     let h = |p: &str| format!("{home}/{p}");

@@ -153,7 +153,7 @@ proptest! {
             return Ok(());
         };
         let before: Vec<Decision> = calls.iter().map(|(t, a)| w.eval(&engine, t, a, Mode::Ask).decision).collect();
-        engine.grant("s1", &proposal, scope, Effect::Allow, "test").expect("grant");
+        engine.grant(&w.s1, &proposal, scope, Effect::Allow, "test").expect("grant");
         prop_assert_eq!(w.eval(&engine, tool, args, Mode::Ask).decision, Decision::Allow);
         for ((t, a), was) in calls.iter().zip(before) {
             let now = w.eval(&engine, t, a, Mode::Ask);

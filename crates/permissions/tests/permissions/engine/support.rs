@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use warden_permissions::policy::Source;
-use warden_permissions::{Context, Engine, Evaluation, GrantStore, Layer, Mode, Policy, ToolCall};
+use warden_permissions::{
+    Context, Engine, Evaluation, GrantStore, Layer, Mode, Policy, SessionGrants, ToolCall,
+};
 
 /// A temporary world: `home/`, `home/project/` (the workspace and cwd), `outside/`
 /// and `state/` (Warden's own folder).
@@ -17,6 +19,8 @@ pub struct World {
     pub home: PathBuf,
     pub ws: PathBuf,
     pub state: PathBuf,
+    /// The session the scenarios evaluate in (`eval`), whose grants they give.
+    pub s1: SessionGrants,
 }
 
 impl World {
@@ -55,6 +59,7 @@ impl World {
             home,
             ws,
             state,
+            s1: SessionGrants::new("s1"),
         }
     }
 
@@ -92,7 +97,7 @@ impl World {
         // As the agent and `warden policy check` do: a malformed hint makes the call
         // malformed.
         match ToolCall::from_model(tool, value) {
-            Ok(call) => engine.evaluate(&call, &self.ctx(), mode, "s1"),
+            Ok(call) => engine.evaluate(&call, &self.ctx(), mode, &self.s1),
             Err(e) => engine.reject_malformed(tool, &e.to_string(), mode),
         }
     }

@@ -1,0 +1,463 @@
+//! The ordered decision for each part of a call, and how the parts combine into the
+//! call's evaluation.
+
+use std::time::SystemTime;
+
+use crate::assess::{Assessment, Unit};
+use crate::evaluation::{DecidedBy, Evaluation, MatchedRule, SegmentEvaluation};
+use crate::grant::{Effect, GrantSet, SessionGrants, propose};
+use crate::policy::{HintPolicy, PolicyError};
+use crate::rule::Rule;
+use crate::{Context, Decision, Mode, Risk, ToolCall};
+
+use super::explain::{grant_decider, plain_sentence, rule_decider, rule_sentence, verb};
+use super::grants::Stored;
+use super::{Engine, read};
+
+/// The outcome for one unit.
+struct UnitOutcome<'a> {
+    unit: &'a Unit,
+    risk: Risk,
+    decision: Decision,
+    decided_by: DecidedBy,
+    explanation: String,
+    matched: Vec<MatchedRule>,
+    /// Whether a grant could change this outcome (it was not decided by a rule or a
+    /// policy error).
+    grantable: bool,
+}
+
+impl Engine {
+    /// Decides a call that is already assessed (see [`crate::assess()`]): the rules,
+    /// grants and mode, without the path resolution and shell parsing.
+    pub fn decide(
+        &self,
+        call: &ToolCall,
+        assessment: &Assessment,
+        ctx: &Context,
+        mode: Mode,
+        session: &SessionGrants,
+    ) -> Evaluation {
+        if let Some(problem) = &assessment.malformed {
+            return self.malformed(call, assessment, problem, mode);
+        }
+        self.refresh_grants();
+        let now = SystemTime::now();
+        let stored = read(&self.stored);
+        let session = session.read();
+        let grants: Vec<&GrantSet> = vec![&*session, &stored.set];
+        let policy_error = self.policy.errors.first().or(stored.error.as_ref());
+        let outcomes: Vec<UnitOutcome> = assessment
+            .units
+            .iter()
+            .map(|unit| {
+                self.decide_unit(
+                    call,
+                    assessment,
+                    unit,
+                    ctx,
+                    mode,
+                    &grants,
+                    policy_error,
+                    now,
+                )
+            })
+            .collect();
+        let errors = self.policy_errors(&stored);
+        self.combine(call, assessment, ctx, mode, outcomes, errors)
+    }
+
+    /// The policy's errors and the stored grants' error.
+    fn policy_errors(&self, stored: &Stored) -> Vec<PolicyError> {
+        self.policy
+            .errors
+            .iter()
+            .chain(stored.error.as_ref())
+            .cloned()
+            .collect()
+    }
+
+    /// The evaluation of a call that cannot even be read, such as one whose arguments
+    /// are not valid JSON: denied, with the problem as the explanation.
+    pub fn reject_malformed(&self, tool: &str, problem: &str, mode: Mode) -> Evaluation {
+        let call = ToolCall::new(tool, serde_json::Value::Null);
+        let assessment = Assessment::malformed(tool, problem.to_owned());
+        self.malformed(&call, &assessment, problem, mode)
+    }
+
+    fn malformed(
+        &self,
+        call: &ToolCall,
+        assessment: &Assessment,
+        problem: &str,
+        mode: Mode,
+    ) -> Evaluation {
+        Evaluation {
+            decision: Decision::Deny,
+            risk: assessment.risk,
+            reason: assessment.reason.clone(),
+            explanation: format!("The call cannot run as given: {problem}."),
+            risk_reason: format!("the call cannot run as given: {problem}"),
+            decided_by: DecidedBy::Malformed {
+                problem: problem.to_owned(),
+            },
+            matched_rules: Vec::new(),
+            segments: Vec::new(),
+            proposal: None,
+            once_only: false,
+            edit_inside_workspace: false,
+            tool: call.tool.clone(),
+            assessed_risk: assessment.risk,
+            model_hint: call.model_hint,
+            mode,
+            policy_errors: self.policy_errors(&read(&self.stored)),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn decide_unit<'a>(
+        &self,
+        call: &ToolCall,
+        assessment: &Assessment,
+        unit: &'a Unit,
+        ctx: &Context,
+        mode: Mode,
+        grants: &[&GrantSet],
+        policy_error: Option<&PolicyError>,
+        now: SystemTime,
+    ) -> UnitOutcome<'a> {
+        let settings = &self.policy.settings;
+        let hints = settings.model_risk_hints;
+        let mut risk = unit.risk;
+        if hints == HintPolicy::Escalate
+            && let Some(hint) = call.model_hint
+        {
+            risk = risk.max(hint);
+        }
+        let matched: Vec<&Rule> = self
+            .policy
+            .index
+            .candidates(
+                &call.tool,
+                &call.args,
+                unit,
+                assessment.domain.as_deref(),
+                ctx,
+            )
+            .iter()
+            .map(|i| &self.policy.rules[i])
+            .filter(|r| {
+                // The index lets through rules that cover reads by any tool; for a
+                // tool they do not name, only the read matters.
+                if r.covers_reads && !r.tool_matches(&call.tool) {
+                    r.matches_read_elsewhere(unit, risk, ctx)
+                } else {
+                    r.matches_rest(call, assessment, unit, risk, ctx)
+                }
+            })
+            .collect();
+        let mut matched_out: Vec<MatchedRule> =
+            matched.iter().map(|r| MatchedRule::of(r)).collect();
+        let first = |d: Decision| {
+            matched
+                .iter()
+                .find(|r| r.applies && r.decision == d)
+                .copied()
+        };
+        let ask_or_deny = if mode.can_ask() {
+            Decision::Ask
+        } else {
+            Decision::Deny
+        };
+        let outcome =
+            |risk, decision, decided_by, explanation: String, matched, grantable| UnitOutcome {
+                unit,
+                risk,
+                decision,
+                decided_by,
+                explanation,
+                matched,
+                grantable,
+            };
+        let find_grant = |effect: Effect, risk: Risk| {
+            grants.iter().find_map(|set| {
+                set.find(
+                    effect,
+                    call,
+                    assessment,
+                    unit,
+                    risk,
+                    now,
+                    &self.project_root,
+                )
+            })
+        };
+
+        if let Some(rule) = first(Decision::Deny) {
+            return outcome(
+                risk,
+                Decision::Deny,
+                rule_decider(rule),
+                rule_sentence(rule),
+                matched_out,
+                false,
+            );
+        }
+        if let Some(grant) = find_grant(Effect::Deny, risk) {
+            let why = format!("Denied by grant {} ({})", grant.id, grant.subject());
+            return outcome(
+                risk,
+                Decision::Deny,
+                grant_decider(grant),
+                why,
+                matched_out,
+                false,
+            );
+        }
+        if let Some(rule) = first(Decision::Ask) {
+            let mut why = rule_sentence(rule);
+            if ask_or_deny == Decision::Deny {
+                why = format!("{why}; mode `{mode}` cannot ask, so it is denied");
+            }
+            return outcome(
+                risk,
+                ask_or_deny,
+                rule_decider(rule),
+                why,
+                matched_out,
+                false,
+            );
+        }
+
+        // `trust` lets the hint replace the risk, but never for Critical parts and
+        // never once a deny or ask rule matched (those returned above).
+        if hints == HintPolicy::Trust
+            && let Some(hint) = call.model_hint
+            && risk != Risk::Critical
+        {
+            risk = hint;
+        }
+
+        let mut result = if risk == Risk::Critical {
+            None
+        } else if let Some(rule) = first(Decision::Allow) {
+            Some((
+                Decision::Allow,
+                rule_decider(rule),
+                rule_sentence(rule),
+                false,
+            ))
+        } else if let Some(grant) = find_grant(Effect::Allow, risk) {
+            let why = format!("Allowed by grant {} ({})", grant.id, grant.subject());
+            Some((Decision::Allow, grant_decider(grant), why, true))
+        } else if mode.can_ask() && self.policy.is_auto_approved(&call.tool) {
+            let why = format!("`{}` is on auto_approved_tools", call.tool);
+            Some((
+                Decision::Allow,
+                DecidedBy::AutoApproved {
+                    tool: call.tool.clone(),
+                },
+                why,
+                true,
+            ))
+        } else {
+            None
+        };
+
+        if result.is_none() {
+            let decision = mode.decide(risk, assessment.edit_inside_workspace);
+            let unhinted = mode.decide(unit.risk, assessment.edit_inside_workspace);
+            let builtin = (mode == Mode::Ask)
+                .then(|| {
+                    self.policy.builtin.iter().find(|r| {
+                        r.decision == decision && r.matches(call, assessment, unit, risk, ctx)
+                    })
+                })
+                .flatten();
+            let critical = if risk == Risk::Critical {
+                " (nothing allows a Critical call)"
+            } else {
+                ""
+            };
+            result = Some(if decision != unhinted && call.model_hint.is_some() {
+                let hint = call.model_hint.unwrap_or(risk);
+                (
+                    decision,
+                    DecidedBy::ModelHint {
+                        hint,
+                        policy: hints,
+                        mode,
+                    },
+                    format!(
+                        "The model rated the call {hint}; with model_risk_hints = {} the risk is {risk}, and mode `{mode}` {} {risk}-risk calls{critical}",
+                        serde_json::to_value(hints)
+                            .ok()
+                            .and_then(|v| v.as_str().map(str::to_owned))
+                            .unwrap_or_default(),
+                        verb(decision),
+                    ),
+                    true,
+                )
+            } else if let Some(rule) = builtin {
+                let mut m = MatchedRule::of(rule);
+                m.applied = true;
+                matched_out.push(m);
+                (
+                    decision,
+                    rule_decider(rule),
+                    format!(
+                        "{}; this is what mode `ask` does with {risk}-risk calls{critical}",
+                        rule_sentence(rule)
+                    ),
+                    true,
+                )
+            } else {
+                (
+                    decision,
+                    DecidedBy::Mode { mode },
+                    format!(
+                        "Mode `{mode}` {} {risk}-risk calls{critical}",
+                        verb(decision)
+                    ),
+                    true,
+                )
+            });
+        }
+        let (mut decision, mut decided_by, mut explanation, mut grantable) = result.unwrap_or((
+            Decision::Deny,
+            DecidedBy::Mode { mode },
+            String::new(),
+            false,
+        ));
+
+        // A policy file that cannot be used must not let anything through quietly.
+        if decision == Decision::Allow
+            && let Some(err) = policy_error
+        {
+            decision = ask_or_deny;
+            explanation = format!(
+                "The policy file {} cannot be used ({}), so calls that would be allowed {} instead",
+                err.file,
+                err.error,
+                if ask_or_deny == Decision::Ask {
+                    "ask"
+                } else {
+                    "are denied"
+                }
+            );
+            decided_by = DecidedBy::PolicyError {
+                file: err.file.clone(),
+                error: err.error.clone(),
+            };
+            grantable = false;
+        }
+        outcome(
+            risk,
+            decision,
+            decided_by,
+            explanation,
+            matched_out,
+            grantable,
+        )
+    }
+
+    fn combine(
+        &self,
+        call: &ToolCall,
+        assessment: &Assessment,
+        ctx: &Context,
+        mode: Mode,
+        outcomes: Vec<UnitOutcome>,
+        policy_errors: Vec<PolicyError>,
+    ) -> Evaluation {
+        let decision = outcomes
+            .iter()
+            .map(|o| o.decision)
+            .max()
+            .unwrap_or(Decision::Deny);
+        let risk = outcomes
+            .iter()
+            .map(|o| o.risk)
+            .max()
+            .unwrap_or(assessment.risk);
+        let deciding = outcomes
+            .iter()
+            .filter(|o| o.decision == decision)
+            .reduce(|best, o| if o.risk > best.risk { o } else { best });
+        let risk_reason = deciding.map_or_else(
+            || assessment.reason.clone(),
+            |o| plain_sentence(&o.unit.reason),
+        );
+        let (decided_by, mut explanation) = match deciding {
+            Some(o) => (o.decided_by.clone(), o.explanation.clone()),
+            None => (
+                DecidedBy::Mode { mode },
+                "The call has no part that can be judged".to_owned(),
+            ),
+        };
+        if assessment.is_shell
+            && outcomes.len() > 1
+            && let Some(o) = deciding
+        {
+            explanation = format!("Part `{}`: {explanation}", o.unit.text);
+        }
+        explanation.push('.');
+        let mut matched_rules: Vec<MatchedRule> = Vec::new();
+        for m in outcomes.iter().flat_map(|o| &o.matched) {
+            if !matched_rules
+                .iter()
+                .any(|x| x.file == m.file && x.index == m.index && x.layer == m.layer)
+            {
+                matched_rules.push(m.clone());
+            }
+        }
+        let once_only = risk == Risk::Critical;
+        let proposal = if decision == Decision::Ask && !once_only {
+            let asking: Vec<&UnitOutcome> = outcomes
+                .iter()
+                .filter(|o| o.decision == Decision::Ask)
+                .collect();
+            if asking.iter().all(|o| o.grantable) {
+                let parts: Vec<(&Unit, Risk)> = asking.iter().map(|o| (o.unit, o.risk)).collect();
+                propose(call, assessment, &parts, ctx.home.as_deref())
+            } else {
+                None
+            }
+        } else {
+            None
+        };
+        let segments = if assessment.is_shell {
+            outcomes
+                .iter()
+                .map(|o| SegmentEvaluation {
+                    text: o.unit.text.clone(),
+                    risk: o.risk,
+                    decision: o.decision,
+                    reason: o.unit.reason.clone(),
+                    decided_by: o.decided_by.clone(),
+                    matched_rules: o.matched.clone(),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Evaluation {
+            decision,
+            risk,
+            reason: assessment.reason.clone(),
+            explanation,
+            risk_reason,
+            decided_by,
+            matched_rules,
+            segments,
+            proposal,
+            once_only,
+            edit_inside_workspace: assessment.edit_inside_workspace,
+            tool: call.tool.clone(),
+            assessed_risk: assessment.risk,
+            model_hint: call.model_hint,
+            mode,
+            policy_errors,
+        }
+    }
+}

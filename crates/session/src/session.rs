@@ -1,0 +1,64 @@
+//! One live session: everything it holds, in one place.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use tokio_util::sync::CancellationToken;
+use warden_acp_transport::ClientHandle;
+use warden_acp_transport::schema::{
+    CurrentModeUpdate, SessionId, SessionNotification, SessionUpdate,
+};
+use warden_model::{Conversation, Model, ModelError};
+use warden_permissions::{Engine, Mode};
+
+use crate::engine_gate::{EngineGate, ModeCell};
+use crate::notice::Notice;
+
+/// A session's state. The registry ([`crate::registry::Registry`]) holds it by id;
+/// closing the session there drops it, and with it everything the session holds: its
+/// mode, its gate with its session grants and exact approvals, its tools and their
+/// servers, and its conversation.
+pub(crate) struct Session {
+    pub(crate) id: SessionId,
+    pub(crate) cwd: PathBuf,
+    /// The home folder of the session's permission context, for the tools.
+    pub(crate) home: Option<PathBuf>,
+    pub(crate) mode: Arc<ModeCell>,
+    pub(crate) engine: Arc<Engine>,
+    /// The policy side of its turns, with its tools and its exact approvals.
+    pub(crate) gate: Arc<EngineGate>,
+    /// The model, or why there is none.
+    pub(crate) model: Mutex<Result<Arc<dyn Model>, Arc<ModelError>>>,
+    pub(crate) conversation: Mutex<Conversation>,
+    /// The running turn's cancel token: a session runs one turn at a time.
+    pub(crate) running: Mutex<Option<CancellationToken>>,
+    /// What the user must be told once the session exists.
+    pub(crate) startup: Mutex<Vec<Notice>>,
+}
+
+pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Session {
+    pub(crate) fn is_scripted(&self) -> bool {
+        lock(&self.model)
+            .as_ref()
+            .is_ok_and(|m| m.id() == "scripted")
+    }
+
+    pub(crate) fn set_mode(&self, mode: Mode, client: &ClientHandle) {
+        self.mode.set(mode);
+        client.notify(SessionNotification::new(
+            self.id.clone(),
+            SessionUpdate::CurrentModeUpdate(CurrentModeUpdate::new(mode.id())),
+        ));
+    }
+
+    /// Cancels the running turn, if any; its prompt answers `cancelled`.
+    pub(crate) fn cancel_turn(&self) {
+        if let Some(token) = lock(&self.running).as_ref() {
+            token.cancel();
+        }
+    }
+}
