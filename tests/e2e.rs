@@ -25,5 +25,6 @@ mod e2e {
     mod openai_model;
     mod protocol;
     mod secrets;
+    mod sessions;
     mod turns;
 }

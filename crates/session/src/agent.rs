@@ -23,6 +23,7 @@ use warden_permissions::{Context, Engine, Locations, Mode, SessionGrants};
 use warden_tools::{Secrets, Toolbox};
 
 use crate::audit::AuditLogSink;
+use crate::checkpoint::Checkpoints;
 use crate::commands;
 use crate::config_options::{MODEL_OPTION, model_option};
 use crate::driver::{AuditSink, TurnSetup, drive};
@@ -32,6 +33,7 @@ use crate::modes::mode_state;
 use crate::notice::{self, Notice, Severity};
 use crate::registry::Registry;
 use crate::session::{Session, lock};
+use crate::store::{Header, SessionStore};
 use crate::turn::TurnLimits;
 use crate::updates;
 
@@ -80,6 +82,11 @@ pub struct WardenAgent {
     shutdown: CancellationToken,
     turns: TaskTracker,
     counter: AtomicU64,
+    /// The sessions folder, opened when the first session starts; `None` when it
+    /// cannot be used (reported then): sessions then live in memory only.
+    store: OnceLock<Option<SessionStore>>,
+    /// Whether old sessions were pruned (once, after the first `initialize`).
+    pruned: std::sync::atomic::AtomicBool,
 }
 
 impl std::fmt::Debug for WardenAgent {
@@ -109,6 +116,8 @@ impl WardenAgent {
             shutdown: CancellationToken::new(),
             turns: TaskTracker::new(),
             counter: AtomicU64::new(0),
+            store: OnceLock::new(),
+            pruned: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -123,6 +132,32 @@ impl WardenAgent {
             .entry(root.to_path_buf())
             .or_insert_with(|| Arc::new(Engine::load(&self.config.locations, root)))
             .clone()
+    }
+
+    /// The sessions folder (see the field's docs).
+    fn store(&self) -> Option<SessionStore> {
+        self.store
+            .get_or_init(|| match SessionStore::open(self.config.locations.sessions_dir()) {
+                Ok(store) => Some(store),
+                Err(err) => {
+                    tracing::error!(%err, "cannot use the sessions folder; sessions will not be stored");
+                    None
+                }
+            })
+            .clone()
+    }
+
+    /// Starts the journal of a new session. A failure is reported and the session runs
+    /// unstored.
+    fn journal(&self, header: &Header) -> Option<Checkpoints> {
+        let store = self.store()?;
+        match store.create(header) {
+            Ok(journal) => Some(Checkpoints::new(store, header.id.clone(), journal)),
+            Err(err) => {
+                tracing::error!(%err, "cannot store the session; it will not survive a restart");
+                None
+            }
+        }
     }
 
     fn audit(&self) -> Option<Arc<AuditLogSink>> {
@@ -370,6 +405,17 @@ impl AgentHandler for WardenAgent {
             .map(|i| format!("{} {}", i.name, i.version))
             .unwrap_or_else(|| "unknown client".to_owned());
         *lock(&self.client) = Some((request.client_capabilities.clone(), name));
+        // Old sessions are pruned once, on the blocking pool, so that the answer to
+        // `initialize` never waits for it.
+        if !self.pruned.swap(true, Ordering::Relaxed) {
+            let locations = self.config.locations.clone();
+            self.turns.spawn(async move {
+                let _ = tokio::task::spawn_blocking(move || {
+                    crate::store::prune_at_start(&locations, &[])
+                })
+                .await;
+            });
+        }
         // Only what works is advertised: `close` ends a session and frees what it
         // holds.
         let sessions = SessionCapabilities::new().close(SessionCloseCapabilities::new());
@@ -475,6 +521,14 @@ impl AgentHandler for WardenAgent {
             .as_ref()
             .map(|m| m.id().to_owned())
             .unwrap_or_else(|_| self.model_spec().to_owned());
+        let checkpoints = self.journal(&Header {
+            id: id.0.to_string(),
+            cwd: cwd.clone(),
+            created_ms: crate::store::now_ms(),
+            model: current.clone(),
+            mode: mode.id().to_owned(),
+            title: None,
+        });
         let session = Arc::new(Session {
             id: id.clone(),
             cwd,
@@ -486,6 +540,7 @@ impl AgentHandler for WardenAgent {
             conversation: Mutex::new(Conversation::new()),
             running: Mutex::new(None),
             startup: Mutex::new(startup),
+            checkpoints,
         });
         self.sessions.insert(session);
         Ok(NewSessionResponse::new(id)
@@ -570,6 +625,7 @@ impl AgentHandler for WardenAgent {
             audit,
             notices: notice::supported(&capabilities),
             forms: crate::elicit::supported(&capabilities),
+            checkpoints: session.checkpoints.clone(),
         };
         let conversation = std::mem::take(&mut *lock(&session.conversation));
         self.turns.spawn(async move {
@@ -635,6 +691,11 @@ impl AgentHandler for WardenAgent {
             .map_err(|e| invalid_params(e.to_string()))?;
         let current = model.id().to_owned();
         *lock(&session.model) = Ok(model);
+        if let Some(c) = &session.checkpoints {
+            c.write(&crate::store::Record::Model {
+                model: current.clone(),
+            });
+        }
         // `/call` and `/say` are the scripted model's: the commands follow the model.
         client.notify(commands::update(&session.id, session.is_scripted()));
         Ok(SetSessionConfigOptionResponse::new(vec![model_option(

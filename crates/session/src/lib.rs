@@ -3,6 +3,7 @@
 
 mod agent;
 mod audit;
+mod checkpoint;
 mod commands;
 mod config_options;
 mod content;
@@ -23,6 +24,7 @@ mod updates;
 mod user_config;
 
 pub use agent::{AgentConfig, EnvReader, WardenAgent};
+pub use checkpoint::Checkpoints;
 pub use driver::{AuditSink, TurnSetup, drive};
 pub use editor::ClientEditor;
 pub use engine_gate::{EngineGate, ModeCell};

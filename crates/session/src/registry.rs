@@ -84,6 +84,7 @@ mod tests {
             conversation: Mutex::new(Conversation::new()),
             running: Mutex::new(None),
             startup: Mutex::new(Vec::new()),
+            checkpoints: None,
         })
     }
 

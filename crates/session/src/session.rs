@@ -34,6 +34,8 @@ pub(crate) struct Session {
     pub(crate) running: Mutex<Option<CancellationToken>>,
     /// What the user must be told once the session exists.
     pub(crate) startup: Mutex<Vec<Notice>>,
+    /// The session's journal, when sessions are stored.
+    pub(crate) checkpoints: Option<crate::checkpoint::Checkpoints>,
 }
 
 pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -49,6 +51,11 @@ impl Session {
 
     pub(crate) fn set_mode(&self, mode: Mode, client: &ClientHandle) {
         self.mode.set(mode);
+        if let Some(c) = &self.checkpoints {
+            c.write(&crate::store::Record::Mode {
+                mode: mode.id().to_owned(),
+            });
+        }
         client.notify(SessionNotification::new(
             self.id.clone(),
             SessionUpdate::CurrentModeUpdate(CurrentModeUpdate::new(mode.id())),

@@ -25,7 +25,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 pub use claim::{Claim, ClaimResult, UNREADABLE_CLAIM_OPTION};
 pub use error::SessionStoreError;
-pub use folder::valid_session_id;
+pub use folder::{call_file_name, valid_session_id};
 pub use journal::Journal;
 pub use load::{
     AnsweredCall, InterruptedCall, Interruption, LoadedSession, Parsed, Problem, Rebuilt,

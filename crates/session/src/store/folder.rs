@@ -96,7 +96,7 @@ pub fn valid_session_id(id: &str) -> bool {
 /// not plainly safe (or is long) is named by `%` and the hex SHA-256 of its bytes: `%`
 /// is never in a safe id, so the two forms cannot meet, and two calls never share an
 /// answer.
-pub(crate) fn call_file_name(call: &str) -> String {
+pub fn call_file_name(call: &str) -> String {
     use sha2::{Digest, Sha256};
     if valid_session_id(call) && call.len() <= 100 {
         call.to_owned()
