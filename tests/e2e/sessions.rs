@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use super::support::{Answer, Client};
+use super::support::{Answer, Client, Spawn};
 
 fn selected(option: &str) -> Value {
     json!({"outcome": {"outcome": "selected", "optionId": option}})
@@ -125,4 +125,129 @@ fn a_kill_while_a_call_waits_leaves_it_pending_and_unrun() {
         stdout(&cli(&client, &["pending", "list"])),
         "No tool call is waiting for approval.\n"
     );
+}
+
+/// A second Warden on the first one's folders (as after a restart).
+fn restart(first: &Client) -> Client {
+    let home = first.process().home().display().to_string();
+    let mut second = Client::spawn_with(&Spawn::default().env("WARDEN_HOME", home));
+    second.initialize();
+    second
+}
+
+fn load_params(session: &str, cwd: &std::path::Path) -> Value {
+    json!({"sessionId": session, "cwd": cwd.display().to_string(), "mcpServers": []})
+}
+
+/// Killed while a call runs, while one waits, and after one was approved: after the
+/// restart, `session/load` replays the conversation with each call's last status, no
+/// call runs again or unasked, and the model is told. Counted by the lines a
+/// `terminal` call appends to a file.
+#[test]
+fn kill_9_then_load_runs_nothing_twice_or_unasked() {
+    let mut first = Client::spawn();
+    let session = first.ready_session();
+    first.on_request(|_| Answer::Result(selected("allow-once")));
+    first.prompt(&session, &append_prompt());
+    assert_eq!(lines(&first), 1);
+    // The second call waits: the process dies with it unanswered.
+    let _prompt = first.send_prompt(&session, &append_prompt());
+    first.on_request(|_| Answer::Hold);
+    let _request = first.agent_request("session/request_permission");
+    first.process_mut().kill();
+
+    let project = first.process().project();
+    let mut second = restart(&first);
+    let caps = second.request_ok("initialize", super::support::initialize_params());
+    assert_eq!(caps["agentCapabilities"]["loadSession"], true, "{caps}");
+    let mark = second.mark();
+    let loaded = second.request_ok("session/load", load_params(&session, &project));
+    assert_eq!(loaded["modes"]["currentModeId"], "ask", "{loaded}");
+    let replayed: Vec<Value> = second
+        .received_since(mark)
+        .into_iter()
+        .filter(|m| m["method"] == "session/update")
+        .map(|m| m["params"]["update"].clone())
+        .collect();
+    let kinds: Vec<String> = replayed
+        .iter()
+        .map(|u| {
+            format!(
+                "{} {}",
+                u["sessionUpdate"].as_str().unwrap_or("?"),
+                u["status"].as_str().unwrap_or("")
+            )
+        })
+        .filter(|k| !k.starts_with("available_commands_update"))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "user_message_chunk ",
+            "tool_call completed",
+            "agent_message_chunk ",
+            "user_message_chunk ",
+            "tool_call failed",
+        ],
+        "{replayed:?}"
+    );
+    // Nothing ran on load; the next turn's model is told, and nothing runs unasked.
+    assert_eq!(lines(&first), 0 + 1);
+    second.on_request(|_| Answer::Result(selected("reject-once")));
+    let result = second.prompt(&session, "/say still there?");
+    assert_eq!(result["stopReason"], "end_turn");
+    assert_eq!(lines(&first), 1);
+    assert_eq!(
+        stdout(&second.process().cli(&["pending", "list"], &[])),
+        "No tool call is waiting for approval.\n"
+    );
+}
+
+#[test]
+fn load_refuses_another_cwd_and_unknown_ids_and_resume_list_close_work() {
+    let mut first = Client::spawn();
+    let session = first.ready_session();
+    first.prompt(&session, "/say hello");
+    first.finish();
+
+    let project = first.process().project();
+    let mut second = restart(&first);
+    let err = second.request_err("session/load", load_params(&session, first.process().dir()));
+    assert_eq!(err["code"], -32602, "{err}");
+    let err = second.request_err("session/load", load_params("sess_nope", &project));
+    assert_eq!(err["code"], -32002, "{err}");
+    let err = second.request_err(
+        "session/resume",
+        json!({"sessionId": "../grants", "cwd": project.display().to_string()}),
+    );
+    assert_eq!(err["code"], -32002, "{err}");
+
+    let list = second.request_ok(
+        "session/list",
+        json!({"cwd": project.display().to_string()}),
+    );
+    assert_eq!(list["sessions"][0]["sessionId"], json!(session), "{list}");
+    let other = second.request_ok("session/list", json!({"cwd": "/nowhere"}));
+    assert_eq!(other["sessions"], json!([]), "{other}");
+
+    let mark = second.mark();
+    second.request_ok(
+        "session/resume",
+        json!({"sessionId": session, "cwd": project.display().to_string()}),
+    );
+    let replayed = second
+        .received_since(mark)
+        .into_iter()
+        .filter(|m| {
+            m["method"] == "session/update"
+                && m["params"]["update"]["sessionUpdate"] != "available_commands_update"
+        })
+        .count();
+    assert_eq!(replayed, 0, "resume restores without replay");
+    // The conversation goes on where it was.
+    second.prompt(&session, "/say again");
+    assert!(second.agent_text().contains("again"));
+    second.request_ok("session/close", json!({"sessionId": session}));
+    // Closed is not deleted: it loads again.
+    second.request_ok("session/load", load_params(&session, &project));
 }

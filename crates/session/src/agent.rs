@@ -11,10 +11,11 @@ use tokio_util::task::TaskTracker;
 use warden_acp_transport::schema::{
     AgentCapabilities, CancelNotification, ClientCapabilities, CloseSessionRequest,
     CloseSessionResponse, ContentBlock, Implementation, InitializeRequest, InitializeResponse,
-    McpServer, NewSessionRequest, NewSessionResponse, PromptRequest, PromptResponse,
-    SessionCapabilities, SessionCloseCapabilities, SessionConfigOptionValue, SessionId,
-    SetSessionConfigOptionRequest, SetSessionConfigOptionResponse, SetSessionModeRequest,
-    SetSessionModeResponse, StopReason,
+    ListSessionsRequest, ListSessionsResponse, LoadSessionRequest, LoadSessionResponse, McpServer,
+    NewSessionRequest, NewSessionResponse, PromptRequest, PromptResponse, ResumeSessionRequest,
+    ResumeSessionResponse, SessionCapabilities, SessionCloseCapabilities, SessionConfigOptionValue,
+    SessionId, SessionListCapabilities, SessionResumeCapabilities, SetSessionConfigOptionRequest,
+    SetSessionConfigOptionResponse, SetSessionModeRequest, SetSessionModeResponse, StopReason,
 };
 use warden_acp_transport::{AgentHandler, ClientHandle, Error, PromptResponder};
 use warden_audit::AuditLog;
@@ -132,6 +133,147 @@ impl WardenAgent {
             .entry(root.to_path_buf())
             .or_insert_with(|| Arc::new(Engine::load(&self.config.locations, root)))
             .clone()
+    }
+
+    /// Builds a session (new or restored) and registers it: its engine, context, gate,
+    /// model and journal. Returns its mode and its model's id.
+    #[allow(clippy::too_many_arguments)]
+    fn open_session(
+        &self,
+        id: SessionId,
+        cwd: PathBuf,
+        additional_directories: &[PathBuf],
+        mut startup: Vec<Notice>,
+        mode: Option<Mode>,
+        conversation: Conversation,
+        checkpoints: impl FnOnce(Mode, &str, &Path) -> Option<Checkpoints>,
+    ) -> (Mode, String) {
+        let engine = self.engine(&cwd);
+        for err in &engine.policy().errors {
+            startup.push(Notice::new(
+                Severity::Warning,
+                "A policy file could not be used, so calls it would allow ask instead",
+                Some(format!(
+                    "{}: {}. Fix it, then check it with `warden policy lint`.",
+                    err.file,
+                    code_span(&warden_model::one_line(&err.error))
+                )),
+            ));
+        }
+        let mode = mode.unwrap_or(engine.settings().mode);
+        let home = (self.config.env)("HOME").map(PathBuf::from);
+        let context = Context::for_session(
+            &cwd,
+            home.as_deref(),
+            additional_directories,
+            &self.config.locations,
+        );
+        let home = context.home.clone();
+        let mode_cell = Arc::new(ModeCell::new(mode));
+        let (_, client_name) = self.client_info();
+        let gate = Arc::new(EngineGate::new(
+            engine.clone(),
+            context,
+            Arc::new(SessionGrants::new(id.0.to_string())),
+            mode_cell.clone(),
+            client_name,
+            Toolbox::builtins(),
+        ));
+        // Read with the model, before any tool can run in this session.
+        let _ = self.secrets();
+        let model = self.model(self.model_spec()).map_err(Arc::new);
+        let current = model
+            .as_ref()
+            .map(|m| m.id().to_owned())
+            .unwrap_or_else(|_| self.model_spec().to_owned());
+        let checkpoints = checkpoints(mode, &current, &cwd);
+        let session = Arc::new(Session {
+            id: id.clone(),
+            cwd,
+            home,
+            mode: mode_cell,
+            engine,
+            gate,
+            model: Mutex::new(model),
+            conversation: Mutex::new(conversation),
+            running: Mutex::new(None),
+            startup: Mutex::new(startup),
+            checkpoints,
+        });
+        self.sessions.insert(session);
+        (mode, current)
+    }
+
+    /// Restores a stored session (see `restore.rs`), replaying it to `replay_to` when
+    /// given. A live session is not restored twice: it is replayed as stored.
+    fn restore(
+        &self,
+        id: &SessionId,
+        cwd: &Path,
+        additional_directories: &[PathBuf],
+        replay_to: Option<&ClientHandle>,
+    ) -> Result<(Mode, String), Error> {
+        let not_found = || crate::registry::not_found(id);
+        let store = self.store().ok_or_else(not_found)?;
+        let mut loaded = match store.load(&id.0) {
+            Ok(loaded) => loaded,
+            Err(
+                crate::store::SessionStoreError::NotFound { .. }
+                | crate::store::SessionStoreError::InvalidId { .. },
+            ) => return Err(not_found()),
+            Err(e) => return Err(Error::internal_error().data(json!(e.to_string()))),
+        };
+        if loaded.header.cwd != cwd {
+            return Err(invalid_params(format!(
+                "session {} was created in `{}`, not `{}`; it is loaded with its own folder only",
+                id,
+                loaded.header.cwd.display(),
+                cwd.display()
+            )));
+        }
+        if let Ok(live) = self.session(id) {
+            if let Some(client) = replay_to {
+                crate::restore::replay(id, &loaded, client);
+            }
+            let current = lock(&live.model)
+                .as_ref()
+                .map(|m| m.id().to_owned())
+                .unwrap_or_else(|_| self.model_spec().to_owned());
+            return Ok((live.mode.get(), current));
+        }
+        let checkpoints = match store.reopen(&id.0) {
+            Ok(journal) => Some(Checkpoints::new(store.clone(), id.0.to_string(), journal)),
+            Err(err) => {
+                tracing::error!(%err, "cannot append to the stored session; it goes on unstored");
+                None
+            }
+        };
+        crate::restore::settle(&mut loaded, checkpoints.as_ref());
+        if let Some(client) = replay_to {
+            crate::restore::replay(id, &loaded, client);
+        }
+        let mut startup = Vec::new();
+        if !loaded.problems.is_empty() {
+            startup.push(Notice::new(
+                Severity::Warning,
+                "Part of the stored session could not be read",
+                Some(format!(
+                    "{} line(s) of its journal were damaged and skipped; any call whose fate they held was not run again.",
+                    loaded.problems.len()
+                )),
+            ));
+        }
+        let mode = parse_mode(&loaded.mode).ok();
+        let conversation = Conversation::from_messages(loaded.conversation);
+        Ok(self.open_session(
+            id.clone(),
+            cwd.to_path_buf(),
+            additional_directories,
+            startup,
+            mode,
+            conversation,
+            |_, _, _| checkpoints,
+        ))
     }
 
     /// The sessions folder (see the field's docs).
@@ -418,8 +560,12 @@ impl AgentHandler for WardenAgent {
         }
         // Only what works is advertised: `close` ends a session and frees what it
         // holds.
-        let sessions = SessionCapabilities::new().close(SessionCloseCapabilities::new());
+        let sessions = SessionCapabilities::new()
+            .close(SessionCloseCapabilities::new())
+            .list(SessionListCapabilities::new())
+            .resume(SessionResumeCapabilities::new());
         let capabilities = AgentCapabilities::new()
+            .load_session(true)
             .session_capabilities(sessions)
             .meta(
             json!({
@@ -482,67 +628,25 @@ impl AgentHandler for WardenAgent {
                 )),
             ));
         }
-        let engine = self.engine(&cwd);
-        for err in &engine.policy().errors {
-            startup.push(Notice::new(
-                Severity::Warning,
-                "A policy file could not be used, so calls it would allow ask instead",
-                Some(format!(
-                    "{}: {}. Fix it, then check it with `warden policy lint`.",
-                    err.file,
-                    code_span(&warden_model::one_line(&err.error))
-                )),
-            ));
-        }
-        let mode = engine.settings().mode;
         let id = self.new_session_id();
-        let home = (self.config.env)("HOME").map(PathBuf::from);
-        let context = Context::for_session(
-            &cwd,
-            home.as_deref(),
-            &request.additional_directories,
-            &self.config.locations,
-        );
-        let home = context.home.clone();
-        let mode_cell = Arc::new(ModeCell::new(mode));
-        let (_, client_name) = self.client_info();
-        let gate = Arc::new(EngineGate::new(
-            engine.clone(),
-            context,
-            Arc::new(SessionGrants::new(id.0.to_string())),
-            mode_cell.clone(),
-            client_name,
-            Toolbox::builtins(),
-        ));
-        // Read with the model, before any tool can run in this session.
-        let _ = self.secrets();
-        let model = self.model(self.model_spec()).map_err(Arc::new);
-        let current = model
-            .as_ref()
-            .map(|m| m.id().to_owned())
-            .unwrap_or_else(|_| self.model_spec().to_owned());
-        let checkpoints = self.journal(&Header {
-            id: id.0.to_string(),
-            cwd: cwd.clone(),
-            created_ms: crate::store::now_ms(),
-            model: current.clone(),
-            mode: mode.id().to_owned(),
-            title: None,
-        });
-        let session = Arc::new(Session {
-            id: id.clone(),
+        let (mode, current) = self.open_session(
+            id.clone(),
             cwd,
-            home,
-            mode: mode_cell,
-            engine,
-            gate,
-            model: Mutex::new(model),
-            conversation: Mutex::new(Conversation::new()),
-            running: Mutex::new(None),
-            startup: Mutex::new(startup),
-            checkpoints,
-        });
-        self.sessions.insert(session);
+            &request.additional_directories,
+            startup,
+            None,
+            Conversation::new(),
+            |mode, model, cwd| {
+                self.journal(&Header {
+                    id: id.0.to_string(),
+                    cwd: cwd.to_path_buf(),
+                    created_ms: crate::store::now_ms(),
+                    model: model.to_owned(),
+                    mode: mode.id().to_owned(),
+                    title: None,
+                })
+            },
+        );
         Ok(NewSessionResponse::new(id)
             .modes(mode_state(mode))
             .config_options(vec![model_option(self.model_spec(), &current)]))
@@ -649,6 +753,50 @@ impl AgentHandler for WardenAgent {
         self.sessions.close(&request.session_id)?;
         tracing::debug!(session = %request.session_id, live = self.sessions.len(), "session closed");
         Ok(CloseSessionResponse::new())
+    }
+
+    fn load_session(
+        &self,
+        request: LoadSessionRequest,
+        client: ClientHandle,
+    ) -> Result<LoadSessionResponse, Error> {
+        let (mode, current) = self.restore(
+            &request.session_id,
+            &request.cwd,
+            &request.additional_directories,
+            Some(&client),
+        )?;
+        Ok(LoadSessionResponse::new()
+            .modes(mode_state(mode))
+            .config_options(vec![model_option(self.model_spec(), &current)]))
+    }
+
+    fn resume_session(
+        &self,
+        request: ResumeSessionRequest,
+        _client: ClientHandle,
+    ) -> Result<ResumeSessionResponse, Error> {
+        let (mode, current) = self.restore(
+            &request.session_id,
+            &request.cwd,
+            &request.additional_directories,
+            None,
+        )?;
+        Ok(ResumeSessionResponse::new()
+            .modes(mode_state(mode))
+            .config_options(vec![model_option(self.model_spec(), &current)]))
+    }
+
+    fn list_sessions(&self, request: ListSessionsRequest) -> Result<ListSessionsResponse, Error> {
+        let Some(store) = self.store() else {
+            return Ok(ListSessionsResponse::new(Vec::new()));
+        };
+        let all = store
+            .list()
+            .map_err(|e| Error::internal_error().data(json!(e.to_string())))?;
+        let page = crate::restore::page(all, request.cwd.as_deref(), request.cursor.as_deref())
+            .map_err(invalid_params)?;
+        Ok(page)
     }
 
     fn set_mode(

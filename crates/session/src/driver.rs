@@ -789,6 +789,10 @@ async fn tick(poll: &mut Option<tokio::time::Interval>) {
 /// is a denial: a call runs only after its claim is durable.
 async fn claim_answer(c: Checkpoints, call_id: &str, answer: Answer) -> Answer {
     let (option, note) = match &answer {
+        // Not an answer yet: it opens the form, whose answer is the one claimed.
+        Answer::Selected { option_id, .. } if option_id == permission::EDIT_OR_NOTE => {
+            return answer;
+        }
         Answer::Selected {
             option_id, note, ..
         } => (option_id.clone(), note.clone()),

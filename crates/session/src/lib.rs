@@ -17,6 +17,7 @@ mod notice;
 mod permission;
 mod preview;
 mod registry;
+mod restore;
 mod session;
 mod store;
 mod turn;

@@ -144,6 +144,9 @@ pub struct LoadedSession {
     /// The conversation as the model saw it, with a failed result appended for every
     /// interrupted call that has none, so that the model is told.
     pub conversation: Vec<Message>,
+    /// How many messages at the end of `conversation` the load added (the results of
+    /// interrupted calls): the journal does not hold them yet.
+    pub added: usize,
     pub replay: Vec<ReplayItem>,
     pub waiting: Vec<WaitingCall>,
     pub answered: Vec<AnsweredCall>,
@@ -312,6 +315,7 @@ impl Rebuilt {
                 _ => None,
             })
             .collect();
+        let journaled = self.conversation.len();
         let open: Vec<usize> = (0..self.tracks.len())
             .filter(|&i| !self.tracks[i].done)
             .collect();
@@ -364,6 +368,7 @@ impl Rebuilt {
             mode: self.mode,
             model: self.model,
             title: self.title,
+            added: self.conversation.len() - journaled,
             conversation: self.conversation,
             replay: self.replay,
             waiting,

@@ -1,0 +1,200 @@
+//! Restoring a stored session (`session/load`, `session/resume`): where its unfinished
+//! calls end up, and the replay a client is shown.
+
+use warden_acp_transport::ClientHandle;
+use warden_acp_transport::schema::{
+    ContentChunk, SessionId, SessionNotification, SessionUpdate, ToolCall, ToolCallContent,
+    ToolCallStatus, ToolKind,
+};
+use warden_model::{Message, ToolOutcome};
+
+use crate::checkpoint::Checkpoints;
+use crate::permission::ALLOW_ONCE;
+use crate::store::{LoadedSession, Record, ReplayItem, ReplayStatus};
+use crate::updates::{message_chunk, text};
+
+/// What the model is told about a call that waited for an answer when Warden stopped.
+pub const NOT_RUN_AFTER_RESTART: &str = "Not run: Warden restarted while this call waited for approval, and a call is never run on an answer given to a Warden that is gone. Propose it again if it is still needed.";
+
+/// Settles every call the stored session left open, so that none of them runs on
+/// restore, and writes down what became of each: a call that was running is failed
+/// as interrupted; a call that waited is not run (the model is told, and may propose
+/// it again, which asks again); a call denied from another terminal while no Warden
+/// ran is denied with its note; one approved that way is not run either, since the
+/// approval was given for a turn that no longer exists. The model is told about each
+/// on the next turn.
+pub fn settle(loaded: &mut LoadedSession, checkpoints: Option<&Checkpoints>) {
+    let write = |record: Record| {
+        if let Some(c) = checkpoints {
+            c.write(&record);
+        }
+    };
+    // `settle` of the store already appended a failed result for each interrupted call.
+    let mut told: Vec<Message> = Vec::new();
+    for call in &loaded.interrupted {
+        write(Record::Interrupted {
+            call: call.call.id.clone(),
+        });
+    }
+    let start = loaded.conversation.len() - loaded.added;
+    for message in &loaded.conversation[start..] {
+        write(Record::Conversation {
+            message: message.clone(),
+        });
+    }
+    for waiting in std::mem::take(&mut loaded.waiting) {
+        told.push(result(
+            &waiting.call.id,
+            &waiting.call.tool,
+            ToolOutcome::Cancelled,
+            NOT_RUN_AFTER_RESTART,
+        ));
+    }
+    for answered in std::mem::take(&mut loaded.answered) {
+        let a = &answered.answer;
+        let (outcome, content) = if a.option == ALLOW_ONCE || a.option.starts_with("allow") {
+            (
+                ToolOutcome::Cancelled,
+                format!(
+                    "Not run: approved by {} while Warden was stopped; a call is never run on restore. Propose it again if it is still needed.",
+                    a.by.as_words()
+                ),
+            )
+        } else {
+            (
+                ToolOutcome::Denied,
+                warden_model::denied_content(a.note.as_deref()),
+            )
+        };
+        told.push(result(
+            &answered.call.id,
+            &answered.call.tool,
+            outcome,
+            &content,
+        ));
+    }
+    loaded.added = 0;
+    for message in told {
+        if let Some(finished) = crate::checkpoint::finished(&message) {
+            write(finished);
+        }
+        write(Record::Conversation {
+            message: message.clone(),
+        });
+        if let Message::ToolResult {
+            call_id,
+            content,
+            outcome,
+            ..
+        } = &message
+        {
+            for item in &mut loaded.replay {
+                if let ReplayItem::ToolCall(call) = item
+                    && &call.id == call_id
+                {
+                    call.status = if *outcome == ToolOutcome::Completed {
+                        ReplayStatus::Completed
+                    } else {
+                        ReplayStatus::Failed
+                    };
+                    call.content = Some(content.clone());
+                }
+            }
+        }
+        loaded.conversation.push(message);
+    }
+}
+
+fn result(call: &str, tool: &str, outcome: ToolOutcome, content: &str) -> Message {
+    Message::ToolResult {
+        call_id: call.to_owned(),
+        tool: tool.to_owned(),
+        outcome,
+        content: content.to_owned(),
+    }
+}
+
+/// Sends the stored session to the client as `session/update` notifications: the
+/// user's prompts, the agent's text, and each tool call with its last status and
+/// content.
+pub fn replay(session: &SessionId, loaded: &LoadedSession, client: &ClientHandle) {
+    for item in &loaded.replay {
+        let notification = match item {
+            ReplayItem::User { text: t } => SessionNotification::new(
+                session.clone(),
+                SessionUpdate::UserMessageChunk(ContentChunk::new(text(t.clone()))),
+            ),
+            ReplayItem::Agent { text: t } => message_chunk(session, t.clone()),
+            ReplayItem::ToolCall(call) => {
+                let status = match call.status {
+                    ReplayStatus::Pending => ToolCallStatus::Pending,
+                    ReplayStatus::InProgress => ToolCallStatus::InProgress,
+                    ReplayStatus::Completed => ToolCallStatus::Completed,
+                    ReplayStatus::Failed => ToolCallStatus::Failed,
+                };
+                let kind: ToolKind =
+                    serde_json::from_value(serde_json::Value::String(call.kind.clone()))
+                        .unwrap_or(ToolKind::Other);
+                let content: Vec<ToolCallContent> = call
+                    .content
+                    .iter()
+                    .map(|c| ToolCallContent::from(text(c.clone())))
+                    .collect();
+                SessionNotification::new(
+                    session.clone(),
+                    SessionUpdate::ToolCall(
+                        ToolCall::new(call.id.clone(), call.title.clone())
+                            .kind(kind)
+                            .status(status)
+                            .content(content),
+                    ),
+                )
+            }
+        };
+        client.notify(notification);
+    }
+}
+
+/// How many sessions one `session/list` page holds.
+pub const LIST_PAGE: usize = 50;
+
+/// One page of `session/list`: the sessions of `cwd` (all when `None`), newest first.
+/// The cursor is the offset of the page's first session, as text; it is opaque to the
+/// client, and one that is not such a number is refused.
+pub fn page(
+    sessions: Vec<crate::store::SessionSummary>,
+    cwd: Option<&std::path::Path>,
+    cursor: Option<&str>,
+) -> Result<warden_acp_transport::schema::ListSessionsResponse, String> {
+    use warden_acp_transport::schema::{ListSessionsResponse, SessionInfo};
+    let start = match cursor {
+        None => 0,
+        Some(c) => c
+            .parse::<usize>()
+            .map_err(|_| format!("unknown cursor `{c}`: pass the nextCursor of a previous page"))?,
+    };
+    let matching: Vec<_> = sessions
+        .into_iter()
+        .filter(|s| cwd.is_none_or(|cwd| s.cwd == cwd))
+        .collect();
+    let end = (start + LIST_PAGE).min(matching.len());
+    let infos: Vec<SessionInfo> = matching
+        .get(start..end)
+        .unwrap_or_default()
+        .iter()
+        .map(|s| {
+            SessionInfo::new(s.id.clone(), s.cwd.clone())
+                .title(s.title.clone())
+                .updated_at(Some(rfc3339(s.updated_ms)))
+        })
+        .collect();
+    let next = (end < matching.len()).then(|| end.to_string());
+    Ok(ListSessionsResponse::new(infos).next_cursor(next))
+}
+
+/// An ISO 8601 time in UTC, to the second.
+fn rfc3339(ms: u64) -> String {
+    warden_permissions::grant::time::format(
+        std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms),
+    )
+}
