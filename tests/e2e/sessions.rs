@@ -192,7 +192,7 @@ fn kill_9_then_load_runs_nothing_twice_or_unasked() {
         "{replayed:?}"
     );
     // Nothing ran on load; the next turn's model is told, and nothing runs unasked.
-    assert_eq!(lines(&first), 0 + 1);
+    assert_eq!(lines(&first), 1);
     second.on_request(|_| Answer::Result(selected("reject-once")));
     let result = second.prompt(&session, "/say still there?");
     assert_eq!(result["stopReason"], "end_turn");
@@ -250,4 +250,63 @@ fn load_refuses_another_cwd_and_unknown_ids_and_resume_list_close_work() {
     second.request_ok("session/close", json!({"sessionId": session}));
     // Closed is not deleted: it loads again.
     second.request_ok("session/load", load_params(&session, &project));
+}
+
+/// Killed while a call runs: after the restart the call is reported failed as
+/// interrupted, in the replay and to the model, and it does not run again.
+#[test]
+fn kill_9_while_a_call_runs_reports_it_interrupted_and_never_reruns_it() {
+    let mut first = Client::spawn();
+    let session = first.ready_session();
+    first.on_request(|_| Answer::Result(selected("allow-once")));
+    // The command tells the test it runs through a named pipe: the test blocks on
+    // reading it, so it waits for exactly that, without polling.
+    let fifo = first.process().dir().join("started.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo");
+    assert!(made.success());
+    let command = format!(
+        "echo line >> out.txt; echo started > {}; sleep 30",
+        fifo.display()
+    );
+    let _prompt = first.send_prompt(
+        &session,
+        &format!("/call terminal {}", json!({ "command": command })),
+    );
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = fifo.clone();
+    std::thread::spawn(move || {
+        let _ = tx.send(std::fs::read_to_string(reader));
+    });
+    // Answer the request while the reader waits.
+    first.wait_for("the call to start", |m| {
+        m["params"]["update"]["status"] == "in_progress"
+    });
+    let started = rx
+        .recv_timeout(std::time::Duration::from_secs(10))
+        .expect("the command started")
+        .expect("read the pipe");
+    assert_eq!(started, "started\n");
+    first.process_mut().kill();
+    assert_eq!(lines(&first), 1);
+
+    let project = first.process().project();
+    let mut second = restart(&first);
+    let mark = second.mark();
+    second.request_ok("session/load", load_params(&session, &project));
+    let call = second
+        .received_since(mark)
+        .into_iter()
+        .find(|m| m["params"]["update"]["sessionUpdate"] == "tool_call")
+        .expect("the call is replayed");
+    let update = &call["params"]["update"];
+    assert_eq!(update["status"], "failed", "{update}");
+    assert!(
+        update["content"].to_string().contains("Interrupted"),
+        "{update}"
+    );
+    second.prompt(&session, "/say next");
+    assert_eq!(lines(&first), 1);
 }

@@ -122,6 +122,7 @@ pub async fn drive(
         specs: ToolSpecs::default(),
         notes: CallNotes::default(),
         poll: None,
+        asked: 0,
     };
     state.journal_conversation(&turn, &mut journaled);
     let mut queue: VecDeque<Command> = first.into();
@@ -257,6 +258,8 @@ struct DriverState {
     notes: CallNotes,
     /// The timer that looks for answers given from another terminal, while calls wait.
     poll: Option<tokio::time::Interval>,
+    /// How many permission requests the turn sent.
+    asked: usize,
     /// Audit notes not yet handed to the log, in order, with their answer latencies.
     audits: Vec<(AuditNote, Option<Duration>)>,
     specs: ToolSpecs,
@@ -485,7 +488,10 @@ impl DriverState {
                 self.notes.propose(&c, call_id);
                 c.write(&crate::store::Record::Asked {
                     call: call_id.clone(),
-                    request: format!("{}", self.asks.len() + 1),
+                    request: {
+                        self.asked += 1;
+                        self.asked.to_string()
+                    },
                 });
                 if self.poll.is_none() {
                     let mut poll = tokio::time::interval(CLAIM_POLL);

@@ -53,11 +53,18 @@ pub fn settle(loaded: &mut LoadedSession, checkpoints: Option<&Checkpoints>) {
     for answered in std::mem::take(&mut loaded.answered) {
         let a = &answered.answer;
         let (outcome, content) = if a.option == ALLOW_ONCE || a.option.starts_with("allow") {
+            let when = match a.by {
+                crate::store::AnsweredBy::Editor => {
+                    "Warden stopped after the editor approved this call and before it started"
+                }
+                crate::store::AnsweredBy::Pending => {
+                    "it was approved with `warden pending` while Warden was stopped"
+                }
+            };
             (
                 ToolOutcome::Cancelled,
                 format!(
-                    "Not run: approved by {} while Warden was stopped; a call is never run on restore. Propose it again if it is still needed.",
-                    a.by.as_words()
+                    "Not run: {when}, and a call is never run on restore. Propose it again if it is still needed."
                 ),
             )
         } else {
@@ -197,4 +204,54 @@ fn rfc3339(ms: u64) -> String {
     warden_permissions::grant::time::format(
         std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    use super::{LIST_PAGE, page};
+    use crate::store::SessionSummary;
+
+    fn summary(i: usize) -> SessionSummary {
+        SessionSummary {
+            id: format!("s{i}"),
+            cwd: PathBuf::from(if i.is_multiple_of(2) { "/even" } else { "/odd" }),
+            title: None,
+            created_ms: 0,
+            updated_ms: 1_790_000_000_000,
+            prompts: 0,
+            waiting: 0,
+            problems: 0,
+        }
+    }
+
+    /// Pages follow each other without a gap or an overlap, the `cwd` filter applies
+    /// before paging, and a cursor Warden did not hand out is refused.
+    #[test]
+    fn list_pages_are_filtered_then_cut() {
+        let all: Vec<SessionSummary> = (0..2 * LIST_PAGE + 10).map(summary).collect();
+        let mut seen = Vec::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let p = page(all.clone(), Some(Path::new("/even")), cursor.as_deref()).expect("page");
+            seen.extend(p.sessions.iter().map(|s| s.session_id.0.to_string()));
+            match p.next_cursor {
+                Some(next) => cursor = Some(next),
+                None => break,
+            }
+        }
+        let expected: Vec<String> = (0..2 * LIST_PAGE + 10)
+            .filter(|i| i.is_multiple_of(2))
+            .map(|i| format!("s{i}"))
+            .collect();
+        assert_eq!(seen, expected);
+        let p = page(all.clone(), None, None).expect("page");
+        assert_eq!(p.sessions.len(), LIST_PAGE);
+        assert_eq!(
+            p.sessions[0].updated_at.as_deref(),
+            Some("2026-09-21T14:13:20Z")
+        );
+        assert!(page(all, None, Some("abc")).is_err());
+    }
 }

@@ -34,7 +34,8 @@ pub enum Record {
     AgentText { text: String },
     /// The model proposed a call and the engine judged it.
     Proposed(ProposedCall),
-    /// A permission request for the call was sent.
+    /// A permission request for the call was sent; `request` numbers the requests of
+    /// its turn (1 for the first).
     Asked { call: String, request: String },
     /// The call was answered (after its claim was made durable, see `claim.rs`).
     Answered(AnswerRecord),
