@@ -67,7 +67,26 @@ fn an_approval_from_another_terminal_runs_the_waiting_call_once() {
     client.prompt(&session, "/say done");
     assert_eq!(lines(&client), 1);
 
-    // The journal tells the story, and the audit log who answered.
+    // The journal holds the answer once, and tells the story; the audit log says who
+    // answered.
+    let journal = std::fs::read_to_string(
+        client
+            .process()
+            .home()
+            .join("sessions")
+            .join(format!("{session}.jsonl")),
+    )
+    .expect("the journal");
+    assert_eq!(
+        journal.matches("\"type\":\"answered\"").count(),
+        1,
+        "{journal}"
+    );
+    assert_eq!(
+        journal.matches("\"by\":\"pending\"").count(),
+        1,
+        "{journal}"
+    );
     let show = stdout(&cli(&client, &["sessions", "show", &session]));
     assert!(show.contains("(completed)"), "{show}");
     let audit = stdout(&cli(&client, &["audit", "tail", "--json"]));

@@ -329,7 +329,8 @@ impl DriverState {
             .asks
             .keys()
             .find_map(|id| c.claimed_elsewhere(id).map(|claim| (id.clone(), claim)))?;
-        if let Some(ask) = self.asks.get(&call_id) {
+        // Removed here, so that the next look does not find the same answer again.
+        if let Some(ask) = self.asks.remove(&call_id) {
             ask.withdraw.cancel();
         }
         c.write(&crate::store::Record::Answered(
