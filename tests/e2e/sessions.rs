@@ -206,15 +206,24 @@ fn kill_9_then_load_runs_nothing_twice_or_unasked() {
             "tool_call completed",
             "agent_message_chunk ",
             "user_message_chunk ",
-            "tool_call failed",
+            "tool_call pending",
         ],
         "{replayed:?}"
     );
-    // Nothing ran on load; the next turn's model is told, and nothing runs unasked.
+    // Nothing ran on load. The next turn asks the waiting call again first; denied, it
+    // does not run.
     assert_eq!(lines(&first), 1);
     second.on_request(|_| Answer::Result(selected("reject-once")));
     let result = second.prompt(&session, "/say still there?");
     assert_eq!(result["stopReason"], "end_turn");
+    let asked: Vec<Value> = second
+        .received_since(mark)
+        .into_iter()
+        .filter(|m| m["method"] == "session/request_permission")
+        .collect();
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert_eq!(asked[0]["params"]["toolCall"]["toolCallId"], "call_2");
+    assert!(second.agent_text().contains("still there?"));
     assert_eq!(lines(&first), 1);
     assert_eq!(
         stdout(&second.process().cli(&["pending", "list"], &[])),
@@ -328,4 +337,40 @@ fn kill_9_while_a_call_runs_reports_it_interrupted_and_never_reruns_it() {
     );
     second.prompt(&session, "/say next");
     assert_eq!(lines(&first), 1);
+}
+
+/// Approved from another terminal while no Warden ran: the restored session's next turn
+/// asks the call again and applies that approval at once, without the editor.
+#[test]
+fn an_approval_given_while_warden_was_stopped_is_applied_after_load() {
+    let mut first = Client::spawn();
+    let session = first.ready_session();
+    let _prompt = first.send_prompt(&session, &append_prompt());
+    let _request = first.agent_request("session/request_permission");
+    first.process_mut().kill();
+    let out = first
+        .process()
+        .cli(&["pending", "approve", &format!("{session}/call_1")], &[]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(lines(&first), 0);
+
+    let project = first.process().project();
+    let mut second = restart(&first);
+    second.request_ok("session/load", load_params(&session, &project));
+    // The editor never answers: the approval given before is what runs the call.
+    second.on_request(|_| Answer::Hold);
+    let result = second.prompt(&session, "/say go on");
+    assert_eq!(result["stopReason"], "end_turn", "{result}");
+    assert_eq!(lines(&first), 1);
+    let cancel = second.notifications("$/cancel_request");
+    assert_eq!(
+        cancel.len(),
+        1,
+        "the editor's request is withdrawn: {cancel:?}"
+    );
+    // Used once: the call is no longer waiting, and a second answer is refused.
+    let out = first
+        .process()
+        .cli(&["pending", "deny", &format!("{session}/call_1")], &[]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
 }

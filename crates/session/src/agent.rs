@@ -146,6 +146,7 @@ impl WardenAgent {
         mut startup: Vec<Notice>,
         mode: Option<Mode>,
         conversation: Conversation,
+        resumed: Vec<warden_model::ToolCallRequest>,
         checkpoints: impl FnOnce(Mode, &str, &Path) -> Option<Checkpoints>,
     ) -> (Mode, String) {
         let engine = self.engine(&cwd);
@@ -199,6 +200,7 @@ impl WardenAgent {
             running: Mutex::new(None),
             startup: Mutex::new(startup),
             checkpoints,
+            resumed: Mutex::new(resumed),
         });
         self.sessions.insert(session);
         (mode, current)
@@ -248,7 +250,7 @@ impl WardenAgent {
                 None
             }
         };
-        crate::restore::settle(&mut loaded, checkpoints.as_ref());
+        let resumed = crate::restore::settle(&mut loaded, checkpoints.as_ref());
         if let Some(client) = replay_to {
             crate::restore::replay(id, &loaded, client);
         }
@@ -272,6 +274,7 @@ impl WardenAgent {
             startup,
             mode,
             conversation,
+            resumed,
             |_, _, _| checkpoints,
         ))
     }
@@ -636,6 +639,7 @@ impl AgentHandler for WardenAgent {
             startup,
             None,
             Conversation::new(),
+            Vec::new(),
             |mode, model, cwd| {
                 self.journal(&Header {
                     id: id.0.to_string(),
@@ -730,6 +734,7 @@ impl AgentHandler for WardenAgent {
             notices: notice::supported(&capabilities),
             forms: crate::elicit::supported(&capabilities),
             checkpoints: session.checkpoints.clone(),
+            resumed: std::mem::take(&mut *lock(&session.resumed)),
         };
         let conversation = std::mem::take(&mut *lock(&session.conversation));
         self.turns.spawn(async move {

@@ -112,9 +112,20 @@ impl Checkpoints {
 pub struct CallNotes {
     calls: HashMap<String, ProposedCall>,
     written: std::collections::HashSet<String>,
+    /// Calls of a restored session asked again: an answer already given to them (from
+    /// `warden pending`) is theirs, and stays.
+    keep: std::collections::HashSet<String>,
 }
 
 impl CallNotes {
+    /// Notes for a turn that asks again the calls `resumed` (see [`CallNotes::keep`]).
+    pub fn keeping_answers_of(resumed: Vec<String>) -> CallNotes {
+        CallNotes {
+            keep: resumed.into_iter().collect(),
+            ..CallNotes::default()
+        }
+    }
+
     /// The evaluation of a call.
     pub fn evaluated(
         &mut self,
@@ -162,7 +173,9 @@ impl CallNotes {
     /// Writes the call's `proposed` record, once.
     pub fn propose(&mut self, checkpoints: &Checkpoints, call: &str) {
         if self.written.insert(call.to_owned()) {
-            checkpoints.forget_old_answer(call);
+            if !self.keep.contains(call) {
+                checkpoints.forget_old_answer(call);
+            }
             let record = self.entry(call).clone();
             checkpoints.write(&Record::Proposed(record));
         }

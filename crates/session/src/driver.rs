@@ -61,6 +61,9 @@ pub struct TurnSetup {
     pub forms: bool,
     /// The session's journal, when sessions are stored.
     pub checkpoints: Option<Checkpoints>,
+    /// Calls a restored session left waiting, settled before the prompt (see
+    /// [`Turn::resume`]).
+    pub resumed: Vec<warden_model::ToolCallRequest>,
 }
 
 impl std::fmt::Debug for TurnSetup {
@@ -95,7 +98,7 @@ struct Streaming {
 
 /// Runs one turn to its end and returns the conversation and the stop reason.
 pub async fn drive(
-    setup: TurnSetup,
+    mut setup: TurnSetup,
     conversation: Conversation,
     prompt: String,
     cancel: CancellationToken,
@@ -106,7 +109,21 @@ pub async fn drive(
             text: prompt.clone(),
         });
     }
-    let (mut turn, first) = Turn::start(setup.session.clone(), conversation, prompt, setup.limits);
+    let resumed = std::mem::take(&mut setup.resumed);
+    let resumed_ids: Vec<String> = resumed.iter().map(|c| c.id.clone()).collect();
+    let (mut turn, first) = if resumed.is_empty() {
+        Turn::start(setup.session.clone(), conversation, prompt, setup.limits)
+    } else {
+        Turn::resume(
+            setup.session.clone(),
+            conversation,
+            resumed,
+            prompt,
+            setup.limits,
+            setup.forms,
+            setup.gate.as_ref(),
+        )
+    };
     turn.offer_forms(setup.forms);
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
     let mut state = DriverState {
@@ -120,7 +137,7 @@ pub async fn drive(
         model: None,
         audits: Vec::new(),
         specs: ToolSpecs::default(),
-        notes: CallNotes::default(),
+        notes: CallNotes::keeping_answers_of(resumed_ids),
         poll: None,
         asked: 0,
     };

@@ -85,6 +85,7 @@ mod tests {
             running: Mutex::new(None),
             startup: Mutex::new(Vec::new()),
             checkpoints: None,
+            resumed: Mutex::new(Vec::new()),
         })
     }
 

@@ -6,81 +6,87 @@ use warden_acp_transport::schema::{
     ContentChunk, SessionId, SessionNotification, SessionUpdate, ToolCall, ToolCallContent,
     ToolCallStatus, ToolKind,
 };
-use warden_model::{Message, ToolOutcome};
+use warden_model::{Message, ToolCallRequest, ToolOutcome};
 
 use crate::checkpoint::Checkpoints;
-use crate::permission::ALLOW_ONCE;
 use crate::store::{LoadedSession, Record, ReplayItem, ReplayStatus};
 use crate::updates::{message_chunk, text};
 
 /// What the model is told about a call that waited for an answer when Warden stopped.
-pub const NOT_RUN_AFTER_RESTART: &str = "Not run: Warden restarted while this call waited for approval, and a call is never run on an answer given to a Warden that is gone. Propose it again if it is still needed.";
+pub const NOT_RUN_AFTER_RESTART: &str = "Not run: Warden restarted while this call waited for approval, and the call could not be found in the conversation to ask again. Propose it again if it is still needed.";
 
-/// Settles every call the stored session left open, so that none of them runs on
-/// restore, and writes down what became of each: a call that was running is failed
-/// as interrupted; a call that waited is not run (the model is told, and may propose
-/// it again, which asks again); a call denied from another terminal while no Warden
-/// ran is denied with its note; one approved that way is not run either, since the
-/// approval was given for a turn that no longer exists. The model is told about each
-/// on the next turn.
-pub fn settle(loaded: &mut LoadedSession, checkpoints: Option<&Checkpoints>) {
+/// Settles the calls the stored session left open, so that none of them runs on
+/// restore, and writes down what became of each. A call that was running is failed as
+/// interrupted. A call that waited for approval, and one answered from another terminal
+/// (`warden pending`) that has not run, are returned: the session's next turn judges
+/// them again by today's policy and asks again when it asks, and an answer given from
+/// another terminal is then applied as the turn's own. A call answered by the editor
+/// whose Warden stopped before it started is not run (the user may answer differently
+/// now; the model is told and may propose it again). The model is told about every call
+/// that is not returned in the next turn.
+pub fn settle(
+    loaded: &mut LoadedSession,
+    checkpoints: Option<&Checkpoints>,
+) -> Vec<ToolCallRequest> {
     let write = |record: Record| {
         if let Some(c) = checkpoints {
             c.write(&record);
         }
     };
-    // `settle` of the store already appended a failed result for each interrupted call.
-    let mut told: Vec<Message> = Vec::new();
     for call in &loaded.interrupted {
         write(Record::Interrupted {
             call: call.call.id.clone(),
         });
     }
+    // `settle` of the store appended a failed result for each interrupted call.
     let start = loaded.conversation.len() - loaded.added;
     for message in &loaded.conversation[start..] {
         write(Record::Conversation {
             message: message.clone(),
         });
     }
+    loaded.added = 0;
+    let request_of = |id: &str| {
+        loaded.conversation.iter().rev().find_map(|m| match m {
+            Message::Assistant { tool_calls, .. } => {
+                tool_calls.iter().find(|c| c.id == id).cloned()
+            }
+            _ => None,
+        })
+    };
+    let mut resumed = Vec::new();
+    let mut told: Vec<Message> = Vec::new();
     for waiting in std::mem::take(&mut loaded.waiting) {
-        told.push(result(
-            &waiting.call.id,
-            &waiting.call.tool,
-            ToolOutcome::Cancelled,
-            NOT_RUN_AFTER_RESTART,
-        ));
+        match request_of(&waiting.call.id) {
+            Some(request) => resumed.push(request),
+            None => told.push(result(
+                &waiting.call.id,
+                &waiting.call.tool,
+                ToolOutcome::Cancelled,
+                NOT_RUN_AFTER_RESTART,
+            )),
+        }
     }
     for answered in std::mem::take(&mut loaded.answered) {
         let a = &answered.answer;
-        let (outcome, content) = if a.option == ALLOW_ONCE || a.option.starts_with("allow") {
-            let when = match a.by {
-                crate::store::AnsweredBy::Editor => {
-                    "Warden stopped after the editor approved this call and before it started"
-                }
-                crate::store::AnsweredBy::Pending => {
-                    "it was approved with `warden pending` while Warden was stopped"
-                }
-            };
-            (
-                ToolOutcome::Cancelled,
-                format!(
-                    "Not run: {when}, and a call is never run on restore. Propose it again if it is still needed."
-                ),
-            )
-        } else {
-            (
-                ToolOutcome::Denied,
-                warden_model::denied_content(a.note.as_deref()),
-            )
-        };
+        if a.by == crate::store::AnsweredBy::Pending
+            && let Some(request) = request_of(&answered.call.id)
+        {
+            resumed.push(request);
+            continue;
+        }
+        let content = format!(
+            "Not run: Warden stopped after {} answered `{}` and before the call started, and a call is never run on restore. Propose it again if it is still needed.",
+            a.by.as_words(),
+            a.option
+        );
         told.push(result(
             &answered.call.id,
             &answered.call.tool,
-            outcome,
+            ToolOutcome::Cancelled,
             &content,
         ));
     }
-    loaded.added = 0;
     for message in told {
         if let Some(finished) = crate::checkpoint::finished(&message) {
             write(finished);
@@ -110,6 +116,7 @@ pub fn settle(loaded: &mut LoadedSession, checkpoints: Option<&Checkpoints>) {
         }
         loaded.conversation.push(message);
     }
+    resumed
 }
 
 fn result(call: &str, tool: &str, outcome: ToolOutcome, content: &str) -> Message {

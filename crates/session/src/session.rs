@@ -36,6 +36,9 @@ pub(crate) struct Session {
     pub(crate) startup: Mutex<Vec<Notice>>,
     /// The session's journal, when sessions are stored.
     pub(crate) checkpoints: Option<crate::checkpoint::Checkpoints>,
+    /// Calls a restored session left waiting, asked again at the start of its next
+    /// turn.
+    pub(crate) resumed: Mutex<Vec<warden_model::ToolCallRequest>>,
 }
 
 pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

@@ -222,6 +222,15 @@ impl Rebuilt {
                 _ => self.replay.push(ReplayItem::Agent { text }),
             },
             Record::Proposed(call) => {
+                // The same call proposed again (asked again after a restart): it keeps
+                // its place, and starts over.
+                if let Some(i) = track(&call.id).filter(|&i| !self.tracks[i].done) {
+                    let t = &mut self.tracks[i];
+                    (t.asked, t.answer, t.running) = (None, None, false);
+                    t.call = call;
+                    self.set_status(i, ReplayStatus::Pending, None);
+                    return;
+                }
                 self.replay.push(ReplayItem::ToolCall(ReplayCall {
                     id: call.id.clone(),
                     tool: call.tool.clone(),
