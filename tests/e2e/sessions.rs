@@ -374,3 +374,37 @@ fn an_approval_given_while_warden_was_stopped_is_applied_after_load() {
         .cli(&["pending", "deny", &format!("{session}/call_1")], &[]);
     assert_eq!(out.status.code(), Some(1), "{out:?}");
 }
+
+/// Two Wardens on one state folder, a session each: an answer from another terminal
+/// reaches the call it names and no other.
+#[test]
+fn two_wardens_on_different_sessions_each_get_only_their_own_answers() {
+    let mut first = Client::spawn();
+    let one = first.ready_session();
+    let mut second = restart(&first);
+    let cwd = second.process().project().display().to_string();
+    let two = second.request_ok("session/new", json!({"cwd": cwd, "mcpServers": []}))["sessionId"]
+        .as_str()
+        .expect("a session id")
+        .to_owned();
+    let prompt_one = first.send_prompt(&one, &append_prompt());
+    let _request_one = first.agent_request("session/request_permission");
+    let prompt_two = second.send_prompt(&two, &append_prompt());
+    let request_two = second.agent_request("session/request_permission");
+
+    let list = stdout(&cli(&first, &["pending", "list"]));
+    assert_eq!(list.lines().count(), 3, "{list}");
+    let out = cli(&first, &["pending", "approve", &format!("{one}/call_1")]);
+    assert!(out.status.success(), "{out:?}");
+    let result = first.response(&prompt_one);
+    assert_eq!(result["result"]["stopReason"], "end_turn", "{result}");
+    assert_eq!(lines(&first), 1);
+
+    // The other Warden's call still waits for its own editor, who denies it.
+    assert_eq!(lines(&second), 0);
+    assert!(second.notifications("$/cancel_request").is_empty());
+    second.respond(&request_two, selected("reject-once"));
+    let result = second.response(&prompt_two);
+    assert_eq!(result["result"]["stopReason"], "end_turn", "{result}");
+    assert_eq!(lines(&second), 0);
+}
