@@ -2,10 +2,10 @@
 //!
 //! The driver writes a record at each state change of a turn: the prompt, the model's
 //! text, every conversation entry as it is added, a call when it is asked or about to
-//! run, its answer and what became of it. Small appends go straight to the kernel from
-//! the runtime's thread (one `write` of one line, like a log line); what must survive a
-//! power loss (an answer's claim, a call about to run) is written and synced on the
-//! blocking pool, and the call waits for it.
+//! run, its answer and what became of it. Appends go straight to the kernel from the
+//! runtime's thread (one `write` of one line, like a log line), which a killed process
+//! does not lose; what must survive a power loss too (an answer's claim) is written and
+//! synced on the blocking pool, and the call waits for it.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -46,16 +46,17 @@ impl Checkpoints {
 
     /// Appends a record. A failure is logged, not fatal: the session goes on, and what
     /// was not written is what a later load misses (a call about to run is written by
-    /// [`Checkpoints::write_synced`], whose failure stops the call).
+    /// [`Checkpoints::try_write`], whose failure stops the call).
     pub fn write(&self, record: &Record) {
         if let Err(e) = lock(&self.journal).append(record) {
             tracing::warn!(session = %self.session, error = %e, "cannot write to the session's journal");
         }
     }
 
-    /// Appends a record and syncs it. Blocking: call it from the blocking pool.
-    pub fn write_synced(&self, record: &Record) -> Result<(), SessionStoreError> {
-        lock(&self.journal).append_synced(record)
+    /// Appends a record, and says whether it was written: for the record whose failure
+    /// must stop what it records (a call about to run).
+    pub fn try_write(&self, record: &Record) -> Result<(), SessionStoreError> {
+        lock(&self.journal).append(record)
     }
 
     /// Claims a call for an answer, durably, and journals the answer that owns it:

@@ -621,35 +621,30 @@ impl DriverState {
         let toolbox = self.setup.toolbox.clone();
         let checkpoints = self.setup.checkpoints.clone();
         self.tool_tasks.push(tokio::spawn(async move {
-            // The call is written down as running, durably, before it starts: a journal
-            // without this record proves the call never started, so a restart may
-            // decide it again; with it, a restart reports it interrupted and never runs
-            // it again. When the record cannot be written, the call does not run.
-            if let Some(c) = checkpoints {
-                let record = crate::store::Record::Running {
+            // The call is written down as running before it starts: a journal without
+            // this record proves the call never started (the write reaches the kernel,
+            // which a killed process does not lose), so a restart never runs it again.
+            // It is not synced: every allowed call would wait for the disk. What must
+            // hold across a power loss is the answer's claim, which is synced before an
+            // asked call runs, and a restart runs again only calls that were asked
+            // (`restore.rs`). When the record cannot be written, the call does not run.
+            if let Some(c) = checkpoints
+                && let Err(e) = c.try_write(&crate::store::Record::Running {
                     call: call_id.clone(),
+                })
+            {
+                let text = format!(
+                    "The call did not run: Warden could not record it in the session's journal ({e})."
+                );
+                let result = ToolResult {
+                    ok: false,
+                    timed_out: false,
+                    content: Vec::new(),
+                    raw_output: serde_json::Value::String(text.clone()),
+                    for_model: text,
                 };
-                let written =
-                    tokio::task::spawn_blocking(move || c.write_synced(&record)).await;
-                let problem = match written {
-                    Ok(Ok(())) => None,
-                    Ok(Err(e)) => Some(e.to_string()),
-                    Err(e) => Some(e.to_string()),
-                };
-                if let Some(problem) = problem {
-                    let text = format!(
-                        "The call did not run: Warden could not record it in the session's journal ({problem})."
-                    );
-                    let result = ToolResult {
-                        ok: false,
-                        timed_out: false,
-                        content: Vec::new(),
-                        raw_output: serde_json::Value::String(text.clone()),
-                        for_model: text,
-                    };
-                    let _ = tx.send(Msg::Event(Event::ToolFinished { call_id, result }));
-                    return;
-                }
+                let _ = tx.send(Msg::Event(Event::ToolFinished { call_id, result }));
+                return;
             }
             let progress_tx = tx.clone();
             let progress_id = call_id.clone();

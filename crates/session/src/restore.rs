@@ -15,9 +15,14 @@ use crate::updates::{message_chunk, text};
 /// What the model is told about a call that waited for an answer when Warden stopped.
 pub const NOT_RUN_AFTER_RESTART: &str = "Not run: Warden restarted while this call waited for approval, and the call could not be found in the conversation to ask again. Propose it again if it is still needed.";
 
+/// What the model is told about a call the policy let run, which Warden stopped before
+/// it was recorded as started.
+pub const NOT_STARTED_BEFORE_RESTART: &str = "Not run: Warden stopped before this call started, and a call that was not asked is not run on restore. Propose it again if it is still needed.";
+
 /// Settles the calls the stored session left open, so that none of them runs on
 /// restore, and writes down what became of each. A call that was running is failed as
-/// interrupted. A call that waited for approval, and one answered from another terminal
+/// interrupted; one the policy let run that had not started is reported not run. A call
+/// that waited for approval, and one answered from another terminal
 /// (`warden pending`) that has not run, are returned: the session's next turn judges
 /// them again by today's policy and asks again when it asks, and an answer given from
 /// another terminal is then applied as the turn's own. A call answered by the editor
@@ -57,13 +62,24 @@ pub fn settle(
     let mut resumed = Vec::new();
     let mut told: Vec<Message> = Vec::new();
     for waiting in std::mem::take(&mut loaded.waiting) {
-        match request_of(&waiting.call.id) {
+        // Only a call that was asked is asked again. One that was not (the policy let it
+        // run) may have started after all if a power loss took its `running` record,
+        // which is not synced: it is not run again, and the model is told.
+        let request = waiting
+            .asked
+            .as_ref()
+            .and_then(|_| request_of(&waiting.call.id));
+        match request {
             Some(request) => resumed.push(request),
             None => told.push(result(
                 &waiting.call.id,
                 &waiting.call.tool,
                 ToolOutcome::Cancelled,
-                NOT_RUN_AFTER_RESTART,
+                if waiting.asked.is_some() {
+                    NOT_RUN_AFTER_RESTART
+                } else {
+                    NOT_STARTED_BEFORE_RESTART
+                },
             )),
         }
     }

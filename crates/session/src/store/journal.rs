@@ -73,7 +73,7 @@ impl Journal {
     }
 
     /// Appends a record and syncs the file: for the records that must hold after a
-    /// power loss too (a call about to run, so that it never runs twice).
+    /// power loss too (a new session's header).
     pub fn append_synced(&mut self, record: &Record) -> Result<(), SessionStoreError> {
         self.append(record)?;
         self.file

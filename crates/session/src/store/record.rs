@@ -39,8 +39,9 @@ pub enum Record {
     Asked { call: String, request: String },
     /// The call was answered (after its claim was made durable, see `claim.rs`).
     Answered(AnswerRecord),
-    /// The call is about to run. Written and synced before it starts, so that a
-    /// journal without it proves that the call never started.
+    /// The call is about to run. Written before it starts, so that a journal without it
+    /// proves that the call never started (after a crash; after a power loss only for
+    /// calls that were asked, whose answer was synced first).
     Running { call: String },
     /// The call ended.
     Finished(FinishedCall),
