@@ -4,7 +4,9 @@ mod acp;
 mod audit;
 mod chat;
 mod grants;
+mod pending;
 mod policy;
+mod sessions;
 mod trust;
 
 use std::path::PathBuf;
@@ -42,6 +44,12 @@ pub enum Command {
     Audit(audit::AuditCommand),
     /// Mark a project as trusted, so its own allow rules apply.
     Trust(trust::TrustArgs),
+    /// Stored sessions.
+    #[command(subcommand)]
+    Sessions(sessions::SessionsCommand),
+    /// Tool calls waiting for approval in the stored sessions, answered from here.
+    #[command(subcommand)]
+    Pending(pending::PendingCommand),
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -58,6 +66,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Grants(cmd)) => grants::run(cmd),
         Some(Command::Audit(cmd)) => audit::run(cmd),
         Some(Command::Trust(args)) => trust::run(args),
+        Some(Command::Sessions(cmd)) => sessions::run(cmd),
+        Some(Command::Pending(cmd)) => pending::run(cmd),
     }
 }
 

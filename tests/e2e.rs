@@ -18,6 +18,7 @@ mod e2e {
     mod cli_audit;
     mod cli_chat;
     mod cli_policy;
+    mod cli_sessions;
     mod commands;
     mod explain;
     mod lifecycle;
@@ -26,5 +27,6 @@ mod e2e {
     mod openai_model;
     mod protocol;
     mod secrets;
+    mod sessions;
     mod turns;
 }

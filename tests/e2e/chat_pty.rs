@@ -326,17 +326,46 @@ fn a_narrow_terminal_shows_the_whole_prompt() {
 }
 
 #[test]
-fn resume_says_when_the_agent_cannot_load_sessions() {
+fn resume_loads_a_stored_session_and_an_unknown_one_is_an_error() {
     let env = Env::new();
-    let output = env
+    let first = env
+        .command(&["--prompt", "write notes.txt: hello", "--approve", "all"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run");
+    assert_eq!(first.status.code(), Some(0), "{first:?}");
+    let stdout = String::from_utf8_lossy(&first.stdout);
+    let id = stdout
+        .split_whitespace()
+        .skip_while(|w| *w != "Session")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no session id in {stdout}"))
+        .to_owned();
+    // Loading it replays the conversation before the next prompt.
+    let again = env
+        .command(&["--resume", &id, "--prompt", "say done"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run");
+    assert_eq!(again.status.code(), Some(0), "{again:?}");
+    let replayed = String::from_utf8_lossy(&again.stdout);
+    assert!(
+        replayed.contains("Write 5 bytes to notes.txt"),
+        "{replayed}"
+    );
+    // An id the agent does not know is an error, said once.
+    let unknown = env
         .command(&["--resume", "sess_1", "--prompt", "hi"])
         .stdin(std::process::Stdio::null())
         .output()
         .expect("run");
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("Warden cannot resume a session: it does not offer `session/load`"),
+    assert_ne!(unknown.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&unknown.stderr);
+    assert_eq!(
+        stderr
+            .matches("the agent answered `session/load` with an error")
+            .count(),
+        1,
         "{stderr}"
     );
 }

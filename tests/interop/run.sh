@@ -80,7 +80,7 @@ step "python SDK suite (pytest)"
 (cd tests/interop/python && "$venv/bin/python" -m pytest -q) || python_status=$?
 
 step "typescript SDK suite (node --test)"
-(cd tests/interop/ts && node --test --test-reporter=spec permissions.test.mjs mcp.test.mjs) || ts_status=$?
+(cd tests/interop/ts && node --test --test-reporter=spec permissions.test.mjs mcp.test.mjs sessions.test.mjs) || ts_status=$?
 
 step "acpx suite (node 22 --test)"
 (cd tests/interop/acpx && node_modules/.bin/node --test --test-reporter=spec acpx.test.mjs) || acpx_status=$?

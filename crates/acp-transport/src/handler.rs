@@ -5,9 +5,10 @@ use std::future::Future;
 use agent_client_protocol::v1::Responder;
 use agent_client_protocol::v1::schema::{
     CancelNotification, CloseSessionRequest, CloseSessionResponse, InitializeRequest,
-    InitializeResponse, NewSessionRequest, NewSessionResponse, PromptRequest, PromptResponse,
-    SessionId, SetSessionConfigOptionRequest, SetSessionConfigOptionResponse,
-    SetSessionModeRequest, SetSessionModeResponse,
+    InitializeResponse, ListSessionsRequest, ListSessionsResponse, LoadSessionRequest,
+    LoadSessionResponse, NewSessionRequest, NewSessionResponse, PromptRequest, PromptResponse,
+    ResumeSessionRequest, ResumeSessionResponse, SessionId, SetSessionConfigOptionRequest,
+    SetSessionConfigOptionResponse, SetSessionModeRequest, SetSessionModeResponse,
 };
 
 use crate::ClientHandle;
@@ -69,6 +70,39 @@ pub trait AgentHandler: Send + Sync + 'static {
         &self,
         request: CloseSessionRequest,
     ) -> Result<CloseSessionResponse, agent_client_protocol::Error>;
+
+    /// `session/load`: restores a stored session and replays it as `session/update`
+    /// notifications sent before the answer. Only called when `initialize` advertised
+    /// `loadSession`; [`AgentHandler::session_started`] follows the answer.
+    fn load_session(
+        &self,
+        request: LoadSessionRequest,
+        client: ClientHandle,
+    ) -> impl Future<Output = Result<LoadSessionResponse, agent_client_protocol::Error>> + Send
+    {
+        let _ = (request, client);
+        async { Err(agent_client_protocol::Error::method_not_found()) }
+    }
+
+    /// `session/resume`: restores a stored session without replaying it.
+    fn resume_session(
+        &self,
+        request: ResumeSessionRequest,
+        client: ClientHandle,
+    ) -> impl Future<Output = Result<ResumeSessionResponse, agent_client_protocol::Error>> + Send
+    {
+        let _ = (request, client);
+        async { Err(agent_client_protocol::Error::method_not_found()) }
+    }
+
+    /// `session/list`: the stored sessions, newest first, a page at a time.
+    fn list_sessions(
+        &self,
+        request: ListSessionsRequest,
+    ) -> Result<ListSessionsResponse, agent_client_protocol::Error> {
+        let _ = request;
+        Err(agent_client_protocol::Error::method_not_found())
+    }
 
     fn set_mode(
         &self,

@@ -5,7 +5,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use agent_client_protocol::v1::schema::{
-    CancelNotification, CloseSessionRequest, InitializeRequest, NewSessionRequest, PromptRequest,
+    CancelNotification, CloseSessionRequest, InitializeRequest, ListSessionsRequest,
+    LoadSessionRequest, NewSessionRequest, PromptRequest, ResumeSessionRequest,
     SetSessionConfigOptionRequest, SetSessionModeRequest,
 };
 use agent_client_protocol::{Agent, Lines};
@@ -181,6 +182,9 @@ where
     let h_cancel = handler.clone();
     let h_mode = handler.clone();
     let h_close = handler.clone();
+    let h_load = handler.clone();
+    let h_resume = handler.clone();
+    let h_list = handler.clone();
     let h_config = handler;
     Agent
         .v1()
@@ -216,6 +220,43 @@ where
                     ClientHandle::new(cx),
                 );
                 Ok(())
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |request: LoadSessionRequest, responder, cx| {
+                let id = request.session_id.clone();
+                // The replay goes out before the answer, on the same ordered output.
+                let result = h_load
+                    .load_session(request, ClientHandle::new(cx.clone()))
+                    .await;
+                let loaded = result.is_ok();
+                let sent = responder.respond_with_result(result);
+                if loaded {
+                    h_load.session_started(&id, ClientHandle::new(cx));
+                }
+                sent
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |request: ResumeSessionRequest, responder, cx| {
+                let id = request.session_id.clone();
+                let result = h_resume
+                    .resume_session(request, ClientHandle::new(cx.clone()))
+                    .await;
+                let resumed = result.is_ok();
+                let sent = responder.respond_with_result(result);
+                if resumed {
+                    h_resume.session_started(&id, ClientHandle::new(cx));
+                }
+                sent
+            },
+            agent_client_protocol::on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |request: ListSessionsRequest, responder, _cx| {
+                responder.respond_with_result(h_list.list_sessions(request))
             },
             agent_client_protocol::on_receive_request!(),
         )

@@ -16,7 +16,7 @@ mod redact;
 pub use log::{
     ArgsDigest, AuditError, AuditEvent, AuditKind, AuditLog, AuditRecord, GENESIS, MAX_BATCH,
     Outcome, Problem, ProblemKind, RecordBody, TailLine, VerifyReport, args_digest, canonical_json,
-    line_hash, tail, verify,
+    hex, line_hash, tail, verify,
 };
 pub use redact::{
     KnownSecrets, MIN_SECRET_LEN, REDACTED, RedactStream, is_secret_key, redact_json, redact_text,

@@ -30,7 +30,7 @@ use std::time::Duration;
 
 pub use body::args_digest;
 pub use canonical::canonical_json;
-pub use chain::{GENESIS, line_hash};
+pub use chain::{GENESIS, hex, line_hash};
 pub use error::AuditError;
 pub use record::{ArgsDigest, AuditEvent, AuditKind, AuditRecord, Outcome, RecordBody};
 pub use tail::{TailLine, tail};

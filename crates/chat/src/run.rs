@@ -128,7 +128,7 @@ pub enum ChatError {
     Signals(#[source] std::io::Error),
     #[error(transparent)]
     Connect(#[from] ConnectError),
-    #[error("{0}")]
+    #[error(transparent)]
     Agent(#[from] AgentRequestError),
     #[error("reading prompts failed: {0}")]
     Input(#[source] std::io::Error),

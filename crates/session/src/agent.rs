@@ -11,8 +11,10 @@ use tokio_util::task::TaskTracker;
 use warden_acp_transport::schema::{
     AgentCapabilities, CancelNotification, ClientCapabilities, CloseSessionRequest,
     CloseSessionResponse, ContentBlock, Implementation, InitializeRequest, InitializeResponse,
-    NewSessionRequest, NewSessionResponse, PromptRequest, PromptResponse, SessionCapabilities,
-    SessionCloseCapabilities, SessionConfigOptionValue, SessionId, SetSessionConfigOptionRequest,
+    ListSessionsRequest, ListSessionsResponse, LoadSessionRequest, LoadSessionResponse, McpServer,
+    NewSessionRequest, NewSessionResponse, PromptRequest, PromptResponse, ResumeSessionRequest,
+    ResumeSessionResponse, SessionCapabilities, SessionCloseCapabilities, SessionConfigOptionValue,
+    SessionId, SessionListCapabilities, SessionResumeCapabilities, SetSessionConfigOptionRequest,
     SetSessionConfigOptionResponse, SetSessionModeRequest, SetSessionModeResponse, StopReason,
 };
 use warden_acp_transport::{AgentHandler, ClientHandle, Error, PromptResponder};
@@ -22,6 +24,7 @@ use warden_permissions::{Context, Engine, Locations, Mode, SessionGrants};
 use warden_tools::Secrets;
 
 use crate::audit::AuditLogSink;
+use crate::checkpoint::Checkpoints;
 use crate::commands;
 use crate::config_options::{MODEL_OPTION, model_option};
 use crate::driver::{AuditSink, TurnSetup, drive};
@@ -31,6 +34,7 @@ use crate::modes::mode_state;
 use crate::notice::{self, Notice, Severity};
 use crate::registry::Registry;
 use crate::session::{Session, lock};
+use crate::store::{Header, SessionStore};
 use crate::turn::TurnLimits;
 use crate::updates;
 
@@ -79,6 +83,11 @@ pub struct WardenAgent {
     shutdown: CancellationToken,
     turns: TaskTracker,
     counter: AtomicU64,
+    /// The sessions folder, opened when the first session starts; `None` when it
+    /// cannot be used (reported then): sessions then live in memory only.
+    store: OnceLock<Option<SessionStore>>,
+    /// Whether old sessions were pruned (once, after the first `initialize`).
+    pruned: std::sync::atomic::AtomicBool,
 }
 
 impl std::fmt::Debug for WardenAgent {
@@ -108,6 +117,8 @@ impl WardenAgent {
             shutdown: CancellationToken::new(),
             turns: TaskTracker::new(),
             counter: AtomicU64::new(0),
+            store: OnceLock::new(),
+            pruned: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -122,6 +133,227 @@ impl WardenAgent {
             .entry(root.to_path_buf())
             .or_insert_with(|| Arc::new(Engine::load(&self.config.locations, root)))
             .clone()
+    }
+
+    /// Builds a session (new or restored) and registers it: its engine, context, gate,
+    /// model and journal. Returns its mode and its model's id.
+    #[allow(clippy::too_many_arguments)]
+    fn open_session(
+        &self,
+        id: SessionId,
+        cwd: PathBuf,
+        additional_directories: &[PathBuf],
+        mut startup: Vec<Notice>,
+        mode: Option<Mode>,
+        conversation: Conversation,
+        resumed: Vec<warden_model::ToolCallRequest>,
+        mcp: crate::mcp::Connected,
+        checkpoints: impl FnOnce(Mode, &str, &Path) -> Option<Checkpoints>,
+    ) -> (Mode, String) {
+        let engine = self.engine(&cwd);
+        for err in &engine.policy().errors {
+            startup.push(Notice::new(
+                Severity::Warning,
+                "A policy file could not be used, so calls it would allow ask instead",
+                Some(format!(
+                    "{}: {}. Fix it, then check it with `warden policy lint`.",
+                    err.file,
+                    code_span(&warden_model::one_line(&err.error))
+                )),
+            ));
+        }
+        let mode = mode.unwrap_or(engine.settings().mode);
+        let home = (self.config.env)("HOME").map(PathBuf::from);
+        let context = Context::for_session(
+            &cwd,
+            home.as_deref(),
+            additional_directories,
+            &self.config.locations,
+        );
+        let home = context.home.clone();
+        startup.extend(mcp.notices.iter().cloned());
+        let mode_cell = Arc::new(ModeCell::new(mode));
+        let (_, client_name) = self.client_info();
+        let gate = Arc::new(
+            EngineGate::new(
+                engine.clone(),
+                context,
+                Arc::new(SessionGrants::new(id.0.to_string())),
+                mode_cell.clone(),
+                client_name,
+                mcp.toolbox(),
+            )
+            .with_trusted_servers(mcp.trusted.clone()),
+        );
+        // Read with the model, before any tool can run in this session.
+        let _ = self.secrets();
+        let model = self.model(self.model_spec()).map_err(Arc::new);
+        let current = model
+            .as_ref()
+            .map(|m| m.id().to_owned())
+            .unwrap_or_else(|_| self.model_spec().to_owned());
+        let checkpoints = checkpoints(mode, &current, &cwd);
+        let session = Arc::new(Session {
+            id: id.clone(),
+            cwd,
+            home,
+            mode: mode_cell,
+            engine,
+            gate,
+            model: Mutex::new(model),
+            conversation: Mutex::new(conversation),
+            running: Mutex::new(None),
+            startup: Mutex::new(startup),
+            mcp: mcp.servers,
+            checkpoints,
+            resumed: Mutex::new(resumed),
+        });
+        self.sessions.insert(session);
+        (mode, current)
+    }
+
+    /// Connects the MCP servers the client passed for a session. Every server starts at
+    /// once; the answer waits for the slowest (within the connect timeout), so that the
+    /// first prompt already has their tools.
+    async fn connect_mcp(
+        &self,
+        servers: &[McpServer],
+        cwd: &Path,
+        additional_directories: &[PathBuf],
+        id: &SessionId,
+        client: &ClientHandle,
+    ) -> crate::mcp::Connected {
+        let engine = self.engine(cwd);
+        let mut roots = vec![cwd.to_path_buf()];
+        roots.extend(additional_directories.iter().cloned());
+        crate::mcp::connect(
+            servers,
+            crate::mcp::Setup {
+                cwd: cwd.to_path_buf(),
+                roots,
+                secrets: self.secrets(),
+                output_bytes: self.config.tool_limits.output_bytes,
+                settings: engine.settings(),
+                policy: engine.policy(),
+                relay: crate::elicit::supported(&self.client_info().0).then(|| {
+                    Arc::new(crate::mcp::EditorRelay {
+                        client: client.clone(),
+                        session: id.clone(),
+                        timeout: engine
+                            .settings()
+                            .approval_timeout(warden_permissions::Risk::High),
+                    }) as Arc<dyn warden_mcp::Relay>
+                }),
+            },
+        )
+        .await
+    }
+
+    /// Restores a stored session (see `restore.rs`), replaying it to `replay_to` when
+    /// given. A live session is not restored twice: it is replayed as stored.
+    async fn restore(
+        &self,
+        id: &SessionId,
+        cwd: &Path,
+        additional_directories: &[PathBuf],
+        mcp_servers: &[McpServer],
+        client: &ClientHandle,
+        replay: bool,
+    ) -> Result<(Mode, String), Error> {
+        let replay_to = replay.then_some(client);
+        let not_found = || crate::registry::not_found(id);
+        let store = self.store().ok_or_else(not_found)?;
+        let mut loaded = match store.load(&id.0) {
+            Ok(loaded) => loaded,
+            Err(
+                crate::store::SessionStoreError::NotFound { .. }
+                | crate::store::SessionStoreError::InvalidId { .. },
+            ) => return Err(not_found()),
+            Err(e) => return Err(Error::internal_error().data(json!(e.to_string()))),
+        };
+        if loaded.header.cwd != cwd {
+            return Err(invalid_params(format!(
+                "session {} was created in `{}`, not `{}`; it is loaded with its own folder only",
+                id,
+                loaded.header.cwd.display(),
+                cwd.display()
+            )));
+        }
+        if let Ok(live) = self.session(id) {
+            if let Some(client) = replay_to {
+                crate::restore::replay(id, &loaded, client);
+            }
+            let current = lock(&live.model)
+                .as_ref()
+                .map(|m| m.id().to_owned())
+                .unwrap_or_else(|_| self.model_spec().to_owned());
+            return Ok((live.mode.get(), current));
+        }
+        let checkpoints = match store.reopen(&id.0) {
+            Ok(journal) => Some(Checkpoints::new(store.clone(), id.0.to_string(), journal)),
+            Err(err) => {
+                tracing::error!(%err, "cannot append to the stored session; it goes on unstored");
+                None
+            }
+        };
+        let resumed = crate::restore::settle(&mut loaded, checkpoints.as_ref());
+        if let Some(client) = replay_to {
+            crate::restore::replay(id, &loaded, client);
+        }
+        let mut startup = Vec::new();
+        if !loaded.problems.is_empty() {
+            startup.push(Notice::new(
+                Severity::Warning,
+                "Part of the stored session could not be read",
+                Some(format!(
+                    "{} line(s) of its journal were damaged and skipped; any call whose fate they held was not run again.",
+                    loaded.problems.len()
+                )),
+            ));
+        }
+        let mode = parse_mode(&loaded.mode).ok();
+        let conversation = Conversation::from_messages(loaded.conversation);
+        // The servers the client passes now are connected as for a new session.
+        let mcp = self
+            .connect_mcp(mcp_servers, cwd, additional_directories, id, client)
+            .await;
+        Ok(self.open_session(
+            id.clone(),
+            cwd.to_path_buf(),
+            additional_directories,
+            startup,
+            mode,
+            conversation,
+            resumed,
+            mcp,
+            |_, _, _| checkpoints,
+        ))
+    }
+
+    /// The sessions folder (see the field's docs).
+    fn store(&self) -> Option<SessionStore> {
+        self.store
+            .get_or_init(|| match SessionStore::open(self.config.locations.sessions_dir()) {
+                Ok(store) => Some(store),
+                Err(err) => {
+                    tracing::error!(%err, "cannot use the sessions folder; sessions will not be stored");
+                    None
+                }
+            })
+            .clone()
+    }
+
+    /// Starts the journal of a new session. A failure is reported and the session runs
+    /// unstored.
+    fn journal(&self, header: &Header) -> Option<Checkpoints> {
+        let store = self.store()?;
+        match store.create(header) {
+            Ok(journal) => Some(Checkpoints::new(store, header.id.clone(), journal)),
+            Err(err) => {
+                tracing::error!(%err, "cannot store the session; it will not survive a restart");
+                None
+            }
+        }
     }
 
     fn audit(&self) -> Option<Arc<AuditLogSink>> {
@@ -359,10 +591,25 @@ impl AgentHandler for WardenAgent {
             .map(|i| format!("{} {}", i.name, i.version))
             .unwrap_or_else(|| "unknown client".to_owned());
         *lock(&self.client) = Some((request.client_capabilities.clone(), name));
+        // Old sessions are pruned once, on the blocking pool, so that the answer to
+        // `initialize` never waits for it.
+        if !self.pruned.swap(true, Ordering::Relaxed) {
+            let locations = self.config.locations.clone();
+            self.turns.spawn(async move {
+                let _ = tokio::task::spawn_blocking(move || {
+                    crate::store::prune_at_start(&locations, &[])
+                })
+                .await;
+            });
+        }
         // Only what works is advertised: `close` ends a session and frees what it
         // holds.
-        let sessions = SessionCapabilities::new().close(SessionCloseCapabilities::new());
+        let sessions = SessionCapabilities::new()
+            .close(SessionCloseCapabilities::new())
+            .list(SessionListCapabilities::new())
+            .resume(SessionResumeCapabilities::new());
         let capabilities = AgentCapabilities::new()
+            .load_session(true)
             .session_capabilities(sessions)
             .meta(
             json!({
@@ -403,89 +650,37 @@ impl AgentHandler for WardenAgent {
                 cwd.display()
             )));
         }
-        let mut startup = Vec::new();
-        let engine = self.engine(&cwd);
-        for err in &engine.policy().errors {
-            startup.push(Notice::new(
-                Severity::Warning,
-                "A policy file could not be used, so calls it would allow ask instead",
-                Some(format!(
-                    "{}: {}. Fix it, then check it with `warden policy lint`.",
-                    err.file,
-                    code_span(&warden_model::one_line(&err.error))
-                )),
-            ));
-        }
-        let mode = engine.settings().mode;
+        let startup = Vec::new();
         let id = self.new_session_id();
-        let home = (self.config.env)("HOME").map(PathBuf::from);
-        let context = Context::for_session(
-            &cwd,
-            home.as_deref(),
-            &request.additional_directories,
-            &self.config.locations,
-        );
-        let home = context.home.clone();
-        // Every server starts at once; the answer waits for the slowest (within the
-        // connect timeout), so that the first prompt already has their tools.
-        let mut roots = vec![cwd.clone()];
-        roots.extend(request.additional_directories.iter().cloned());
-        let mcp = crate::mcp::connect(
-            &request.mcp_servers,
-            crate::mcp::Setup {
-                cwd: cwd.clone(),
-                roots,
-                secrets: self.secrets(),
-                output_bytes: self.config.tool_limits.output_bytes,
-                settings: engine.settings(),
-                policy: engine.policy(),
-                relay: crate::elicit::supported(&self.client_info().0).then(|| {
-                    Arc::new(crate::mcp::EditorRelay {
-                        client: client.clone(),
-                        session: id.clone(),
-                        timeout: engine
-                            .settings()
-                            .approval_timeout(warden_permissions::Risk::High),
-                    }) as Arc<dyn warden_mcp::Relay>
-                }),
-            },
-        )
-        .await;
-        startup.extend(mcp.notices.iter().cloned());
-        let mode_cell = Arc::new(ModeCell::new(mode));
-        let (_, client_name) = self.client_info();
-        let gate = Arc::new(
-            EngineGate::new(
-                engine.clone(),
-                context,
-                Arc::new(SessionGrants::new(id.0.to_string())),
-                mode_cell.clone(),
-                client_name,
-                mcp.toolbox(),
+        let mcp = self
+            .connect_mcp(
+                &request.mcp_servers,
+                &cwd,
+                &request.additional_directories,
+                &id,
+                &client,
             )
-            .with_trusted_servers(mcp.trusted.clone()),
-        );
-        // Read with the model, before any tool can run in this session.
-        let _ = self.secrets();
-        let model = self.model(self.model_spec()).map_err(Arc::new);
-        let current = model
-            .as_ref()
-            .map(|m| m.id().to_owned())
-            .unwrap_or_else(|_| self.model_spec().to_owned());
-        let session = Arc::new(Session {
-            id: id.clone(),
+            .await;
+        let (mode, current) = self.open_session(
+            id.clone(),
             cwd,
-            home,
-            mode: mode_cell,
-            engine,
-            gate,
-            model: Mutex::new(model),
-            conversation: Mutex::new(Conversation::new()),
-            running: Mutex::new(None),
-            startup: Mutex::new(startup),
-            mcp: mcp.servers,
-        });
-        self.sessions.insert(session);
+            &request.additional_directories,
+            startup,
+            None,
+            Conversation::new(),
+            Vec::new(),
+            mcp,
+            |mode, model, cwd| {
+                self.journal(&Header {
+                    id: id.0.to_string(),
+                    cwd: cwd.to_path_buf(),
+                    created_ms: crate::store::now_ms(),
+                    model: model.to_owned(),
+                    mode: mode.id().to_owned(),
+                    title: None,
+                })
+            },
+        );
         Ok(NewSessionResponse::new(id)
             .modes(mode_state(mode))
             .config_options(vec![model_option(self.model_spec(), &current)]))
@@ -568,6 +763,8 @@ impl AgentHandler for WardenAgent {
             audit,
             notices: notice::supported(&capabilities),
             forms: crate::elicit::supported(&capabilities),
+            checkpoints: session.checkpoints.clone(),
+            resumed: std::mem::take(&mut *lock(&session.resumed)),
         };
         let conversation = std::mem::take(&mut *lock(&session.conversation));
         self.turns.spawn(async move {
@@ -591,6 +788,58 @@ impl AgentHandler for WardenAgent {
         self.sessions.close(&request.session_id)?;
         tracing::debug!(session = %request.session_id, live = self.sessions.len(), "session closed");
         Ok(CloseSessionResponse::new())
+    }
+
+    async fn load_session(
+        &self,
+        request: LoadSessionRequest,
+        client: ClientHandle,
+    ) -> Result<LoadSessionResponse, Error> {
+        let (mode, current) = self
+            .restore(
+                &request.session_id,
+                &request.cwd,
+                &request.additional_directories,
+                &request.mcp_servers,
+                &client,
+                true,
+            )
+            .await?;
+        Ok(LoadSessionResponse::new()
+            .modes(mode_state(mode))
+            .config_options(vec![model_option(self.model_spec(), &current)]))
+    }
+
+    async fn resume_session(
+        &self,
+        request: ResumeSessionRequest,
+        client: ClientHandle,
+    ) -> Result<ResumeSessionResponse, Error> {
+        let (mode, current) = self
+            .restore(
+                &request.session_id,
+                &request.cwd,
+                &request.additional_directories,
+                &request.mcp_servers,
+                &client,
+                false,
+            )
+            .await?;
+        Ok(ResumeSessionResponse::new()
+            .modes(mode_state(mode))
+            .config_options(vec![model_option(self.model_spec(), &current)]))
+    }
+
+    fn list_sessions(&self, request: ListSessionsRequest) -> Result<ListSessionsResponse, Error> {
+        let Some(store) = self.store() else {
+            return Ok(ListSessionsResponse::new(Vec::new()));
+        };
+        let all = store
+            .list()
+            .map_err(|e| Error::internal_error().data(json!(e.to_string())))?;
+        let page = crate::restore::page(all, request.cwd.as_deref(), request.cursor.as_deref())
+            .map_err(invalid_params)?;
+        Ok(page)
     }
 
     fn set_mode(
@@ -633,6 +882,11 @@ impl AgentHandler for WardenAgent {
             .map_err(|e| invalid_params(e.to_string()))?;
         let current = model.id().to_owned();
         *lock(&session.model) = Ok(model);
+        if let Some(c) = &session.checkpoints {
+            c.write(&crate::store::Record::Model {
+                model: current.clone(),
+            });
+        }
         // `/call` and `/say` are the scripted model's: the commands follow the model.
         client.notify(commands::update(&session.id, session.is_scripted()));
         Ok(SetSessionConfigOptionResponse::new(vec![model_option(

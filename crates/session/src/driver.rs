@@ -24,6 +24,7 @@ use warden_acp_transport::{ClientHandle, ClientRequestError};
 use warden_model::{Conversation, Model, ModelEvent, ToolSpec};
 use warden_tools::{Editor, ExecContext, PreparedCall, ToolInfo, Toolbox};
 
+use crate::checkpoint::{CallNotes, Checkpoints};
 use crate::gate::Gate;
 use crate::gate::{GrantEffect, GrantScope, Prepared, Verdict};
 use crate::permission::{self, Answer};
@@ -58,6 +59,11 @@ pub struct TurnSetup {
     pub notices: bool,
     /// The client shows `elicitation/create` forms.
     pub forms: bool,
+    /// The session's journal, when sessions are stored.
+    pub checkpoints: Option<Checkpoints>,
+    /// Calls a restored session left waiting, settled before the prompt (see
+    /// [`Turn::resume`]).
+    pub resumed: Vec<warden_model::ToolCallRequest>,
 }
 
 impl std::fmt::Debug for TurnSetup {
@@ -69,6 +75,10 @@ impl std::fmt::Debug for TurnSetup {
             .finish_non_exhaustive()
     }
 }
+
+/// How often a waiting call's answer file is looked for (`warden pending` from another
+/// terminal): the contract promises such an answer is applied within a second.
+const CLAIM_POLL: Duration = Duration::from_millis(500);
 
 /// How long stopped tools get to wind down (kill their processes, release editor
 /// terminals) before the turn answers its prompt.
@@ -88,12 +98,32 @@ struct Streaming {
 
 /// Runs one turn to its end and returns the conversation and the stop reason.
 pub async fn drive(
-    setup: TurnSetup,
+    mut setup: TurnSetup,
     conversation: Conversation,
     prompt: String,
     cancel: CancellationToken,
 ) -> (Conversation, StopReason) {
-    let (mut turn, first) = Turn::start(setup.session.clone(), conversation, prompt, setup.limits);
+    let mut journaled = conversation.messages().len();
+    if let Some(c) = &setup.checkpoints {
+        c.write(&crate::store::Record::UserMessage {
+            text: prompt.clone(),
+        });
+    }
+    let resumed = std::mem::take(&mut setup.resumed);
+    let resumed_ids: Vec<String> = resumed.iter().map(|c| c.id.clone()).collect();
+    let (mut turn, first) = if resumed.is_empty() {
+        Turn::start(setup.session.clone(), conversation, prompt, setup.limits)
+    } else {
+        Turn::resume(
+            setup.session.clone(),
+            conversation,
+            resumed,
+            prompt,
+            setup.limits,
+            setup.forms,
+            setup.gate.as_ref(),
+        )
+    };
     turn.offer_forms(setup.forms);
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
     let mut state = DriverState {
@@ -107,7 +137,11 @@ pub async fn drive(
         model: None,
         audits: Vec::new(),
         specs: ToolSpecs::default(),
+        notes: CallNotes::keeping_answers_of(resumed_ids),
+        poll: None,
+        asked: 0,
     };
+    state.journal_conversation(&turn, &mut journaled);
     let mut queue: VecDeque<Command> = first.into();
     let mut cancel_sent = false;
     let stop = 'turn: loop {
@@ -161,9 +195,17 @@ pub async fn drive(
             }
             event => event,
         };
+        if let (Some(c), Event::ModelReplied { text, .. } | Event::ModelStopped { text, .. }) =
+            (&state.setup.checkpoints, &event)
+            && !text.is_empty()
+        {
+            c.write(&crate::store::Record::AgentText { text: text.clone() });
+        }
         let gate = state.setup.gate.clone();
         queue.extend(turn.handle(event, gate.as_ref()));
+        state.journal_conversation(&turn, &mut journaled);
     };
+    state.journal_conversation(&turn, &mut journaled);
     state.wind_down().await;
     (turn.into_conversation(), stop)
 }
@@ -229,6 +271,12 @@ struct DriverState {
     tools: HashMap<String, CancellationToken>,
     tool_tasks: Vec<JoinHandle<()>>,
     model: Option<Streaming>,
+    /// What is known of each call, for its journal records.
+    notes: CallNotes,
+    /// The timer that looks for answers given from another terminal, while calls wait.
+    poll: Option<tokio::time::Interval>,
+    /// How many permission requests the turn sent.
+    asked: usize,
     /// Audit notes not yet handed to the log, in order, with their answer latencies.
     audits: Vec<(AuditNote, Option<Duration>)>,
     specs: ToolSpecs,
@@ -269,6 +317,58 @@ impl ToolSpecs {
 }
 
 impl DriverState {
+    /// Journals the conversation's new entries, and for each new tool result its
+    /// call's `finished` record.
+    fn journal_conversation(&mut self, turn: &Turn, journaled: &mut usize) {
+        let Some(c) = &self.setup.checkpoints else {
+            return;
+        };
+        let messages = turn.conversation().messages();
+        for message in messages.iter().skip(*journaled) {
+            c.write(&crate::store::Record::Conversation {
+                message: message.clone(),
+            });
+            if let Some(finished) = crate::checkpoint::finished(message)
+                && let crate::store::Record::Finished(f) = &finished
+                && self.notes.is_written(&f.call)
+            {
+                c.write(&finished);
+            }
+        }
+        *journaled = messages.len();
+    }
+
+    /// An answer given from another terminal for one of the calls that wait, if any:
+    /// its request is withdrawn, and the answer goes to the turn as the editor's would.
+    fn claimed_elsewhere(&mut self) -> Option<Event> {
+        let c = self.setup.checkpoints.as_ref()?;
+        let (call_id, claim) = self
+            .asks
+            .keys()
+            .find_map(|id| c.claimed_elsewhere(id).map(|claim| (id.clone(), claim)))?;
+        // Removed here, so that the next look does not find the same answer again.
+        if let Some(ask) = self.asks.remove(&call_id) {
+            ask.withdraw.cancel();
+        }
+        c.write(&crate::store::Record::Answered(
+            crate::store::AnswerRecord {
+                call: call_id.clone(),
+                option: claim.option.clone(),
+                by: claim.by,
+                note: claim.note.clone(),
+            },
+        ));
+        tracing::info!(call = %call_id, option = %claim.option, "answered from another terminal (warden pending)");
+        Some(Event::Answered {
+            call_id,
+            answer: Answer::Selected {
+                option_id: claim.option,
+                edited_input: None,
+                note: claim.note,
+            },
+        })
+    }
+
     fn record_audits(&mut self) {
         for (note, latency) in self.audits.drain(..) {
             self.setup.audit.record(&self.setup.session, &note, latency);
@@ -292,6 +392,9 @@ impl DriverState {
             }
             item = next_item(&mut self.model) => return self.take_reply(item),
             msg = rx.recv() => msg,
+            _ = tick(&mut self.poll), if !self.asks.is_empty() && self.setup.checkpoints.is_some() => {
+                return self.claimed_elsewhere();
+            }
         };
         match msg {
             Some(Msg::Event(event)) => Some(event),
@@ -311,6 +414,9 @@ impl DriverState {
 
     /// Carries out one command; `Some` when the turn ends.
     fn execute(&mut self, command: Command, turn: &Turn) -> Option<StopReason> {
+        if let Some(c) = &self.setup.checkpoints {
+            self.note(c.clone(), &command);
+        }
         match command {
             Command::Notify(notification) => self.setup.client.notify(*notification),
             Command::AskPermission {
@@ -360,6 +466,60 @@ impl DriverState {
             Command::End(stop) => return Some(stop),
         }
         None
+    }
+
+    /// Writes down what a command says about a call: its evaluation, what the client
+    /// is shown, its request (`proposed`, then `asked`).
+    fn note(&mut self, c: Checkpoints, command: &Command) {
+        match command {
+            Command::Audit(note) => {
+                if let crate::turn::AuditKind::Evaluated { verdict } = &note.kind {
+                    self.notes
+                        .evaluated(&note.call_id, &note.tool, &note.args, verdict);
+                }
+            }
+            Command::Notify(n) => {
+                if let warden_acp_transport::schema::SessionUpdate::ToolCall(call) = &n.update {
+                    let kind = serde_json::to_value(call.kind)
+                        .ok()
+                        .and_then(|k| k.as_str().map(str::to_owned))
+                        .unwrap_or_default();
+                    self.notes.shown(&call.tool_call_id.0, &call.title, &kind);
+                }
+            }
+            Command::AskPermission {
+                call_id, request, ..
+            } => {
+                let options = request
+                    .options
+                    .iter()
+                    .map(|o| crate::store::OfferedOption {
+                        id: o.option_id.0.to_string(),
+                        name: o.name.clone(),
+                        kind: serde_json::to_value(o.kind)
+                            .ok()
+                            .and_then(|k| k.as_str().map(str::to_owned))
+                            .unwrap_or_default(),
+                    })
+                    .collect();
+                self.notes.offered(call_id, options);
+                self.notes.propose(&c, call_id);
+                c.write(&crate::store::Record::Asked {
+                    call: call_id.clone(),
+                    request: {
+                        self.asked += 1;
+                        self.asked.to_string()
+                    },
+                });
+                if self.poll.is_none() {
+                    let mut poll = tokio::time::interval(CLAIM_POLL);
+                    poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+                    self.poll = Some(poll);
+                }
+            }
+            Command::RunTool { call_id, .. } => self.notes.propose(&c, call_id),
+            _ => {}
+        }
     }
 
     fn ask(
@@ -426,6 +586,7 @@ impl DriverState {
                 since: Instant::now(),
             },
         );
+        let checkpoints = self.setup.checkpoints.clone();
         self.answers.push(Box::pin(async move {
             let answer = match pending.wait(timeout, &withdraw).await {
                 Ok(response) => read(response),
@@ -439,6 +600,10 @@ impl DriverState {
                 Err(ClientRequestError::Rejected { error, .. }) => Answer::Failed {
                     reason: warden_model::one_line(&format!("{rejected}: {error}")),
                 },
+            };
+            let answer = match checkpoints {
+                Some(c) => claim_answer(c, &call_id, answer).await,
+                None => answer,
             };
             Some((call_id, answer))
         }));
@@ -454,7 +619,33 @@ impl DriverState {
         let limits = self.setup.tool_limits.clone();
         let secrets = self.setup.secrets.clone();
         let toolbox = self.setup.toolbox.clone();
+        let checkpoints = self.setup.checkpoints.clone();
         self.tool_tasks.push(tokio::spawn(async move {
+            // The call is written down as running before it starts: a journal without
+            // this record proves the call never started (the write reaches the kernel,
+            // which a killed process does not lose), so a restart never runs it again.
+            // It is not synced: every allowed call would wait for the disk. What must
+            // hold across a power loss is the answer's claim, which is synced before an
+            // asked call runs, and a restart runs again only calls that were asked
+            // (`restore.rs`). When the record cannot be written, the call does not run.
+            if let Some(c) = checkpoints
+                && let Err(e) = c.try_write(&crate::store::Record::Running {
+                    call: call_id.clone(),
+                })
+            {
+                let text = format!(
+                    "The call did not run: Warden could not record it in the session's journal ({e})."
+                );
+                let result = ToolResult {
+                    ok: false,
+                    timed_out: false,
+                    content: Vec::new(),
+                    raw_output: serde_json::Value::String(text.clone()),
+                    for_model: text,
+                };
+                let _ = tx.send(Msg::Event(Event::ToolFinished { call_id, result }));
+                return;
+            }
             let progress_tx = tx.clone();
             let progress_id = call_id.clone();
             let progress_secrets = secrets.clone();
@@ -598,5 +789,60 @@ async fn next_item(
     match model {
         Some(streaming) => streaming.stream.next().await,
         None => std::future::pending().await,
+    }
+}
+
+/// The next tick of the claim poll; never, without one.
+async fn tick(poll: &mut Option<tokio::time::Interval>) {
+    match poll {
+        Some(poll) => {
+            poll.tick().await;
+        }
+        None => std::future::pending().await,
+    }
+}
+
+/// Claims a call for the editor's answer before the turn sees it (on the blocking
+/// pool: the claim is synced). When the call was answered first from another
+/// terminal, that answer is the one used. When the claim cannot be made, the answer
+/// is a denial: a call runs only after its claim is durable.
+async fn claim_answer(c: Checkpoints, call_id: &str, answer: Answer) -> Answer {
+    let (option, note) = match &answer {
+        // Not an answer yet: it opens the form, whose answer is the one claimed.
+        Answer::Selected { option_id, .. } if option_id == permission::EDIT_OR_NOTE => {
+            return answer;
+        }
+        Answer::Selected {
+            option_id, note, ..
+        } => (option_id.clone(), note.clone()),
+        Answer::Cancelled => (permission::REJECT_ONCE.to_owned(), None),
+        Answer::TimedOut => (
+            permission::REJECT_ONCE.to_owned(),
+            Some("no answer in time".to_owned()),
+        ),
+        Answer::Failed { reason } => (permission::REJECT_ONCE.to_owned(), Some(reason.clone())),
+    };
+    let claim = crate::store::Claim {
+        call: call_id.to_owned(),
+        option: option.clone(),
+        by: crate::store::AnsweredBy::Editor,
+        note,
+        at_ms: crate::store::now_ms(),
+    };
+    match tokio::task::spawn_blocking(move || c.claim(claim)).await {
+        Ok(Ok(owner)) if owner.by == crate::store::AnsweredBy::Editor && owner.option == option => {
+            answer
+        }
+        Ok(Ok(owner)) => Answer::Selected {
+            option_id: owner.option,
+            edited_input: None,
+            note: owner.note,
+        },
+        Ok(Err(e)) => Answer::Failed {
+            reason: warden_model::one_line(&format!("the answer could not be recorded: {e}")),
+        },
+        Err(e) => Answer::Failed {
+            reason: warden_model::one_line(&format!("the answer could not be recorded: {e}")),
+        },
     }
 }

@@ -3,6 +3,7 @@
 
 mod agent;
 mod audit;
+mod checkpoint;
 mod commands;
 mod config_options;
 mod content;
@@ -17,12 +18,15 @@ mod notice;
 mod permission;
 mod preview;
 mod registry;
+mod restore;
 mod session;
+mod store;
 mod turn;
 mod updates;
 mod user_config;
 
 pub use agent::{AgentConfig, EnvReader, WardenAgent};
+pub use checkpoint::Checkpoints;
 pub use driver::{AuditSink, TurnSetup, drive};
 pub use editor::ClientEditor;
 pub use engine_gate::{EngineGate, ModeCell};
@@ -32,6 +36,14 @@ pub use gate::{
 pub use notice::{Notice, Severity};
 pub use permission::{Answer, Choice};
 pub use preview::{FileState, Files};
+pub use store::{
+    AnswerRecord, AnsweredBy, AnsweredCall, Claim, ClaimResult, FinishedCall, Header,
+    InterruptedCall, Interruption, Journal, LineProblem, LoadedSession, Lookup, OfferedOption,
+    Parsed, PendingCall, Problem, ProposedCall, Rebuilt, Record, ReplayCall, ReplayItem,
+    ReplayStatus, Retention, SessionStore, SessionStoreError, SessionSummary,
+    UNREADABLE_CLAIM_OPTION, VERSION as JOURNAL_VERSION, WaitingCall, decode, encode, now_ms,
+    parse, prune_at_start, valid_session_id,
+};
 pub use turn::{
     AnswerOutcome, AuditKind, AuditNote, Command, Event, Stored, ToolResult, Turn, TurnLimits,
 };

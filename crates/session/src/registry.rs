@@ -93,6 +93,8 @@ mod tests {
             running: Mutex::new(None),
             startup: Mutex::new(Vec::new()),
             mcp: Vec::new(),
+            checkpoints: None,
+            resumed: Mutex::new(Vec::new()),
         })
     }
 

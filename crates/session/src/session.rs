@@ -36,6 +36,11 @@ pub(crate) struct Session {
     pub(crate) startup: Mutex<Vec<Notice>>,
     /// The session's MCP servers (also in its toolbox), stopped with it.
     pub(crate) mcp: Vec<Arc<warden_mcp::Server>>,
+    /// The session's journal, when sessions are stored.
+    pub(crate) checkpoints: Option<crate::checkpoint::Checkpoints>,
+    /// Calls a restored session left waiting, asked again at the start of its next
+    /// turn.
+    pub(crate) resumed: Mutex<Vec<warden_model::ToolCallRequest>>,
 }
 
 pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -59,6 +64,11 @@ impl Session {
 
     pub(crate) fn set_mode(&self, mode: Mode, client: &ClientHandle) {
         self.mode.set(mode);
+        if let Some(c) = &self.checkpoints {
+            c.write(&crate::store::Record::Mode {
+                mode: mode.id().to_owned(),
+            });
+        }
         client.notify(SessionNotification::new(
             self.id.clone(),
             SessionUpdate::CurrentModeUpdate(CurrentModeUpdate::new(mode.id())),

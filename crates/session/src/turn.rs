@@ -276,6 +276,9 @@ pub struct Turn {
     /// The client shows forms: requests offer `edit-or-note`.
     forms: bool,
     ended: bool,
+    /// The user's prompt, while the calls a restored session left waiting are settled
+    /// first (see [`Turn::resume`]): it joins the conversation after their results.
+    prompt: Option<String>,
 }
 
 impl Turn {
@@ -301,8 +304,46 @@ impl Turn {
             stored_words: Vec::new(),
             forms: false,
             ended: false,
+            prompt: None,
         };
         (turn, vec![Command::CallModel])
+    }
+
+    /// Starts a turn in a restored session whose last reply left `waiting` calls
+    /// without a result: they are judged again by today's policy (and asked again when
+    /// it asks), as a batch of their own; once they are settled, `prompt` joins the
+    /// conversation and the model is asked, as for [`Turn::start`]. The reply that
+    /// proposed them is already in the conversation.
+    pub fn resume(
+        session: SessionId,
+        conversation: Conversation,
+        waiting: Vec<ToolCallRequest>,
+        prompt: String,
+        limits: TurnLimits,
+        forms: bool,
+        gate: &dyn Gate,
+    ) -> (Turn, Vec<Command>) {
+        let mut turn = Turn {
+            session,
+            conversation,
+            limits,
+            batch: Vec::new(),
+            notes: Vec::new(),
+            files: Files::default(),
+            model_requests: 0,
+            asks: 0,
+            storing: 0,
+            stored_words: Vec::new(),
+            forms,
+            ended: false,
+            prompt: Some(prompt),
+        };
+        let mut out = Vec::new();
+        for request in waiting {
+            turn.propose(request, gate, &mut out);
+        }
+        turn.continue_if_settled(&mut out);
+        (turn, out)
     }
 
     /// Offers "approve with edits" and "deny with a note" as a form (for clients that
@@ -964,6 +1005,9 @@ impl Turn {
         self.stored_words.clear();
         for (call_id, note) in std::mem::take(&mut self.notes) {
             self.conversation.push_user_note(call_id, note);
+        }
+        if let Some(prompt) = self.prompt.take() {
+            self.conversation.push_user(prompt);
         }
         if self.model_requests >= self.limits.max_model_requests {
             out.push(self.notify(updates::message_chunk(

@@ -186,6 +186,30 @@ describe("warden through acpx", { timeout: 5 * RUN_TIMEOUT_MS }, () => {
     assert.deepEqual(run.statuses("call_1"), ["pending", "in_progress", "failed"]);
   });
 
+  test("a persistent session survives a restart of its agent with its conversation intact", async () => {
+    const created = await acpx(["sessions", "new"]);
+    assert.equal(created.code, 0, created.stderr);
+    const read = call("fs_read", { path: "a.txt" });
+    const first = await json("--approve-all", "prompt", read);
+    assert.deepEqual(first.statuses("call_1"), ["pending", "in_progress", "completed"], first.stdout);
+    // Kill -9 the Warden that acpx keeps for the session (by the pid acpx recorded).
+    const shown = await acpx(["sessions", "show"]);
+    const pid = Number(/^pid: (\d+)$/m.exec(shown.stdout)?.[1]);
+    assert.ok(pid > 0, shown.stdout);
+    process.kill(pid, "SIGKILL");
+    // acpx starts a new Warden, which restores the stored session: the scripted model
+    // numbers a call after the calls of the conversation, so `call_2` proves the
+    // conversation came back whole.
+    const second = await json("--approve-all", "prompt", read);
+    assert.equal(second.code, 0, second.stderr);
+    assert.ok(
+      second.messages.some((m) => m.method === "session/resume" || m.method === "session/load"),
+      second.stdout,
+    );
+    assert.deepEqual(second.statuses("call_2"), ["pending", "in_progress", "completed"], second.stdout);
+    assert.equal(second.text(), "- fs_read: completed");
+  });
+
   test("the commands list arrives, and /grants is answered by Warden", async () => {
     const run = await json("exec", "/grants");
     assert.equal(run.code, 0, run.stderr);

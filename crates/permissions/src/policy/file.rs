@@ -87,6 +87,11 @@ pub struct PolicyFile {
     /// How long one MCP tool call may take before it fails as hung, in seconds
     /// (default 300).
     pub mcp_call_timeout_secs: Option<u64>,
+    /// Days a stored session is kept after its last change (user and managed files
+    /// only).
+    pub session_retention_days: Option<u64>,
+    /// How many stored sessions are kept at most (user and managed files only).
+    pub max_sessions: Option<usize>,
     /// The rules, in order.
     #[serde(default, rename = "rule", skip_serializing_if = "Vec::is_empty")]
     pub rules: Vec<RawRule>,

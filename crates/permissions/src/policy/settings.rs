@@ -14,6 +14,10 @@ pub const DEFAULT_APPROVAL_TIMEOUT_SECS: u64 = 30;
 pub const DEFAULT_MAX_PENDING_REQUESTS: usize = 16;
 /// `max_asks_per_turn` when no file sets it.
 pub const DEFAULT_MAX_ASKS_PER_TURN: usize = 32;
+/// `session_retention_days` when no file sets it.
+pub const DEFAULT_SESSION_RETENTION_DAYS: u64 = 30;
+/// `max_sessions` when no file sets it.
+pub const DEFAULT_MAX_SESSIONS: usize = 1000;
 
 /// `mcp_connect_timeout_secs` when no file sets it.
 pub const DEFAULT_MCP_CONNECT_TIMEOUT_SECS: u64 = 10;
@@ -38,6 +42,10 @@ pub struct Settings {
     pub mcp_connect_timeout_secs: u64,
     /// Seconds one MCP tool call may take.
     pub mcp_call_timeout_secs: u64,
+    /// Days a stored session is kept after its last change.
+    pub session_retention_days: u64,
+    /// How many stored sessions are kept at most.
+    pub max_sessions: usize,
 }
 
 impl Default for Settings {
@@ -52,6 +60,8 @@ impl Default for Settings {
             max_asks_per_turn: DEFAULT_MAX_ASKS_PER_TURN,
             mcp_connect_timeout_secs: DEFAULT_MCP_CONNECT_TIMEOUT_SECS,
             mcp_call_timeout_secs: DEFAULT_MCP_CALL_TIMEOUT_SECS,
+            session_retention_days: DEFAULT_SESSION_RETENTION_DAYS,
+            max_sessions: DEFAULT_MAX_SESSIONS,
         }
     }
 }
@@ -104,6 +114,16 @@ impl Settings {
             && (!untrusted || n < self.max_asks_per_turn)
         {
             self.max_asks_per_turn = n;
+        }
+        // What is kept of the user's own sessions is the user's (or the
+        // administrator's) to say, never a project's, trusted or not.
+        if layer != Layer::Project {
+            if let Some(days) = file.session_retention_days {
+                self.session_retention_days = days;
+            }
+            if let Some(n) = file.max_sessions {
+                self.max_sessions = n;
+            }
         }
         if untrusted {
             return;

@@ -1059,3 +1059,63 @@ fn a_reply_that_stops_without_a_finish_reason_is_judged_by_the_turn() {
         turn.conversation().messages()
     );
 }
+
+/// A restored session's waiting call is judged and asked again before the prompt; the
+/// prompt joins the conversation after the call's result, and only then is the model
+/// called (a model must see a result for every call of a reply before the next prompt).
+#[test]
+fn a_resumed_turn_asks_the_waiting_calls_again_before_its_prompt() {
+    let gate = FakeGate::default();
+    let waiting = call("c2", "write", json!({"path": "a", "content": "x"}));
+    let conversation = Conversation::from_messages(vec![
+        warden_model::Message::User {
+            text: "before".to_owned(),
+        },
+        warden_model::Message::Assistant {
+            text: String::new(),
+            tool_calls: vec![waiting.clone()],
+        },
+    ]);
+    let (mut turn, first) = Turn::resume(
+        SessionId::new("s"),
+        conversation,
+        vec![waiting],
+        "go on".to_owned(),
+        TurnLimits::default(),
+        false,
+        &gate,
+    );
+    let mut lines: Vec<String> = first.iter().map(render).collect();
+    for event in [pick("c2", "allow-once"), done("c2", true)] {
+        lines.push("--".to_owned());
+        lines.extend(turn.handle(event, &gate).iter().map(render));
+    }
+    expect![[r#"
+        tool_call c2 pending
+        audit c2 ask
+        ask c2 [allow-once allow-session allow-project reject-once reject-project]
+        --
+        audit c2 granted
+        update c2 inprogress
+        run c2 {"path":"a","content":"x"}
+        --
+        update c2 completed
+        call model
+    "#]]
+    .assert_eq(&(lines.join("\n") + "\n"));
+    let roles: Vec<String> = turn
+        .conversation()
+        .messages()
+        .iter()
+        .map(|m| match m {
+            warden_model::Message::User { text } => format!("user {text}"),
+            warden_model::Message::Assistant { .. } => "assistant".to_owned(),
+            warden_model::Message::ToolResult { call_id, .. } => format!("result {call_id}"),
+            warden_model::Message::UserNote { .. } => "note".to_owned(),
+        })
+        .collect();
+    assert_eq!(
+        roles,
+        ["user before", "assistant", "result c2", "user go on"]
+    );
+}

@@ -854,3 +854,26 @@ fn a_sensitive_path_in_an_mcp_call_raises_it_whatever_the_annotations() {
         );
     }
 }
+
+/// What is kept of the user's sessions is the user's to say: the user's file sets it, a
+/// project cannot change it, trusted or not.
+#[test]
+fn session_retention_comes_from_the_user_never_a_project() {
+    let w = World::new();
+    let kept = |layers: &[(Layer, &str)], trusted: bool| {
+        let engine = w.engine(layers, trusted);
+        let s = engine.settings();
+        (s.session_retention_days, s.max_sessions)
+    };
+    assert_eq!(kept(&[], false), (30, 1000));
+    let user = "session_retention_days = 7\nmax_sessions = 20\n";
+    assert_eq!(kept(&[(Layer::User, user)], false), (7, 20));
+    let project = "session_retention_days = 0\nmax_sessions = 0\n";
+    for trusted in [false, true] {
+        assert_eq!(
+            kept(&[(Layer::User, user), (Layer::Project, project)], trusted),
+            (7, 20),
+            "trusted: {trusted}"
+        );
+    }
+}

@@ -1,0 +1,212 @@
+//! A live session's journal, as its turns write it (the store is `store.rs`).
+//!
+//! The driver writes a record at each state change of a turn: the prompt, the model's
+//! text, every conversation entry as it is added, a call when it is asked or about to
+//! run, its answer and what became of it. Appends go straight to the kernel from the
+//! runtime's thread (one `write` of one line, like a log line), which a killed process
+//! does not lose; what must survive a power loss too (an answer's claim) is written and
+//! synced on the blocking pool, and the call waits for it.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use warden_model::Message;
+
+use crate::store::{
+    AnswerRecord, AnsweredBy, Claim, ClaimResult, FinishedCall, Journal, OfferedOption,
+    ProposedCall, Record, SessionStore, SessionStoreError, now_ms,
+};
+
+/// The journal of one live session and the store it lives in. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Checkpoints {
+    store: SessionStore,
+    session: String,
+    journal: Arc<Mutex<Journal>>,
+}
+
+fn lock(journal: &Mutex<Journal>) -> std::sync::MutexGuard<'_, Journal> {
+    journal
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Checkpoints {
+    pub fn new(store: SessionStore, session: String, journal: Journal) -> Checkpoints {
+        Checkpoints {
+            store,
+            session,
+            journal: Arc::new(Mutex::new(journal)),
+        }
+    }
+
+    pub fn store(&self) -> &SessionStore {
+        &self.store
+    }
+
+    /// Appends a record. A failure is logged, not fatal: the session goes on, and what
+    /// was not written is what a later load misses (a call about to run is written by
+    /// [`Checkpoints::try_write`], whose failure stops the call).
+    pub fn write(&self, record: &Record) {
+        if let Err(e) = lock(&self.journal).append(record) {
+            tracing::warn!(session = %self.session, error = %e, "cannot write to the session's journal");
+        }
+    }
+
+    /// Appends a record, and says whether it was written: for the record whose failure
+    /// must stop what it records (a call about to run).
+    pub fn try_write(&self, record: &Record) -> Result<(), SessionStoreError> {
+        lock(&self.journal).append(record)
+    }
+
+    /// Claims a call for an answer, durably, and journals the answer that owns it:
+    /// this one when it won, the earlier one when the call was answered before.
+    /// Blocking: call it from the blocking pool.
+    pub fn claim(&self, claim: Claim) -> Result<Claim, SessionStoreError> {
+        let owner = match self.store.claim(&self.session, &claim)? {
+            ClaimResult::Won => claim,
+            ClaimResult::Taken(Some(first)) => first,
+            ClaimResult::Taken(None) => Claim {
+                option: crate::store::UNREADABLE_CLAIM_OPTION.to_owned(),
+                note: Some("the earlier answer could not be read".to_owned()),
+                ..claim
+            },
+        };
+        self.write(&Record::Answered(AnswerRecord {
+            call: owner.call.clone(),
+            option: owner.option.clone(),
+            by: owner.by,
+            note: owner.note.clone(),
+        }));
+        Ok(owner)
+    }
+
+    /// The answer claimed for a call from another terminal, if any: a stat of its file
+    /// (and a read when it exists).
+    pub fn claimed_elsewhere(&self, call: &str) -> Option<Claim> {
+        match self.store.claim_of(&self.session, call) {
+            Ok(claim) => claim.filter(|c| c.by == AnsweredBy::Pending),
+            Err(e) => {
+                tracing::debug!(error = %e, "cannot look for an answer file");
+                None
+            }
+        }
+    }
+
+    /// Drops the answer file of an earlier call with the same id, before a new call
+    /// with that id is asked: an id is unique only within a reply, and an old answer
+    /// must never answer a new call. Safe against `warden pending`, which only answers
+    /// calls that were asked, and this one is not asked yet.
+    pub fn forget_old_answer(&self, call: &str) {
+        if let Ok(Some(_)) = self.store.claim_of(&self.session, call)
+            && let Ok(dir) = self.store.answers_dir(&self.session)
+        {
+            let _ = std::fs::remove_file(dir.join(crate::store::call_file_name(call)));
+        }
+    }
+}
+
+/// What a turn's driver knows of a call before it writes it down: the call from the
+/// evaluation's audit note, its title and kind from its `tool_call`, its options from
+/// its permission request.
+#[derive(Debug, Default)]
+pub struct CallNotes {
+    calls: HashMap<String, ProposedCall>,
+    written: std::collections::HashSet<String>,
+    /// Calls of a restored session asked again: an answer already given to them (from
+    /// `warden pending`) is theirs, and stays.
+    keep: std::collections::HashSet<String>,
+}
+
+impl CallNotes {
+    /// Notes for a turn that asks again the calls `resumed` (see [`CallNotes::keep`]).
+    pub fn keeping_answers_of(resumed: Vec<String>) -> CallNotes {
+        CallNotes {
+            keep: resumed.into_iter().collect(),
+            ..CallNotes::default()
+        }
+    }
+
+    /// The evaluation of a call.
+    pub fn evaluated(
+        &mut self,
+        call: &str,
+        tool: &str,
+        args: &serde_json::Value,
+        verdict: &crate::gate::Verdict,
+    ) {
+        let entry = self.entry(call);
+        entry.tool = tool.to_owned();
+        entry.args = args.clone();
+        entry.risk = verdict.risk;
+        entry.reason = verdict.reason.clone();
+        entry.grant = verdict.proposal.as_ref().map(|p| p.words.clone());
+    }
+
+    /// The call's `tool_call`, as the client was shown it.
+    pub fn shown(&mut self, call: &str, title: &str, kind: &str) {
+        let entry = self.entry(call);
+        entry.title = title.to_owned();
+        entry.kind = kind.to_owned();
+    }
+
+    pub fn offered(&mut self, call: &str, options: Vec<OfferedOption>) {
+        self.entry(call).options = options;
+    }
+
+    fn entry(&mut self, call: &str) -> &mut ProposedCall {
+        self.calls
+            .entry(call.to_owned())
+            .or_insert_with(|| ProposedCall {
+                id: call.to_owned(),
+                tool: String::new(),
+                args: serde_json::Value::Null,
+                title: String::new(),
+                kind: String::new(),
+                risk: warden_permissions::Risk::Low,
+                reason: String::new(),
+                options: Vec::new(),
+                grant: None,
+                at_ms: now_ms(),
+            })
+    }
+
+    /// Writes the call's `proposed` record, once.
+    pub fn propose(&mut self, checkpoints: &Checkpoints, call: &str) {
+        if self.written.insert(call.to_owned()) {
+            if !self.keep.contains(call) {
+                checkpoints.forget_old_answer(call);
+            }
+            let record = self.entry(call).clone();
+            checkpoints.write(&Record::Proposed(record));
+        }
+    }
+
+    /// Whether the call's `proposed` record was written.
+    pub fn is_written(&self, call: &str) -> bool {
+        self.written.contains(call)
+    }
+}
+
+/// The `finished` record of a call whose result joined the conversation.
+pub fn finished(message: &Message) -> Option<Record> {
+    let Message::ToolResult {
+        call_id,
+        outcome,
+        content,
+        ..
+    } = message
+    else {
+        return None;
+    };
+    let mut summary: String = content.chars().take(400).collect();
+    if summary.len() < content.len() {
+        summary.push('…');
+    }
+    Some(Record::Finished(FinishedCall {
+        call: call_id.clone(),
+        status: *outcome,
+        summary,
+        told: content.clone(),
+    }))
+}

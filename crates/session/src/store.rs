@@ -1,0 +1,228 @@
+//! Sessions that survive a restart: one append-only journal per session under the
+//! state folder's `sessions/`, and the answers to its permission requests, claimed
+//! once across processes.
+//!
+//! `sessions/<id>.jsonl` is the journal (`journal.rs`, records in `record.rs`): every
+//! state change of a session, appended as it happens, one checked line each, so that a
+//! process killed at any point leaves a journal that loads (`load.rs` skips and reports
+//! a torn or damaged line). `sessions/<id>.answers/<call>` is the answer to one call
+//! (`claim.rs`): created exclusively, so exactly one answer, from the editor or from
+//! `warden pending`, is ever used. The folders are the user's own, mode 0700, and the
+//! files 0600; a folder that others could read or write is refused (`folder.rs`).
+//! Old sessions are pruned at start-up (`retention.rs`).
+
+mod claim;
+mod error;
+mod folder;
+mod journal;
+mod load;
+mod pending;
+mod record;
+mod retention;
+
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+pub use claim::{Claim, ClaimResult, UNREADABLE_CLAIM_OPTION};
+pub use error::SessionStoreError;
+pub use folder::{call_file_name, valid_session_id};
+pub use journal::Journal;
+pub use load::{
+    AnsweredCall, InterruptedCall, Interruption, LoadedSession, Parsed, Problem, Rebuilt,
+    ReplayCall, ReplayItem, ReplayStatus, WaitingCall, parse,
+};
+pub use pending::{Lookup, PendingCall};
+pub use record::{
+    AnswerRecord, AnsweredBy, FinishedCall, Header, LineProblem, OfferedOption, ProposedCall,
+    Record, VERSION, decode, encode,
+};
+pub use retention::{Retention, prune_at_start};
+
+use claim::Answers;
+
+/// The sessions folder.
+#[derive(Debug, Clone)]
+pub struct SessionStore {
+    dir: PathBuf,
+}
+
+/// One stored session, as `warden sessions list` and `session/list` show it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionSummary {
+    pub id: String,
+    pub cwd: PathBuf,
+    pub title: Option<String>,
+    pub created_ms: u64,
+    /// When the journal was last written, in milliseconds since the Unix epoch.
+    pub updated_ms: u64,
+    /// User prompts.
+    pub prompts: usize,
+    /// Calls waiting for an answer.
+    pub waiting: usize,
+    /// Lines that did not load.
+    pub problems: usize,
+}
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> u64 {
+    millis(SystemTime::now())
+}
+
+fn millis(t: SystemTime) -> u64 {
+    t.duration_since(UNIX_EPOCH)
+        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+        .unwrap_or(0)
+}
+
+impl SessionStore {
+    /// Opens the sessions folder, creating it (mode 0700) when missing. A folder that
+    /// is not the user's own, or that group or others may use, is refused.
+    pub fn open(dir: impl Into<PathBuf>) -> Result<SessionStore, SessionStoreError> {
+        let dir = dir.into();
+        folder::ensure_private(&dir)?;
+        Ok(SessionStore { dir })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn checked_id<'a>(&self, id: &'a str) -> Result<&'a str, SessionStoreError> {
+        if valid_session_id(id) {
+            Ok(id)
+        } else {
+            Err(SessionStoreError::InvalidId { id: id.to_owned() })
+        }
+    }
+
+    /// The journal's path of a session.
+    pub fn journal_path(&self, id: &str) -> Result<PathBuf, SessionStoreError> {
+        Ok(self.dir.join(format!("{}.jsonl", self.checked_id(id)?)))
+    }
+
+    fn answers(&self, id: &str) -> Result<Answers, SessionStoreError> {
+        Ok(Answers::new(
+            self.dir.join(format!("{}.answers", self.checked_id(id)?)),
+        ))
+    }
+
+    /// Starts the journal of a new session with its header.
+    pub fn create(&self, header: &Header) -> Result<Journal, SessionStoreError> {
+        Journal::create(self.journal_path(&header.id)?, header)
+    }
+
+    /// Opens a stored session's journal to append to it.
+    pub fn reopen(&self, id: &str) -> Result<Journal, SessionStoreError> {
+        let path = self.journal_path(id)?;
+        if !path.exists() {
+            return Err(SessionStoreError::NotFound { id: id.to_owned() });
+        }
+        Journal::reopen(path)
+    }
+
+    /// Loads a stored session with its answers (see [`Rebuilt::settle`]).
+    pub fn load(&self, id: &str) -> Result<LoadedSession, SessionStoreError> {
+        let path = self.journal_path(id)?;
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(SessionStoreError::NotFound { id: id.to_owned() });
+            }
+            Err(e) => return Err(SessionStoreError::io(&path, "read", e)),
+        };
+        let parsed = parse(&bytes);
+        for p in &parsed.problems {
+            tracing::warn!(file = %path.display(), line = p.line, problem = ?p.kind, "skipped a session journal line");
+        }
+        let rebuilt = Rebuilt::new(parsed).ok_or(SessionStoreError::NoHeader { path })?;
+        let claims = self.answers(id)?.of(rebuilt.open_calls())?;
+        Ok(rebuilt.settle(&claims))
+    }
+
+    /// Claims a call for an answer: the first claim wins, durably, and every later one
+    /// is refused (`claim.rs`).
+    pub fn claim(&self, session: &str, claim: &Claim) -> Result<ClaimResult, SessionStoreError> {
+        self.answers(session)?.claim(claim)
+    }
+
+    /// The claim of one call, if someone answered it: what a running Warden polls for
+    /// while a call waits.
+    pub fn claim_of(&self, session: &str, call: &str) -> Result<Option<Claim>, SessionStoreError> {
+        Ok(self.answers(session)?.get(call))
+    }
+
+    /// The answers folder of a session, for a cheap look at whether it changed.
+    pub fn answers_dir(&self, session: &str) -> Result<PathBuf, SessionStoreError> {
+        Ok(self.answers(session)?.dir().to_owned())
+    }
+
+    /// The ids of the stored sessions with their journals' last change, newest first.
+    fn ids(&self) -> Result<Vec<(String, SystemTime)>, SessionStoreError> {
+        let entries = std::fs::read_dir(&self.dir)
+            .map_err(|e| SessionStoreError::io(&self.dir, "read", e))?;
+        let mut ids = Vec::new();
+        for entry in entries.filter_map(Result::ok) {
+            let name = entry.file_name();
+            let Some(id) = name.to_str().and_then(|n| n.strip_suffix(".jsonl")) else {
+                continue;
+            };
+            if !valid_session_id(id) {
+                continue;
+            }
+            let modified = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .unwrap_or(UNIX_EPOCH);
+            ids.push((id.to_owned(), modified));
+        }
+        ids.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        Ok(ids)
+    }
+
+    /// Every stored session, newest first. A journal that cannot be read is skipped
+    /// with a warning.
+    pub fn list(&self) -> Result<Vec<SessionSummary>, SessionStoreError> {
+        let mut out = Vec::new();
+        for (id, modified) in self.ids()? {
+            match self.load(&id) {
+                Ok(s) => out.push(SessionSummary {
+                    prompts: s
+                        .replay
+                        .iter()
+                        .filter(|r| matches!(r, ReplayItem::User { .. }))
+                        .count(),
+                    waiting: s.waiting.iter().filter(|w| w.asked.is_some()).count(),
+                    problems: s.problems.len(),
+                    id,
+                    cwd: s.header.cwd,
+                    title: s.title,
+                    created_ms: s.header.created_ms,
+                    updated_ms: millis(modified),
+                }),
+                Err(e) => tracing::warn!(session = %id, error = %e, "cannot read a stored session"),
+            }
+        }
+        Ok(out)
+    }
+
+    /// Deletes a stored session: its journal and its answers. Returns false when there
+    /// is no such session.
+    pub fn delete(&self, id: &str) -> Result<bool, SessionStoreError> {
+        let path = self.journal_path(id)?;
+        match std::fs::remove_file(&path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+            Err(e) => return Err(SessionStoreError::io(&path, "delete", e)),
+        }
+        let answers = self.answers(id)?;
+        match std::fs::remove_dir_all(answers.dir()) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(SessionStoreError::io(answers.dir(), "delete", e)),
+        }
+        Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,149 @@
+//! Answers claimed once, across processes.
+//!
+//! The answer to call C of session S is the file `S.answers/<C>`, created with
+//! `O_CREAT|O_EXCL`: whoever creates it first (the running Warden for the editor's
+//! answer, or `warden pending` from another terminal) owns the call, and every later
+//! answer finds the file and is refused. The file is written and synced, then its
+//! folder synced, before the claim counts: a call runs only after its claim is durable.
+
+use std::collections::HashMap;
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::SessionStoreError;
+use super::folder::{call_file_name, ensure_private, private_file, sync_dir};
+use super::record::AnsweredBy;
+
+/// An answer as its claim file holds it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Claim {
+    /// The call's id, as the model named it.
+    pub call: String,
+    /// The chosen option's id (`allow-once`, `reject-once`, ...).
+    pub option: String,
+    pub by: AnsweredBy,
+    pub note: Option<String>,
+    /// Milliseconds since the Unix epoch.
+    pub at_ms: u64,
+}
+
+/// What a claim file that cannot be read stands for: the file's existence owns the
+/// call (someone answered), but its answer is unknown, and an unknown answer is a
+/// denial.
+pub const UNREADABLE_CLAIM_OPTION: &str = "reject-once";
+
+/// What became of an attempt to claim a call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClaimResult {
+    /// This answer owns the call; its claim is durable.
+    Won,
+    /// The call was answered before; this answer is refused. Holds the first answer
+    /// when its file could be read.
+    Taken(Option<Claim>),
+}
+
+/// The answers folder of one session.
+#[derive(Debug, Clone)]
+pub(crate) struct Answers {
+    dir: PathBuf,
+}
+
+impl Answers {
+    pub(crate) fn new(dir: PathBuf) -> Answers {
+        Answers { dir }
+    }
+
+    pub(crate) fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn path(&self, call: &str) -> PathBuf {
+        self.dir.join(call_file_name(call))
+    }
+
+    /// Claims the call for this answer (see the module's docs).
+    pub(crate) fn claim(&self, claim: &Claim) -> Result<ClaimResult, SessionStoreError> {
+        ensure_private(&self.dir)?;
+        let path = self.path(&claim.call);
+        let mut file =
+            match private_file(OpenOptions::new().write(true).create_new(true)).open(&path) {
+                Ok(file) => file,
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    return Ok(ClaimResult::Taken(self.read(&path, &claim.call)));
+                }
+                Err(e) => return Err(SessionStoreError::io(&path, "create the answer", e)),
+            };
+        let body = serde_json::to_vec(claim).map_err(|source| SessionStoreError::Encode {
+            path: path.clone(),
+            source,
+        })?;
+        // From here the call is this answer's, whatever happens: a file left empty by a
+        // crash still refuses every other answer, and reads as a denial.
+        file.write_all(&body)
+            .and_then(|()| file.sync_all())
+            .map_err(|e| SessionStoreError::io(&path, "write the answer", e))?;
+        sync_dir(&self.dir)?;
+        Ok(ClaimResult::Won)
+    }
+
+    /// The claim of one call, if it was answered.
+    pub(crate) fn get(&self, call: &str) -> Option<Claim> {
+        let path = self.path(call);
+        match std::fs::symlink_metadata(&path) {
+            Ok(_) => Some(self.read(&path, call).unwrap_or_else(|| unreadable(call))),
+            Err(_) => None,
+        }
+    }
+
+    /// The claims of the given calls, by call id (one directory read, then one file
+    /// read per claim found). A missing folder holds none.
+    pub(crate) fn of<'a>(
+        &self,
+        calls: impl IntoIterator<Item = &'a str>,
+    ) -> Result<HashMap<String, Claim>, SessionStoreError> {
+        let names = match std::fs::read_dir(&self.dir) {
+            Ok(entries) => entries
+                .filter_map(Result::ok)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect::<std::collections::HashSet<_>>(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
+            Err(e) => return Err(SessionStoreError::io(&self.dir, "read", e)),
+        };
+        if names.is_empty() {
+            return Ok(HashMap::new());
+        }
+        super::folder::check_private(&self.dir)?;
+        Ok(calls
+            .into_iter()
+            .filter(|call| names.contains(&call_file_name(call)))
+            .map(|call| {
+                let claim = self
+                    .read(&self.path(call), call)
+                    .unwrap_or_else(|| unreadable(call));
+                (call.to_owned(), claim)
+            })
+            .collect())
+    }
+
+    /// Reads a claim file; one that does not parse, or names another call, is
+    /// unreadable (and so a denial).
+    fn read(&self, path: &Path, call: &str) -> Option<Claim> {
+        let bytes = std::fs::read(path).ok()?;
+        serde_json::from_slice::<Claim>(&bytes)
+            .ok()
+            .filter(|c| c.call == call)
+    }
+}
+
+fn unreadable(call: &str) -> Claim {
+    Claim {
+        call: call.to_owned(),
+        option: UNREADABLE_CLAIM_OPTION.to_owned(),
+        by: AnsweredBy::Pending,
+        note: Some("the answer file could not be read".to_owned()),
+        at_ms: 0,
+    }
+}

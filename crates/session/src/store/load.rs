@@ -1,0 +1,390 @@
+//! Reading a journal back: what loads, what was damaged, and where every call stands.
+
+use std::collections::HashMap;
+
+use warden_model::{Message, ToolOutcome};
+use warden_permissions::Grant;
+
+use super::claim::Claim;
+use super::record::{AnswerRecord, Header, LineProblem, ProposedCall, Record, decode};
+
+/// A line that was not loaded, by its 1-based number.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub line: usize,
+    pub kind: LineProblem,
+}
+
+/// The records of a journal that loaded, and the lines that did not. Never fails: a
+/// damaged line is skipped and reported, the rest loads.
+#[derive(Debug, Default)]
+pub struct Parsed {
+    pub records: Vec<Record>,
+    pub problems: Vec<Problem>,
+}
+
+/// Splits a journal's bytes into records.
+pub fn parse(bytes: &[u8]) -> Parsed {
+    let mut parsed = Parsed::default();
+    let mut rest = bytes;
+    let mut number = 0;
+    while !rest.is_empty() {
+        number += 1;
+        let (line, complete) = match memchr_newline(rest) {
+            Some(end) => {
+                let line = &rest[..end];
+                rest = &rest[end + 1..];
+                (line, true)
+            }
+            None => (std::mem::take(&mut rest), false),
+        };
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match decode(line) {
+            Ok(record) => parsed.records.push(record),
+            // A last line without its newline was cut short by a crash: expected, and
+            // harmless (see `Running`), so it is told apart from damage.
+            Err(_) if !complete => parsed.problems.push(Problem {
+                line: number,
+                kind: LineProblem::Torn,
+            }),
+            Err(kind) => parsed.problems.push(Problem { line: number, kind }),
+        }
+    }
+    parsed
+}
+
+fn memchr_newline(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|&b| b == b'\n')
+}
+
+/// What a client is shown again on `session/load`, in order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReplayItem {
+    User { text: String },
+    Agent { text: String },
+    ToolCall(ReplayCall),
+}
+
+/// A tool call with its last status.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplayCall {
+    pub id: String,
+    pub tool: String,
+    pub title: String,
+    pub kind: String,
+    pub status: ReplayStatus,
+    pub content: Option<String>,
+}
+
+/// The ACP status a replayed call shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReplayStatus {
+    Pending,
+    InProgress,
+    Completed,
+    Failed,
+}
+
+/// A call that has not run and has no answer: evaluated again on load (and asked
+/// again when the policy still asks).
+#[derive(Debug, Clone, PartialEq)]
+pub struct WaitingCall {
+    pub call: ProposedCall,
+    /// The permission request that asked it, when one was sent.
+    pub asked: Option<String>,
+}
+
+/// A call answered (by the editor, or by `warden pending` while no Warden ran) that
+/// has not started: the answer is applied on load.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnsweredCall {
+    pub call: ProposedCall,
+    pub answer: AnswerRecord,
+}
+
+/// Why a call counts as interrupted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Interruption {
+    /// It was running when Warden stopped.
+    WasRunning,
+    /// The journal is damaged, so whether it ran cannot be known.
+    Damaged,
+}
+
+impl Interruption {
+    /// What the model and the client are told.
+    pub fn as_text(self) -> &'static str {
+        match self {
+            Interruption::WasRunning => {
+                "Interrupted: Warden stopped while this call was running. It was not run again; it may have done part of its work."
+            }
+            Interruption::Damaged => {
+                "Interrupted: the session's journal is damaged, so whether this call ran is unknown. It was not run again."
+            }
+        }
+    }
+}
+
+/// A call that will not run: the caller records it as interrupted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InterruptedCall {
+    pub call: ProposedCall,
+    pub why: Interruption,
+}
+
+/// A session as its journal (and its answers folder) left it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadedSession {
+    pub header: Header,
+    pub mode: String,
+    pub model: String,
+    pub title: Option<String>,
+    /// The conversation as the model saw it, with a failed result appended for every
+    /// interrupted call that has none, so that the model is told.
+    pub conversation: Vec<Message>,
+    /// How many messages at the end of `conversation` the load added (the results of
+    /// interrupted calls): the journal does not hold them yet.
+    pub added: usize,
+    pub replay: Vec<ReplayItem>,
+    pub waiting: Vec<WaitingCall>,
+    pub answered: Vec<AnsweredCall>,
+    pub interrupted: Vec<InterruptedCall>,
+    pub grants: Vec<Grant>,
+    pub problems: Vec<Problem>,
+}
+
+#[derive(Debug)]
+struct Track {
+    call: ProposedCall,
+    asked: Option<String>,
+    answer: Option<AnswerRecord>,
+    running: bool,
+    done: bool,
+    replay: usize,
+}
+
+/// The records applied in order, before the answers folder is consulted.
+#[derive(Debug)]
+pub struct Rebuilt {
+    header: Header,
+    mode: String,
+    model: String,
+    title: Option<String>,
+    conversation: Vec<Message>,
+    replay: Vec<ReplayItem>,
+    tracks: Vec<Track>,
+    grants: Vec<Grant>,
+    problems: Vec<Problem>,
+}
+
+impl Rebuilt {
+    /// Applies the records. `None` when no header was read (the journal's first record
+    /// is its header; without it the session has no id or folder).
+    pub fn new(parsed: Parsed) -> Option<Rebuilt> {
+        let mut records = parsed.records.into_iter();
+        let header = loop {
+            match records.next()? {
+                Record::Header(h) => break h,
+                // Records before a damaged header are of no known session.
+                _ => continue,
+            }
+        };
+        let mut s = Rebuilt {
+            mode: header.mode.clone(),
+            model: header.model.clone(),
+            title: header.title.clone(),
+            header,
+            conversation: Vec::new(),
+            replay: Vec::new(),
+            tracks: Vec::new(),
+            grants: Vec::new(),
+            problems: parsed.problems,
+        };
+        let mut by_id: HashMap<String, usize> = HashMap::new();
+        for record in records {
+            s.apply(record, &mut by_id);
+        }
+        Some(s)
+    }
+
+    fn apply(&mut self, record: Record, by_id: &mut HashMap<String, usize>) {
+        let track = |id: &str| by_id.get(id).copied();
+        match record {
+            Record::Header(_) => {}
+            Record::Mode { mode } => self.mode = mode,
+            Record::Model { model } => self.model = model,
+            Record::Title { title } => self.title = Some(title),
+            Record::UserMessage { text } => self.replay.push(ReplayItem::User { text }),
+            Record::AgentText { text } => match self.replay.last_mut() {
+                Some(ReplayItem::Agent { text: last }) => last.push_str(&text),
+                _ => self.replay.push(ReplayItem::Agent { text }),
+            },
+            Record::Proposed(call) => {
+                // The same call proposed again (asked again after a restart): it keeps
+                // its place, and starts over.
+                if let Some(i) = track(&call.id).filter(|&i| !self.tracks[i].done) {
+                    let t = &mut self.tracks[i];
+                    (t.asked, t.answer, t.running) = (None, None, false);
+                    t.call = call;
+                    self.set_status(i, ReplayStatus::Pending, None);
+                    return;
+                }
+                self.replay.push(ReplayItem::ToolCall(ReplayCall {
+                    id: call.id.clone(),
+                    tool: call.tool.clone(),
+                    title: call.title.clone(),
+                    kind: call.kind.clone(),
+                    status: ReplayStatus::Pending,
+                    content: None,
+                }));
+                by_id.insert(call.id.clone(), self.tracks.len());
+                self.tracks.push(Track {
+                    call,
+                    asked: None,
+                    answer: None,
+                    running: false,
+                    done: false,
+                    replay: self.replay.len() - 1,
+                });
+            }
+            Record::Asked { call, request } => {
+                if let Some(i) = track(&call) {
+                    self.tracks[i].asked = Some(request);
+                }
+            }
+            Record::Answered(answer) => {
+                if let Some(i) = track(&answer.call) {
+                    self.tracks[i].answer = Some(answer);
+                }
+            }
+            Record::Running { call } => {
+                if let Some(i) = track(&call) {
+                    self.tracks[i].running = true;
+                    self.set_status(i, ReplayStatus::InProgress, None);
+                }
+            }
+            Record::Finished(f) => {
+                if let Some(i) = track(&f.call) {
+                    self.tracks[i].done = true;
+                    let status = match f.status {
+                        ToolOutcome::Completed => ReplayStatus::Completed,
+                        _ => ReplayStatus::Failed,
+                    };
+                    self.set_status(i, status, Some(f.summary));
+                }
+            }
+            Record::Interrupted { call } => {
+                if let Some(i) = track(&call) {
+                    self.tracks[i].done = true;
+                    let text = Interruption::WasRunning.as_text().to_owned();
+                    self.set_status(i, ReplayStatus::Failed, Some(text));
+                }
+            }
+            Record::Grant { grant } => self.grants.push(grant),
+            Record::Conversation { message } => self.conversation.push(message),
+        }
+    }
+
+    fn set_status(&mut self, track: usize, status: ReplayStatus, content: Option<String>) {
+        if let Some(ReplayItem::ToolCall(call)) = self.replay.get_mut(self.tracks[track].replay) {
+            call.status = status;
+            if content.is_some() {
+                call.content = content;
+            }
+        }
+    }
+
+    /// The calls that have neither finished nor been marked interrupted: the only
+    /// ones whose answer files matter.
+    pub fn open_calls(&self) -> impl Iterator<Item = &str> {
+        self.tracks
+            .iter()
+            .filter(|t| !t.done)
+            .map(|t| t.call.id.as_str())
+    }
+
+    /// Decides where every open call stands, with the answers claimed for them.
+    ///
+    /// A call that was running is interrupted. When a line other than a torn last one
+    /// was damaged, a `running` record may be among the lost, so every open call is
+    /// interrupted: nothing whose fate is unknown runs again. Otherwise a call with an
+    /// answer (a journal record or a claim file) is answered, and the rest wait.
+    pub fn settle(mut self, claims: &HashMap<String, Claim>) -> LoadedSession {
+        let damaged = self.problems.iter().any(|p| p.kind != LineProblem::Torn);
+        let mut waiting = Vec::new();
+        let mut answered = Vec::new();
+        let mut interrupted = Vec::new();
+        let told: std::collections::HashSet<String> = self
+            .conversation
+            .iter()
+            .filter_map(|m| match m {
+                Message::ToolResult { call_id, .. } => Some(call_id.clone()),
+                _ => None,
+            })
+            .collect();
+        let journaled = self.conversation.len();
+        let open: Vec<usize> = (0..self.tracks.len())
+            .filter(|&i| !self.tracks[i].done)
+            .collect();
+        for i in open {
+            let why = if self.tracks[i].running {
+                Some(Interruption::WasRunning)
+            } else if damaged {
+                Some(Interruption::Damaged)
+            } else {
+                None
+            };
+            let t = &self.tracks[i];
+            if let Some(why) = why {
+                if !told.contains(&t.call.id) {
+                    self.conversation.push(Message::ToolResult {
+                        call_id: t.call.id.clone(),
+                        tool: t.call.tool.clone(),
+                        outcome: ToolOutcome::Failed,
+                        content: why.as_text().to_owned(),
+                    });
+                }
+                interrupted.push(InterruptedCall {
+                    call: t.call.clone(),
+                    why,
+                });
+                self.set_status(i, ReplayStatus::Failed, Some(why.as_text().to_owned()));
+                continue;
+            }
+            let answer = t.answer.clone().or_else(|| {
+                claims.get(&t.call.id).map(|c| AnswerRecord {
+                    call: c.call.clone(),
+                    option: c.option.clone(),
+                    by: c.by,
+                    note: c.note.clone(),
+                })
+            });
+            match answer {
+                Some(answer) => answered.push(AnsweredCall {
+                    call: t.call.clone(),
+                    answer,
+                }),
+                None => waiting.push(WaitingCall {
+                    call: t.call.clone(),
+                    asked: t.asked.clone(),
+                }),
+            }
+        }
+        LoadedSession {
+            header: self.header,
+            mode: self.mode,
+            model: self.model,
+            title: self.title,
+            added: self.conversation.len() - journaled,
+            conversation: self.conversation,
+            replay: self.replay,
+            waiting,
+            answered,
+            interrupted,
+            grants: self.grants,
+            problems: self.problems,
+        }
+    }
+}

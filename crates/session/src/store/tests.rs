@@ -1,0 +1,616 @@
+//! The store's rules as tables: what a journal loads as, whatever state a crash or a
+//! disk left it in, and answers that are used once.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use expect_test::{Expect, expect};
+use serde_json::json;
+use warden_model::{Message, ToolOutcome};
+use warden_permissions::Risk;
+
+use super::*;
+
+fn header(id: &str) -> Header {
+    Header {
+        id: id.into(),
+        cwd: "/work/p".into(),
+        created_ms: 1_790_000_000_000,
+        model: "scripted".into(),
+        mode: "ask".into(),
+        title: None,
+    }
+}
+
+fn proposed(id: &str) -> ProposedCall {
+    ProposedCall {
+        id: id.into(),
+        tool: "terminal".into(),
+        args: json!({"command": "echo hi >> log.txt"}),
+        title: "echo hi >> log.txt".into(),
+        kind: "execute".into(),
+        risk: Risk::Medium,
+        reason: "writes log.txt".into(),
+        options: vec![
+            OfferedOption {
+                id: "allow-once".into(),
+                name: "Allow once".into(),
+                kind: "allow_once".into(),
+            },
+            OfferedOption {
+                id: "reject-once".into(),
+                name: "Reject".into(),
+                kind: "reject_once".into(),
+            },
+        ],
+        grant: None,
+        at_ms: 1_790_000_001_000,
+    }
+}
+
+fn finished(id: &str, status: ToolOutcome) -> Record {
+    Record::Finished(FinishedCall {
+        call: id.into(),
+        status,
+        summary: format!("{id} {}", status.as_words()),
+        told: "ok".into(),
+    })
+}
+
+fn answered(id: &str, option: &str) -> Record {
+    Record::Answered(AnswerRecord {
+        call: id.into(),
+        option: option.into(),
+        by: AnsweredBy::Editor,
+        note: None,
+    })
+}
+
+/// A journal of one turn: a prompt, a reply with three calls (one done, one asked and
+/// waiting, one running) and the model's text.
+fn turn() -> Vec<Record> {
+    vec![
+        Record::Header(header("s1")),
+        Record::UserMessage { text: "hi".into() },
+        Record::Conversation {
+            message: Message::User { text: "hi".into() },
+        },
+        Record::AgentText {
+            text: "Let me ".into(),
+        },
+        Record::AgentText {
+            text: "look.".into(),
+        },
+        Record::Proposed(proposed("c1")),
+        Record::Running { call: "c1".into() },
+        finished("c1", ToolOutcome::Completed),
+        Record::Proposed(proposed("c2")),
+        Record::Asked {
+            call: "c2".into(),
+            request: "7".into(),
+        },
+        Record::Proposed(proposed("c3")),
+        Record::Running { call: "c3".into() },
+        Record::Mode {
+            mode: "read-only".into(),
+        },
+    ]
+}
+
+fn bytes(records: &[Record]) -> Vec<u8> {
+    records
+        .iter()
+        .flat_map(|r| encode(r).expect("encode"))
+        .collect()
+}
+
+/// Lays out what a journal loads as, for the tables.
+fn render(bytes: &[u8], claims: &HashMap<String, Claim>) -> String {
+    let parsed = parse(bytes);
+    let Some(rebuilt) = Rebuilt::new(parsed) else {
+        return "no header\n".into();
+    };
+    let s = rebuilt.settle(claims);
+    let mut out = String::new();
+    writeln!(out, "session {} mode {}", s.header.id, s.mode).ok();
+    for p in &s.problems {
+        writeln!(out, "problem line {}: {:?}", p.line, p.kind).ok();
+    }
+    for item in &s.replay {
+        match item {
+            ReplayItem::User { text } => writeln!(out, "user: {text}"),
+            ReplayItem::Agent { text } => writeln!(out, "agent: {text}"),
+            ReplayItem::ToolCall(c) => writeln!(
+                out,
+                "call {} {:?}{}",
+                c.id,
+                c.status,
+                c.content
+                    .as_deref()
+                    .map(|t| format!(": {}", &t[..t.len().min(40)]))
+                    .unwrap_or_default()
+            ),
+        }
+        .ok();
+    }
+    for w in &s.waiting {
+        writeln!(out, "waiting {} asked {:?}", w.call.id, w.asked).ok();
+    }
+    for a in &s.answered {
+        writeln!(
+            out,
+            "answered {} {} by {:?}",
+            a.call.id, a.answer.option, a.answer.by
+        )
+        .ok();
+    }
+    for i in &s.interrupted {
+        writeln!(out, "interrupted {} {:?}", i.call.id, i.why).ok();
+    }
+    writeln!(out, "conversation {} message(s)", s.conversation.len()).ok();
+    out
+}
+
+fn check(bytes: &[u8], expect: Expect) {
+    expect.assert_eq(&render(bytes, &HashMap::new()));
+}
+
+#[test]
+fn a_whole_journal_loads_every_call_where_it_stood() {
+    check(
+        &bytes(&turn()),
+        expect![[r#"
+            session s1 mode read-only
+            user: hi
+            agent: Let me look.
+            call c1 Completed: c1 completed
+            call c2 Pending
+            call c3 Failed: Interrupted: Warden stopped while this c
+            waiting c2 asked Some("7")
+            interrupted c3 WasRunning
+            conversation 2 message(s)
+        "#]],
+    );
+}
+
+#[test]
+fn a_torn_last_record_is_reported_and_the_rest_loads() {
+    let mut b = bytes(&turn());
+    let whole = b.len();
+    b.extend_from_slice(&encode(&finished("c3", ToolOutcome::Completed)).expect("encode"));
+    // Cut the last record in its middle: the crash happened while it was written.
+    b.truncate(whole + 30);
+    check(
+        &b,
+        expect![[r#"
+            session s1 mode read-only
+            problem line 14: Torn
+            user: hi
+            agent: Let me look.
+            call c1 Completed: c1 completed
+            call c2 Pending
+            call c3 Failed: Interrupted: Warden stopped while this c
+            waiting c2 asked Some("7")
+            interrupted c3 WasRunning
+            conversation 2 message(s)
+        "#]],
+    );
+}
+
+/// A record without its newline that verifies was written whole: it counts.
+#[test]
+fn a_whole_last_record_without_its_newline_loads() {
+    let mut b = bytes(&turn()[..2]);
+    b.pop();
+    check(
+        &b,
+        expect![[r#"
+            session s1 mode ask
+            user: hi
+            conversation 0 message(s)
+        "#]],
+    );
+}
+
+/// A damaged line in the middle may have been a call's `running` record, so no open
+/// call is run or asked again: each is interrupted, and the model is told.
+#[test]
+fn a_corrupt_line_in_the_middle_interrupts_every_open_call() {
+    let mut records = turn();
+    records.insert(11, answered("c2", "allow-once"));
+    let mut b = bytes(&records);
+    // Flip one byte inside the `running` record of c3, keeping the line's length.
+    let text = String::from_utf8(b.clone()).expect("utf-8");
+    let at = text
+        .find("\"running\",\"call\":\"c3\"")
+        .expect("c3 running")
+        + 18;
+    b[at] = b'4';
+    check(
+        &b,
+        expect![[r#"
+            session s1 mode read-only
+            problem line 13: Corrupt("checksum mismatch")
+            user: hi
+            agent: Let me look.
+            call c1 Completed: c1 completed
+            call c2 Failed: Interrupted: the session's journal is da
+            call c3 Failed: Interrupted: the session's journal is da
+            interrupted c2 Damaged
+            interrupted c3 Damaged
+            conversation 3 message(s)
+        "#]],
+    );
+}
+
+#[test]
+fn lines_of_another_version_or_not_of_a_journal_are_skipped() {
+    let mut b = bytes(&turn()[..2]);
+    b.extend_from_slice(b"{\"v\":2,\"sum\":\"0000000000000000\",\"rec\":{\"type\":\"agent_text\",\"text\":\"new\"}}\n");
+    b.extend_from_slice(b"not json\n\n   \n");
+    b.extend_from_slice(b"{\"v\":1,\"sum\":\"00\",\"rec\":{}}\n");
+    b.extend_from_slice(&bytes(&[Record::AgentText { text: "old".into() }]));
+    check(
+        &b,
+        expect![[r#"
+            session s1 mode ask
+            problem line 3: Version(2)
+            problem line 4: Corrupt("not a journal line")
+            problem line 7: Corrupt("cut short")
+            user: hi
+            agent: old
+            conversation 0 message(s)
+        "#]],
+    );
+}
+
+/// A record whose checksum verifies but whose type this build does not know (written
+/// by hand, or by a later build that kept the version) is skipped, not guessed at.
+#[test]
+fn an_unknown_record_type_is_corrupt() {
+    let rec = br#"{"type":"telepathy","call":"c9"}"#;
+    let sum = {
+        use sha2::{Digest, Sha256};
+        warden_audit::hex(&Sha256::digest(rec)[..8])
+    };
+    let mut b = bytes(&turn()[..1]);
+    b.extend_from_slice(format!("{{\"v\":1,\"sum\":\"{sum}\",\"rec\":").as_bytes());
+    b.extend_from_slice(rec);
+    b.extend_from_slice(b"}\n");
+    check(
+        &b,
+        expect![[r#"
+            session s1 mode ask
+            problem line 2: Corrupt("unknown record")
+            conversation 0 message(s)
+        "#]],
+    );
+}
+
+#[test]
+fn an_empty_or_headless_journal_is_no_session() {
+    check(b"", expect!["no header\n"]);
+    check(&bytes(&turn()[1..4]), expect!["no header\n"]);
+    // A header cut short is no header either.
+    let mut b = bytes(&turn()[..1]);
+    b.truncate(b.len() / 2);
+    check(&b, expect!["no header\n"]);
+}
+
+/// An answer found in the answers folder (from `warden pending` while no Warden ran)
+/// is applied; one in the journal too; a call answered and then started is
+/// interrupted, never answered again.
+#[test]
+fn answers_from_the_folder_or_the_journal_are_applied_once() {
+    let mut records = turn();
+    records.push(Record::Proposed(proposed("c4")));
+    records.push(Record::Asked {
+        call: "c4".into(),
+        request: "8".into(),
+    });
+    records.push(answered("c4", "reject-once"));
+    let claims = HashMap::from([(
+        "c2".to_owned(),
+        Claim {
+            call: "c2".into(),
+            option: "allow-once".into(),
+            by: AnsweredBy::Pending,
+            note: None,
+            at_ms: 1,
+        },
+    )]);
+    expect![[r#"
+        session s1 mode read-only
+        user: hi
+        agent: Let me look.
+        call c1 Completed: c1 completed
+        call c2 Pending
+        call c3 Failed: Interrupted: Warden stopped while this c
+        call c4 Pending
+        answered c2 allow-once by Pending
+        answered c4 reject-once by Editor
+        interrupted c3 WasRunning
+        conversation 2 message(s)
+    "#]]
+    .assert_eq(&render(&bytes(&records), &claims));
+}
+
+fn store() -> (tempfile::TempDir, SessionStore) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let store = SessionStore::open(dir.path().join("state/sessions")).expect("open");
+    (dir, store)
+}
+
+/// Appending after a crash that tore the last line starts a fresh line, so the new
+/// record loads and only the torn one is lost.
+#[test]
+fn appending_after_a_torn_line_loses_only_that_line() {
+    let (_dir, store) = store();
+    let mut journal = store.create(&header("s1")).expect("create");
+    journal
+        .append(&Record::UserMessage { text: "one".into() })
+        .expect("append");
+    drop(journal);
+    let path = store.journal_path("s1").expect("path");
+    let mut b = std::fs::read(&path).expect("read");
+    b.extend_from_slice(b"{\"v\":1,\"sum\":\"12");
+    std::fs::write(&path, &b).expect("write");
+    let mut journal = store.reopen("s1").expect("reopen");
+    journal
+        .append(&Record::UserMessage { text: "two".into() })
+        .expect("append");
+    let loaded = store.load("s1").expect("load");
+    assert_eq!(
+        loaded.replay,
+        vec![
+            ReplayItem::User { text: "one".into() },
+            ReplayItem::User { text: "two".into() }
+        ]
+    );
+    assert_eq!(
+        loaded.problems,
+        vec![Problem {
+            line: 3,
+            kind: LineProblem::Corrupt("cut short")
+        }]
+    );
+}
+
+fn claim(call: &str, option: &str) -> Claim {
+    Claim {
+        call: call.into(),
+        option: option.into(),
+        by: AnsweredBy::Editor,
+        note: None,
+        at_ms: 1,
+    }
+}
+
+#[test]
+fn a_second_answer_is_refused_and_the_first_one_stands() {
+    let (_dir, store) = store();
+    let first = claim("c1", "allow-once");
+    assert_eq!(store.claim("s1", &first).expect("claim"), ClaimResult::Won);
+    assert_eq!(
+        store
+            .claim("s1", &claim("c1", "reject-once"))
+            .expect("claim"),
+        ClaimResult::Taken(Some(first.clone()))
+    );
+    assert_eq!(store.claim_of("s1", "c1").expect("look"), Some(first));
+    assert_eq!(store.claim_of("s1", "c2").expect("look"), None);
+    // The same call id in another session is another call.
+    assert_eq!(
+        store
+            .claim("s2", &claim("c1", "reject-once"))
+            .expect("claim"),
+        ClaimResult::Won
+    );
+}
+
+/// Many answers racing for one call, from threads of their own: exactly one wins.
+#[test]
+fn answers_racing_for_one_call_have_one_winner() {
+    let (_dir, store) = store();
+    for round in 0..20 {
+        let call = format!("c{round}");
+        let barrier = std::sync::Barrier::new(8);
+        let won = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..8)
+                .map(|i| {
+                    let (store, call, barrier) = (&store, &call, &barrier);
+                    scope.spawn(move || {
+                        barrier.wait();
+                        let option = if i % 2 == 0 {
+                            "allow-once"
+                        } else {
+                            "reject-once"
+                        };
+                        store.claim("s1", &claim(call, option)).expect("claim")
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("join"))
+                .filter(|r| *r == ClaimResult::Won)
+                .count()
+        });
+        assert_eq!(won, 1, "round {round}");
+    }
+}
+
+/// Call ids come from the model: one that could name another file, or is long, gets a
+/// hashed file name, and two such ids never share an answer.
+#[test]
+fn call_ids_that_are_not_plain_names_get_answers_of_their_own() {
+    let (_dir, store) = store();
+    let long_a = format!("{}a", "x".repeat(150));
+    let long_b = format!("{}b", "x".repeat(150));
+    for call in [
+        "../../grants.jsonl",
+        ".hidden",
+        "a/b",
+        &long_a,
+        &long_b,
+        "%41",
+    ] {
+        assert_eq!(
+            store
+                .claim("s1", &claim(call, "allow-once"))
+                .expect("claim"),
+            ClaimResult::Won,
+            "{call}"
+        );
+    }
+    let names: Vec<String> = std::fs::read_dir(store.answers_dir("s1").expect("dir"))
+        .expect("read")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 6);
+    assert!(
+        names.iter().all(|n| n.starts_with('%') && n.len() == 65),
+        "{names:?}"
+    );
+    assert!(!store.dir().join("grants.jsonl").exists());
+}
+
+#[test]
+fn session_ids_that_could_name_another_file_are_refused() {
+    let (_dir, store) = store();
+    for id in ["", "../x", ".x", "a/b", "a\0b", &"x".repeat(129)] {
+        assert!(
+            matches!(store.load(id), Err(SessionStoreError::InvalidId { .. })),
+            "{id:?}"
+        );
+    }
+    assert!(matches!(
+        store.load("sess_1"),
+        Err(SessionStoreError::NotFound { .. })
+    ));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_folder_others_may_use_is_refused_with_the_reason() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let sessions = dir.path().join("sessions");
+    SessionStore::open(&sessions).expect("open");
+    let mode = std::fs::metadata(&sessions)
+        .expect("meta")
+        .permissions()
+        .mode()
+        & 0o777;
+    assert_eq!(mode, 0o700);
+    for loose in [0o750, 0o705, 0o777] {
+        std::fs::set_permissions(&sessions, std::fs::Permissions::from_mode(loose)).expect("chmod");
+        let err = SessionStore::open(&sessions).expect_err("loose folder");
+        assert!(
+            matches!(&err, SessionStoreError::Unsafe { reason, .. } if reason.contains(&format!("{loose:o}"))),
+            "{err}"
+        );
+    }
+    std::fs::set_permissions(&sessions, std::fs::Permissions::from_mode(0o700)).expect("chmod");
+    let link = dir.path().join("link");
+    std::os::unix::fs::symlink(&sessions, &link).expect("symlink");
+    let err = SessionStore::open(&link).expect_err("symlink");
+    assert!(err.to_string().contains("not a folder"), "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn journals_and_answers_are_the_user_s_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let (_dir, store) = store();
+    store.create(&header("s1")).expect("create");
+    store
+        .claim("s1", &claim("c1", "allow-once"))
+        .expect("claim");
+    let mode =
+        |p: std::path::PathBuf| std::fs::metadata(p).expect("meta").permissions().mode() & 0o777;
+    assert_eq!(mode(store.journal_path("s1").expect("path")), 0o600);
+    assert_eq!(mode(store.answers_dir("s1").expect("dir")), 0o700);
+    assert_eq!(
+        mode(store.answers_dir("s1").expect("dir").join("c1")),
+        0o600
+    );
+    // A session id is created once: a second header for it is refused.
+    assert!(store.create(&header("s1")).is_err());
+}
+
+/// Sessions pending approval, listed across sessions and answered by their id.
+#[test]
+fn pending_calls_are_listed_across_sessions_and_answered_once() {
+    let (_dir, store) = store();
+    for id in ["s1", "s2"] {
+        let mut j = store.create(&header(id)).expect("create");
+        for r in &turn()[1..] {
+            j.append(r).expect("append");
+        }
+    }
+    let ids: Vec<String> = store
+        .pending()
+        .expect("pending")
+        .iter()
+        .map(PendingCall::id)
+        .collect();
+    assert_eq!(ids, ["s1/c2", "s2/c2"]);
+    assert!(matches!(store.find_pending("s").expect("find"), Lookup::Ambiguous(v) if v.len() == 2));
+    assert_eq!(store.find_pending("s3").expect("find"), Lookup::NotFound);
+    let Lookup::Found(call) = store.find_pending("s2").expect("find") else {
+        panic!("s2 names one call");
+    };
+    assert_eq!(
+        store
+            .answer_pending(&call, false, Some("no".into()))
+            .expect("answer"),
+        ClaimResult::Won
+    );
+    assert!(matches!(
+        store.answer_pending(&call, true, None).expect("answer"),
+        ClaimResult::Taken(Some(Claim { ref option, .. })) if option == "reject-once"
+    ));
+    let ids: Vec<String> = store
+        .pending()
+        .expect("pending")
+        .iter()
+        .map(PendingCall::id)
+        .collect();
+    assert_eq!(ids, ["s1/c2"]);
+    let loaded = store.load("s2").expect("load");
+    assert_eq!(loaded.answered.len(), 1);
+    assert_eq!(loaded.answered[0].answer.note.as_deref(), Some("no"));
+}
+
+#[test]
+fn pruning_drops_old_sessions_then_the_oldest_beyond_the_limit() {
+    let (_dir, store) = store();
+    let now = std::time::SystemTime::now();
+    let day = std::time::Duration::from_secs(24 * 60 * 60);
+    for (id, age_days) in [("a", 0), ("b", 1), ("c", 2), ("old", 31), ("open", 40)] {
+        store.create(&header(id)).expect("create");
+        let file = std::fs::File::options()
+            .append(true)
+            .open(store.journal_path(id).expect("path"))
+            .expect("open");
+        file.set_modified(now - day * age_days).expect("touch");
+        store.claim(id, &claim("c1", "allow-once")).expect("claim");
+    }
+    let retention = Retention {
+        days: 30,
+        max_sessions: 3,
+    };
+    // `open` is kept however old: this process has it open. It counts towards the
+    // limit, so the oldest of the others beyond it go.
+    assert_eq!(store.prune(now, retention, &["open"]).expect("prune"), 2);
+    let left: Vec<String> = store
+        .list()
+        .expect("list")
+        .into_iter()
+        .map(|s| s.id)
+        .collect();
+    assert_eq!(left, ["a", "b", "open"]);
+    assert!(!store.answers_dir("old").expect("dir").exists());
+    assert!(!store.answers_dir("c").expect("dir").exists());
+}

@@ -1,0 +1,162 @@
+//! `warden sessions list|show ID|delete ID`: the stored sessions.
+
+use std::io::Write as _;
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use serde_json::json;
+use warden_permissions::Locations;
+use warden_session::{ReplayItem, ReplayStatus, SessionStore};
+
+use super::pending::age;
+
+#[derive(Debug, clap::Subcommand)]
+pub enum SessionsCommand {
+    /// List the stored sessions, newest first.
+    List(ListArgs),
+    /// Show a stored session's conversation and tool calls.
+    Show(IdArgs),
+    /// Delete a stored session and its answers.
+    Delete(IdArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ListArgs {
+    /// One JSON object a line instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct IdArgs {
+    /// The session's id, as `warden sessions list` shows it.
+    id: String,
+}
+
+pub fn run(cmd: SessionsCommand) -> anyhow::Result<ExitCode> {
+    let store = SessionStore::open(Locations::from_env().sessions_dir())?;
+    match cmd {
+        SessionsCommand::List(args) => list(&store, args.json),
+        SessionsCommand::Show(args) => show(&store, &args.id),
+        SessionsCommand::Delete(args) => delete(&store, &args.id),
+    }
+}
+
+#[allow(clippy::print_stdout)]
+fn list(store: &SessionStore, json: bool) -> anyhow::Result<ExitCode> {
+    let sessions = store
+        .list()
+        .with_context(|| format!("cannot read the sessions in {}", store.dir().display()))?;
+    let mut out = std::io::stdout().lock();
+    if json {
+        for s in &sessions {
+            let line = json!({
+                "id": s.id,
+                "cwd": s.cwd,
+                "title": s.title,
+                "created_ms": s.created_ms,
+                "updated_ms": s.updated_ms,
+                "prompts": s.prompts,
+                "waiting": s.waiting,
+                "damaged_lines": s.problems,
+            });
+            writeln!(out, "{line}")?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if sessions.is_empty() {
+        writeln!(out, "No stored sessions ({}).", store.dir().display())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(
+        out,
+        "{:<28} {:>7} {:>7} {:>7} {:<30} TITLE",
+        "ID", "UPDATED", "PROMPTS", "WAITING", "CWD"
+    )?;
+    for s in &sessions {
+        writeln!(
+            out,
+            "{:<28} {:>7} {:>7} {:>7} {:<30} {}",
+            s.id,
+            age(s.updated_ms),
+            s.prompts,
+            s.waiting,
+            s.cwd.display(),
+            s.title.as_deref().unwrap_or("")
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[allow(clippy::print_stdout)]
+fn show(store: &SessionStore, id: &str) -> anyhow::Result<ExitCode> {
+    let session = match store.load(id) {
+        Ok(s) => s,
+        Err(warden_session::SessionStoreError::NotFound { .. }) => {
+            writeln!(
+                std::io::stdout().lock(),
+                "No stored session has the id {id}."
+            )?;
+            return Ok(ExitCode::from(1));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "session {}", session.header.id)?;
+    writeln!(out, "cwd     {}", session.header.cwd.display())?;
+    writeln!(out, "created {} ago", age(session.header.created_ms))?;
+    writeln!(out, "model   {}", session.model)?;
+    writeln!(out, "mode    {}", session.mode)?;
+    if let Some(title) = &session.title {
+        writeln!(out, "title   {title}")?;
+    }
+    for p in &session.problems {
+        writeln!(out, "! line {} not loaded: {:?}", p.line, p.kind)?;
+    }
+    writeln!(out)?;
+    let waiting: Vec<&str> = session
+        .waiting
+        .iter()
+        .filter(|w| w.asked.is_some())
+        .map(|w| w.call.id.as_str())
+        .collect();
+    for item in &session.replay {
+        match item {
+            ReplayItem::User { text } => writeln!(out, "> {}", indent(text))?,
+            ReplayItem::Agent { text } => writeln!(out, "{}", indent(text))?,
+            ReplayItem::ToolCall(call) => {
+                let status = if waiting.contains(&call.id.as_str()) {
+                    "waiting for approval"
+                } else {
+                    match call.status {
+                        ReplayStatus::Pending => "pending",
+                        ReplayStatus::InProgress => "in progress",
+                        ReplayStatus::Completed => "completed",
+                        ReplayStatus::Failed => "failed",
+                    }
+                };
+                writeln!(out, "[{}] {} ({status})", call.tool, call.title)?;
+                if let Some(content) = &call.content {
+                    writeln!(out, "    {}", indent(content))?;
+                }
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn indent(text: &str) -> String {
+    text.replace('\n', "\n    ")
+}
+
+#[allow(clippy::print_stdout)]
+fn delete(store: &SessionStore, id: &str) -> anyhow::Result<ExitCode> {
+    let mut out = std::io::stdout().lock();
+    if store.delete(id)? {
+        writeln!(out, "Deleted session {id}.")?;
+        Ok(ExitCode::SUCCESS)
+    } else {
+        writeln!(out, "No stored session has the id {id}.")?;
+        Ok(ExitCode::from(1))
+    }
+}

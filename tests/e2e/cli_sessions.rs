@@ -1,0 +1,267 @@
+//! `warden sessions` and `warden pending`, end to end through the binary, on sessions
+//! written with the store's own journal (as a Warden that stopped mid-turn left them).
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::json;
+use warden_model::ToolOutcome;
+use warden_permissions::Risk;
+use warden_session::{
+    FinishedCall, Header, OfferedOption, ProposedCall, Record, SessionStore, now_ms,
+};
+
+fn warden(home: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_warden"))
+        .args(args)
+        .env("WARDEN_HOME", home)
+        .env_remove("XDG_STATE_HOME")
+        .output()
+        .expect("run warden")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("utf-8")
+}
+
+fn call(id: &str, command: &str) -> ProposedCall {
+    ProposedCall {
+        id: id.into(),
+        tool: "terminal".into(),
+        args: json!({ "command": command }),
+        title: command.into(),
+        kind: "execute".into(),
+        risk: Risk::High,
+        reason: "runs a command".into(),
+        options: vec![
+            OfferedOption {
+                id: "allow-once".into(),
+                name: "Allow once".into(),
+                kind: "allow_once".into(),
+            },
+            OfferedOption {
+                id: "reject-once".into(),
+                name: "Reject".into(),
+                kind: "reject_once".into(),
+            },
+        ],
+        grant: None,
+        at_ms: now_ms() - 90_000,
+    }
+}
+
+/// A session whose turn asked about `c1` and stopped there, after `c0` completed.
+fn write_session(home: &Path, id: &str, cwd: &str) {
+    let store = SessionStore::open(home.join("sessions")).expect("open");
+    let mut j = store
+        .create(&Header {
+            id: id.into(),
+            cwd: cwd.into(),
+            created_ms: now_ms() - 120_000,
+            model: "scripted".into(),
+            mode: "ask".into(),
+            title: Some(format!("title of {id}")),
+        })
+        .expect("create");
+    for r in [
+        Record::UserMessage {
+            text: "append a line".into(),
+        },
+        Record::Proposed(call("c0", "ls")),
+        Record::Running { call: "c0".into() },
+        Record::Finished(FinishedCall {
+            call: "c0".into(),
+            status: ToolOutcome::Completed,
+            summary: "a.txt".into(),
+            told: "a.txt".into(),
+        }),
+        Record::Proposed(call("c1", "echo x >> log.txt")),
+        Record::Asked {
+            call: "c1".into(),
+            request: "3".into(),
+        },
+    ] {
+        j.append(&r).expect("append");
+    }
+}
+
+#[test]
+fn pending_lists_waiting_calls_across_sessions_and_answers_each_once() {
+    let home = tempfile::tempdir().expect("tempdir");
+    write_session(home.path(), "sess_a", "/work/alpha");
+    write_session(home.path(), "sess_b", "/work/beta");
+
+    let out = warden(home.path(), &["pending", "list"]);
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    for (line, (id, session, cwd)) in lines[1..].iter().zip([
+        ("sess_a/c1", "sess_a", "/work/alpha"),
+        ("sess_b/c1", "sess_b", "/work/beta"),
+    ]) {
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(
+            cols[..7],
+            [id, session, cwd, "terminal", "high", "1m", "echo"],
+            "{text}"
+        );
+    }
+    for header in ["ID", "SESSION", "CWD", "TOOL", "RISK", "AGE", "TITLE"] {
+        assert!(lines[0].contains(header), "{text}");
+    }
+
+    // A prefix two calls share names neither.
+    let out = warden(home.path(), &["pending", "approve", "sess_"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(stdout(&out).contains("sess_a/c1") && stdout(&out).contains("sess_b/c1"));
+
+    let out = warden(home.path(), &["pending", "approve", "sess_a/c1"]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        stdout(&out).starts_with("Approved sess_a/c1"),
+        "{}",
+        stdout(&out)
+    );
+    let out = warden(
+        home.path(),
+        &["pending", "deny", "sess_b", "--note", "use printf"],
+    );
+    assert!(out.status.success(), "{out:?}");
+
+    // Both are answered: nothing waits, and a second answer finds nothing to answer.
+    let out = warden(home.path(), &["pending", "list"]);
+    assert_eq!(stdout(&out), "No tool call is waiting for approval.\n");
+    let out = warden(home.path(), &["pending", "deny", "sess_a/c1"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+
+    // The answers are what the session loads with.
+    let store = SessionStore::open(home.path().join("sessions")).expect("open");
+    let a = store.load("sess_a").expect("load");
+    let b = store.load("sess_b").expect("load");
+    let answer = |s: &warden_session::LoadedSession| {
+        let a = &s.answered[0].answer;
+        (a.option.clone(), a.note.clone())
+    };
+    assert_eq!(answer(&a), ("allow-once".to_owned(), None));
+    assert_eq!(
+        answer(&b),
+        ("reject-once".to_owned(), Some("use printf".to_owned()))
+    );
+
+    // The audit log says who answered.
+    let out = warden(home.path(), &["audit", "tail", "--json"]);
+    let audit = stdout(&out);
+    assert_eq!(audit.matches("warden pending").count(), 2, "{audit}");
+}
+
+/// Two terminals approving the same call at once: exactly one answer is used.
+#[test]
+fn two_processes_answering_one_call_have_one_winner() {
+    let home = tempfile::tempdir().expect("tempdir");
+    write_session(home.path(), "sess_a", "/work/alpha");
+    let spawn = |verb: &str| {
+        Command::new(env!("CARGO_BIN_EXE_warden"))
+            .args(["pending", verb, "sess_a/c1"])
+            .env("WARDEN_HOME", home.path())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn")
+    };
+    let children: Vec<_> = ["approve", "deny", "approve", "deny"]
+        .into_iter()
+        .map(spawn)
+        .collect();
+    let outs: Vec<Output> = children
+        .into_iter()
+        .map(|c| c.wait_with_output().expect("wait"))
+        .collect();
+    let won = outs.iter().filter(|o| o.status.success()).count();
+    // A process that looked after the winner claimed finds nothing waiting (exit 1),
+    // one that looked before is refused by the claim (exit 1): either way, one wins.
+    assert_eq!(won, 1, "{outs:?}");
+    assert!(
+        outs.iter()
+            .all(|o| o.status.success() || o.status.code() == Some(1))
+    );
+}
+
+#[test]
+fn sessions_are_listed_shown_and_deleted() {
+    let home = tempfile::tempdir().expect("tempdir");
+    write_session(home.path(), "sess_a", "/work/alpha");
+
+    let out = warden(home.path(), &["sessions", "list", "--json"]);
+    let line: serde_json::Value = serde_json::from_str(stdout(&out).trim()).expect("json");
+    assert_eq!(
+        (
+            &line["id"],
+            &line["cwd"],
+            &line["prompts"],
+            &line["waiting"]
+        ),
+        (
+            &json!("sess_a"),
+            &json!("/work/alpha"),
+            &json!(1),
+            &json!(1)
+        )
+    );
+
+    let out = warden(home.path(), &["sessions", "show", "sess_a"]);
+    let text = stdout(&out);
+    let body: Vec<&str> = text.lines().skip_while(|l| !l.is_empty()).collect();
+    assert_eq!(
+        body,
+        [
+            "",
+            "> append a line",
+            "[terminal] ls (completed)",
+            "    a.txt",
+            "[terminal] echo x >> log.txt (waiting for approval)",
+        ],
+        "{text}"
+    );
+
+    assert_eq!(
+        warden(home.path(), &["sessions", "show", "nope"])
+            .status
+            .code(),
+        Some(1)
+    );
+    assert!(
+        warden(home.path(), &["sessions", "delete", "sess_a"])
+            .status
+            .success()
+    );
+    assert_eq!(
+        warden(home.path(), &["sessions", "delete", "sess_a"])
+            .status
+            .code(),
+        Some(1)
+    );
+    assert_eq!(
+        stdout(&warden(home.path(), &["pending", "list"])),
+        "No tool call is waiting for approval.\n"
+    );
+}
+
+/// A sessions folder others may read or write is refused, with the reason, and
+/// nothing in it is answered.
+#[cfg(unix)]
+#[test]
+fn a_sessions_folder_others_may_use_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let home = tempfile::tempdir().expect("tempdir");
+    write_session(home.path(), "sess_a", "/work/alpha");
+    let sessions = home.path().join("sessions");
+    std::fs::set_permissions(&sessions, std::fs::Permissions::from_mode(0o770)).expect("chmod");
+    let out = warden(home.path(), &["pending", "approve", "sess_a/c1"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("refusing to use") && err.contains("770"),
+        "{err}"
+    );
+    assert!(!sessions.join("sess_a.answers").exists());
+}

@@ -1,0 +1,410 @@
+//! Stored sessions with the real binary: what a turn leaves in its journal, answers
+//! from another terminal (`warden pending`) applied by the running Warden, and what a
+//! `kill -9` leaves behind.
+
+use serde_json::{Value, json};
+
+use super::support::{Answer, Client, Spawn};
+
+fn selected(option: &str) -> Value {
+    json!({"outcome": {"outcome": "selected", "optionId": option}})
+}
+
+/// A prompt whose one call appends a line to `out.txt` in the project: a call that
+/// asks in the default mode, and whose runs can be counted.
+fn append_prompt() -> String {
+    format!(
+        "/call terminal {}",
+        json!({"command": "echo line >> out.txt"})
+    )
+}
+
+fn lines(client: &Client) -> usize {
+    std::fs::read_to_string(client.process().project().join("out.txt"))
+        .map(|t| t.lines().count())
+        .unwrap_or(0)
+}
+
+fn cli(client: &Client, args: &[&str]) -> std::process::Output {
+    client.process().cli(args, &[])
+}
+
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The running Warden sees the answer file within its poll, withdraws the editor's
+/// request, and runs the call once; the editor's late answer and a second `approve`
+/// change nothing.
+#[test]
+fn an_approval_from_another_terminal_runs_the_waiting_call_once() {
+    let mut client = Client::spawn();
+    let session = client.ready_session();
+    let prompt = client.send_prompt(&session, &append_prompt());
+    let request = client.agent_request("session/request_permission");
+
+    let list = cli(&client, &["pending", "list", "--json"]);
+    let pending: Value = serde_json::from_str(stdout(&list).trim()).expect("one json line");
+    let id = format!("{session}/call_1");
+    assert_eq!(pending["id"], json!(id), "{pending}");
+    assert_eq!(pending["tool"], "terminal");
+
+    let out = cli(&client, &["pending", "approve", &id, "--note", "go ahead"]);
+    assert!(out.status.success(), "{out:?}");
+
+    let cancel = client.wait_for("the withdrawal of the editor's request", |m| {
+        m["method"] == "$/cancel_request"
+    });
+    assert_eq!(cancel["params"]["requestId"], request["id"], "{cancel}");
+    let result = client.response(&prompt);
+    assert_eq!(result["result"]["stopReason"], "end_turn", "{result}");
+    assert_eq!(lines(&client), 1);
+
+    // The editor answers after all: the request was withdrawn, the call ran once.
+    client.respond(&request, selected("allow-once"));
+    let out = cli(&client, &["pending", "approve", &id]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    client.prompt(&session, "/say done");
+    assert_eq!(lines(&client), 1);
+
+    // The journal holds the answer once, and tells the story; the audit log says who
+    // answered.
+    let journal = std::fs::read_to_string(
+        client
+            .process()
+            .home()
+            .join("sessions")
+            .join(format!("{session}.jsonl")),
+    )
+    .expect("the journal");
+    assert_eq!(
+        journal.matches("\"type\":\"answered\"").count(),
+        1,
+        "{journal}"
+    );
+    assert_eq!(
+        journal.matches("\"by\":\"pending\"").count(),
+        1,
+        "{journal}"
+    );
+    let show = stdout(&cli(&client, &["sessions", "show", &session]));
+    assert!(show.contains("(completed)"), "{show}");
+    let audit = stdout(&cli(&client, &["audit", "tail", "--json"]));
+    assert!(audit.contains("warden pending"), "{audit}");
+}
+
+/// The editor's answer is claimed before its call runs: `warden pending` then finds
+/// the call answered and is refused.
+#[test]
+fn an_editor_s_answer_is_claimed_so_a_later_one_is_refused() {
+    let mut client = Client::spawn();
+    let session = client.ready_session();
+    client.on_request(|_| Answer::Result(selected("allow-once")));
+    client.prompt(&session, &append_prompt());
+    assert_eq!(lines(&client), 1);
+    let answers = client
+        .process()
+        .home()
+        .join("sessions")
+        .join(format!("{session}.answers"))
+        .join("call_1");
+    let claim: Value =
+        serde_json::from_slice(&std::fs::read(&answers).expect("the claim file")).expect("json");
+    assert_eq!(
+        (&claim["option"], &claim["by"]),
+        (&json!("allow-once"), &json!("editor"))
+    );
+    let out = cli(&client, &["pending", "deny", &format!("{session}/call_1")]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(lines(&client), 1);
+}
+
+/// Killed while a call waits for approval: the journal holds the session, the call
+/// waits in `warden pending list`, and answering it changes no file (no Warden runs).
+#[test]
+fn a_kill_while_a_call_waits_leaves_it_pending_and_unrun() {
+    let mut client = Client::spawn();
+    let session = client.ready_session();
+    let _prompt = client.send_prompt(&session, &append_prompt());
+    let _request = client.agent_request("session/request_permission");
+    client.process_mut().kill();
+
+    let list = stdout(&cli(&client, &["pending", "list"]));
+    assert!(list.contains(&format!("{session}/call_1")), "{list}");
+    let sessions = stdout(&cli(&client, &["sessions", "list", "--json"]));
+    let line: Value = serde_json::from_str(sessions.trim()).expect("one session");
+    assert_eq!(
+        (&line["id"], &line["prompts"], &line["waiting"]),
+        (&json!(session), &json!(1), &json!(1))
+    );
+    let out = cli(&client, &["pending", "deny", &format!("{session}/call_1")]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(lines(&client), 0);
+    assert_eq!(
+        stdout(&cli(&client, &["pending", "list"])),
+        "No tool call is waiting for approval.\n"
+    );
+}
+
+/// A second Warden on the first one's folders (as after a restart).
+fn restart(first: &Client) -> Client {
+    let home = first.process().home().display().to_string();
+    let mut second = Client::spawn_with(&Spawn::default().env("WARDEN_HOME", home));
+    second.initialize();
+    second
+}
+
+fn load_params(session: &str, cwd: &std::path::Path) -> Value {
+    json!({"sessionId": session, "cwd": cwd.display().to_string(), "mcpServers": []})
+}
+
+/// Killed while a call runs, while one waits, and after one was approved: after the
+/// restart, `session/load` replays the conversation with each call's last status, no
+/// call runs again or unasked, and the model is told. Counted by the lines a
+/// `terminal` call appends to a file.
+#[test]
+fn kill_9_then_load_runs_nothing_twice_or_unasked() {
+    let mut first = Client::spawn();
+    let session = first.ready_session();
+    first.on_request(|_| Answer::Result(selected("allow-once")));
+    first.prompt(&session, &append_prompt());
+    assert_eq!(lines(&first), 1);
+    // The second call waits: the process dies with it unanswered.
+    let _prompt = first.send_prompt(&session, &append_prompt());
+    first.on_request(|_| Answer::Hold);
+    let _request = first.agent_request("session/request_permission");
+    first.process_mut().kill();
+
+    let project = first.process().project();
+    let mut second = restart(&first);
+    let caps = second.request_ok("initialize", super::support::initialize_params());
+    assert_eq!(caps["agentCapabilities"]["loadSession"], true, "{caps}");
+    let mark = second.mark();
+    let loaded = second.request_ok("session/load", load_params(&session, &project));
+    assert_eq!(loaded["modes"]["currentModeId"], "ask", "{loaded}");
+    let replayed: Vec<Value> = second
+        .received_since(mark)
+        .into_iter()
+        .filter(|m| m["method"] == "session/update")
+        .map(|m| m["params"]["update"].clone())
+        .collect();
+    let kinds: Vec<String> = replayed
+        .iter()
+        .map(|u| {
+            format!(
+                "{} {}",
+                u["sessionUpdate"].as_str().unwrap_or("?"),
+                u["status"].as_str().unwrap_or("")
+            )
+        })
+        .filter(|k| !k.starts_with("available_commands_update"))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "user_message_chunk ",
+            "tool_call completed",
+            "agent_message_chunk ",
+            "user_message_chunk ",
+            "tool_call pending",
+        ],
+        "{replayed:?}"
+    );
+    // Nothing ran on load. The next turn asks the waiting call again first; denied, it
+    // does not run.
+    assert_eq!(lines(&first), 1);
+    second.on_request(|_| Answer::Result(selected("reject-once")));
+    let result = second.prompt(&session, "/say still there?");
+    assert_eq!(result["stopReason"], "end_turn");
+    let asked: Vec<Value> = second
+        .received_since(mark)
+        .into_iter()
+        .filter(|m| m["method"] == "session/request_permission")
+        .collect();
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert_eq!(asked[0]["params"]["toolCall"]["toolCallId"], "call_2");
+    assert!(second.agent_text().contains("still there?"));
+    assert_eq!(lines(&first), 1);
+    assert_eq!(
+        stdout(&second.process().cli(&["pending", "list"], &[])),
+        "No tool call is waiting for approval.\n"
+    );
+}
+
+#[test]
+fn load_refuses_another_cwd_and_unknown_ids_and_resume_list_close_work() {
+    let mut first = Client::spawn();
+    let session = first.ready_session();
+    first.prompt(&session, "/say hello");
+    first.finish();
+
+    let project = first.process().project();
+    let mut second = restart(&first);
+    let err = second.request_err("session/load", load_params(&session, first.process().dir()));
+    assert_eq!(err["code"], -32602, "{err}");
+    let err = second.request_err("session/load", load_params("sess_nope", &project));
+    assert_eq!(err["code"], -32002, "{err}");
+    let err = second.request_err(
+        "session/resume",
+        json!({"sessionId": "../grants", "cwd": project.display().to_string()}),
+    );
+    assert_eq!(err["code"], -32002, "{err}");
+
+    let list = second.request_ok(
+        "session/list",
+        json!({"cwd": project.display().to_string()}),
+    );
+    assert_eq!(list["sessions"][0]["sessionId"], json!(session), "{list}");
+    let other = second.request_ok("session/list", json!({"cwd": "/nowhere"}));
+    assert_eq!(other["sessions"], json!([]), "{other}");
+
+    let mark = second.mark();
+    second.request_ok(
+        "session/resume",
+        json!({"sessionId": session, "cwd": project.display().to_string()}),
+    );
+    let replayed = second
+        .received_since(mark)
+        .into_iter()
+        .filter(|m| {
+            m["method"] == "session/update"
+                && m["params"]["update"]["sessionUpdate"] != "available_commands_update"
+        })
+        .count();
+    assert_eq!(replayed, 0, "resume restores without replay");
+    // The conversation goes on where it was.
+    second.prompt(&session, "/say again");
+    assert!(second.agent_text().contains("again"));
+    second.request_ok("session/close", json!({"sessionId": session}));
+    // Closed is not deleted: it loads again.
+    second.request_ok("session/load", load_params(&session, &project));
+}
+
+/// Killed while a call runs: after the restart the call is reported failed as
+/// interrupted, in the replay and to the model, and it does not run again.
+#[test]
+fn kill_9_while_a_call_runs_reports_it_interrupted_and_never_reruns_it() {
+    let mut first = Client::spawn();
+    let session = first.ready_session();
+    first.on_request(|_| Answer::Result(selected("allow-once")));
+    // The command tells the test it runs through a named pipe: the test blocks on
+    // reading it, so it waits for exactly that, without polling.
+    let fifo = first.process().dir().join("started.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo");
+    assert!(made.success());
+    let command = format!(
+        "echo line >> out.txt; echo started > {}; sleep 30",
+        fifo.display()
+    );
+    let _prompt = first.send_prompt(
+        &session,
+        &format!("/call terminal {}", json!({ "command": command })),
+    );
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = fifo.clone();
+    std::thread::spawn(move || {
+        let _ = tx.send(std::fs::read_to_string(reader));
+    });
+    // Answer the request while the reader waits.
+    first.wait_for("the call to start", |m| {
+        m["params"]["update"]["status"] == "in_progress"
+    });
+    let started = rx
+        .recv_timeout(std::time::Duration::from_secs(10))
+        .expect("the command started")
+        .expect("read the pipe");
+    assert_eq!(started, "started\n");
+    first.process_mut().kill();
+    assert_eq!(lines(&first), 1);
+
+    let project = first.process().project();
+    let mut second = restart(&first);
+    let mark = second.mark();
+    second.request_ok("session/load", load_params(&session, &project));
+    let call = second
+        .received_since(mark)
+        .into_iter()
+        .find(|m| m["params"]["update"]["sessionUpdate"] == "tool_call")
+        .expect("the call is replayed");
+    let update = &call["params"]["update"];
+    assert_eq!(update["status"], "failed", "{update}");
+    assert!(
+        update["content"].to_string().contains("Interrupted"),
+        "{update}"
+    );
+    second.prompt(&session, "/say next");
+    assert_eq!(lines(&first), 1);
+}
+
+/// Approved from another terminal while no Warden ran: the restored session's next turn
+/// asks the call again and applies that approval at once, without the editor.
+#[test]
+fn an_approval_given_while_warden_was_stopped_is_applied_after_load() {
+    let mut first = Client::spawn();
+    let session = first.ready_session();
+    let _prompt = first.send_prompt(&session, &append_prompt());
+    let _request = first.agent_request("session/request_permission");
+    first.process_mut().kill();
+    let out = first
+        .process()
+        .cli(&["pending", "approve", &format!("{session}/call_1")], &[]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(lines(&first), 0);
+
+    let project = first.process().project();
+    let mut second = restart(&first);
+    second.request_ok("session/load", load_params(&session, &project));
+    // The editor never answers: the approval given before is what runs the call.
+    second.on_request(|_| Answer::Hold);
+    let result = second.prompt(&session, "/say go on");
+    assert_eq!(result["stopReason"], "end_turn", "{result}");
+    assert_eq!(lines(&first), 1);
+    let cancel = second.notifications("$/cancel_request");
+    assert_eq!(
+        cancel.len(),
+        1,
+        "the editor's request is withdrawn: {cancel:?}"
+    );
+    // Used once: the call is no longer waiting, and a second answer is refused.
+    let out = first
+        .process()
+        .cli(&["pending", "deny", &format!("{session}/call_1")], &[]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+}
+
+/// Two Wardens on one state folder, a session each: an answer from another terminal
+/// reaches the call it names and no other.
+#[test]
+fn two_wardens_on_different_sessions_each_get_only_their_own_answers() {
+    let mut first = Client::spawn();
+    let one = first.ready_session();
+    let mut second = restart(&first);
+    let cwd = second.process().project().display().to_string();
+    let two = second.request_ok("session/new", json!({"cwd": cwd, "mcpServers": []}))["sessionId"]
+        .as_str()
+        .expect("a session id")
+        .to_owned();
+    let prompt_one = first.send_prompt(&one, &append_prompt());
+    let _request_one = first.agent_request("session/request_permission");
+    let prompt_two = second.send_prompt(&two, &append_prompt());
+    let request_two = second.agent_request("session/request_permission");
+
+    let list = stdout(&cli(&first, &["pending", "list"]));
+    assert_eq!(list.lines().count(), 3, "{list}");
+    let out = cli(&first, &["pending", "approve", &format!("{one}/call_1")]);
+    assert!(out.status.success(), "{out:?}");
+    let result = first.response(&prompt_one);
+    assert_eq!(result["result"]["stopReason"], "end_turn", "{result}");
+    assert_eq!(lines(&first), 1);
+
+    // The other Warden's call still waits for its own editor, who denies it.
+    assert_eq!(lines(&second), 0);
+    assert!(second.notifications("$/cancel_request").is_empty());
+    second.respond(&request_two, selected("reject-once"));
+    let result = second.response(&prompt_two);
+    assert_eq!(result["result"]["stopReason"], "end_turn", "{result}");
+    assert_eq!(lines(&second), 0);
+}
