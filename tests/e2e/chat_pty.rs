@@ -5,73 +5,23 @@
 
 mod pty;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use pty::Pty;
 
-struct Env {
-    _dir: tempfile::TempDir,
-    root: PathBuf,
-    project: PathBuf,
+use super::support::chat_env::ChatEnv as Env;
+
+/// The chat on a terminal 100 columns wide, at its first prompt.
+fn start(command: Command) -> Pty {
+    start_cols(command, 100)
 }
 
-impl Env {
-    fn new() -> Env {
-        // Not the default `.tmp…` name: the engine treats hidden folders as sensitive.
-        let dir = tempfile::Builder::new()
-            .prefix("warden-pty-")
-            .tempdir()
-            .expect("tempdir");
-        let root = dir.path().canonicalize().expect("canonical");
-        let project = root.join("project");
-        for sub in ["warden-home", "home", "managed", "project"] {
-            std::fs::create_dir_all(root.join(sub)).expect("mkdir");
-        }
-        Env {
-            _dir: dir,
-            root,
-            project,
-        }
-    }
-
-    fn command(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_warden"));
-        command
-            .arg("chat")
-            .args(args)
-            .current_dir(&self.project)
-            .env("WARDEN_HOME", self.root.join("warden-home"))
-            .env(
-                "WARDEN_MANAGED_POLICY",
-                self.root.join("managed/policy.toml"),
-            )
-            .env("HOME", self.root.join("home"))
-            .env_remove("WARDEN_MODEL")
-            .env_remove("XDG_CONFIG_HOME")
-            .env_remove("XDG_STATE_HOME")
-            .env_remove("RUST_LOG")
-            .env_remove("NO_COLOR")
-            .env_remove("EDITOR")
-            .env_remove("VISUAL");
-        command
-    }
-
-    /// The chat on a terminal 100 columns wide, at its first prompt.
-    fn chat(&self, command: Command) -> Pty {
-        self.chat_cols(command, 100)
-    }
-
-    fn chat_cols(&self, command: Command, cols: u16) -> Pty {
-        let mut pty = Pty::spawn(command, cols);
-        pty.expect("Ctrl-D leaves.");
-        pty.expect("> ");
-        pty
-    }
-
-    fn file(&self, name: &str) -> Option<String> {
-        std::fs::read_to_string(self.project.join(name)).ok()
-    }
+fn start_cols(command: Command, cols: u16) -> Pty {
+    let mut pty = Pty::spawn(command, cols);
+    pty.expect("Ctrl-D leaves.");
+    pty.expect("> ");
+    pty
 }
 
 /// Whether the process `pid` is still there (a zombie counts as gone).
@@ -99,7 +49,7 @@ fn has_sgr(raw: &[u8]) -> bool {
 #[test]
 fn a_newcomer_writes_notes_txt_sees_the_prompt_with_the_diff_allows_once() {
     let env = Env::new();
-    let mut chat = env.chat(env.command(&[]));
+    let mut chat = start(env.command(&[]));
     chat.send("write notes.txt: hello\r");
     for text in [
         "Allow tool call from Warden?",
@@ -130,7 +80,7 @@ fn a_newcomer_writes_notes_txt_sees_the_prompt_with_the_diff_allows_once() {
 #[test]
 fn a_batch_of_three_is_answered_one_at_a_time_with_undo_and_sent_together() {
     let env = Env::new();
-    let mut chat = env.chat(env.command(&[]));
+    let mut chat = start(env.command(&[]));
     // A backslash at the end of a line continues the prompt: one batch of three calls.
     chat.send("write a.txt: one\\\rwrite b.txt: two\\\rwrite c.txt: three\r");
     chat.expect("Allow tool call from Warden?  (1 of 3)");
@@ -167,7 +117,7 @@ fn a_batch_of_three_is_answered_one_at_a_time_with_undo_and_sent_together() {
     assert_eq!(env.file("c.txt").as_deref(), Some("three"));
     // The undone "Allow for this chat" stored nothing.
     let grants =
-        std::fs::read_to_string(env.root.join("warden-home/grants.jsonl")).unwrap_or_default();
+        std::fs::read_to_string(env.warden_home().join("grants.jsonl")).unwrap_or_default();
     assert_eq!(grants, "", "{grants}");
     chat.send("\x04");
     assert_eq!(chat.wait().code(), Some(0));
@@ -176,7 +126,7 @@ fn a_batch_of_three_is_answered_one_at_a_time_with_undo_and_sent_together() {
 #[test]
 fn enter_denies_a_critical_call() {
     let env = Env::new();
-    let mut chat = env.chat(env.command(&[]));
+    let mut chat = start(env.command(&[]));
     chat.send("run echo pwned > ~/.bashrc\r");
     chat.expect("Allow tool call from Warden?");
     chat.expect("Critical: ");
@@ -185,7 +135,7 @@ fn enter_denies_a_critical_call() {
     chat.send("\r");
     chat.expect("✗ Denied");
     chat.expect("\n> ");
-    assert!(!env.root.join("home/.bashrc").exists());
+    assert!(!env.home().join(".bashrc").exists());
     chat.send("\x04");
     assert_eq!(chat.wait().code(), Some(0));
 }
@@ -196,7 +146,7 @@ fn arguments_edited_in_the_editor_and_a_note_reach_the_agent() {
     let mut command = env.command(&[]);
     // An editor that changes the file it is given, as a person would.
     command.env("EDITOR", "sed -i s/hello/edited/");
-    let mut chat = env.chat(command);
+    let mut chat = start(command);
     chat.send("write notes.txt: hello\r");
     chat.expect("e edit · n note");
     chat.send("e");
@@ -220,7 +170,7 @@ fn arguments_edited_in_the_editor_and_a_note_reach_the_agent() {
 #[test]
 fn arguments_edited_inline_as_json_without_an_editor() {
     let env = Env::new();
-    let mut chat = env.chat(env.command(&[]));
+    let mut chat = start(env.command(&[]));
     chat.send("write notes.txt: hello\r");
     chat.expect("e edit");
     chat.send("e");
@@ -240,7 +190,7 @@ fn arguments_edited_inline_as_json_without_an_editor() {
 #[test]
 fn ctrl_c_cancels_the_turn_answers_open_requests_cancelled_and_a_second_one_leaves() {
     let env = Env::new();
-    let mut chat = env.chat(env.command(&[]));
+    let mut chat = start(env.command(&[]));
     chat.send("write a.txt: one\\\rwrite b.txt: two\r");
     chat.expect("(1 of 2)");
     chat.send("o");
@@ -280,12 +230,11 @@ fn leaving_stops_a_child_agent_and_its_stderr_goes_to_a_log() {
     chat.send("\x04");
     assert_eq!(chat.wait().code(), Some(0), "{}", chat.text());
     assert!(!alive(pid), "the agent {pid} outlived the chat");
-    let log =
-        std::fs::read_to_string(env.root.join("warden-home/chat-agent.log")).unwrap_or_default();
+    let log = std::fs::read_to_string(env.warden_home().join("chat-agent.log")).unwrap_or_default();
     assert!(!log.is_empty(), "the agent's log is empty");
     // The chat's own logs go to a file of their own too.
     assert!(!chat.text().contains("TRACE"), "{}", chat.text());
-    let own = std::fs::read_to_string(env.root.join("warden-home/chat.log")).unwrap_or_default();
+    let own = std::fs::read_to_string(env.warden_home().join("chat.log")).unwrap_or_default();
     assert!(own.contains("TRACE"), "{own}");
 }
 
@@ -294,7 +243,7 @@ fn no_color_writes_no_colour_codes() {
     let env = Env::new();
     let mut command = env.command(&[]);
     command.env("NO_COLOR", "1");
-    let mut chat = env.chat(command);
+    let mut chat = start(command);
     chat.send("write notes.txt: hello\r");
     chat.expect("Review each action carefully before approving");
     chat.expect("Enter Allow once");
@@ -313,7 +262,7 @@ fn no_color_writes_no_colour_codes() {
 #[test]
 fn a_narrow_terminal_shows_the_whole_prompt() {
     let env = Env::new();
-    let mut chat = env.chat_cols(env.command(&[]), 40);
+    let mut chat = start_cols(env.command(&[]), 40);
     chat.send("write notes.txt: hello\r");
     chat.expect("Allow tool call from Warden?");
     chat.expect("Enter Allow once");
@@ -373,7 +322,7 @@ fn resume_loads_a_stored_session_and_an_unknown_one_is_an_error() {
 #[test]
 fn tab_completes_the_agents_commands_and_up_recalls_the_last_prompt() {
     let env = Env::new();
-    let mut chat = env.chat(env.command(&[]));
+    let mut chat = start(env.command(&[]));
     // Warden's `/say`, the only command starting `/sa`, completed by Tab.
     chat.send("/sa\t");
     chat.expect("/say ");
@@ -388,7 +337,7 @@ fn tab_completes_the_agents_commands_and_up_recalls_the_last_prompt() {
     chat.send("\x04");
     assert_eq!(chat.wait().code(), Some(0));
     // The history is kept for the next chat.
-    let path = env.root.join("warden-home/chat-history");
+    let path = env.warden_home().join("chat-history");
     let history = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(history.contains("/say completed by tab"), "{history}");
     // Prompts are the user's own: the file is not readable by others.
@@ -401,7 +350,7 @@ fn tab_completes_the_agents_commands_and_up_recalls_the_last_prompt() {
 #[test]
 fn what_is_typed_during_a_turn_is_neither_shown_nor_sent() {
     let env = Env::new();
-    let mut chat = env.chat(env.command(&[]));
+    let mut chat = start(env.command(&[]));
     // A call that runs for a while (and is not asked about), so that typing happens
     // while the turn runs.
     chat.send("run sleep 1\r");

@@ -3,76 +3,23 @@
 //! the exit codes, and no agent left running afterwards.
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Output, Stdio};
 
-struct Env {
-    _dir: tempfile::TempDir,
-    root: PathBuf,
-    project: PathBuf,
-}
+use super::support::chat_env::ChatEnv as Env;
 
-impl Env {
-    fn new() -> Env {
-        // Not the default `.tmp…` name: the engine treats hidden folders as sensitive.
-        let dir = tempfile::Builder::new()
-            .prefix("warden-chat-")
-            .tempdir()
-            .expect("tempdir");
-        let root = dir.path().canonicalize().expect("canonical");
-        let project = root.join("project");
-        for sub in ["warden-home", "home", "managed", "project"] {
-            std::fs::create_dir_all(root.join(sub)).expect("mkdir");
-        }
-        Env {
-            _dir: dir,
-            root,
-            project,
-        }
-    }
-
-    /// The user's home folder of the chat and its agent (where `~` points).
-    fn home(&self) -> PathBuf {
-        self.root.join("home")
-    }
-
-    fn command(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_warden"));
-        command
-            .arg("chat")
-            .args(args)
-            .current_dir(&self.project)
-            .env("WARDEN_HOME", self.root.join("warden-home"))
-            // In a folder of its own: Warden protects the managed policy's folder.
-            .env(
-                "WARDEN_MANAGED_POLICY",
-                self.root.join("managed/policy.toml"),
-            )
-            .env("HOME", self.home())
-            .env_remove("WARDEN_MODEL")
-            .env_remove("XDG_CONFIG_HOME")
-            .env_remove("XDG_STATE_HOME")
-            .env_remove("RUST_LOG")
-            .stderr(Stdio::piped());
-        command
-    }
-
-    fn chat(&self, args: &[&str], stdin: &str) -> Output {
-        let mut child = self
-            .command(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("run warden chat");
-        let mut input = child.stdin.take().expect("stdin");
-        input.write_all(stdin.as_bytes()).expect("write stdin");
-        drop(input);
-        child.wait_with_output().expect("wait for warden chat")
-    }
-
-    fn file(&self, name: &str) -> Option<String> {
-        std::fs::read_to_string(self.project.join(name)).ok()
-    }
+/// Runs `warden chat ARGS` with `stdin` as its input, to the end.
+fn chat(env: &Env, args: &[&str], stdin: &str) -> Output {
+    let mut child = env
+        .command(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run warden chat");
+    let mut input = child.stdin.take().expect("stdin");
+    input.write_all(stdin.as_bytes()).expect("write stdin");
+    drop(input);
+    child.wait_with_output().expect("wait for warden chat")
 }
 
 fn stdout(output: &Output) -> String {
@@ -94,7 +41,7 @@ fn assert_exit(output: &Output, code: i32) {
 fn a_read_prints_the_result_and_exits_0() {
     let env = Env::new();
     std::fs::write(env.project.join("notes.txt"), "the content of the notes\n").expect("write");
-    let output = env.chat(&["--prompt", "read notes.txt"], "");
+    let output = chat(&env, &["--prompt", "read notes.txt"], "");
     assert_exit(&output, 0);
     let out = stdout(&output);
     assert!(out.contains("[tool] Read notes.txt: completed"), "{out}");
@@ -109,7 +56,8 @@ fn a_read_prints_the_result_and_exits_0() {
 #[test]
 fn approve_all_allows_a_write_once_and_the_file_is_written() {
     let env = Env::new();
-    let output = env.chat(
+    let output = chat(
+        &env,
         &["--approve", "all", "--prompt", "write out.txt: hello"],
         "",
     );
@@ -137,7 +85,8 @@ fn approve_all_never_approves_a_critical_call_and_nothing_runs() {
     let env = Env::new();
     // `warden policy check` rates a write to the shell's startup file Critical; with a
     // home folder of the test's own, running it would only create that file.
-    let output = env.chat(
+    let output = chat(
+        &env,
         &["--approve", "all", "--prompt", "run echo pwned > ~/.bashrc"],
         "",
     );
@@ -155,7 +104,8 @@ fn approve_all_never_approves_a_critical_call_and_nothing_runs() {
 #[test]
 fn approve_none_denies_a_write() {
     let env = Env::new();
-    let output = env.chat(
+    let output = chat(
+        &env,
         &["--approve", "none", "--prompt", "write out.txt: hello"],
         "",
     );
@@ -172,7 +122,7 @@ fn approve_none_denies_a_write() {
 #[test]
 fn approve_ask_without_a_terminal_denies_and_says_so() {
     let env = Env::new();
-    let output = env.chat(&["--prompt", "write out.txt: hello"], "");
+    let output = chat(&env, &["--prompt", "write out.txt: hello"], "");
     assert_exit(&output, 0);
     assert_eq!(env.file("out.txt"), None);
     let out = stdout(&output);
@@ -185,7 +135,8 @@ fn approve_ask_without_a_terminal_denies_and_says_so() {
 #[test]
 fn prompts_are_read_line_by_line_from_stdin() {
     let env = Env::new();
-    let output = env.chat(
+    let output = chat(
+        &env,
         &["--approve", "all"],
         "write a.txt: first\n\nwrite b.txt: second\n",
     );
@@ -201,7 +152,7 @@ fn prompts_are_read_line_by_line_from_stdin() {
 #[test]
 fn a_bad_agent_command_is_a_clear_error() {
     let env = Env::new();
-    let output = env.chat(&["--agent", "\"unclosed", "--prompt", "hi"], "");
+    let output = chat(&env, &["--agent", "\"unclosed", "--prompt", "hi"], "");
     assert_exit(&output, 2);
     let err = String::from_utf8_lossy(&output.stderr);
     assert!(err.contains("unclosed quote"), "{err}");
@@ -235,7 +186,8 @@ fn warden_agent() -> String {
 fn an_agent_given_with_agent_runs_as_a_child_and_is_gone_after_chat_exits() {
     let env = Env::new();
     let agent = warden_agent();
-    let output = env.chat(
+    let output = chat(
+        &env,
         &[
             "--agent",
             &agent,
@@ -253,7 +205,7 @@ fn an_agent_given_with_agent_runs_as_a_child_and_is_gone_after_chat_exits() {
     // The chat reaped its child before exiting, so the pid is gone at once.
     assert!(!alive(pid), "the agent {pid} outlived the chat");
     // The agent's stderr went to the log, not over the chat's output.
-    assert!(env.root.join("warden-home/chat-agent.log").exists());
+    assert!(env.warden_home().join("chat-agent.log").exists());
 }
 
 /// Interrupts a chat during a long turn; returns its exit code, its output, and its child

@@ -9,6 +9,7 @@
 )]
 
 pub mod acp;
+pub mod chat_env;
 pub mod client;
 pub mod envelope;
 pub mod normalize;
