@@ -244,7 +244,9 @@ describe("warden through acpx", { timeout: 5 * RUN_TIMEOUT_MS }, () => {
       [
         ["allow-once", "Allow once"],
         ["allow-session", "Allow for this chat"],
+        ["allow-project", "Always allow get_current_time from time in this project"],
         ["reject-once", "Deny"],
+        ["reject-project", "Always reject get_current_time from time in this project"],
       ],
     );
     assert.deepEqual(run.statuses("call_1"), ["pending", "in_progress", "completed"]);

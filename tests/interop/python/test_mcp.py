@@ -46,7 +46,13 @@ def test_mcp_server_time_is_asked_about_and_answers(home: Path, project: Path) -
             assert len(turn.permission_requests) == 1
             request = turn.permission_requests[0]
             assert request["toolCall"]["title"] == "Run get_current_time from time"
-            assert [o["optionId"] for o in request["options"]] == ["allow-once", "allow-session", "reject-once"]
+            assert [o["optionId"] for o in request["options"]] == [
+                "allow-once",
+                "allow-session",
+                "allow-project",
+                "reject-once",
+                "reject-project",
+            ]
             prompt = request["toolCall"]["content"][0]["content"]["text"]
             assert prompt.startswith("Allow tool call from time?"), prompt
             assert '"timezone": "Asia/Tokyo"' in prompt, prompt

@@ -55,7 +55,13 @@ describe("third-party MCP servers through the TypeScript SDK", { timeout: 120_00
       assert.ok(prompt.endsWith("**Review each action carefully before approving**"), prompt);
       assert.deepEqual(
         request.options.map((o) => [o.optionId, o.name]),
-        [["allow-once", "Allow once"], ["allow-session", "Allow for this chat"], ["reject-once", "Deny"]],
+        [
+          ["allow-once", "Allow once"],
+          ["allow-session", "Allow for this chat"],
+          ["allow-project", "Always allow echo from everything in this project"],
+          ["reject-once", "Deny"],
+          ["reject-project", "Always reject echo from everything in this project"],
+        ],
       );
       assert.deepEqual(Object.values(turn.statuses()), [["pending", "in_progress", "completed"]]);
       assert.ok(resultText(turn).includes("hello MCP"), resultText(turn));
