@@ -408,3 +408,32 @@ fn two_wardens_on_different_sessions_each_get_only_their_own_answers() {
     assert_eq!(result["result"]["stopReason"], "end_turn", "{result}");
     assert_eq!(lines(&second), 0);
 }
+
+/// A stored session keeps the model it was switched to, as long as that model is still
+/// offered.
+#[test]
+fn a_loaded_session_keeps_the_model_it_used() {
+    let configured = || {
+        Spawn::default()
+            .env("WARDEN_MODEL", "openai:m")
+            .env("OPENAI_API_KEY", "sk-e2e-unused-0123456789")
+            .env("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    };
+    let mut first = Client::spawn_with(&configured());
+    let session = first.ready_session();
+    first.request_ok(
+        "session/set_config_option",
+        json!({"sessionId": session, "configId": "model", "value": "scripted"}),
+    );
+    first.finish();
+
+    let home = first.process().home().display().to_string();
+    let mut second = Client::spawn_with(&configured().env("WARDEN_HOME", home));
+    second.initialize();
+    let loaded = second.request_ok(
+        "session/load",
+        load_params(&session, &first.process().project()),
+    );
+    let current = loaded["configOptions"][0]["currentValue"].clone();
+    assert_eq!(current, "scripted", "{loaded}");
+}

@@ -145,6 +145,7 @@ impl WardenAgent {
         additional_directories: &[PathBuf],
         mut startup: Vec<Notice>,
         mode: Option<Mode>,
+        stored_model: Option<String>,
         conversation: Conversation,
         resumed: Vec<warden_model::ToolCallRequest>,
         mcp: crate::mcp::Connected,
@@ -187,11 +188,17 @@ impl WardenAgent {
         );
         // Read with the model, before any tool can run in this session.
         let _ = self.secrets();
-        let model = self.model(self.model_spec()).map_err(Arc::new);
-        let current = model
-            .as_ref()
-            .map(|m| m.id().to_owned())
-            .unwrap_or_else(|_| self.model_spec().to_owned());
+        // A restored session keeps the model it used, while it is still one of those
+        // offered; otherwise (and for a new session) the configured one.
+        let spec = stored_model
+            .filter(|stored| {
+                warden_model::offered_models(self.model_spec())
+                    .iter()
+                    .any(|offered| offered.id == *stored)
+            })
+            .unwrap_or_else(|| self.model_spec().to_owned());
+        let model = self.model(&spec).map_err(Arc::new);
+        let current = model.as_ref().map(|m| m.id().to_owned()).unwrap_or(spec);
         let checkpoints = checkpoints(mode, &current, &cwd);
         let session = Arc::new(Session {
             id: id.clone(),
@@ -323,6 +330,7 @@ impl WardenAgent {
             additional_directories,
             startup,
             mode,
+            Some(loaded.model.clone()),
             conversation,
             resumed,
             mcp,
@@ -666,6 +674,7 @@ impl AgentHandler for WardenAgent {
             cwd,
             &request.additional_directories,
             startup,
+            None,
             None,
             Conversation::new(),
             Vec::new(),
