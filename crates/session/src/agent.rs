@@ -360,10 +360,11 @@ impl AgentHandler for WardenAgent {
             .unwrap_or_else(|| "unknown client".to_owned());
         *lock(&self.client) = Some((request.client_capabilities.clone(), name));
         // Only what works is advertised: `close` ends a session and frees what it
-        // holds.
+        // holds; MCP servers over streamable HTTP are connected (SSE is not).
         let sessions = SessionCapabilities::new().close(SessionCloseCapabilities::new());
         let capabilities = AgentCapabilities::new()
             .session_capabilities(sessions)
+            .mcp_capabilities(warden_acp_transport::schema::McpCapabilities::new().http(true))
             .meta(
             json!({
                 "warden": {
