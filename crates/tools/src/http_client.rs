@@ -27,3 +27,13 @@ pub fn http_client() -> reqwest::ClientBuilder {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_client_builds_with_its_tls_provider() {
+        // reqwest has no TLS provider of its own here: without the preset, building
+        // the client panics for want of one.
+        assert!(super::http_client().build().is_ok());
+    }
+}
