@@ -20,9 +20,9 @@ struct Seen {
     rpc_method: Option<String>,
 }
 
-/// A streamable HTTP MCP server on 127.0.0.1 with two tools: `echo` (answers its
-/// `text`) and `crash` (drops the connection without an answer, as a server that dies
-/// mid-call does).
+/// A streamable HTTP MCP server on 127.0.0.1 with three tools: `echo` (answers its
+/// `text`), `crash` (drops the connection without an answer, as a server that dies
+/// mid-call does) and `hang` (never answers).
 struct HttpServer {
     url: String,
     seen: Arc<Mutex<Vec<Seen>>>,
@@ -127,8 +127,15 @@ fn serve(stream: TcpStream, log: &Mutex<Vec<Seen>>) {
              "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}},
             {"name": "crash", "description": "Drops the connection.",
              "inputSchema": {"type": "object"}},
+            {"name": "hang", "description": "Never answers.",
+             "inputSchema": {"type": "object"}},
         ]}),
         Some("tools/call") if message["params"]["name"] == "crash" => return,
+        // Hangs: holds the connection, unanswered, until Warden lets it go.
+        Some("tools/call") if message["params"]["name"] == "hang" => {
+            let _ = std::io::copy(&mut reader, &mut std::io::sink());
+            return;
+        }
         Some("tools/call") => json!({
             "content": [{"type": "text", "text": message["params"]["arguments"]["text"]}],
         }),
@@ -141,17 +148,19 @@ fn serve(stream: TcpStream, log: &Mutex<Vec<Seen>>) {
     respond(&mut stream, "200 OK", "Mcp-Session-Id: session-1\r\n", &answer);
 }
 
-/// A server that answers every request with `status` and an empty body; its URL.
-fn fixed_status(status: &'static str) -> String {
+/// A server that answers every request with `status`, the `extra` header lines and an
+/// empty body; its URL.
+fn fixed_status(status: &'static str, extra: String) -> String {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
     std::thread::spawn(move || {
         for stream in listener.incoming() {
             let Ok(stream) = stream else { continue };
+            let extra = extra.clone();
             std::thread::spawn(move || {
                 let mut reader = BufReader::new(stream.try_clone().unwrap());
                 if read_request(&mut reader).is_some() {
-                    respond(&mut stream.try_clone().unwrap(), status, "", "");
+                    respond(&mut stream.try_clone().unwrap(), status, &extra, "");
                 }
             });
         }
@@ -222,18 +231,39 @@ fn an_http_server_that_drops_a_call_fails_it_and_the_next_call_connects_again() 
 }
 
 #[test]
+fn a_hung_http_call_fails_after_the_call_timeout_and_the_next_call_connects_again() {
+    let server = HttpServer::start();
+    let mut client = warden(&format!("mcp_call_timeout_secs = 1\n{ALLOW_WEB}"));
+    let session = session(&mut client, json!([server.entry("web", json!([]))]));
+    client.prompt(&session, &call("mcp__web__hang", json!({})));
+    let (status, text) = last_result(&client);
+    assert_eq!(status, "failed");
+    assert!(text.contains("MCP server `web` did not answer within 1 s"), "{text}");
+    client.prompt(&session, &call("mcp__web__echo", json!({"text": "back"})));
+    assert_eq!(
+        last_result(&client),
+        ("completed".to_owned(), "back".to_owned())
+    );
+    assert_eq!(server.initializes(), 2, "the next call connected anew");
+}
+
+#[test]
 fn http_servers_that_refuse_are_named_to_the_user_and_the_session_lives() {
     let server = HttpServer::start();
     let mut client = warden("mcp_connect_timeout_secs = 5\n[[rule]]\ntool = \"mcp__*\"\ndecision = \"allow\"\n");
     let http = |name: &str, url: &str| json!({"type": "http", "name": name, "url": url, "headers": []});
+    // A redirect to another server would carry the editor's credentials to it.
+    let moved = fixed_status("307 Temporary Redirect", format!("Location: {}\r\n", server.url));
+    let secret = json!([{"name": "Authorization", "value": "Bearer not-for-others"}]);
     let session = session(
         &mut client,
         json!([
-            http("locked", &fixed_status("401 Unauthorized")),
-            http("broken", &fixed_status("500 Internal Server Error")),
+            http("locked", &fixed_status("401 Unauthorized", String::new())),
+            http("broken", &fixed_status("500 Internal Server Error", String::new())),
             http("closed", &closed_port()),
             http("notweb", "file:///etc/passwd"),
             {"type": "http", "name": "reserved", "url": server.url, "headers": [{"name": "Accept", "value": "*/*"}]},
+            {"type": "http", "name": "moved", "url": moved, "headers": secret},
             server.entry("web", json!([])),
         ]),
     );
@@ -251,11 +281,18 @@ fn http_servers_that_refuse_are_named_to_the_user_and_the_session_lives() {
         "only http and https URLs are spoken to",
         "MCP server `reserved` was not started",
         "its HTTP header `Accept` cannot be sent",
+        "MCP server `moved` was not started",
+        "307",
         "still here",
     ] {
         assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
     }
     assert!(!text.contains("MCP server `web` was not started"), "{text}");
+    assert!(
+        server.seen().iter().all(|s| !s.headers.contains_key("authorization")),
+        "the redirect was followed: {:?}",
+        server.seen()
+    );
     client.prompt(&session, &call("mcp__web__echo", json!({"text": "alive"})));
     assert_eq!(
         last_result(&client),
