@@ -14,7 +14,12 @@ use crate::config::ConnectError;
 
 /// Headers the transport sets itself; an editor's value for one of them would be
 /// refused by the SDK on every request, so it is refused once, by name, up front.
-const RESERVED: &[&str] = &["accept", "mcp-session-id", "mcp-protocol-version", "last-event-id"];
+const RESERVED: &[&str] = &[
+    "accept",
+    "mcp-session-id",
+    "mcp-protocol-version",
+    "last-event-id",
+];
 
 /// The transport for `url`, sending `headers` with every request as the editor gave
 /// them. `max_message` bounds one JSON answer or event, as the longest line does for a
@@ -70,7 +75,10 @@ pub(crate) fn describe(err: &ClientInitializeError) -> String {
     };
     // The SDK's HTTP error does not give its client error as a source, so the causes
     // are read from the client error itself.
-    match error.error.downcast_ref::<StreamableHttpError<reqwest::Error>>() {
+    match error
+        .error
+        .downcast_ref::<StreamableHttpError<reqwest::Error>>()
+    {
         Some(StreamableHttpError::Client(client)) => with_causes(client),
         _ => with_causes(error.error.as_ref()),
     }

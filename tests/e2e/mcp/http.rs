@@ -61,7 +61,9 @@ impl HttpServer {
 }
 
 /// Reads one request: the request line, the headers and a `Content-Length` body.
-fn read_request(reader: &mut BufReader<TcpStream>) -> Option<(String, HashMap<String, String>, Vec<u8>)> {
+fn read_request(
+    reader: &mut BufReader<TcpStream>,
+) -> Option<(String, HashMap<String, String>, Vec<u8>)> {
     let mut line = String::new();
     reader.read_line(&mut line).ok()?;
     let method = line.split_whitespace().next()?.to_owned();
@@ -145,7 +147,12 @@ fn serve(stream: TcpStream, log: &Mutex<Vec<Seen>>) {
         }
     };
     let answer = json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string();
-    respond(&mut stream, "200 OK", "Mcp-Session-Id: session-1\r\n", &answer);
+    respond(
+        &mut stream,
+        "200 OK",
+        "Mcp-Session-Id: session-1\r\n",
+        &answer,
+    );
 }
 
 /// A server that answers every request with `status`, the `extra` header lines and an
@@ -187,7 +194,10 @@ fn an_http_server_s_tool_runs_with_the_editor_s_headers_on_every_request() {
         {"name": "X-Team", "value": "blue"},
     ]);
     let session = session(&mut client, json!([server.entry("web", headers)]));
-    client.prompt(&session, &call("mcp__web__echo", json!({"text": "over http"})));
+    client.prompt(
+        &session,
+        &call("mcp__web__echo", json!({"text": "over http"})),
+    );
     assert_eq!(
         last_result(&client),
         ("completed".to_owned(), "over http".to_owned())
@@ -197,10 +207,18 @@ fn an_http_server_s_tool_runs_with_the_editor_s_headers_on_every_request() {
         .into_iter()
         .filter(|s| s.http_method == "POST")
         .collect();
-    let methods: Vec<&str> = posts.iter().filter_map(|s| s.rpc_method.as_deref()).collect();
+    let methods: Vec<&str> = posts
+        .iter()
+        .filter_map(|s| s.rpc_method.as_deref())
+        .collect();
     assert_eq!(
         methods,
-        ["initialize", "notifications/initialized", "tools/list", "tools/call"]
+        [
+            "initialize",
+            "notifications/initialized",
+            "tools/list",
+            "tools/call"
+        ]
     );
     for seen in &server.seen() {
         assert_eq!(
@@ -208,7 +226,11 @@ fn an_http_server_s_tool_runs_with_the_editor_s_headers_on_every_request() {
             Some("Bearer team-token-1"),
             "{seen:?}"
         );
-        assert_eq!(seen.headers.get("x-team").map(String::as_str), Some("blue"), "{seen:?}");
+        assert_eq!(
+            seen.headers.get("x-team").map(String::as_str),
+            Some("blue"),
+            "{seen:?}"
+        );
     }
 }
 
@@ -238,7 +260,10 @@ fn a_hung_http_call_fails_after_the_call_timeout_and_the_next_call_connects_agai
     client.prompt(&session, &call("mcp__web__hang", json!({})));
     let (status, text) = last_result(&client);
     assert_eq!(status, "failed");
-    assert!(text.contains("MCP server `web` did not answer within 1 s"), "{text}");
+    assert!(
+        text.contains("MCP server `web` did not answer within 1 s"),
+        "{text}"
+    );
     client.prompt(&session, &call("mcp__web__echo", json!({"text": "back"})));
     assert_eq!(
         last_result(&client),
@@ -250,10 +275,15 @@ fn a_hung_http_call_fails_after_the_call_timeout_and_the_next_call_connects_agai
 #[test]
 fn http_servers_that_refuse_are_named_to_the_user_and_the_session_lives() {
     let server = HttpServer::start();
-    let mut client = warden("mcp_connect_timeout_secs = 5\n[[rule]]\ntool = \"mcp__*\"\ndecision = \"allow\"\n");
-    let http = |name: &str, url: &str| json!({"type": "http", "name": name, "url": url, "headers": []});
+    let mut client =
+        warden("mcp_connect_timeout_secs = 5\n[[rule]]\ntool = \"mcp__*\"\ndecision = \"allow\"\n");
+    let http =
+        |name: &str, url: &str| json!({"type": "http", "name": name, "url": url, "headers": []});
     // A redirect to another server would carry the editor's credentials to it.
-    let moved = fixed_status("307 Temporary Redirect", format!("Location: {}\r\n", server.url));
+    let moved = fixed_status(
+        "307 Temporary Redirect",
+        format!("Location: {}\r\n", server.url),
+    );
     let secret = json!([{"name": "Authorization", "value": "Bearer not-for-others"}]);
     let session = session(
         &mut client,
@@ -289,7 +319,10 @@ fn http_servers_that_refuse_are_named_to_the_user_and_the_session_lives() {
     }
     assert!(!text.contains("MCP server `web` was not started"), "{text}");
     assert!(
-        server.seen().iter().all(|s| !s.headers.contains_key("authorization")),
+        server
+            .seen()
+            .iter()
+            .all(|s| !s.headers.contains_key("authorization")),
         "the redirect was followed: {:?}",
         server.seen()
     );
