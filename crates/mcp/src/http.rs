@@ -98,3 +98,70 @@ fn with_causes(err: &(dyn Error + 'static)) -> String {
     }
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use expect_test::{Expect, expect};
+
+    fn check(url: &str, headers: &[(&str, &str)], expect: Expect) {
+        let headers: Vec<(String, String)> = headers
+            .iter()
+            .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+            .collect();
+        let shown = match super::transport(url, &headers, 1024) {
+            Ok(_) => "ok".to_owned(),
+            Err(err) => err.to_string(),
+        };
+        expect.assert_eq(&shown);
+    }
+
+    #[tokio::test]
+    async fn urls_and_headers_are_checked_before_any_request() {
+        let url = "http://127.0.0.1:9/mcp";
+        check(url, &[], expect!["ok"]);
+        check(
+            "https://mcp.example.com/mcp",
+            &[("Authorization", "Bearer x")],
+            expect!["ok"],
+        );
+        check(
+            "file:///etc/passwd",
+            &[],
+            expect![
+                "its URL `file:///etc/passwd` cannot be used: only http and https URLs are spoken to"
+            ],
+        );
+        check(
+            "not a url",
+            &[],
+            expect!["its URL `not a url` cannot be used: relative URL without a base"],
+        );
+        check(
+            url,
+            &[("Accept", "*/*")],
+            expect!["its HTTP header `Accept` cannot be sent: the MCP transport sets it itself"],
+        );
+        check(
+            url,
+            &[("mcp-session-id", "s")],
+            expect![
+                "its HTTP header `mcp-session-id` cannot be sent: the MCP transport sets it itself"
+            ],
+        );
+        check(
+            url,
+            &[("X-A", "1"), ("x-a", "2")],
+            expect!["its HTTP header `x-a` cannot be sent: the editor gave it twice"],
+        );
+        check(
+            url,
+            &[("bad name", "1")],
+            expect!["its HTTP header `bad name` cannot be sent: invalid HTTP header name"],
+        );
+        check(
+            url,
+            &[("X-A", "line\nbreak")],
+            expect!["its HTTP header `X-A` cannot be sent: failed to parse header value"],
+        );
+    }
+}
