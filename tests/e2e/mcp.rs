@@ -10,6 +10,8 @@ use serde_json::{Value, json};
 
 use super::support::{Answer, Client, Spawn};
 
+mod http;
+
 /// The test server's binary, built once for the whole test run: it is a binary of
 /// another package of the workspace, which `cargo test` does not build for this one.
 fn server_binary() -> PathBuf {
@@ -320,7 +322,6 @@ fn servers_that_fail_are_named_to_the_user_and_the_session_lives() {
             stdio("bad name", "good"),
             {"name": "missing", "command": "/nonexistent/mcp-server", "args": [], "env": []},
             sse,
-            {"type": "http", "name": "web", "url": "http://127.0.0.1:9/mcp", "headers": []},
         ]),
     );
     let result = client.prompt(&session, "/say still here");
@@ -335,8 +336,6 @@ fn servers_that_fail_are_named_to_the_user_and_the_session_lives() {
         "could not start `/nonexistent/mcp-server`",
         "MCP server `old` was not started",
         "Warden does not connect SSE servers",
-        "MCP server `web` was not started",
-        "Warden does not connect HTTP servers yet",
         "another server of this session is already called `t`",
         "MCP server `bad name` was not started",
         "Some tools of MCP server `schema` are not offered",

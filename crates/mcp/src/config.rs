@@ -101,8 +101,12 @@ pub enum ConnectError {
     Duplicate(String),
     #[error("Warden does not connect {0} servers (stdio and HTTP only)")]
     Unsupported(String),
-    #[error("Warden does not connect HTTP servers yet")]
-    HttpUnavailable,
+    #[error("its URL `{url}` cannot be used: {reason}")]
+    Url { url: String, reason: String },
+    #[error("its HTTP header `{name}` cannot be sent: {reason}")]
+    Header { name: String, reason: String },
+    #[error("no HTTP client could be built for it: {0}")]
+    HttpClient(#[source] reqwest::Error),
     #[error("could not start `{command}`: {source}")]
     Spawn {
         command: String,

@@ -3,7 +3,8 @@
 //! A session connects every MCP server its editor names ([`ServerConfig`]), each in a
 //! [`Server`]: a stdio server runs as a child process in a process group of its own,
 //! with Warden's environment less Warden's secrets plus the editor's variables, its
-//! stderr going to Warden's log. The server's tools are offered to the model as
+//! stderr going to Warden's log; an HTTP server is spoken to over streamable HTTP with
+//! the editor's headers, never following a redirect away from its URL. The server's tools are offered to the model as
 //! `mcp__<server>__<tool>` ([`naming`]) through the tools crate's `ToolSource` seam
 //! ([`McpSource`]); their results become the tools' own content ([`result`]).
 //!
@@ -19,6 +20,7 @@
 
 mod config;
 mod handler;
+mod http;
 pub mod naming;
 mod process;
 pub mod result;

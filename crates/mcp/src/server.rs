@@ -163,7 +163,7 @@ impl Shared {
     }
 }
 
-/// A live connection: the SDK's service and the server's process group.
+/// A live connection: the SDK's service and, for a stdio server, its process group.
 struct Live {
     service: RunningService<RoleClient, Handler>,
     group: Mutex<Option<Group>>,
@@ -288,23 +288,41 @@ impl Server {
     }
 
     async fn start_unbounded(&self) -> Result<Vec<String>, ConnectError> {
-        let (command, args, env) = match &self.config.transport {
-            Transport::Stdio { command, args, env } => (command, args, env),
-            Transport::Http { .. } => return Err(ConnectError::HttpUnavailable),
-            Transport::Unsupported(kind) => return Err(ConnectError::Unsupported(kind.clone())),
-        };
-        let started = process::start(
-            &self.config.name,
-            command,
-            args,
-            env,
-            &self.options.cwd,
-            &self.options.secrets,
-        )
-        .await?;
-        let group = started.group;
-        let transport = AsyncRwTransport::<RoleClient, _, _>::new(started.stdout, started.stdin)
-            .with_max_line_length(MAX_LINE);
+        match &self.config.transport {
+            Transport::Stdio { command, args, env } => {
+                let started = process::start(
+                    &self.config.name,
+                    command,
+                    args,
+                    env,
+                    &self.options.cwd,
+                    &self.options.secrets,
+                )
+                .await?;
+                let transport =
+                    AsyncRwTransport::<RoleClient, _, _>::new(started.stdout, started.stdin)
+                        .with_max_line_length(MAX_LINE);
+                self.handshake(transport, Some(started.group)).await
+            }
+            Transport::Http { url, headers } => {
+                let transport = crate::http::transport(url, headers, MAX_LINE)?;
+                self.handshake(transport, None).await
+            }
+            Transport::Unsupported(kind) => Err(ConnectError::Unsupported(kind.clone())),
+        }
+    }
+
+    /// Shakes hands over `transport` and reads the tool list. `group` is the server's
+    /// process group (stdio): dropped, and so killed, when this fails.
+    async fn handshake<T, E, A>(
+        &self,
+        transport: T,
+        group: Option<Group>,
+    ) -> Result<Vec<String>, ConnectError>
+    where
+        T: rmcp::transport::IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
         let handler = Handler {
             server: self.config.name.clone(),
             roots: self.options.roots.clone(),
@@ -314,16 +332,18 @@ impl Server {
         let service = handler
             .serve(transport)
             .await
-            .map_err(|err| ConnectError::Handshake(err.to_string()))?;
-        let tools = service
-            .peer()
-            .list_all_tools()
-            .await
-            .map_err(|err| ConnectError::ListTools(err.to_string()))?;
+            .map_err(|err| ConnectError::Handshake(crate::http::describe(&err)))?;
+        let tools = match service.peer().list_all_tools().await {
+            Ok(tools) => tools,
+            Err(err) => {
+                service.cancellation_token().cancel();
+                return Err(ConnectError::ListTools(err.to_string()));
+            }
+        };
         let problems = self.shared.set_tools(&tools);
         let live = Arc::new(Live {
             service,
-            group: Mutex::new(Some(group)),
+            group: Mutex::new(group),
         });
         if self.closed.load(Ordering::Acquire) {
             live.stop();

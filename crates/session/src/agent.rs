@@ -611,7 +611,7 @@ impl AgentHandler for WardenAgent {
             });
         }
         // Only what works is advertised: `close` ends a session and frees what it
-        // holds.
+        // holds; MCP servers over streamable HTTP are connected (SSE is not).
         let sessions = SessionCapabilities::new()
             .close(SessionCloseCapabilities::new())
             .list(SessionListCapabilities::new())
@@ -619,6 +619,7 @@ impl AgentHandler for WardenAgent {
         let capabilities = AgentCapabilities::new()
             .load_session(true)
             .session_capabilities(sessions)
+            .mcp_capabilities(warden_acp_transport::schema::McpCapabilities::new().http(true))
             .meta(
             json!({
                 "warden": {

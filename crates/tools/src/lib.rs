@@ -20,6 +20,7 @@ mod def;
 mod describe;
 mod editor;
 mod exec;
+mod http_client;
 mod paths;
 mod secrets;
 mod source;
@@ -37,6 +38,7 @@ pub use editor::{Editor, EditorError, TerminalExit, TerminalOutput, TerminalRequ
 pub use exec::{
     CommandShell, ExecContext, Limits, SHELL_STARTUP_ENV, ToolOutput, command_shell, execute,
 };
+pub use http_client::http_client;
 pub use paths::resolve;
 pub use secrets::{BUILTIN_SECRET_ENV, Secrets};
 pub use source::{Annotations, Origin, Place, PreparedCall, ToolInfo, ToolSource, Toolbox};

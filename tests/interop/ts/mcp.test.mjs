@@ -1,10 +1,12 @@
 // Real third-party MCP servers (from npm) passed to Warden in session/new by the official
 // TypeScript ACP SDK client: the reference "everything" server and the filesystem server,
-// both over stdio. Each call is asked about with the contract's MCP prompt (section 7) and
+// the first over stdio and over streamable HTTP, the second over stdio. Each call is asked about with the contract's MCP prompt (section 7) and
 // its result reaches the tool call's content.
 
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,6 +23,36 @@ function resultText(turn) {
   const withContent = turn.updates.filter((u) => u.sessionUpdate === "tool_call_update" && u.content);
   const last = withContent[withContent.length - 1];
   return (last?.content ?? []).map((c) => c.content?.text ?? "").join("\n");
+}
+
+// A port nothing listens on now: bound by the system's choice, then let go.
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+// server-everything over streamable HTTP on a free port, once it listens.
+async function everythingOverHttp() {
+  const port = await freePort();
+  const child = spawn(process.execPath, [serverScript("server-everything"), "streamableHttp"], {
+    env: { PATH: process.env.PATH, PORT: String(port) },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let said = "";
+  await new Promise((resolve, reject) => {
+    child.stderr.on("data", (chunk) => {
+      said += chunk;
+      if (said.includes("listening on port")) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`server-everything exited (${code}): ${said}`)));
+  });
+  return { child, url: `http://127.0.0.1:${port}/mcp` };
 }
 
 describe("third-party MCP servers through the TypeScript SDK", { timeout: 120_000 }, () => {
@@ -66,6 +98,25 @@ describe("third-party MCP servers through the TypeScript SDK", { timeout: 120_00
       assert.deepEqual(Object.values(turn.statuses()), [["pending", "in_progress", "completed"]]);
       assert.ok(resultText(turn).includes("hello MCP"), resultText(turn));
     });
+  });
+
+  test("server-everything over streamable HTTP: advertised, asked with the MCP prompt, then its echo runs", async () => {
+    const { child, url } = await everythingOverHttp();
+    try {
+      await withWarden(home, always("allow-once"), async (w) => {
+        assert.equal(w.initialize.agentCapabilities.mcpCapabilities.http, true);
+        const everything = { type: "http", name: "everything", url, headers: [{ name: "X-Interop", value: "1" }] };
+        const sid = await w.newSession(project, [everything]);
+        const turn = await w.prompt(sid, call("mcp__everything__echo", { message: "hello over HTTP" }));
+        assert.equal(turn.stopReason, "end_turn");
+        assert.equal(turn.permissionRequests.length, 1);
+        assert.equal(turn.permissionRequests[0].toolCall.title, "Run echo from everything");
+        assert.deepEqual(Object.values(turn.statuses()), [["pending", "in_progress", "completed"]]);
+        assert.ok(resultText(turn).includes("hello over HTTP"), resultText(turn));
+      });
+    } finally {
+      child.kill();
+    }
   });
 
   test("server-filesystem over stdio: a denied call does not run, an allowed one lists the folder", async () => {

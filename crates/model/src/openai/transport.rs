@@ -23,9 +23,8 @@ pub(crate) struct Transport {
 
 impl Transport {
     pub(crate) fn new(config: OpenAiConfig) -> Result<Transport, ModelError> {
-        let client = reqwest::Client::builder()
+        let client = warden_tools::http_client()
             .connect_timeout(config.connect_timeout)
-            .user_agent(concat!("warden/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|source| ModelError::Connection {
                 url: config.base_url.clone(),

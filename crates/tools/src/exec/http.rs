@@ -34,10 +34,7 @@ fn client(max_redirects: usize) -> reqwest::Result<reqwest::Client> {
             attempt.follow()
         }
     });
-    reqwest::Client::builder()
-        .redirect(policy)
-        .user_agent(concat!("warden/", env!("CARGO_PKG_VERSION")))
-        .build()
+    crate::http_client().redirect(policy).build()
 }
 
 /// The error and its causes, e.g. "could not connect: ...: Connection refused".
