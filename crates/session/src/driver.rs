@@ -512,7 +512,14 @@ impl DriverState {
                     },
                 });
                 if self.poll.is_none() {
-                    let mut poll = tokio::time::interval(CLAIM_POLL);
+                    // The first look is one period from now: an `interval`'s first tick
+                    // is at once, when the call was only just asked (and its old answer
+                    // file, if any, just removed), and it would cost the request's path
+                    // a look at the disk.
+                    let mut poll = tokio::time::interval_at(
+                        tokio::time::Instant::now() + CLAIM_POLL,
+                        CLAIM_POLL,
+                    );
                     poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
                     self.poll = Some(poll);
                 }
