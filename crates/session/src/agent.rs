@@ -319,12 +319,13 @@ impl WardenAgent {
             ));
         }
         let mode = parse_mode(&loaded.mode).ok();
+        let grants = std::mem::take(&mut loaded.grants);
         let conversation = Conversation::from_messages(loaded.conversation);
         // The servers the client passes now are connected as for a new session.
         let mcp = self
             .connect_mcp(mcp_servers, cwd, additional_directories, id, client)
             .await;
-        Ok(self.open_session(
+        let opened = self.open_session(
             id.clone(),
             cwd.to_path_buf(),
             additional_directories,
@@ -335,7 +336,15 @@ impl WardenAgent {
             resumed,
             mcp,
             |_, _, _| checkpoints,
-        ))
+        );
+        // The session's own grants come back with it (those it revoked do not).
+        if let Ok(session) = self.session(id) {
+            let now = std::time::SystemTime::now();
+            for grant in grants {
+                session.gate.grants().restore(grant, now);
+            }
+        }
+        Ok(opened)
     }
 
     /// The sessions folder (see the field's docs).
@@ -543,10 +552,16 @@ impl WardenAgent {
                 }
                 Err(problem) => format!("The mode did not change: {problem}."),
             },
-            Ok(commands::Command::Revoke(id)) if session.gate.grants().revoke(&id) => format!(
-                "Revoked {}: calls it allowed or denied are asked about again.",
-                code_span(&id)
-            ),
+            Ok(commands::Command::Revoke(id)) if session.gate.grants().revoke(&id) => {
+                // Journaled, so that loading the session does not bring it back.
+                if let Some(c) = &session.checkpoints {
+                    c.write(&crate::store::Record::Revoked { id: id.clone() });
+                }
+                format!(
+                    "Revoked {}: calls it allowed or denied are asked about again.",
+                    code_span(&id)
+                )
+            }
             Ok(commands::Command::Revoke(id)) => {
                 // Not one of the session's own: a stored grant, whose file is written
                 // under a lock, off the runtime's thread.

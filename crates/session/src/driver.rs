@@ -700,10 +700,22 @@ impl DriverState {
     ) {
         let gate = self.setup.gate.clone();
         let tx = self.tx.clone();
+        let checkpoints = self.setup.checkpoints.clone();
         self.tool_tasks.push(tokio::spawn(async move {
-            let stored =
-                tokio::task::spawn_blocking(move || gate.remember(&call, &verdict, scope, effect))
-                    .await;
+            let stored = tokio::task::spawn_blocking(move || {
+                let grant = gate.remember(&call, &verdict, scope, effect)?;
+                // A session's own grant is journaled with the session, so that loading
+                // it brings the grant back (stored grants live in their own file).
+                if let (Some(c), Some(grant)) = (&checkpoints, &grant)
+                    && grant.scope == warden_permissions::Scope::Session
+                {
+                    c.write(&crate::store::Record::Grant {
+                        grant: grant.clone(),
+                    });
+                }
+                Ok::<_, crate::gate::RememberError>(())
+            })
+            .await;
             let stored = match stored {
                 Ok(Ok(())) => Stored::Yes,
                 Ok(Err(err)) => Stored::No {

@@ -243,7 +243,7 @@ impl Gate for EngineGate {
         verdict: &Verdict,
         scope: GrantScope,
         effect: GrantEffect,
-    ) -> Result<(), RememberError> {
+    ) -> Result<Option<warden_permissions::Grant>, RememberError> {
         if verdict.risk == Risk::Critical && effect == GrantEffect::Allow {
             return Err(RememberError::Critical);
         }
@@ -253,7 +253,7 @@ impl Gate for EngineGate {
                 if let Ok(mut set) = self.exact.lock() {
                     set.insert(Self::exact_key(prepared));
                 }
-                return Ok(());
+                return Ok(None);
             }
             return Err(RememberError::NoProposal);
         };
@@ -267,7 +267,7 @@ impl Gate for EngineGate {
         };
         self.engine
             .grant(&self.grants, &proposal.grant, scope, effect, &self.client)
-            .map(|_| ())
+            .map(Some)
             .map_err(RememberError::from)
     }
 }

@@ -139,7 +139,8 @@ pub trait Gate {
 
     /// Stores the user's answer so that later calls it covers are decided without
     /// asking: exactly the verdict's proposal (or, for the session with no narrow
-    /// proposal, this exact call). It may write a file under a lock, so the driver
+    /// proposal, this exact call). Returns the grant it made, if it made one (an exact
+    /// approval is not a grant). It may write a file under a lock, so the driver
     /// calls it off the protocol's thread, never the turn.
     fn remember(
         &self,
@@ -147,5 +148,5 @@ pub trait Gate {
         verdict: &Verdict,
         scope: GrantScope,
         effect: GrantEffect,
-    ) -> Result<(), RememberError>;
+    ) -> Result<Option<warden_permissions::Grant>, RememberError>;
 }

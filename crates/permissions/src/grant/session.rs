@@ -52,6 +52,17 @@ impl SessionGrants {
         true
     }
 
+    /// Gives back a grant this session made before (a stored session loaded again).
+    /// Only a live grant "for this session" made by a session of this id is taken.
+    pub fn restore(&self, grant: Grant, now: std::time::SystemTime) {
+        let ours = grant.scope == super::Scope::Session
+            && grant.session.as_deref() == Some(self.id.as_str())
+            && grant.expires_at.is_none_or(|at| at > now);
+        if ours {
+            self.insert(grant);
+        }
+    }
+
     pub(crate) fn insert(&self, grant: Grant) {
         self.set
             .write()

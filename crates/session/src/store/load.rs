@@ -283,6 +283,7 @@ impl Rebuilt {
                 }
             }
             Record::Grant { grant } => self.grants.push(grant),
+            Record::Revoked { id } => self.grants.retain(|g| g.id != id),
             Record::Conversation { message } => self.conversation.push(message),
         }
     }

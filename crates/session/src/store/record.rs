@@ -49,6 +49,8 @@ pub enum Record {
     Interrupted { call: String },
     /// A grant that holds for this session only.
     Grant { grant: Grant },
+    /// A grant of this session was revoked (`/revoke`): a load must not bring it back.
+    Revoked { id: String },
     /// One entry of the conversation as the model sees it.
     Conversation { message: Message },
 }

@@ -341,6 +341,37 @@ fn store() -> (tempfile::TempDir, SessionStore) {
     (dir, store)
 }
 
+/// A session's grants load with it, except those it revoked.
+#[test]
+fn a_revoked_session_grant_does_not_come_back() {
+    let (_dir, store) = store();
+    let grant = |id: &str| warden_permissions::Grant {
+        id: id.into(),
+        created_at: std::time::UNIX_EPOCH,
+        expires_at: None,
+        client: "test".into(),
+        effect: warden_permissions::Effect::Allow,
+        scope: warden_permissions::Scope::Session,
+        project: None,
+        session: Some("s1".into()),
+        matchers: vec![warden_permissions::GrantMatcher::Tool {
+            tool: "fs_write".into(),
+        }],
+        max_risk: Risk::Medium,
+    };
+    let mut journal = store.create(&header("s1")).expect("create");
+    for record in [
+        Record::Grant { grant: grant("g1") },
+        Record::Grant { grant: grant("g2") },
+        Record::Revoked { id: "g1".into() },
+    ] {
+        journal.append(&record).expect("append");
+    }
+    let loaded = store.load("s1").expect("load");
+    let ids: Vec<&str> = loaded.grants.iter().map(|g| g.id.as_str()).collect();
+    assert_eq!(ids, ["g2"]);
+}
+
 /// Appending after a crash that tore the last line starts a fresh line, so the new
 /// record loads and only the torn one is lost.
 #[test]

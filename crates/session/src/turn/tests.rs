@@ -82,11 +82,11 @@ impl Gate for FakeGate {
         _verdict: &Verdict,
         scope: GrantScope,
         effect: GrantEffect,
-    ) -> Result<(), RememberError> {
+    ) -> Result<Option<warden_permissions::Grant>, RememberError> {
         self.grants
             .borrow_mut()
             .push((call.tool.clone(), effect, scope));
-        Ok(())
+        Ok(None)
     }
 }
 
@@ -250,7 +250,7 @@ fn store(command: &Command, gate: &FakeGate) -> Option<Event> {
         return None;
     };
     let stored = match gate.remember(call, verdict, *scope, *effect) {
-        Ok(()) => Stored::Yes,
+        Ok(_) => Stored::Yes,
         Err(err) => Stored::No {
             reason: err.to_string(),
         },
@@ -987,10 +987,10 @@ impl Gate for DriftingGate {
         verdict: &Verdict,
         _scope: GrantScope,
         _effect: GrantEffect,
-    ) -> Result<(), RememberError> {
+    ) -> Result<Option<warden_permissions::Grant>, RememberError> {
         let words = verdict.proposal_words().unwrap_or("none").to_owned();
         self.remembered.borrow_mut().push(words);
-        Ok(())
+        Ok(None)
     }
 }
 
