@@ -1,5 +1,5 @@
 //! `warden chat` at a terminal, end to end: the real binary on a real pseudo-terminal,
-//! typed at as a person would, its screen read back. Seed 002's prompt, each decision
+//! typed at as a person would, its screen read back. The contract's permission prompt (section 9), each decision
 //! and its disposition, undo, a batch of three answered together, editing and a note,
 //! Ctrl-C, leaving without an orphan agent, `NO_COLOR` and a narrow terminal.
 

@@ -1,5 +1,5 @@
-//! Permission requests in the interactive chat, answered one at a time (seed 002's
-//! disposition rules): each request gets its buttons on keys; an answered one shows its
+//! Permission requests in the interactive chat, answered one at a time (the disposition
+//! rules of the contract's section 9): each request gets its buttons on keys; an answered one shows its
 //! disposition ("Approved for session", "Approved once", "Denied") and can be undone
 //! until the last one of the batch is answered; then every answer goes back together.
 //! Ctrl-C answers every open request `cancelled`. The state is plain data, driven by keys,
@@ -20,12 +20,12 @@ use crate::style::Style;
 #[derive(Debug, Clone)]
 pub struct Button {
     pub key: char,
-    /// What the button reads: seed 002's words for the three known kinds.
+    /// What the button reads: the contract's words for the three known kinds.
     pub label: String,
     pub option: PermissionOption,
 }
 
-/// A request's buttons in seed 002's order (`Allow for this chat`, `Allow once`, `Deny`,
+/// A request's buttons in the contract's order (`Allow for this chat`, `Allow once`, `Deny`,
 /// then the agent's further options in its order), and the one Enter picks.
 #[derive(Debug, Clone)]
 pub struct Buttons {

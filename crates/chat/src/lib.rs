@@ -1,7 +1,7 @@
 //! `warden chat`: an ACP client on the transport's client side that runs Warden's own
 //! agent in process (or any agent as a child). On a terminal it is interactive: prompts
 //! with line editing and history, the agent's text as Markdown, tool calls, diffs and
-//! plans, and seed 002's permission prompt answered on keys. Without one it sends
+//! plans, and the contract's permission prompt (section 9) answered on keys. Without one it sends
 //! `--prompt` or the lines of stdin, prints a plain log, and answers permission requests
 //! under `--approve ask|all|none`.
 

@@ -1,6 +1,6 @@
 //! What the interactive chat draws: the agent's text as Markdown, tool calls with their
 //! status as it changes, diffs (coloured, folded when long), plans, the agent's slash
-//! commands, and the permission prompt of seed 002. Everything from the agent passes
+//! commands, and the permission prompt of the contract (section 9). Everything from the agent passes
 //! [`clean`] first. Nothing is wider than the text it shows, so a narrow terminal only
 //! wraps lines, and without escape codes ([`Style::PLAIN`]) it is plain text.
 

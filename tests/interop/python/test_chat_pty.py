@@ -1,5 +1,5 @@
 """`warden chat` at a terminal with an agent that is not Warden (`toy_agent.py`, on the official
-Python SDK): a real pseudo-terminal, typed at as a person would. Seed 002's prompt with the
+Python SDK): a real pseudo-terminal, typed at as a person would. The contract's permission prompt (section 9) with the
 other agent's options on keys, a batch answered one at a time and sent together, undo,
 `--resume` through the agent's `session/load`, and no agent left running afterwards.
 
