@@ -22,17 +22,6 @@ fn said_since(client: &Client, mark: usize) -> String {
         .collect()
 }
 
-/// How many permission requests the agent sent so far.
-fn asked(client: &Client) -> usize {
-    client
-        .transcript()
-        .iter()
-        .filter(|e| matches!(e.direction, Direction::FromAgent))
-        .filter_map(|e| e.message.as_ref())
-        .filter(|m| m["method"] == "session/request_permission" && m.get("id").is_some())
-        .count()
-}
-
 #[test]
 fn the_commands_list_follows_the_new_sessions_answer() {
     let mut client = Client::spawn();
@@ -106,9 +95,12 @@ fn grants_are_listed_with_ids_and_revoked_by_id() {
         format!("Revoked `{id}`: calls it allowed or denied are asked about again.")
     );
     // Asked again now that the grant is gone.
-    let asked_before = asked(&client);
+    let asked_before = client.agent_requests("session/request_permission").len();
     client.prompt(&session, TOUCH);
-    assert_eq!(asked(&client), asked_before + 1);
+    assert_eq!(
+        client.agent_requests("session/request_permission").len(),
+        asked_before + 1
+    );
     let mark = client.mark();
     client.prompt(&session, &format!("/revoke {id}"));
     assert_eq!(
@@ -172,7 +164,7 @@ fn mode_changes_the_mode_without_the_model() {
     assert_eq!(said_since(&client, mark), "The mode is now `read-only`.");
     // A write is now denied without asking.
     client.prompt(&session, TOUCH);
-    assert_eq!(asked(&client), 0);
+    assert_eq!(client.agent_requests("session/request_permission").len(), 0);
     assert!(!client.process().project().join("made").exists());
     let mark = client.mark();
     client.prompt(&session, "/mode yolo");

@@ -169,27 +169,17 @@ fn allow_for_this_chat_covers_the_tool_of_that_server_and_no_other() {
         Answer::Result(json!({"outcome": {"outcome": "selected", "optionId": "allow-session"}}))
     });
     client.prompt(&session, &call("mcp__t__echo", json!({"text": "one"})));
-    assert_eq!(asked(&client), 1);
+    assert_eq!(client.agent_requests("session/request_permission").len(), 1);
     // Other arguments, the same tool of the same server: no question.
     client.prompt(&session, &call("mcp__t__echo", json!({"text": "two"})));
     assert_eq!(
         last_result(&client),
         ("completed".to_owned(), "two".to_owned())
     );
-    assert_eq!(asked(&client), 1);
+    assert_eq!(client.agent_requests("session/request_permission").len(), 1);
     // The same tool of another server is asked about.
     client.prompt(&session, &call("mcp__u__echo", json!({"text": "three"})));
-    assert_eq!(asked(&client), 2);
-}
-
-/// How many permission requests the agent has sent.
-fn asked(client: &Client) -> usize {
-    client
-        .transcript()
-        .iter()
-        .filter_map(|e| e.message.as_ref())
-        .filter(|m| m["method"] == "session/request_permission" && m.get("id").is_some())
-        .count()
+    assert_eq!(client.agent_requests("session/request_permission").len(), 2);
 }
 
 #[test]

@@ -438,16 +438,6 @@ fn a_loaded_session_keeps_the_model_it_used() {
     assert_eq!(current, "scripted", "{loaded}");
 }
 
-/// How many permission requests the agent has sent.
-fn asked(client: &Client) -> usize {
-    client
-        .transcript()
-        .iter()
-        .filter_map(|e| e.message.as_ref())
-        .filter(|m| m["method"] == "session/request_permission" && m.get("id").is_some())
-        .count()
-}
-
 /// An answer "for this session" comes back with the session: after a restart and a
 /// load, the call it covers runs without asking.
 #[test]
@@ -456,7 +446,13 @@ fn a_session_grant_comes_back_when_the_session_is_loaded() {
     let session = first.ready_session();
     first.on_request(|_| Answer::Result(selected("allow-session")));
     first.prompt(&session, &append_prompt());
-    assert_eq!((asked(&first), lines(&first)), (1, 1));
+    assert_eq!(
+        (
+            first.agent_requests("session/request_permission").len(),
+            lines(&first)
+        ),
+        (1, 1)
+    );
     first.finish();
 
     let project = first.process().project();
@@ -464,7 +460,11 @@ fn a_session_grant_comes_back_when_the_session_is_loaded() {
     second.request_ok("session/load", load_params(&session, &project));
     second.on_request(|_| Answer::Result(selected("reject-once")));
     second.prompt(&session, &append_prompt());
-    assert_eq!(asked(&second), 0, "the session's grant covers the call");
+    assert_eq!(
+        second.agent_requests("session/request_permission").len(),
+        0,
+        "the session's grant covers the call"
+    );
     // It ran, in the session's own folder.
     assert_eq!(lines(&first), 2);
 }

@@ -25,13 +25,7 @@ fn always(option: &'static str) -> impl FnMut(&Value) -> Answer {
 }
 
 fn permission_requests(client: &Client) -> Vec<Value> {
-    client
-        .transcript()
-        .iter()
-        .filter_map(|entry| entry.message.as_ref())
-        .filter(|m| m["method"] == "session/request_permission" && m.get("id").is_some())
-        .cloned()
-        .collect()
+    client.agent_requests("session/request_permission")
 }
 
 fn statuses(client: &Client, call_id: &str) -> Vec<String> {

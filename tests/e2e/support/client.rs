@@ -410,6 +410,20 @@ impl Client {
             .collect()
     }
 
+    /// Every request with this method the agent sent so far, in order.
+    pub fn agent_requests(&self, method: &str) -> Vec<Value> {
+        self.transcript
+            .iter()
+            .filter(|entry| entry.direction == Direction::FromAgent)
+            .filter_map(|entry| entry.message.as_ref())
+            .filter(|message| {
+                message.get("id").is_some()
+                    && message.get("method").and_then(Value::as_str) == Some(method)
+            })
+            .cloned()
+            .collect()
+    }
+
     /// The `update` objects of every `session/update` so far, in order.
     pub fn session_updates(&self) -> Vec<Value> {
         self.notifications("session/update")
