@@ -296,8 +296,11 @@ impl WardenAgent {
                 .unwrap_or_else(|_| self.model_spec().to_owned());
             return Ok((live.mode.get(), current));
         }
-        let checkpoints = match store.reopen(&id.0) {
-            Ok(journal) => Some(Checkpoints::new(store.clone(), id.0.to_string(), journal)),
+        let checkpoints = match store
+            .reopen(&id.0)
+            .and_then(|journal| Checkpoints::reopened(store.clone(), id.0.to_string(), journal))
+        {
+            Ok(checkpoints) => Some(checkpoints),
             Err(err) => {
                 tracing::error!(%err, "cannot append to the stored session; it goes on unstored");
                 None

@@ -2,12 +2,14 @@
 //!
 //! The driver writes a record at each state change of a turn: the prompt, the model's
 //! text, every conversation entry as it is added, a call when it is asked or about to
-//! run, its answer and what became of it. Appends go straight to the kernel from the
-//! runtime's thread (one `write` of one line, like a log line), which a killed process
-//! does not lose; what must survive a power loss too (an answer's claim) is written and
-//! synced on the blocking pool, and the call waits for it.
+//! run, its answer and what became of it. The records of one step of the turn are staged
+//! and go to the kernel together, in one `write` from the runtime's thread (like a log
+//! line), before anything that depends on them: before a permission request is sent,
+//! before a tool starts, and before the turn waits for its next event. A killed process
+//! does not lose what reached the kernel; what must survive a power loss too (an
+//! answer's claim) is written and synced on the blocking pool, and the call waits for it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use warden_model::Message;
@@ -23,38 +25,76 @@ pub struct Checkpoints {
     store: SessionStore,
     session: String,
     journal: Arc<Mutex<Journal>>,
+    /// The calls of this session that may have an answer file, by file name (see
+    /// [`crate::store::call_file_name`]): those asked by this process, and those found in
+    /// the answers folder when a stored session was opened.
+    /// A new call whose id is not among them cannot have an old answer, so asking it
+    /// costs no look at the disk.
+    answerable: Arc<Mutex<HashSet<String>>>,
 }
 
-fn lock(journal: &Mutex<Journal>) -> std::sync::MutexGuard<'_, Journal> {
-    journal
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl Checkpoints {
+    /// The journal of a new session: none of its calls has an answer yet.
     pub fn new(store: SessionStore, session: String, journal: Journal) -> Checkpoints {
         Checkpoints {
             store,
             session,
             journal: Arc::new(Mutex::new(journal)),
+            answerable: Arc::default(),
         }
+    }
+
+    /// The journal of a stored session opened again: the calls that have an answer
+    /// file are read from its answers folder (one directory read).
+    pub fn reopened(
+        store: SessionStore,
+        session: String,
+        journal: Journal,
+    ) -> Result<Checkpoints, SessionStoreError> {
+        let answered = store.answered_calls(&session)?;
+        let checkpoints = Checkpoints::new(store, session, journal);
+        *lock(&checkpoints.answerable) = answered;
+        Ok(checkpoints)
     }
 
     pub fn store(&self) -> &SessionStore {
         &self.store
     }
 
-    /// Appends a record. A failure is logged, not fatal: the session goes on, and what
-    /// was not written is what a later load misses (a call about to run is written by
-    /// [`Checkpoints::try_write`], whose failure stops the call).
+    /// Appends a record (after those staged). A failure is logged, not fatal: the
+    /// session goes on, and what was not written is what a later load misses (a call
+    /// about to run is written by [`Checkpoints::try_write`], whose failure stops the
+    /// call).
     pub fn write(&self, record: &Record) {
-        if let Err(e) = lock(&self.journal).append(record) {
+        let mut journal = lock(&self.journal);
+        self.logged(journal.stage(record));
+        self.logged(journal.flush());
+    }
+
+    /// Stages a record, to be written with the next [`Checkpoints::flush`] or write.
+    pub fn stage(&self, record: &Record) {
+        self.logged(lock(&self.journal).stage(record));
+    }
+
+    /// Writes the staged records.
+    pub fn flush(&self) {
+        self.logged(lock(&self.journal).flush());
+    }
+
+    fn logged(&self, result: Result<(), SessionStoreError>) {
+        if let Err(e) = result {
             tracing::warn!(session = %self.session, error = %e, "cannot write to the session's journal");
         }
     }
 
-    /// Appends a record, and says whether it was written: for the record whose failure
-    /// must stop what it records (a call about to run).
+    /// Appends a record (after those staged), and says whether it was written: for the
+    /// record whose failure must stop what it records (a call about to run).
     pub fn try_write(&self, record: &Record) -> Result<(), SessionStoreError> {
         lock(&self.journal).append(record)
     }
@@ -96,13 +136,28 @@ impl Checkpoints {
     /// Drops the answer file of an earlier call with the same id, before a new call
     /// with that id is asked: an id is unique only within a reply, and an old answer
     /// must never answer a new call. Safe against `warden pending`, which only answers
-    /// calls that were asked, and this one is not asked yet.
+    /// calls that were asked, and this one is not asked yet. Only an id that was asked
+    /// before in this session (or had an answer when it was opened) can have a file.
     pub fn forget_old_answer(&self, call: &str) {
-        if let Ok(Some(_)) = self.store.claim_of(&self.session, call)
-            && let Ok(dir) = self.store.answers_dir(&self.session)
-        {
-            let _ = std::fs::remove_file(dir.join(crate::store::call_file_name(call)));
+        let name = crate::store::call_file_name(call);
+        if !lock(&self.answerable).contains(&name) {
+            return;
         }
+        if let Ok(dir) = self.store.answers_dir(&self.session) {
+            let path = dir.join(name);
+            match std::fs::remove_file(&path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => {
+                    tracing::warn!(file = %path.display(), error = %e, "cannot remove an old answer")
+                }
+            }
+        }
+    }
+
+    /// The call is being asked: from now on it may have an answer file.
+    pub fn asking(&self, call: &str) {
+        lock(&self.answerable).insert(crate::store::call_file_name(call));
     }
 }
 
@@ -178,7 +233,7 @@ impl CallNotes {
                 checkpoints.forget_old_answer(call);
             }
             let record = self.entry(call).clone();
-            checkpoints.write(&Record::Proposed(record));
+            checkpoints.stage(&Record::Proposed(record));
         }
     }
 
@@ -209,4 +264,51 @@ pub fn finished(message: &Message) -> Option<Record> {
         summary,
         told: content.clone(),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Checkpoints;
+    use crate::store::{AnsweredBy, Claim, Header, SessionStore};
+
+    fn claim(call: &str) -> Claim {
+        Claim {
+            call: call.into(),
+            option: "allow-once".into(),
+            by: AnsweredBy::Pending,
+            note: None,
+            at_ms: 1,
+        }
+    }
+
+    /// A call id the model uses again in a later reply must not inherit the answer given
+    /// to the earlier call: its old answer file is dropped before the new call is asked,
+    /// whether the earlier call was asked by this process or before a restart.
+    #[test]
+    fn an_old_answer_never_answers_a_new_call_with_the_same_id() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = SessionStore::open(dir.path().join("sessions")).expect("open");
+        let header = Header {
+            id: "s1".into(),
+            cwd: "/p".into(),
+            created_ms: 0,
+            model: "scripted".into(),
+            mode: "ask".into(),
+            title: None,
+        };
+        let journal = store.create(&header).expect("create");
+        let live = Checkpoints::new(store.clone(), "s1".into(), journal);
+        live.asking("call_1");
+        live.claim(claim("call_1")).expect("claim");
+        store.claim("s1", &claim("call_2")).expect("claim");
+        live.forget_old_answer("call_1");
+        assert_eq!(store.claim_of("s1", "call_1").expect("look"), None);
+        drop(live);
+
+        let journal = store.reopen("s1").expect("reopen");
+        let reopened = Checkpoints::reopened(store.clone(), "s1".into(), journal).expect("reopen");
+        assert!(store.claim_of("s1", "call_2").expect("look").is_some());
+        reopened.forget_old_answer("call_2");
+        assert_eq!(store.claim_of("s1", "call_2").expect("look"), None);
+    }
 }

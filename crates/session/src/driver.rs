@@ -105,7 +105,7 @@ pub async fn drive(
 ) -> (Conversation, StopReason) {
     let mut journaled = conversation.messages().len();
     if let Some(c) = &setup.checkpoints {
-        c.write(&crate::store::Record::UserMessage {
+        c.stage(&crate::store::Record::UserMessage {
             text: prompt.clone(),
         });
     }
@@ -161,7 +161,7 @@ pub async fn drive(
         }
         let event = match state.ready.pop_front() {
             Some(event) => event,
-            None => match state.next(&mut rx, &cancel, cancel_sent).await {
+            None => match state.wait(&mut rx, &cancel, cancel_sent).await {
                 Some(Event::Cancel) => {
                     cancel_sent = true;
                     Event::Cancel
@@ -199,13 +199,16 @@ pub async fn drive(
             (&state.setup.checkpoints, &event)
             && !text.is_empty()
         {
-            c.write(&crate::store::Record::AgentText { text: text.clone() });
+            c.stage(&crate::store::Record::AgentText { text: text.clone() });
         }
         let gate = state.setup.gate.clone();
         queue.extend(turn.handle(event, gate.as_ref()));
         state.journal_conversation(&turn, &mut journaled);
     };
     state.journal_conversation(&turn, &mut journaled);
+    if let Some(c) = &state.setup.checkpoints {
+        c.flush();
+    }
     state.wind_down().await;
     (turn.into_conversation(), stop)
 }
@@ -325,14 +328,14 @@ impl DriverState {
         };
         let messages = turn.conversation().messages();
         for message in messages.iter().skip(*journaled) {
-            c.write(&crate::store::Record::Conversation {
+            c.stage(&crate::store::Record::Conversation {
                 message: message.clone(),
             });
             if let Some(finished) = crate::checkpoint::finished(message)
                 && let crate::store::Record::Finished(f) = &finished
                 && self.notes.is_written(&f.call)
             {
-                c.write(&finished);
+                c.stage(&finished);
             }
         }
         *journaled = messages.len();
@@ -373,6 +376,19 @@ impl DriverState {
         for (note, latency) in self.audits.drain(..) {
             self.setup.audit.record(&self.setup.session, &note, latency);
         }
+    }
+
+    /// Writes what this step staged in the journal, then waits for the next event.
+    async fn wait(
+        &mut self,
+        rx: &mut mpsc::UnboundedReceiver<Msg>,
+        cancel: &CancellationToken,
+        cancel_sent: bool,
+    ) -> Option<Event> {
+        if let Some(c) = &self.setup.checkpoints {
+            c.flush();
+        }
+        self.next(rx, cancel, cancel_sent).await
     }
 
     /// Waits for the next event; `None` when something was handled without one (a text
@@ -504,6 +520,10 @@ impl DriverState {
                     .collect();
                 self.notes.offered(call_id, options);
                 self.notes.propose(&c, call_id);
+                c.asking(call_id);
+                // Written with what was staged before it (the reply's conversation entry,
+                // the call's `proposed` record) before the request is sent: a request the
+                // client saw is one the journal knows was asked.
                 c.write(&crate::store::Record::Asked {
                     call: call_id.clone(),
                     request: {

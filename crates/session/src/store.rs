@@ -34,7 +34,7 @@ pub use load::{
 pub use pending::{Lookup, PendingCall};
 pub use record::{
     AnswerRecord, AnsweredBy, FinishedCall, Header, LineProblem, OfferedOption, ProposedCall,
-    Record, VERSION, decode, encode,
+    Record, VERSION, decode, encode, encode_into,
 };
 pub use retention::{Retention, prune_at_start};
 
@@ -154,6 +154,14 @@ impl SessionStore {
     /// The answers folder of a session, for a cheap look at whether it changed.
     pub fn answers_dir(&self, session: &str) -> Result<PathBuf, SessionStoreError> {
         Ok(self.answers(session)?.dir().to_owned())
+    }
+
+    /// The file names of a session's answers (see [`call_file_name`]).
+    pub fn answered_calls(
+        &self,
+        session: &str,
+    ) -> Result<std::collections::HashSet<String>, SessionStoreError> {
+        self.answers(session)?.names()
     }
 
     /// The ids of the stored sessions with their journals' last change, newest first.

@@ -104,14 +104,7 @@ impl Answers {
         &self,
         calls: impl IntoIterator<Item = &'a str>,
     ) -> Result<HashMap<String, Claim>, SessionStoreError> {
-        let names = match std::fs::read_dir(&self.dir) {
-            Ok(entries) => entries
-                .filter_map(Result::ok)
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect::<std::collections::HashSet<_>>(),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
-            Err(e) => return Err(SessionStoreError::io(&self.dir, "read", e)),
-        };
+        let names = self.names()?;
         if names.is_empty() {
             return Ok(HashMap::new());
         }
@@ -126,6 +119,19 @@ impl Answers {
                 (call.to_owned(), claim)
             })
             .collect())
+    }
+
+    /// The names of the answer files (see [`call_file_name`]); none when the folder
+    /// does not exist.
+    pub(crate) fn names(&self) -> Result<std::collections::HashSet<String>, SessionStoreError> {
+        match std::fs::read_dir(&self.dir) {
+            Ok(entries) => Ok(entries
+                .filter_map(Result::ok)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Default::default()),
+            Err(e) => Err(SessionStoreError::io(&self.dir, "read", e)),
+        }
     }
 
     /// Reads a claim file; one that does not parse, or names another call, is

@@ -6,14 +6,21 @@ use std::path::{Path, PathBuf};
 
 use super::SessionStoreError;
 use super::folder::{private_file, sync_dir};
-use super::record::{Header, Record, encode};
+use super::record::{Header, Record, encode_into};
 
-/// The open journal of one session. Every record is one `write` of one whole line, so a
-/// process killed at any point leaves at most its last line torn; the reader skips it.
+/// The open journal of one session. Records are written whole, one or more lines in one
+/// `write`, so a process killed at any point leaves at most its last line torn; the
+/// reader skips it.
+///
+/// Records may be staged and written together ([`Journal::stage`], [`Journal::flush`]):
+/// the records of one step of a turn cost one `write`, and whoever writes a record
+/// writes every record staged before it first, so the journal keeps their order.
 #[derive(Debug)]
 pub struct Journal {
     path: PathBuf,
     file: File,
+    /// Encoded records not yet written, in order.
+    staged: Vec<u8>,
 }
 
 impl Journal {
@@ -23,7 +30,11 @@ impl Journal {
         let file = private_file(OpenOptions::new().append(true).create_new(true))
             .open(&path)
             .map_err(|e| SessionStoreError::io(&path, "create", e))?;
-        let mut journal = Journal { path, file };
+        let mut journal = Journal {
+            path,
+            file,
+            staged: Vec::new(),
+        };
         journal.append_synced(&Record::Header(header.clone()))?;
         if let Some(dir) = journal.path.parent() {
             sync_dir(dir)?;
@@ -53,23 +64,46 @@ impl Journal {
                     .map_err(|e| SessionStoreError::io(&path, "append to", e))?;
             }
         }
-        Ok(Journal { path, file })
+        Ok(Journal {
+            path,
+            file,
+            staged: Vec::new(),
+        })
     }
 
     pub fn path(&self) -> &Path {
         &self.path
     }
 
-    /// Appends a record. It reaches the kernel before this returns (it survives the
-    /// process, not a power loss).
+    /// Appends a record, after the records staged before it. They reach the kernel
+    /// before this returns (they survive the process, not a power loss).
     pub fn append(&mut self, record: &Record) -> Result<(), SessionStoreError> {
-        let line = encode(record).map_err(|source| SessionStoreError::Encode {
+        self.stage(record)?;
+        self.flush()
+    }
+
+    /// Encodes a record to be written with the next [`Journal::flush`] (or append).
+    pub fn stage(&mut self, record: &Record) -> Result<(), SessionStoreError> {
+        encode_into(record, &mut self.staged).map_err(|source| SessionStoreError::Encode {
             path: self.path.clone(),
             source,
-        })?;
-        self.file
-            .write_all(&line)
-            .map_err(|e| SessionStoreError::io(&self.path, "append to", e))
+        })
+    }
+
+    /// Writes the staged records, in one `write`. When it fails they are dropped: what
+    /// was not written is what a later load misses, never a record out of its order.
+    pub fn flush(&mut self) -> Result<(), SessionStoreError> {
+        if self.staged.is_empty() {
+            return Ok(());
+        }
+        let written = self.file.write_all(&self.staged);
+        self.staged.clear();
+        // A turn's step rarely stages more than a few KiB; a large tool output must not
+        // keep its buffer for the session's life.
+        if self.staged.capacity() > 64 * 1024 {
+            self.staged.shrink_to(16 * 1024);
+        }
+        written.map_err(|e| SessionStoreError::io(&self.path, "append to", e))
     }
 
     /// Appends a record and syncs the file: for the records that must hold after a

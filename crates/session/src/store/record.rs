@@ -158,14 +158,29 @@ fn checksum(rec: &[u8]) -> String {
 
 /// The line for a record, with its newline.
 pub fn encode(record: &Record) -> Result<Vec<u8>, serde_json::Error> {
-    let rec = serde_json::to_vec(record)?;
-    let mut line = Vec::with_capacity(rec.len() + PREFIX.len() + SUM_LEN + REC.len() + 2);
-    line.extend_from_slice(PREFIX.as_bytes());
-    line.extend_from_slice(checksum(&rec).as_bytes());
-    line.extend_from_slice(REC.as_bytes());
-    line.extend_from_slice(&rec);
-    line.extend_from_slice(b"}\n");
+    let mut line = Vec::new();
+    encode_into(record, &mut line)?;
     Ok(line)
+}
+
+/// Appends the line for a record, with its newline, to `out`: the record is serialised
+/// in place and its checksum written in front of it, so a line costs no allocation of
+/// its own. On an error `out` is left as it was.
+pub fn encode_into(record: &Record, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+    let start = out.len();
+    out.extend_from_slice(PREFIX.as_bytes());
+    let sum_at = out.len();
+    out.extend_from_slice(&[b'0'; SUM_LEN]);
+    out.extend_from_slice(REC.as_bytes());
+    let rec_at = out.len();
+    if let Err(e) = serde_json::to_writer(&mut *out, record) {
+        out.truncate(start);
+        return Err(e);
+    }
+    let sum = checksum(&out[rec_at..]);
+    out[sum_at..sum_at + SUM_LEN].copy_from_slice(sum.as_bytes());
+    out.extend_from_slice(b"}\n");
+    Ok(())
 }
 
 /// Reads one line (without its newline).

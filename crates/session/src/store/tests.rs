@@ -407,6 +407,56 @@ fn appending_after_a_torn_line_loses_only_that_line() {
     );
 }
 
+/// Staged records reach the file only when flushed or when a record is appended after
+/// them, and then in the order they were staged; a line encoded into a buffer that holds
+/// others is the same line `encode` gives.
+#[test]
+fn staged_records_are_written_in_their_order_with_the_next_write() {
+    let (_dir, store) = store();
+    let mut journal = store.create(&header("s1")).expect("create");
+    let path = store.journal_path("s1").expect("path");
+    let written = || std::fs::read(&path).expect("read").len();
+    let before = written();
+    journal
+        .stage(&Record::UserMessage { text: "one".into() })
+        .expect("stage");
+    journal
+        .stage(&Record::AgentText { text: "two".into() })
+        .expect("stage");
+    assert_eq!(written(), before, "staged records are not written yet");
+    journal
+        .append(&Record::UserMessage {
+            text: "three".into(),
+        })
+        .expect("append");
+    journal
+        .stage(&Record::AgentText {
+            text: "four".into(),
+        })
+        .expect("stage");
+    journal.flush().expect("flush");
+    journal.flush().expect("a flush with nothing staged");
+    let loaded = store.load("s1").expect("load");
+    assert_eq!(
+        loaded.replay,
+        vec![
+            ReplayItem::User { text: "one".into() },
+            ReplayItem::Agent { text: "two".into() },
+            ReplayItem::User {
+                text: "three".into()
+            },
+            ReplayItem::Agent {
+                text: "four".into()
+            },
+        ]
+    );
+    let mut buffer = b"earlier".to_vec();
+    let record = Record::Proposed(proposed("c1"));
+    encode_into(&record, &mut buffer).expect("encode");
+    assert_eq!(&buffer[7..], encode(&record).expect("encode").as_slice());
+    assert_eq!(decode(&buffer[7..buffer.len() - 1]), Ok(record));
+}
+
 fn claim(call: &str, option: &str) -> Claim {
     Claim {
         call: call.into(),
