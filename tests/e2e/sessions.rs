@@ -210,10 +210,12 @@ fn kill_9_then_load_runs_nothing_twice_or_unasked() {
         ],
         "{replayed:?}"
     );
-    // Nothing ran on load. The next turn asks the waiting call again first; denied, it
-    // does not run.
+    // Nothing ran on load. Once the load is answered, the waiting call is asked again,
+    // before any prompt; denied, it does not run.
     assert_eq!(lines(&first), 1);
-    second.on_request(|_| Answer::Result(selected("reject-once")));
+    let asked = second.agent_request("session/request_permission");
+    assert_eq!(asked["params"]["toolCall"]["toolCallId"], "call_2");
+    second.respond(&asked, selected("reject-once"));
     let result = second.prompt(&session, "/say still there?");
     assert_eq!(result["stopReason"], "end_turn");
     let asked: Vec<Value> = second
@@ -221,8 +223,7 @@ fn kill_9_then_load_runs_nothing_twice_or_unasked() {
         .into_iter()
         .filter(|m| m["method"] == "session/request_permission")
         .collect();
-    assert_eq!(asked.len(), 1, "{asked:?}");
-    assert_eq!(asked[0]["params"]["toolCall"]["toolCallId"], "call_2");
+    assert_eq!(asked.len(), 1, "asked once: {asked:?}");
     assert!(second.agent_text().contains("still there?"));
     assert_eq!(lines(&first), 1);
     assert_eq!(
@@ -339,8 +340,81 @@ fn kill_9_while_a_call_runs_reports_it_interrupted_and_never_reruns_it() {
     assert_eq!(lines(&first), 1);
 }
 
-/// Approved from another terminal while no Warden ran: the restored session's next turn
-/// asks the call again and applies that approval at once, without the editor.
+/// The whole story: a call waits for approval, the agent is killed and started
+/// again, a client loads the session, and the call is asked again without a prompt;
+/// approved, it runs exactly once, the turn goes on where it stopped (the model is
+/// given the result), and a later load asks nothing.
+#[test]
+fn a_call_waiting_when_warden_was_killed_is_asked_again_at_load_and_runs_once() {
+    let mut first = Client::spawn();
+    let session = first.ready_session();
+    let _prompt = first.send_prompt(&session, &append_prompt());
+    let _request = first.agent_request("session/request_permission");
+    first.process_mut().kill();
+    assert_eq!(lines(&first), 0);
+
+    let project = first.process().project();
+    let mut second = restart(&first);
+    second.request_ok("session/load", load_params(&session, &project));
+    let asked = second.agent_request("session/request_permission");
+    assert_eq!(asked["params"]["toolCall"]["toolCallId"], "call_1");
+    let options: Vec<&str> = asked["params"]["options"]
+        .as_array()
+        .expect("options")
+        .iter()
+        .filter_map(|o| o["optionId"].as_str())
+        .collect();
+    assert_eq!(options[0], "allow-once", "the same options: {options:?}");
+    second.respond(&asked, selected("allow-once"));
+    let summary = second.wait_for("the model's reply to the call's result", |m| {
+        m["params"]["update"]["sessionUpdate"] == "agent_message_chunk"
+    });
+    assert!(
+        summary["params"]["update"]["content"]["text"]
+            .as_str()
+            .is_some_and(|t| !t.is_empty()),
+        "{summary}"
+    );
+    assert_eq!(lines(&first), 1);
+    let result = second.prompt(&session, "/say done");
+    assert_eq!(result["stopReason"], "end_turn", "{result}");
+    assert_eq!(lines(&first), 1);
+    assert_eq!(second.agent_requests("session/request_permission").len(), 1);
+    second.process_mut().kill();
+
+    let mut third = restart(&first);
+    third.request_ok("session/load", load_params(&session, &project));
+    let result = third.prompt(&session, "/say anything left?");
+    assert_eq!(result["stopReason"], "end_turn", "{result}");
+    assert_eq!(third.agent_requests("session/request_permission").len(), 0);
+    assert_eq!(lines(&first), 1);
+}
+
+/// A prompt sent while a call asked again at load still waits becomes part of that
+/// turn: it is not refused as a second prompt, it joins the conversation once the call
+/// is settled, and the turn's end answers it.
+#[test]
+fn a_prompt_sent_while_a_loaded_session_asks_again_joins_that_turn() {
+    let mut first = Client::spawn();
+    let session = first.ready_session();
+    let _prompt = first.send_prompt(&session, &append_prompt());
+    let _request = first.agent_request("session/request_permission");
+    first.process_mut().kill();
+
+    let project = first.process().project();
+    let mut second = restart(&first);
+    second.request_ok("session/load", load_params(&session, &project));
+    let asked = second.agent_request("session/request_permission");
+    let prompt = second.send_prompt(&session, "/say and then?");
+    second.respond(&asked, selected("reject-once"));
+    let response = second.response(&prompt);
+    assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
+    assert!(second.agent_text().contains("and then?"));
+    assert_eq!(lines(&first), 0);
+}
+
+/// Approved from another terminal while no Warden ran: once the session is loaded, the
+/// call asked again takes that approval, without the editor.
 #[test]
 fn an_approval_given_while_warden_was_stopped_is_applied_after_load() {
     let mut first = Client::spawn();
@@ -358,9 +432,11 @@ fn an_approval_given_while_warden_was_stopped_is_applied_after_load() {
     let mut second = restart(&first);
     second.request_ok("session/load", load_params(&session, &project));
     // The editor never answers: the approval given before is what runs the call.
-    second.on_request(|_| Answer::Hold);
-    let result = second.prompt(&session, "/say go on");
-    assert_eq!(result["stopReason"], "end_turn", "{result}");
+    let _asked = second.agent_request("session/request_permission");
+    second.wait_for("the call to complete", |m| {
+        m["params"]["update"]["toolCallId"] == "call_1"
+            && m["params"]["update"]["status"] == "completed"
+    });
     assert_eq!(lines(&first), 1);
     let cancel = second.notifications("$/cancel_request");
     assert_eq!(

@@ -33,7 +33,7 @@ use crate::engine_gate::{EngineGate, ModeCell};
 use crate::modes::mode_state;
 use crate::notice::{self, Notice, Severity};
 use crate::registry::Registry;
-use crate::session::{Session, lock};
+use crate::session::{Adoption, RunningTurn, Session, lock};
 use crate::store::{Header, SessionStore};
 use crate::turn::TurnLimits;
 use crate::updates;
@@ -348,6 +348,106 @@ impl WardenAgent {
             }
         }
         Ok(opened)
+    }
+
+    /// What a turn of `session` works with; `Err` with the reason when the session has
+    /// no model. It takes the calls a restored session left waiting.
+    fn turn_setup(
+        &self,
+        session: &Session,
+        client: ClientHandle,
+    ) -> Result<TurnSetup, Arc<warden_model::ModelError>> {
+        let model = lock(&session.model).clone()?;
+        let (capabilities, _) = self.client_info();
+        let editor = ClientEditor::new(client.clone(), session.id.clone(), capabilities.clone());
+        let settings = session.engine.settings();
+        let audit: Arc<dyn AuditSink> = match self.audit() {
+            Some(sink) => sink,
+            None => Arc::new(crate::audit::NoAudit),
+        };
+        Ok(TurnSetup {
+            session: session.id.clone(),
+            cwd: session.cwd.clone(),
+            home: session.home.clone(),
+            client,
+            gate: session.gate.clone(),
+            model,
+            toolbox: session.gate.toolbox().clone(),
+            editor: Some(Arc::new(editor)),
+            limits: TurnLimits {
+                max_model_requests: self.config.max_model_requests,
+                max_pending: settings.max_pending_requests,
+                max_asks: settings.max_asks_per_turn,
+            },
+            tool_limits: self.config.tool_limits.clone(),
+            secrets: self.secrets(),
+            audit,
+            notices: notice::supported(&capabilities),
+            forms: crate::elicit::supported(&capabilities),
+            checkpoints: session.checkpoints.clone(),
+            resumed: std::mem::take(&mut *lock(&session.resumed)),
+        })
+    }
+
+    /// Starts the turn of a restored session that left calls waiting for approval, once
+    /// the session is answered: they are judged again and asked again now, and the turn
+    /// goes on where it stopped once they are settled. The first prompt sent meanwhile
+    /// becomes the turn's own; one the turn ended without taking in (the model failed,
+    /// a limit) then gets a turn of its own. Without a model the calls wait for the next
+    /// prompt, which says why nothing runs.
+    fn resume_turn(&self, session: &Arc<Session>, client: ClientHandle) {
+        if lock(&session.resumed).is_empty() || self.shutdown.is_cancelled() {
+            return;
+        }
+        let (prompts, mut handed) = tokio::sync::mpsc::unbounded_channel();
+        let cancel = {
+            let mut running = lock(&session.running);
+            if running.is_some() {
+                return;
+            }
+            let token = self.shutdown.child_token();
+            *running = Some(RunningTurn {
+                cancel: token.clone(),
+                adopts: Some(Adoption {
+                    prompts,
+                    responder: None,
+                }),
+            });
+            token
+        };
+        let guard = RunningGuard(session.clone());
+        let Ok(setup) = self.turn_setup(session, client) else {
+            return;
+        };
+        let mut then = setup.clone();
+        then.resumed = Vec::new();
+        self.turns.spawn(async move {
+            let session = guard.0.clone();
+            let conversation = std::mem::take(&mut *lock(&session.conversation));
+            let driven = drive(setup, conversation, None, cancel.clone(), Some(&mut handed)).await;
+            *lock(&session.conversation) = driven.conversation;
+            let (responder, unjoined) = {
+                let mut running = lock(&session.running);
+                let adoption = running.as_mut().and_then(|turn| turn.adopts.take());
+                // A prompt handed over as the turn ended never reached it.
+                let unjoined = driven.unjoined.or_else(|| handed.try_recv().ok());
+                (adoption.and_then(|a| a.responder), unjoined)
+            };
+            let Some(responder) = responder else {
+                return;
+            };
+            let stop = match unjoined {
+                Some(text) if driven.stop != StopReason::Cancelled => {
+                    let conversation = std::mem::take(&mut *lock(&session.conversation));
+                    let ended = drive(then, conversation, Some(text), cancel, None).await;
+                    *lock(&session.conversation) = ended.conversation;
+                    ended.stop
+                }
+                _ => driven.stop,
+            };
+            drop(guard);
+            responder.respond(Ok(PromptResponse::new(stop)));
+        });
     }
 
     /// The sessions folder (see the field's docs).
@@ -723,6 +823,7 @@ impl AgentHandler for WardenAgent {
         for startup in std::mem::take(&mut *lock(&session.startup)) {
             client.notify(notice::to_update(&session.id, &startup, supported));
         }
+        self.resume_turn(&session, client);
     }
 
     fn prompt(&self, request: PromptRequest, responder: PromptResponder, client: ClientHandle) {
@@ -733,10 +834,21 @@ impl AgentHandler for WardenAgent {
         if self.shutdown.is_cancelled() {
             return responder.respond(Ok(PromptResponse::new(StopReason::Cancelled)));
         }
-        let command = commands::parse(&prompt_text(&request.prompt));
+        let text = prompt_text(&request.prompt);
+        let command = commands::parse(&text);
         let cancel = {
             let mut running = lock(&session.running);
-            if running.is_some() {
+            if let Some(turn) = running.as_mut() {
+                // A restored session's turn, started without a prompt, takes the first
+                // one sent while it runs, and its end answers it.
+                if command.is_none()
+                    && let Some(adoption) = turn.adopts.as_mut()
+                    && adoption.responder.is_none()
+                    && adoption.prompts.send(text.clone()).is_ok()
+                {
+                    adoption.responder = Some(responder);
+                    return;
+                }
                 drop(running);
                 return responder.respond(Err(Error::invalid_request().data(json!(
                     "a prompt is already running in this session; cancel it or wait for its answer"
@@ -749,13 +861,15 @@ impl AgentHandler for WardenAgent {
                 return self.run_command(&session, command, responder, client);
             }
             let token = self.shutdown.child_token();
-            *running = Some(token.clone());
+            *running = Some(RunningTurn {
+                cancel: token.clone(),
+                adopts: None,
+            });
             token
         };
         let guard = RunningGuard(session.clone());
-        let text = prompt_text(&request.prompt);
-        let model = match lock(&session.model).clone() {
-            Ok(model) => model,
+        let setup = match self.turn_setup(&session, client.clone()) {
+            Ok(setup) => setup,
             Err(problem) => {
                 drop(guard);
                 client.notify(updates::message_chunk(
@@ -765,41 +879,12 @@ impl AgentHandler for WardenAgent {
                 return responder.respond(Ok(PromptResponse::new(StopReason::EndTurn)));
             }
         };
-        let (capabilities, _) = self.client_info();
-        let editor = ClientEditor::new(client.clone(), session.id.clone(), capabilities.clone());
-        let settings = session.engine.settings();
-        let audit: Arc<dyn AuditSink> = match self.audit() {
-            Some(sink) => sink,
-            None => Arc::new(crate::audit::NoAudit),
-        };
-        let setup = TurnSetup {
-            session: session.id.clone(),
-            cwd: session.cwd.clone(),
-            home: session.home.clone(),
-            client,
-            gate: session.gate.clone(),
-            model,
-            toolbox: session.gate.toolbox().clone(),
-            editor: Some(Arc::new(editor)),
-            limits: TurnLimits {
-                max_model_requests: self.config.max_model_requests,
-                max_pending: settings.max_pending_requests,
-                max_asks: settings.max_asks_per_turn,
-            },
-            tool_limits: self.config.tool_limits.clone(),
-            secrets: self.secrets(),
-            audit,
-            notices: notice::supported(&capabilities),
-            forms: crate::elicit::supported(&capabilities),
-            checkpoints: session.checkpoints.clone(),
-            resumed: std::mem::take(&mut *lock(&session.resumed)),
-        };
         let conversation = std::mem::take(&mut *lock(&session.conversation));
         self.turns.spawn(async move {
-            let (conversation, stop) = drive(setup, conversation, text, cancel).await;
-            *lock(&guard.0.conversation) = conversation;
+            let driven = drive(setup, conversation, Some(text), cancel, None).await;
+            *lock(&guard.0.conversation) = driven.conversation;
             drop(guard);
-            responder.respond(Ok(PromptResponse::new(stop)));
+            responder.respond(Ok(PromptResponse::new(driven.stop)));
         });
     }
 

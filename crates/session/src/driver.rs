@@ -96,22 +96,37 @@ struct Streaming {
     reply: Reply,
 }
 
-/// Runs one turn to its end and returns the conversation and the stop reason.
+/// How a turn ended.
+#[derive(Debug)]
+pub struct Driven {
+    pub conversation: Conversation,
+    pub stop: StopReason,
+    /// A prompt the turn took ([`Event::Prompt`]) that never joined the conversation,
+    /// because the turn ended first.
+    pub unjoined: Option<String>,
+}
+
+/// Runs one turn to its end. A turn for `prompt`; or, without one, a restored session's
+/// turn that asks again the calls it left waiting ([`TurnSetup::resumed`]) and goes on
+/// where it stopped, taking a prompt that arrives on `prompts` meanwhile as its own.
 pub async fn drive(
     mut setup: TurnSetup,
     conversation: Conversation,
-    prompt: String,
+    prompt: Option<String>,
     cancel: CancellationToken,
-) -> (Conversation, StopReason) {
+    mut prompts: Option<&mut mpsc::UnboundedReceiver<String>>,
+) -> Driven {
     let mut journaled = conversation.messages().len();
-    if let Some(c) = &setup.checkpoints {
-        c.stage(&crate::store::Record::UserMessage {
-            text: prompt.clone(),
-        });
-    }
     let resumed = std::mem::take(&mut setup.resumed);
     let resumed_ids: Vec<String> = resumed.iter().map(|c| c.id.clone()).collect();
     let (mut turn, first) = if resumed.is_empty() {
+        let Some(prompt) = prompt else {
+            return Driven {
+                conversation,
+                stop: StopReason::EndTurn,
+                unjoined: None,
+            };
+        };
         Turn::start(setup.session.clone(), conversation, prompt, setup.limits)
     } else {
         Turn::resume(
@@ -161,7 +176,10 @@ pub async fn drive(
         }
         let event = match state.ready.pop_front() {
             Some(event) => event,
-            None => match state.wait(&mut rx, &cancel, cancel_sent).await {
+            None => match state
+                .wait(&mut rx, prompts.as_deref_mut(), &cancel, cancel_sent)
+                .await
+            {
                 Some(Event::Cancel) => {
                     cancel_sent = true;
                     Event::Cancel
@@ -210,7 +228,12 @@ pub async fn drive(
         c.flush();
     }
     state.wind_down().await;
-    (turn.into_conversation(), stop)
+    let unjoined = turn.take_unjoined_prompt();
+    Driven {
+        conversation: turn.into_conversation(),
+        stop,
+        unjoined,
+    }
 }
 
 /// A model reply being assembled from its stream.
@@ -328,6 +351,11 @@ impl DriverState {
         };
         let messages = turn.conversation().messages();
         for message in messages.iter().skip(*journaled) {
+            // A prompt is recorded for the replay as it joins the conversation (a prompt
+            // a resumed turn took joins after the calls in flight).
+            if let warden_model::Message::User { text } = message {
+                c.stage(&crate::store::Record::UserMessage { text: text.clone() });
+            }
             c.stage(&crate::store::Record::Conversation {
                 message: message.clone(),
             });
@@ -382,13 +410,14 @@ impl DriverState {
     async fn wait(
         &mut self,
         rx: &mut mpsc::UnboundedReceiver<Msg>,
+        prompts: Option<&mut mpsc::UnboundedReceiver<String>>,
         cancel: &CancellationToken,
         cancel_sent: bool,
     ) -> Option<Event> {
         if let Some(c) = &self.setup.checkpoints {
             c.flush();
         }
-        self.next(rx, cancel, cancel_sent).await
+        self.next(rx, prompts, cancel, cancel_sent).await
     }
 
     /// Waits for the next event; `None` when something was handled without one (a text
@@ -396,12 +425,14 @@ impl DriverState {
     async fn next(
         &mut self,
         rx: &mut mpsc::UnboundedReceiver<Msg>,
+        prompts: Option<&mut mpsc::UnboundedReceiver<String>>,
         cancel: &CancellationToken,
         cancel_sent: bool,
     ) -> Option<Event> {
         let msg = tokio::select! {
             biased;
             () = cancel.cancelled(), if !cancel_sent => return Some(Event::Cancel),
+            Some(text) = next_prompt(prompts) => return Some(Event::Prompt { text }),
             Some(answer) = self.answers.next(), if !self.answers.is_empty() => {
                 let (call_id, answer) = answer?;
                 return Some(Event::Answered { call_id, answer });
@@ -827,6 +858,14 @@ async fn next_item(
 ) -> Option<Result<ModelEvent, warden_model::ModelError>> {
     match model {
         Some(streaming) => streaming.stream.next().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// The next prompt handed to a running turn; never, for a turn that takes none.
+async fn next_prompt(prompts: Option<&mut mpsc::UnboundedReceiver<String>>) -> Option<String> {
+    match prompts {
+        Some(prompts) => prompts.recv().await,
         None => std::future::pending().await,
     }
 }

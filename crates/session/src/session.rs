@@ -30,17 +30,34 @@ pub(crate) struct Session {
     /// The model, or why there is none.
     pub(crate) model: Mutex<Result<Arc<dyn Model>, Arc<ModelError>>>,
     pub(crate) conversation: Mutex<Conversation>,
-    /// The running turn's cancel token: a session runs one turn at a time.
-    pub(crate) running: Mutex<Option<CancellationToken>>,
+    /// The running turn: a session runs one turn at a time.
+    pub(crate) running: Mutex<Option<RunningTurn>>,
     /// What the user must be told once the session exists.
     pub(crate) startup: Mutex<Vec<Notice>>,
     /// The session's MCP servers (also in its toolbox), stopped with it.
     pub(crate) mcp: Vec<Arc<warden_mcp::Server>>,
     /// The session's journal, when sessions are stored.
     pub(crate) checkpoints: Option<crate::checkpoint::Checkpoints>,
-    /// Calls a restored session left waiting, asked again at the start of its next
-    /// turn.
+    /// Calls a restored session left waiting, asked again by the turn that starts once
+    /// the session is restored (or, when it has no model then, by its next prompt's).
     pub(crate) resumed: Mutex<Vec<warden_model::ToolCallRequest>>,
+}
+
+/// The turn a session runs.
+pub(crate) struct RunningTurn {
+    /// Cancels it; its prompt answers `cancelled`.
+    pub(crate) cancel: CancellationToken,
+    /// For a turn started without a prompt (a restored session asking again the calls
+    /// it left waiting): the first prompt sent while it runs is handed to it, and the
+    /// turn's end answers that prompt.
+    pub(crate) adopts: Option<Adoption>,
+}
+
+/// Where a prompt goes that a running turn takes as its own, and who is answered when
+/// the turn ends.
+pub(crate) struct Adoption {
+    pub(crate) prompts: tokio::sync::mpsc::UnboundedSender<String>,
+    pub(crate) responder: Option<warden_acp_transport::PromptResponder>,
 }
 
 pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -77,8 +94,8 @@ impl Session {
 
     /// Cancels the running turn, if any; its prompt answers `cancelled`.
     pub(crate) fn cancel_turn(&self) {
-        if let Some(token) = lock(&self.running).as_ref() {
-            token.cancel();
+        if let Some(turn) = lock(&self.running).as_ref() {
+            turn.cancel.cancel();
         }
     }
 }

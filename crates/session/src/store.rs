@@ -34,7 +34,7 @@ pub use load::{
 pub use pending::{Lookup, PendingCall};
 pub use record::{
     AnswerRecord, AnsweredBy, FinishedCall, Header, LineProblem, OfferedOption, ProposedCall,
-    Record, VERSION, decode, encode, encode_into,
+    Record, VERSION, decode, encode,
 };
 pub use retention::{Retention, prune_at_start};
 

@@ -109,6 +109,10 @@ pub enum Event {
     },
     /// `session/cancel`, or Warden is shutting down.
     Cancel,
+    /// A prompt sent while a restored session's turn runs without one (see
+    /// [`Turn::resume`]): the turn takes it as its own, and it joins the conversation
+    /// at the next point where the model is asked or the turn would end.
+    Prompt { text: String },
 }
 
 /// Whether a grant was stored.
@@ -276,8 +280,10 @@ pub struct Turn {
     /// The client shows forms: requests offer `edit-or-note`.
     forms: bool,
     ended: bool,
-    /// The user's prompt, while the calls a restored session left waiting are settled
-    /// first (see [`Turn::resume`]): it joins the conversation after their results.
+    /// A prompt that has not joined the conversation yet: the user's prompt while the
+    /// calls a restored session left waiting are settled first (see [`Turn::resume`]),
+    /// or one the turn took while it ran ([`Event::Prompt`]). It joins the conversation
+    /// after the results of the calls in flight.
     prompt: Option<String>,
 }
 
@@ -311,14 +317,16 @@ impl Turn {
 
     /// Starts a turn in a restored session whose last reply left `waiting` calls
     /// without a result: they are judged again by today's policy (and asked again when
-    /// it asks), as a batch of their own; once they are settled, `prompt` joins the
-    /// conversation and the model is asked, as for [`Turn::start`]. The reply that
-    /// proposed them is already in the conversation.
+    /// it asks), as a batch of their own; once they are settled, the model is asked, as
+    /// if the turn had never stopped, after `prompt` joined the conversation when there
+    /// is one (a turn started as the session is restored has none, until the user sends
+    /// one: [`Event::Prompt`]). The reply that proposed them is already in the
+    /// conversation.
     pub fn resume(
         session: SessionId,
         conversation: Conversation,
         waiting: Vec<ToolCallRequest>,
-        prompt: String,
+        prompt: Option<String>,
         limits: TurnLimits,
         forms: bool,
         gate: &dyn Gate,
@@ -336,7 +344,7 @@ impl Turn {
             stored_words: Vec::new(),
             forms,
             ended: false,
-            prompt: Some(prompt),
+            prompt,
         };
         let mut out = Vec::new();
         for request in waiting {
@@ -364,6 +372,12 @@ impl Turn {
 
     pub fn is_ended(&self) -> bool {
         self.ended
+    }
+
+    /// The prompt the turn took that never joined the conversation, because the turn
+    /// ended first (the model failed, a limit, a cancel): the caller decides its fate.
+    pub fn take_unjoined_prompt(&mut self) -> Option<String> {
+        self.prompt.take()
     }
 
     /// Reacts to one event.
@@ -413,6 +427,15 @@ impl Turn {
                 stored,
             } => self.on_stored(&call_id, scope, effect, stored, gate, &mut out),
             Event::Cancel => self.cancel(&mut out),
+            Event::Prompt { text } => match &mut self.prompt {
+                // Only one prompt is handed to a turn; a second would be a driver's bug,
+                // and it is kept rather than lost.
+                Some(waiting) => {
+                    waiting.push_str("\n\n");
+                    waiting.push_str(&text);
+                }
+                None => self.prompt = Some(text),
+            },
         }
         out
     }
@@ -453,6 +476,11 @@ impl Turn {
                 FinishReason::Refusal => StopReason::Refusal,
                 _ => StopReason::EndTurn,
             };
+            // A prompt the turn took while the model answered is answered now.
+            if stop == StopReason::EndTurn && self.prompt.is_some() {
+                self.ask_model(out);
+                return;
+            }
             self.end(stop, out);
             return;
         }
@@ -1006,8 +1034,16 @@ impl Turn {
         for (call_id, note) in std::mem::take(&mut self.notes) {
             self.conversation.push_user_note(call_id, note);
         }
+        self.ask_model(out);
+    }
+
+    /// Asks the model for its next reply, after a prompt waiting to join the
+    /// conversation joined it (the limit of model requests counts from each prompt), or
+    /// ends the turn at that limit.
+    fn ask_model(&mut self, out: &mut Vec<Command>) {
         if let Some(prompt) = self.prompt.take() {
             self.conversation.push_user(prompt);
+            self.model_requests = 0;
         }
         if self.model_requests >= self.limits.max_model_requests {
             out.push(self.notify(updates::message_chunk(

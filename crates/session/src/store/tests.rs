@@ -9,6 +9,7 @@ use serde_json::json;
 use warden_model::{Message, ToolOutcome};
 use warden_permissions::Risk;
 
+use super::record::encode_into;
 use super::*;
 
 fn header(id: &str) -> Header {

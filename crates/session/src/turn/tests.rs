@@ -1060,11 +1060,25 @@ fn a_reply_that_stops_without_a_finish_reason_is_judged_by_the_turn() {
     );
 }
 
-/// A restored session's waiting call is judged and asked again before the prompt; the
-/// prompt joins the conversation after the call's result, and only then is the model
-/// called (a model must see a result for every call of a reply before the next prompt).
-#[test]
-fn a_resumed_turn_asks_the_waiting_calls_again_before_its_prompt() {
+fn end_reply(text: &str) -> Event {
+    Event::ModelReplied {
+        text: text.to_owned(),
+        calls: Vec::new(),
+        finish: FinishReason::EndTurn,
+        files: Files::default(),
+    }
+}
+
+fn prompt_event(text: &str) -> Event {
+    Event::Prompt {
+        text: text.to_owned(),
+    }
+}
+
+/// A restored session's turn with the call `c2` it left waiting, its commands after
+/// each event, the conversation's entries at the end, and the prompt it took that never
+/// joined the conversation.
+fn check_resumed(prompt: Option<&str>, events: Vec<Event>, expect: Expect) {
     let gate = FakeGate::default();
     let waiting = call("c2", "write", json!({"path": "a", "content": "x"}));
     let conversation = Conversation::from_messages(vec![
@@ -1080,42 +1094,172 @@ fn a_resumed_turn_asks_the_waiting_calls_again_before_its_prompt() {
         SessionId::new("s"),
         conversation,
         vec![waiting],
-        "go on".to_owned(),
+        prompt.map(str::to_owned),
         TurnLimits::default(),
         false,
         &gate,
     );
     let mut lines: Vec<String> = first.iter().map(render).collect();
-    for event in [pick("c2", "allow-once"), done("c2", true)] {
+    for event in events {
         lines.push("--".to_owned());
         lines.extend(turn.handle(event, &gate).iter().map(render));
     }
-    expect![[r#"
-        tool_call c2 pending
-        audit c2 ask
-        ask c2 [allow-once allow-session allow-project reject-once reject-project]
-        --
-        audit c2 granted
-        update c2 inprogress
-        run c2 {"path":"a","content":"x"}
-        --
-        update c2 completed
-        call model
-    "#]]
-    .assert_eq(&(lines.join("\n") + "\n"));
     let roles: Vec<String> = turn
         .conversation()
         .messages()
         .iter()
         .map(|m| match m {
             warden_model::Message::User { text } => format!("user {text}"),
-            warden_model::Message::Assistant { .. } => "assistant".to_owned(),
+            warden_model::Message::Assistant { text, .. } => {
+                format!("assistant {text}").trim_end().to_owned()
+            }
             warden_model::Message::ToolResult { call_id, .. } => format!("result {call_id}"),
             warden_model::Message::UserNote { .. } => "note".to_owned(),
         })
         .collect();
-    assert_eq!(
-        roles,
-        ["user before", "assistant", "result c2", "user go on"]
+    lines.push(format!("== {}", roles.join(" | ")));
+    lines.push(format!("unjoined: {:?}", turn.take_unjoined_prompt()));
+    expect.assert_eq(&(lines.join("\n") + "\n"));
+}
+
+/// A restored session's waiting call is judged and asked again before the prompt; the
+/// prompt joins the conversation after the call's result, and only then is the model
+/// called (a model must see a result for every call of a reply before the next prompt).
+#[test]
+fn a_resumed_turn_asks_the_waiting_calls_again_before_its_prompt() {
+    check_resumed(
+        Some("go on"),
+        vec![pick("c2", "allow-once"), done("c2", true)],
+        expect![[r#"
+            tool_call c2 pending
+            audit c2 ask
+            ask c2 [allow-once allow-session allow-project reject-once reject-project]
+            --
+            audit c2 granted
+            update c2 inprogress
+            run c2 {"path":"a","content":"x"}
+            --
+            update c2 completed
+            call model
+            == user before | assistant | result c2 | user go on
+            unjoined: None
+        "#]],
+    );
+}
+
+/// Restored without a prompt (asked again as the session is loaded), the turn goes on
+/// where it stopped once the call is settled: the model is given the result, and the
+/// turn ends with its reply.
+#[test]
+fn a_turn_resumed_at_load_goes_on_where_it_stopped() {
+    check_resumed(
+        None,
+        vec![pick("c2", "reject-once"), end_reply("understood")],
+        expect![[r#"
+            tool_call c2 pending
+            audit c2 ask
+            ask c2 [allow-once allow-session allow-project reject-once reject-project]
+            --
+            audit c2 denied
+            update c2 failed: User denied tool invocation
+            call model
+            --
+            end "end_turn"
+            == user before | assistant | result c2 | assistant understood
+            unjoined: None
+        "#]],
+    );
+}
+
+/// A prompt sent while the resumed turn still waits for its call joins after the
+/// call's result; one sent while the model answers joins after that reply, and the
+/// model is asked again instead of the turn ending.
+#[test]
+fn a_prompt_sent_while_a_resumed_turn_runs_joins_it() {
+    check_resumed(
+        None,
+        vec![
+            prompt_event("first"),
+            pick("c2", "allow-once"),
+            done("c2", true),
+            end_reply("done"),
+        ],
+        expect![[r#"
+            tool_call c2 pending
+            audit c2 ask
+            ask c2 [allow-once allow-session allow-project reject-once reject-project]
+            --
+            --
+            audit c2 granted
+            update c2 inprogress
+            run c2 {"path":"a","content":"x"}
+            --
+            update c2 completed
+            call model
+            --
+            end "end_turn"
+            == user before | assistant | result c2 | user first | assistant done
+            unjoined: None
+        "#]],
+    );
+    check_resumed(
+        None,
+        vec![
+            pick("c2", "allow-once"),
+            done("c2", true),
+            prompt_event("second"),
+            end_reply("done"),
+            end_reply("and now"),
+        ],
+        expect![[r#"
+            tool_call c2 pending
+            audit c2 ask
+            ask c2 [allow-once allow-session allow-project reject-once reject-project]
+            --
+            audit c2 granted
+            update c2 inprogress
+            run c2 {"path":"a","content":"x"}
+            --
+            update c2 completed
+            call model
+            --
+            --
+            call model
+            --
+            end "end_turn"
+            == user before | assistant | result c2 | assistant done | user second | assistant and now
+            unjoined: None
+        "#]],
+    );
+}
+
+/// A turn that ends before a prompt it took could join (here the model fails) gives
+/// the prompt back, so that it is not lost.
+#[test]
+fn a_prompt_a_resumed_turn_could_not_take_is_given_back() {
+    check_resumed(
+        None,
+        vec![
+            pick("c2", "reject-once"),
+            prompt_event("later"),
+            Event::ModelFailed {
+                error: "down".to_owned(),
+            },
+        ],
+        expect![[r#"
+            tool_call c2 pending
+            audit c2 ask
+            ask c2 [allow-once allow-session allow-project reject-once reject-project]
+            --
+            audit c2 denied
+            update c2 failed: User denied tool invocation
+            call model
+            --
+            --
+            message
+            end "end_turn"
+            == user before | assistant | result c2
+            unjoined: Some("later")
+        "#]],
     );
 }
