@@ -16,8 +16,12 @@
 //!   window: Warden's own share, without the wake-ups of idle threads.
 //! - Throughput: one session running 1,000 allowed tool calls end to end.
 //!
-//! Run with `cargo bench --bench turn`. The figures are recorded in
-//! `docs/performance.md` ("Prompt turn").
+//! Every figure is taken four times, alternately with and without the session journal
+//! (the same build; without it, Warden is given a sessions folder it refuses), so that
+//! the journal's cost is read in the same minutes.
+//!
+//! Run with `cargo bench --bench turn` (`-- --runs N` for N samples per figure, 300 by
+//! default). The figures are recorded in `docs/performance.md` ("Prompt turn").
 
 // Benchmark code: a failed setup step panics, which is how a benchmark fails.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -41,13 +45,23 @@ struct Agent {
 }
 
 impl Agent {
-    fn spawn() -> Agent {
-        Agent::spawn_with(&[])
+    fn spawn(journal: bool) -> Agent {
+        Agent::spawn_with(&[], journal)
     }
 
-    fn spawn_with(env: &[(&str, String)]) -> Agent {
+    /// Starts Warden; without `journal`, its sessions folder is one it refuses (others
+    /// may write to it), so that its sessions are not stored and the same build is
+    /// measured without the journal.
+    fn spawn_with(env: &[(&str, String)], journal: bool) -> Agent {
         let dir = tempfile::tempdir().expect("a temporary folder");
         std::fs::create_dir_all(dir.path().join("home")).expect("home");
+        if !journal {
+            use std::os::unix::fs::PermissionsExt;
+            let sessions = dir.path().join("home/sessions");
+            std::fs::create_dir_all(&sessions).expect("sessions");
+            std::fs::set_permissions(&sessions, std::fs::Permissions::from_mode(0o777))
+                .expect("chmod");
+        }
         std::fs::create_dir_all(dir.path().join("project")).expect("project");
         let mut child = Command::new(env!("CARGO_BIN_EXE_warden"))
             .env_remove("RUST_LOG")
@@ -284,8 +298,26 @@ fn main() {
         .nth(1)
         .and_then(|n| n.parse().ok())
         .unwrap_or(300);
+    // The same build with and without the session journal, alternately, so that what
+    // the journal costs is measured in the same minutes (this machine's speed drifts).
+    for (round, journal) in [true, false, true, false].into_iter().enumerate() {
+        println!(
+            "### Round {}: {}",
+            round + 1,
+            if journal {
+                "sessions journaled"
+            } else {
+                "sessions not stored (no journal)"
+            }
+        );
+        println!();
+        measure(runs, journal);
+        println!();
+    }
+}
 
-    let mut agent = Agent::spawn();
+fn measure(runs: usize, journal: bool) {
+    let mut agent = Agent::spawn(journal);
     let session = agent.session();
 
     let pid = agent.child.id();
@@ -370,16 +402,32 @@ fn main() {
         rates.push(Duration::from_secs_f64(1000.0 / elapsed.as_secs_f64()));
     }
     let rate = median(rates).as_secs_f64();
+    let journals = std::fs::read_dir(agent.dir.path().join("home/sessions"))
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .filter(|e| e.file_name().to_string_lossy().ends_with(".jsonl"))
+                .count()
+        })
+        .unwrap_or(0);
+    assert_eq!(
+        journals > 0,
+        journal,
+        "the session is journaled only when asked"
+    );
     drop(agent);
 
     // From the model's tool call to its permission request, with a model on a socket.
     let warden = Arc::new(AtomicU32::new(0));
     let (url, sent) = model_server(warden.clone());
-    let mut agent = Agent::spawn_with(&[
-        ("WARDEN_MODEL", "openai:bench-model".to_owned()),
-        ("OPENAI_BASE_URL", url),
-        ("OPENAI_API_KEY", "sk-bench".to_owned()),
-    ]);
+    let mut agent = Agent::spawn_with(
+        &[
+            ("WARDEN_MODEL", "openai:bench-model".to_owned()),
+            ("OPENAI_BASE_URL", url),
+            ("OPENAI_API_KEY", "sk-bench".to_owned()),
+        ],
+        journal,
+    );
     let pid = agent.child.id();
     warden.store(pid, Ordering::Release);
     agent.session();
