@@ -333,11 +333,14 @@ class Warden:
 
 
 @asynccontextmanager
-async def warden(home: Path, answer: Answer, *, editor: bool = False) -> AsyncIterator[Warden]:
+async def warden(
+    home: Path, answer: Answer, *, editor: bool = False, killed: bool = False
+) -> AsyncIterator[Warden]:
     """Starts Warden with `home` as WARDEN_HOME and an empty managed policy, and initializes it.
 
     With `editor`, the client advertises its file system and terminals, and Warden's file tools
-    and commands go through it instead of running locally.
+    and commands go through it instead of running locally. With `killed`, the scenario kills
+    the process itself, and its exit status is not checked.
 
     Only a trimmed environment (the SDK's default: HOME, PATH, ...) plus Warden's own variables
     reaches the process, so nothing of the developer's configuration leaks in.
@@ -373,6 +376,6 @@ async def warden(home: Path, answer: Answer, *, editor: bool = False) -> AsyncIt
             yield Warden(conn=conn, process=process, recorder=recorder, initialize=dump(init))
     # Reached only when the scenario passed. The SDK closed stdin and waited (then terminated
     # the process after 2 s): Warden must have exited by itself, cleanly.
-    assert process.returncode == 0, (
+    assert killed or process.returncode == 0, (
         f"warden exited with {process.returncode} after its stdin closed (log: {home / 'warden-stderr.log'})"
     )

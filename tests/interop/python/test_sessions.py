@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -79,6 +80,47 @@ def test_a_session_is_loaded_with_its_replay_resumed_listed_and_closed(home: Pat
             ] == []
             turn = await third.prompt(session, "/say still here")
             assert turn.stop_reason == "end_turn"
+            assert lines(project) == 1
+
+    asyncio.run(scenario())
+
+
+def test_a_call_waiting_when_warden_was_killed_is_asked_again_at_load_and_runs_once(
+    home: Path, project: Path
+) -> None:
+    """The SDK client loads a session whose call waited for approval when its Warden was
+    killed: the call is asked again right after the load, without a prompt; approved, it
+    runs exactly once, and the turn goes on to the model's reply."""
+
+    async def never(_request: dict[str, Any], _recorder: Any) -> Any:
+        await asyncio.Event().wait()
+
+    async def scenario() -> None:
+        async with warden(home, never, killed=True) as first:
+            session = await first.new_session(project)
+            first.start_prompt(session, append_line())
+            await asyncio.wait_for(first.recorder.asked.wait(), 20)
+            first.process.kill()
+            await first.process.wait()
+        assert lines(project) == 0
+
+        async with warden(home, always("allow-once")) as second:
+            await asyncio.wait_for(second.conn.load_session(cwd=str(project), session_id=session), 20)
+            replayed = len(second.recorder.updates)
+            await asyncio.wait_for(second.recorder.asked.wait(), 20)
+            assert [r["toolCall"]["toolCallId"] for r in second.recorder.permission_requests] == ["call_1"]
+
+            async def replied() -> None:
+                while not any(
+                    u["sessionUpdate"] == "agent_message_chunk" for u in second.recorder.updates[replayed:]
+                ):
+                    await asyncio.sleep(0.05)
+
+            await asyncio.wait_for(replied(), 20)
+            assert lines(project) == 1
+            turn = await second.prompt(session, "/say done")
+            assert turn.stop_reason == "end_turn"
+            assert turn.permission_requests == []
             assert lines(project) == 1
 
     asyncio.run(scenario())
