@@ -3,9 +3,10 @@
 //!
 //! - `journal/one_call`: the records of one tool call that was asked and ran
 //!   (proposed, asked, answered, running, finished, and its conversation entry),
-//!   appended without syncing: Warden's own time (encoding, checksums, the `write`s).
-//! - `journal/one_call_synced`: the same with the `running` record synced, as Warden
-//!   writes it: the disk's time on top.
+//!   staged and written as the driver writes them (four `write`s), without syncing:
+//!   Warden's own time (encoding, checksums, the `write`s).
+//! - `journal/one_call_synced`: the same, then the journal and its folder synced (what a
+//!   new session's header costs): the disk's time on top.
 //! - `load/1000_messages_200_calls`: reading, checking and rebuilding a journal of
 //!   1,000 conversation messages, 400 replayed messages and 200 finished calls.
 //!
@@ -94,22 +95,26 @@ fn bench(c: &mut Criterion) {
 
     let mut journal = store.create(&header("journal")).expect("create");
     let records = call_records(1);
-    c.bench_function("journal/one_call", |b| {
-        b.iter(|| {
-            for r in &records {
-                journal.append(black_box(r)).expect("append");
+    // As the driver writes them: staged, and written together before what depends on
+    // them (the request after `asked`, the tool after `running`) and before the turn
+    // waits (after the result's records).
+    let one_call = |journal: &mut warden_session::Journal| {
+        for r in &records {
+            match r {
+                Record::Asked { .. } | Record::Answered(_) | Record::Running { .. } => {
+                    journal.append(black_box(r)).expect("append")
+                }
+                _ => journal.stage(black_box(r)).expect("stage"),
             }
-        })
-    });
+        }
+        journal.flush().expect("flush");
+    };
+    c.bench_function("journal/one_call", |b| b.iter(|| one_call(&mut journal)));
+    let durability = journal.durability().expect("durability");
     c.bench_function("journal/one_call_synced", |b| {
         b.iter(|| {
-            for r in &records {
-                if matches!(r, Record::Running { .. }) {
-                    journal.append_synced(black_box(r)).expect("append");
-                } else {
-                    journal.append(black_box(r)).expect("append");
-                }
-            }
+            one_call(&mut journal);
+            durability.sync().expect("sync");
         })
     });
 

@@ -37,7 +37,7 @@ pub use notice::{Notice, Severity};
 pub use permission::{Answer, Choice};
 pub use preview::{FileState, Files};
 pub use store::{
-    AnswerRecord, AnsweredBy, AnsweredCall, Claim, ClaimResult, FinishedCall, Header,
+    AnswerRecord, AnsweredBy, AnsweredCall, Claim, ClaimResult, Durability, FinishedCall, Header,
     InterruptedCall, Interruption, Journal, LineProblem, LoadedSession, Lookup, OfferedOption,
     Parsed, PendingCall, Problem, ProposedCall, Rebuilt, Record, ReplayCall, ReplayItem,
     ReplayStatus, Retention, SessionStore, SessionStoreError, SessionSummary,

@@ -26,7 +26,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 pub use claim::{Claim, ClaimResult, UNREADABLE_CLAIM_OPTION};
 pub use error::SessionStoreError;
 pub use folder::{call_file_name, valid_session_id};
-pub use journal::Journal;
+pub use journal::{Durability, Journal};
 pub use load::{
     AnsweredCall, InterruptedCall, Interruption, LoadedSession, Parsed, Problem, Rebuilt,
     ReplayCall, ReplayItem, ReplayStatus, WaitingCall, parse,

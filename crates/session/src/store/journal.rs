@@ -24,8 +24,9 @@ pub struct Journal {
 }
 
 impl Journal {
-    /// Creates the journal of a new session with its header, synced with its folder,
-    /// so that a session that was announced to the client exists after a crash.
+    /// Creates the journal of a new session with its header. The header reaches the
+    /// kernel; making it survive a power loss too is [`Journal::durability`]'s, off the
+    /// runtime's thread.
     pub(crate) fn create(path: PathBuf, header: &Header) -> Result<Journal, SessionStoreError> {
         let file = private_file(OpenOptions::new().append(true).create_new(true))
             .open(&path)
@@ -35,11 +36,21 @@ impl Journal {
             file,
             staged: Vec::new(),
         };
-        journal.append_synced(&Record::Header(header.clone()))?;
-        if let Some(dir) = journal.path.parent() {
-            sync_dir(dir)?;
-        }
+        journal.append(&Record::Header(header.clone()))?;
         Ok(journal)
+    }
+
+    /// What syncs this journal and its folder to disk, from any thread, without the
+    /// journal (whose writers must not wait for a disk): a new session is announced to
+    /// the client only once its journal would survive a power loss.
+    pub fn durability(&self) -> Result<Durability, SessionStoreError> {
+        Ok(Durability {
+            file: self
+                .file
+                .try_clone()
+                .map_err(|e| SessionStoreError::io(&self.path, "open", e))?,
+            path: self.path.clone(),
+        })
     }
 
     /// Opens an existing journal to go on appending. When its last line was torn, a
@@ -105,13 +116,24 @@ impl Journal {
         }
         written.map_err(|e| SessionStoreError::io(&self.path, "append to", e))
     }
+}
 
-    /// Appends a record and syncs the file: for the records that must hold after a
-    /// power loss too (a new session's header).
-    pub fn append_synced(&mut self, record: &Record) -> Result<(), SessionStoreError> {
-        self.append(record)?;
+/// Syncs a journal and its folder (see [`Journal::durability`]).
+#[derive(Debug)]
+pub struct Durability {
+    file: File,
+    path: PathBuf,
+}
+
+impl Durability {
+    /// Syncs the journal's data, then its folder (which holds its name). Blocking.
+    pub fn sync(&self) -> Result<(), SessionStoreError> {
         self.file
             .sync_data()
-            .map_err(|e| SessionStoreError::io(&self.path, "sync", e))
+            .map_err(|e| SessionStoreError::io(&self.path, "sync", e))?;
+        match self.path.parent() {
+            Some(dir) => sync_dir(dir),
+            None => Ok(()),
+        }
     }
 }
