@@ -7,15 +7,18 @@
 //! process killed at any point leaves a journal that loads (`load.rs` skips and reports
 //! a torn or damaged line). `sessions/<id>.answers/<call>` is the answer to one call
 //! (`claim.rs`): created exclusively, so exactly one answer, from the editor or from
-//! `warden pending`, is ever used. The folders are the user's own, mode 0700, and the
-//! files 0600; a folder that others could read or write is refused (`folder.rs`).
-//! Old sessions are pruned at start-up (`retention.rs`).
+//! `warden pending`, is ever used. A journal is held by one process at a time, under
+//! an exclusive lock, for as long as that process has the session open (`lock.rs`).
+//! The folders are the user's own, mode 0700, and the files 0600; a folder that others
+//! could read or write is refused (`folder.rs`). Old sessions are pruned at start-up
+//! (`retention.rs`).
 
 mod claim;
 mod error;
 mod folder;
 mod journal;
 mod load;
+mod lock;
 mod pending;
 mod record;
 mod retention;
@@ -111,13 +114,12 @@ impl SessionStore {
         Journal::create(self.journal_path(&header.id)?, header)
     }
 
-    /// Opens a stored session's journal to append to it.
+    /// Opens a stored session's journal to append to it, under its lock. Refused with
+    /// [`SessionStoreError::Busy`] when another process holds it. When this process
+    /// holds it (a session closed a moment ago, its turn still ending), waits a few
+    /// seconds for it: blocking, so call it from the blocking pool.
     pub fn reopen(&self, id: &str) -> Result<Journal, SessionStoreError> {
-        let path = self.journal_path(id)?;
-        if !path.exists() {
-            return Err(SessionStoreError::NotFound { id: id.to_owned() });
-        }
-        Journal::reopen(path)
+        Journal::reopen(self.journal_path(id)?, id, lock::WAIT_FOR_OURS)
     }
 
     /// Loads a stored session with its answers (see [`Rebuilt::settle`]).
@@ -206,9 +208,16 @@ impl SessionStore {
     }
 
     /// Deletes a stored session: its journal and its answers. Returns false when there
-    /// is no such session.
+    /// is no such session. A session a process holds open, this one included, is
+    /// refused ([`SessionStoreError::Busy`], [`SessionStoreError::BusyHere`]); the lock
+    /// is held while the files go, so no Warden opens the session meanwhile.
     pub fn delete(&self, id: &str) -> Result<bool, SessionStoreError> {
         let path = self.journal_path(id)?;
+        let _held = match Journal::reopen(path.clone(), id, std::time::Duration::ZERO) {
+            Ok(journal) => journal,
+            Err(SessionStoreError::NotFound { .. }) => return Ok(false),
+            Err(e) => return Err(e),
+        };
         match std::fs::remove_file(&path) {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
