@@ -124,6 +124,13 @@ impl SessionStore {
 
     /// Loads a stored session with its answers (see [`Rebuilt::settle`]).
     pub fn load(&self, id: &str) -> Result<LoadedSession, SessionStoreError> {
+        let rebuilt = self.rebuilt(id)?;
+        let claims = self.answers(id)?.of(rebuilt.open_calls())?;
+        Ok(rebuilt.settle(&claims))
+    }
+
+    /// A stored session's records applied in order, before its answers are looked at.
+    fn rebuilt(&self, id: &str) -> Result<Rebuilt, SessionStoreError> {
         let path = self.journal_path(id)?;
         let bytes = match std::fs::read(&path) {
             Ok(bytes) => bytes,
@@ -136,9 +143,7 @@ impl SessionStore {
         for p in &parsed.problems {
             tracing::warn!(file = %path.display(), line = p.line, problem = ?p.kind, "skipped a session journal line");
         }
-        let rebuilt = Rebuilt::new(parsed).ok_or(SessionStoreError::NoHeader { path })?;
-        let claims = self.answers(id)?.of(rebuilt.open_calls())?;
-        Ok(rebuilt.settle(&claims))
+        Rebuilt::new(parsed).ok_or(SessionStoreError::NoHeader { path })
     }
 
     /// Claims a call for an answer: the first claim wins, durably, and every later one

@@ -793,3 +793,53 @@ fn a_session_another_process_holds_is_neither_deleted_nor_pruned() {
     assert!(store.delete("s1").expect("delete"));
     assert!(!store.journal_path("s1").expect("path").exists());
 }
+
+/// Regression: a second `warden pending` answer to a call answered and used since read
+/// as an unknown id. What an id names, after `s1/c2` was answered (`s2/c2` waits).
+#[test]
+fn an_answered_call_is_told_apart_from_an_unknown_id() {
+    let (_dir, store) = store();
+    for id in ["s1", "s2"] {
+        let mut j = store.create(&header(id)).expect("create");
+        for r in &turn()[1..] {
+            j.append(r).expect("append");
+        }
+    }
+    let Lookup::Found(call) = store.find_pending("s1/c2").expect("find") else {
+        panic!("s1/c2 waits");
+    };
+    store
+        .answer_pending(&call, true, Some("ok".into()))
+        .expect("answer");
+    let got: Vec<String> = [
+        "s1/c2", "s1/c", "s1", "s2/c2", "s", "s1/c1", "s1/c9", "s9/c2", "../x/c2",
+    ]
+    .into_iter()
+    .map(|q| {
+        let found = match store.find_pending(q).expect("find") {
+            Lookup::Found(c) => format!("waiting {}", c.id()),
+            Lookup::Answered { call, first } => format!(
+                "answered {} ({} by {}, {:?})",
+                call.id(),
+                first.option,
+                first.by.as_words(),
+                first.note
+            ),
+            Lookup::NotFound => "not found".to_owned(),
+            Lookup::Ambiguous(ids) => format!("ambiguous {ids:?}"),
+        };
+        format!("{q}: {found}")
+    })
+    .collect();
+    expect![[r#"
+        s1/c2: answered s1/c2 (allow-once by warden pending, Some("ok"))
+        s1/c: answered s1/c2 (allow-once by warden pending, Some("ok"))
+        s1: answered s1/c2 (allow-once by warden pending, Some("ok"))
+        s2/c2: waiting s2/c2
+        s: waiting s2/c2
+        s1/c1: not found
+        s1/c9: not found
+        s9/c2: not found
+        ../x/c2: not found"#]]
+    .assert_eq(&got.join("\n"));
+}
