@@ -704,7 +704,7 @@ fn open_while(holder: Holder) -> String {
 /// Regression: two Wardens that loaded one session both appended to its journal. A
 /// journal has one owner at a time; a refused open writes nothing.
 #[test]
-fn two_wardens_loading_one_session_do_not_both_append() {
+fn a_journal_opens_for_one_owner_at_a_time() {
     let got: Vec<String> = [
         Holder::Nobody,
         Holder::OtherProcess,
