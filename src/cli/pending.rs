@@ -128,8 +128,14 @@ fn answer(
     allow: bool,
 ) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
-    let call = match store.find_pending(&args.id)? {
-        Lookup::Found(call) => call,
+    let (call, result) = match store.find_pending(&args.id)? {
+        Lookup::Found(call) => {
+            let result = store.answer_pending(&call, allow, args.note.clone())?;
+            (call, result)
+        }
+        // Answered before and no longer waiting: refused and audited exactly like an
+        // answer the claim refuses.
+        Lookup::Answered { call, first } => (call, ClaimResult::Taken(Some(first))),
         Lookup::NotFound => {
             writeln!(
                 out,
@@ -146,7 +152,6 @@ fn answer(
             return Ok(ExitCode::from(2));
         }
     };
-    let result = store.answer_pending(&call, allow, args.note.clone())?;
     let audit = AuditLog::open(locations.audit_log());
     if let Err(e) = &audit {
         tracing::warn!(error = %e, "cannot open the audit log");

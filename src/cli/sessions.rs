@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use serde_json::json;
 use warden_permissions::Locations;
-use warden_session::{ReplayItem, ReplayStatus, SessionStore};
+use warden_session::{ReplayItem, ReplayStatus, SessionStore, SessionStoreError};
 
 use super::pending::age;
 
@@ -152,11 +152,22 @@ fn indent(text: &str) -> String {
 #[allow(clippy::print_stdout)]
 fn delete(store: &SessionStore, id: &str) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
-    if store.delete(id)? {
-        writeln!(out, "Deleted session {id}.")?;
-        Ok(ExitCode::SUCCESS)
-    } else {
-        writeln!(out, "No stored session has the id {id}.")?;
-        Ok(ExitCode::from(1))
+    match store.delete(id) {
+        Ok(true) => {
+            writeln!(out, "Deleted session {id}.")?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Ok(false) => {
+            writeln!(out, "No stored session has the id {id}.")?;
+            Ok(ExitCode::from(1))
+        }
+        Err(e @ SessionStoreError::Busy { .. }) => {
+            writeln!(
+                out,
+                "Not deleted: {e}. Close it there (or stop that Warden) first."
+            )?;
+            Ok(ExitCode::from(1))
+        }
+        Err(e) => Err(e.into()),
     }
 }

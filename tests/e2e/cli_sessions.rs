@@ -129,11 +129,17 @@ fn pending_lists_waiting_calls_across_sessions_and_answers_each_once() {
     );
     assert!(out.status.success(), "{out:?}");
 
-    // Both are answered: nothing waits, and a second answer finds nothing to answer.
+    // Both are answered: nothing waits, and a second answer finds the call answered
+    // before and is refused.
     let out = warden(home.path(), &["pending", "list"]);
     assert_eq!(stdout(&out), "No tool call is waiting for approval.\n");
     let out = warden(home.path(), &["pending", "deny", "sess_a/c1"]);
     assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(
+        stdout(&out).starts_with("sess_a/c1 was answered before (allow-once by warden pending)"),
+        "{}",
+        stdout(&out)
+    );
 
     // The answers are what the session loads with.
     let store = SessionStore::open(home.path().join("sessions")).expect("open");
@@ -149,10 +155,19 @@ fn pending_lists_waiting_calls_across_sessions_and_answers_each_once() {
         ("reject-once".to_owned(), Some("use printf".to_owned()))
     );
 
-    // The audit log says who answered.
+    // The audit log says who answered, and that the second answer was refused.
     let out = warden(home.path(), &["audit", "tail", "--json"]);
     let audit = stdout(&out);
-    assert_eq!(audit.matches("warden pending").count(), 2, "{audit}");
+    assert_eq!(
+        audit.matches("\"answered_by\":\"warden pending\"").count(),
+        3,
+        "{audit}"
+    );
+    assert_eq!(
+        audit.matches("a second answer was refused").count(),
+        1,
+        "{audit}"
+    );
 }
 
 /// Two terminals approving the same call at once: exactly one answer is used.

@@ -544,3 +544,142 @@ fn a_session_grant_comes_back_when_the_session_is_loaded() {
     // It ran, in the session's own folder.
     assert_eq!(lines(&first), 2);
 }
+
+fn journal(client: &Client, session: &str) -> std::path::PathBuf {
+    client
+        .process()
+        .home()
+        .join("sessions")
+        .join(format!("{session}.jsonl"))
+}
+
+/// Regression: two Wardens that loaded one session both appended to its journal. While
+/// the first has the session open, the second's `session/load` and `session/resume` are
+/// refused and write nothing, `warden sessions delete` is refused, and the first goes
+/// on; once the first exits, the second loads it.
+#[test]
+fn two_wardens_loading_one_session_do_not_both_append() {
+    let mut first = Client::spawn();
+    let session = first.ready_session();
+    first.prompt(&session, "/say one");
+    let path = journal(&first, &session);
+    let before = std::fs::read(&path).expect("the journal");
+
+    let project = first.process().project();
+    let mut second = restart(&first);
+    let resume = json!({"sessionId": session, "cwd": project.display().to_string()});
+    for (method, params) in [
+        ("session/load", load_params(&session, &project)),
+        ("session/resume", resume),
+    ] {
+        let err = second.request_err(method, params);
+        assert_eq!(
+            (&err["code"], &err["message"]),
+            (
+                &json!(-32600),
+                &json!(format!(
+                    "session {session} is open in another Warden process"
+                ))
+            ),
+            "{method}: {err}"
+        );
+    }
+    assert_eq!(
+        std::fs::read(&path).expect("the journal"),
+        before,
+        "a refused load writes nothing"
+    );
+    let out = cli(&first, &["sessions", "delete", &session]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(
+        stdout(&out).contains("open in another Warden process"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(path.exists());
+
+    // The first Warden's session goes on, and its journal with it.
+    first.on_request(|_| Answer::Result(selected("allow-once")));
+    first.prompt(&session, &append_prompt());
+    assert_eq!(lines(&first), 1);
+    let text = std::fs::read_to_string(&path).expect("the journal");
+    assert_eq!(text.matches("\"type\":\"running\"").count(), 1, "{text}");
+    first.finish();
+
+    second.request_ok("session/load", load_params(&session, &project));
+    second.prompt(&session, "/say mine now");
+    let text = std::fs::read_to_string(&path).expect("the journal");
+    assert!(text.contains("/say mine now"), "{text}");
+}
+
+/// A session closed while its turn waits is loaded again at once: the closing turn
+/// may still hold the journal for a moment, and the load waits for it rather than
+/// refusing the session as another Warden's.
+#[test]
+fn a_session_closed_and_loaded_at_once_loads() {
+    let mut client = Client::spawn();
+    let session = client.ready_session();
+    client.on_request(|_| Answer::Hold);
+    let prompt = client.send_prompt(&session, &append_prompt());
+    let _request = client.agent_request("session/request_permission");
+    // Sent together, so that the load reaches Warden while the closed turn may still
+    // be ending.
+    let project = client.process().project();
+    let close = client.send("session/close", json!({"sessionId": session}));
+    let load = client.send("session/load", load_params(&session, &project));
+    for id in [close, load] {
+        let response = client.response(&id);
+        assert!(response.get("result").is_some(), "{response}");
+    }
+    let result = client.response(&prompt);
+    assert_eq!(result["result"]["stopReason"], "cancelled", "{result}");
+    client.prompt(&session, "/say back again");
+    assert!(client.agent_text().contains("back again"));
+    assert_eq!(lines(&client), 0);
+    // Loaded with its journal, not as a session that goes on unstored.
+    let text = std::fs::read_to_string(journal(&client, &session)).expect("the journal");
+    assert!(text.contains("/say back again"), "{text}");
+}
+
+/// Regression: a second `warden pending` answer to a call that was answered and has
+/// run since said "No tool call waiting" and left no trace. It is refused as answered
+/// before (by whom, which option), exit code 1, and the refusal is in the audit log.
+#[test]
+fn a_second_answer_after_the_call_was_used_is_refused_and_audited() {
+    let mut client = Client::spawn();
+    let session = client.ready_session();
+    let prompt = client.send_prompt(&session, &append_prompt());
+    let _request = client.agent_request("session/request_permission");
+    let id = format!("{session}/call_1");
+    let out = cli(&client, &["pending", "approve", &id]);
+    assert!(out.status.success(), "{out:?}");
+    let result = client.response(&prompt);
+    assert_eq!(result["result"]["stopReason"], "end_turn", "{result}");
+    assert_eq!(lines(&client), 1);
+
+    let out = cli(&client, &["pending", "deny", &id, "--note", "too late"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "{id} was answered before (allow-once by warden pending); an answer is used once, so this one is refused.\n"
+        )
+    );
+    assert_eq!(lines(&client), 1);
+    let audit = stdout(&cli(&client, &["audit", "tail", "--json"]));
+    let refused: Vec<Value> = audit
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|e| e.to_string().contains("a second answer was refused"))
+        .collect();
+    assert_eq!(refused.len(), 1, "{audit}");
+    let line = refused[0].to_string();
+    for part in [
+        "\"call_1\"",
+        "\"terminal\"",
+        "\"answered_by\":\"warden pending\"",
+        "answered before (allow-once by warden pending)",
+    ] {
+        assert!(line.contains(part), "{part} in {line}");
+    }
+}

@@ -270,6 +270,36 @@ impl WardenAgent {
         let replay_to = replay.then_some(client);
         let not_found = || crate::registry::not_found(id);
         let store = self.store().ok_or_else(not_found)?;
+        // The journal is taken before it is read, so that what is read is all there
+        // is: another Warden may have the session open (refused here, before anything
+        // is written), or this one may have closed it a moment ago and still be ending
+        // its turn (waited for, on the blocking pool). A live session keeps its own.
+        let journal = if self.session(id).is_ok() {
+            None
+        } else {
+            let (store, sid) = (store.clone(), id.0.to_string());
+            match tokio::task::spawn_blocking(move || store.reopen(&sid)).await {
+                Ok(Ok(journal)) => Some(journal),
+                Ok(Err(
+                    crate::store::SessionStoreError::NotFound { .. }
+                    | crate::store::SessionStoreError::InvalidId { .. },
+                )) => return Err(not_found()),
+                Ok(Err(
+                    e @ (crate::store::SessionStoreError::Busy { .. }
+                    | crate::store::SessionStoreError::BusyHere { .. }),
+                )) => {
+                    return Err(Error::new(-32600, e.to_string()).data(json!({ "sessionId": id })));
+                }
+                Ok(Err(err)) => {
+                    tracing::error!(%err, "cannot append to the stored session; it goes on unstored");
+                    None
+                }
+                Err(err) => {
+                    tracing::error!(%err, "cannot open the stored session's journal; it goes on unstored");
+                    None
+                }
+            }
+        };
         let mut loaded = match store.load(&id.0) {
             Ok(loaded) => loaded,
             Err(
@@ -296,16 +326,13 @@ impl WardenAgent {
                 .unwrap_or_else(|_| self.model_spec().to_owned());
             return Ok((live.mode.get(), current));
         }
-        let checkpoints = match store
-            .reopen(&id.0)
-            .and_then(|journal| Checkpoints::reopened(store.clone(), id.0.to_string(), journal))
-        {
-            Ok(checkpoints) => Some(checkpoints),
-            Err(err) => {
-                tracing::error!(%err, "cannot append to the stored session; it goes on unstored");
-                None
-            }
-        };
+        let checkpoints = journal.and_then(|journal| {
+            Checkpoints::reopened(store.clone(), id.0.to_string(), journal)
+                .map_err(|err| {
+                    tracing::error!(%err, "cannot append to the stored session; it goes on unstored")
+                })
+                .ok()
+        });
         let resumed = crate::restore::settle(&mut loaded, checkpoints.as_ref());
         if let Some(client) = replay_to {
             crate::restore::replay(id, &loaded, client);
@@ -472,7 +499,7 @@ impl WardenAgent {
         durability: &mut Option<crate::store::Durability>,
     ) -> Option<Checkpoints> {
         let store = self.store()?;
-        let created = store.create(header).and_then(|journal| {
+        let created = store.create(header).and_then(|mut journal| {
             *durability = Some(journal.durability()?);
             Ok(journal)
         });

@@ -23,7 +23,7 @@ pub const NOT_STARTED_BEFORE_RESTART: &str = "Not run: Warden stopped before thi
 /// restore, and writes down what became of each. A call that was running is failed as
 /// interrupted; one the policy let run that had not started is reported not run. A call
 /// that waited for approval, and one answered from another terminal
-/// (`warden pending`) that has not run, are returned: the session's next turn judges
+/// (`warden pending`) that has not run, are returned: the turn that resumes the session judges
 /// them again by today's policy and asks again when it asks, and an answer given from
 /// another terminal is then applied as the turn's own. A call answered by the editor
 /// whose Warden stopped before it started is not run (the user may answer differently

@@ -7,15 +7,18 @@
 //! process killed at any point leaves a journal that loads (`load.rs` skips and reports
 //! a torn or damaged line). `sessions/<id>.answers/<call>` is the answer to one call
 //! (`claim.rs`): created exclusively, so exactly one answer, from the editor or from
-//! `warden pending`, is ever used. The folders are the user's own, mode 0700, and the
-//! files 0600; a folder that others could read or write is refused (`folder.rs`).
-//! Old sessions are pruned at start-up (`retention.rs`).
+//! `warden pending`, is ever used. A journal is held by one process at a time, under
+//! an exclusive lock, for as long as that process has the session open (`lock.rs`).
+//! The folders are the user's own, mode 0700, and the files 0600; a folder that others
+//! could read or write is refused (`folder.rs`). Old sessions are pruned at start-up
+//! (`retention.rs`).
 
 mod claim;
 mod error;
 mod folder;
 mod journal;
 mod load;
+mod lock;
 mod pending;
 mod record;
 mod retention;
@@ -111,17 +114,23 @@ impl SessionStore {
         Journal::create(self.journal_path(&header.id)?, header)
     }
 
-    /// Opens a stored session's journal to append to it.
+    /// Opens a stored session's journal to append to it, under its lock. Refused with
+    /// [`SessionStoreError::Busy`] when another process holds it. When this process
+    /// holds it (a session closed a moment ago, its turn still ending), waits a few
+    /// seconds for it: blocking, so call it from the blocking pool.
     pub fn reopen(&self, id: &str) -> Result<Journal, SessionStoreError> {
-        let path = self.journal_path(id)?;
-        if !path.exists() {
-            return Err(SessionStoreError::NotFound { id: id.to_owned() });
-        }
-        Journal::reopen(path)
+        Journal::reopen(self.journal_path(id)?, id, lock::WAIT_FOR_OURS)
     }
 
     /// Loads a stored session with its answers (see [`Rebuilt::settle`]).
     pub fn load(&self, id: &str) -> Result<LoadedSession, SessionStoreError> {
+        let rebuilt = self.rebuilt(id)?;
+        let claims = self.answers(id)?.of(rebuilt.open_calls())?;
+        Ok(rebuilt.settle(&claims))
+    }
+
+    /// A stored session's records applied in order, before its answers are looked at.
+    fn rebuilt(&self, id: &str) -> Result<Rebuilt, SessionStoreError> {
         let path = self.journal_path(id)?;
         let bytes = match std::fs::read(&path) {
             Ok(bytes) => bytes,
@@ -134,9 +143,7 @@ impl SessionStore {
         for p in &parsed.problems {
             tracing::warn!(file = %path.display(), line = p.line, problem = ?p.kind, "skipped a session journal line");
         }
-        let rebuilt = Rebuilt::new(parsed).ok_or(SessionStoreError::NoHeader { path })?;
-        let claims = self.answers(id)?.of(rebuilt.open_calls())?;
-        Ok(rebuilt.settle(&claims))
+        Rebuilt::new(parsed).ok_or(SessionStoreError::NoHeader { path })
     }
 
     /// Claims a call for an answer: the first claim wins, durably, and every later one
@@ -214,9 +221,16 @@ impl SessionStore {
     }
 
     /// Deletes a stored session: its journal and its answers. Returns false when there
-    /// is no such session.
+    /// is no such session. A session a process holds open, this one included, is
+    /// refused ([`SessionStoreError::Busy`], [`SessionStoreError::BusyHere`]); the lock
+    /// is held while the files go, so no Warden opens the session meanwhile.
     pub fn delete(&self, id: &str) -> Result<bool, SessionStoreError> {
         let path = self.journal_path(id)?;
+        let _held = match Journal::reopen(path.clone(), id, std::time::Duration::ZERO) {
+            Ok(journal) => journal,
+            Err(SessionStoreError::NotFound { .. }) => return Ok(false),
+            Err(e) => return Err(e),
+        };
         match std::fs::remove_file(&path) {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),

@@ -22,6 +22,16 @@ pub enum SessionStoreError {
     InvalidId { id: String },
     #[error("no stored session has the id {id}")]
     NotFound { id: String },
+    /// Another process holds the session's journal (see `lock.rs`): a running Warden
+    /// has the session open.
+    #[error("session {id} is open in another Warden process")]
+    Busy { id: String },
+    /// This process still holds the session's journal after waiting for it: another
+    /// of its sessions has it (being loaded, or closed and still ending its turn).
+    #[error(
+        "session {id} is still in use in this Warden process (being loaded or closed); try again"
+    )]
+    BusyHere { id: String },
     #[error("{path} starts with no readable session header")]
     NoHeader { path: PathBuf },
     #[error("cannot encode a record for {path}: {source}")]

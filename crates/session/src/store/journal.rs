@@ -3,14 +3,16 @@
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use super::SessionStoreError;
 use super::folder::{private_file, sync_dir};
+use super::lock::Locked;
 use super::record::{Header, Record, encode_into};
 
-/// The open journal of one session. Records are written whole, one or more lines in one
-/// `write`, so a process killed at any point leaves at most its last line torn; the
-/// reader skips it.
+/// The open journal of one session, held by this process alone (`lock.rs`) until it is
+/// dropped. Records are written whole, one or more lines in one `write`, so a process
+/// killed at any point leaves at most its last line torn; the reader skips it.
 ///
 /// Records may be staged and written together ([`Journal::stage`], [`Journal::flush`]):
 /// the records of one step of a turn cost one `write`, and whoever writes a record
@@ -18,7 +20,10 @@ use super::record::{Header, Record, encode_into};
 #[derive(Debug)]
 pub struct Journal {
     path: PathBuf,
-    file: File,
+    file: Locked,
+    /// The last line was torn when the journal was opened: the first record starts
+    /// with a newline, so that it gets a line of its own.
+    torn: bool,
     /// Encoded records not yet written, in order.
     staged: Vec<u8>,
 }
@@ -31,9 +36,11 @@ impl Journal {
         let file = private_file(OpenOptions::new().append(true).create_new(true))
             .open(&path)
             .map_err(|e| SessionStoreError::io(&path, "create", e))?;
+        let file = Locked::take(file, &path, &header.id, Duration::ZERO)?;
         let mut journal = Journal {
             path,
             file,
+            torn: false,
             staged: Vec::new(),
         };
         journal.append(&Record::Header(header.clone()))?;
@@ -43,41 +50,51 @@ impl Journal {
     /// What syncs this journal and its folder to disk, from any thread, without the
     /// journal (whose writers must not wait for a disk): a new session is announced to
     /// the client only once its journal would survive a power loss.
-    pub fn durability(&self) -> Result<Durability, SessionStoreError> {
+    pub fn durability(&mut self) -> Result<Durability, SessionStoreError> {
         Ok(Durability {
             file: self
                 .file
+                .file()
                 .try_clone()
                 .map_err(|e| SessionStoreError::io(&self.path, "open", e))?,
             path: self.path.clone(),
         })
     }
 
-    /// Opens an existing journal to go on appending. When its last line was torn, a
-    /// newline ends it first, so the next record starts a line of its own.
-    pub(crate) fn reopen(path: PathBuf) -> Result<Journal, SessionStoreError> {
-        let mut file = OpenOptions::new()
+    /// Opens an existing journal of session `id` to go on appending, under its lock
+    /// (see [`Locked::take`] for `wait`). Nothing is written before the lock is held:
+    /// when the last line was torn, the first record ends it.
+    pub(crate) fn reopen(
+        path: PathBuf,
+        id: &str,
+        wait: Duration,
+    ) -> Result<Journal, SessionStoreError> {
+        let file = OpenOptions::new()
             .read(true)
             .append(true)
             .open(&path)
-            .map_err(|e| SessionStoreError::io(&path, "open", e))?;
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::NotFound => SessionStoreError::NotFound { id: id.to_owned() },
+                _ => SessionStoreError::io(&path, "open", e),
+            })?;
+        let mut locked = Locked::take(file, &path, id, wait)?;
+        let file = locked.file();
         let len = file
             .metadata()
             .map_err(|e| SessionStoreError::io(&path, "look at", e))?
             .len();
+        let mut torn = false;
         if len > 0 {
             let mut last = [0u8; 1];
             file.seek(SeekFrom::Start(len - 1))
                 .and_then(|_| file.read_exact(&mut last))
                 .map_err(|e| SessionStoreError::io(&path, "read", e))?;
-            if last[0] != b'\n' {
-                file.write_all(b"\n")
-                    .map_err(|e| SessionStoreError::io(&path, "append to", e))?;
-            }
+            torn = last[0] != b'\n';
         }
         Ok(Journal {
             path,
-            file,
+            file: locked,
+            torn,
             staged: Vec::new(),
         })
     }
@@ -95,6 +112,9 @@ impl Journal {
 
     /// Encodes a record to be written with the next [`Journal::flush`] (or append).
     pub fn stage(&mut self, record: &Record) -> Result<(), SessionStoreError> {
+        if self.torn && self.staged.is_empty() {
+            self.staged.push(b'\n');
+        }
         encode_into(record, &mut self.staged).map_err(|source| SessionStoreError::Encode {
             path: self.path.clone(),
             source,
@@ -107,7 +127,10 @@ impl Journal {
         if self.staged.is_empty() {
             return Ok(());
         }
-        let written = self.file.write_all(&self.staged);
+        let written = self.file.file().write_all(&self.staged);
+        if written.is_ok() {
+            self.torn = false;
+        }
         self.staged.clear();
         // A turn's step rarely stages more than a few KiB; a large tool output must not
         // keep its buffer for the session's life.

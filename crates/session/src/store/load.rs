@@ -297,6 +297,16 @@ impl Rebuilt {
         }
     }
 
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Every call of the journal with the answer it records, if any, in order (a call
+    /// id used again by a later reply comes again).
+    pub fn calls(&self) -> impl Iterator<Item = (&ProposedCall, Option<&AnswerRecord>)> {
+        self.tracks.iter().map(|t| (&t.call, t.answer.as_ref()))
+    }
+
     /// The calls that have neither finished nor been marked interrupted: the only
     /// ones whose answer files matter.
     pub fn open_calls(&self) -> impl Iterator<Item = &str> {

@@ -1,10 +1,12 @@
 //! Calls waiting for approval in every stored session, and answering them from
 //! another terminal (`warden pending`).
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use super::claim::{Claim, ClaimResult};
-use super::record::{AnsweredBy, ProposedCall};
+use super::folder::valid_session_id;
+use super::record::{AnswerRecord, AnsweredBy, ProposedCall};
 use super::{SessionStore, SessionStoreError, now_ms};
 use crate::permission::{ALLOW_ONCE, REJECT_ONCE};
 
@@ -28,9 +30,42 @@ impl PendingCall {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Lookup {
     Found(Box<PendingCall>),
+    /// A call that was waiting and has been answered, from anywhere: an answer is used
+    /// once, so another one is refused. Holds the answer that owns the call.
+    Answered {
+        call: Box<PendingCall>,
+        first: Claim,
+    },
     NotFound,
     /// A prefix that more than one pending call's id starts with.
     Ambiguous(Vec<String>),
+}
+
+/// What a query matched among some calls.
+enum Match<T> {
+    None,
+    One(T),
+    /// The ids of the calls a prefix matched.
+    Many(Vec<String>),
+}
+
+/// The call whose id is the query, else the one call whose id starts with it.
+fn one_of<T>(calls: Vec<T>, query: &str, id: impl Fn(&T) -> String) -> Match<T> {
+    let mut matches: Vec<T> = Vec::new();
+    for call in calls {
+        let this = id(&call);
+        if this == query {
+            return Match::One(call);
+        }
+        if !query.is_empty() && this.starts_with(query) {
+            matches.push(call);
+        }
+    }
+    match matches.len() {
+        0 => Match::None,
+        1 => matches.pop().map_or(Match::None, Match::One),
+        _ => Match::Many(matches.iter().map(id).collect()),
+    }
 }
 
 impl SessionStore {
@@ -66,20 +101,72 @@ impl SessionStore {
     }
 
     /// Finds a pending call by its full id, or by a prefix of it that only one has.
+    /// When no pending call matches, an answered call is looked for the same way, so
+    /// that a second answer is told apart from an unknown id.
     pub fn find_pending(&self, query: &str) -> Result<Lookup, SessionStoreError> {
         let pending = self.pending()?;
-        if let Some(exact) = pending.iter().find(|p| p.id() == query) {
-            return Ok(Lookup::Found(Box::new(exact.clone())));
-        }
-        let mut matches: Vec<PendingCall> = pending
-            .into_iter()
-            .filter(|p| !query.is_empty() && p.id().starts_with(query))
-            .collect();
-        Ok(match matches.len() {
-            0 => Lookup::NotFound,
-            1 => Lookup::Found(Box::new(matches.remove(0))),
-            _ => Lookup::Ambiguous(matches.iter().map(PendingCall::id).collect()),
+        Ok(match one_of(pending, query, PendingCall::id) {
+            Match::One(call) => Lookup::Found(Box::new(call)),
+            Match::Many(ids) => Lookup::Ambiguous(ids),
+            Match::None => match one_of(self.answered(query)?, query, |(p, _)| p.id()) {
+                Match::One((call, first)) => Lookup::Answered {
+                    call: Box::new(call),
+                    first,
+                },
+                Match::None | Match::Many(_) => Lookup::NotFound,
+            },
         })
+    }
+
+    /// The answered calls of the sessions a query can name (the one it names in full
+    /// before its `/`, or those whose id starts with it), with the answer that owns
+    /// each: its claim file, or the journal's record when the file is gone.
+    fn answered(&self, query: &str) -> Result<Vec<(PendingCall, Claim)>, SessionStoreError> {
+        let sessions: Vec<String> = match query.split_once('/') {
+            Some((session, _)) if valid_session_id(session) => vec![session.to_owned()],
+            Some(_) => Vec::new(),
+            None if query.is_empty() => Vec::new(),
+            None => self
+                .ids()?
+                .into_iter()
+                .map(|(id, _)| id)
+                .filter(|id| id.starts_with(query))
+                .collect(),
+        };
+        let mut out = Vec::new();
+        for session in sessions {
+            let rebuilt = match self.rebuilt(&session) {
+                Ok(rebuilt) => rebuilt,
+                Err(SessionStoreError::NotFound { .. }) => continue,
+                Err(e) => return Err(e),
+            };
+            // A call id a later reply used again names its last call.
+            let mut calls: HashMap<&str, (&ProposedCall, Option<&AnswerRecord>)> = HashMap::new();
+            for (call, answer) in rebuilt.calls() {
+                calls.insert(call.id.as_str(), (call, answer));
+            }
+            let claims = self.answers(&session)?.of(calls.keys().copied())?;
+            for (id, (call, answer)) in calls {
+                let first = match (claims.get(id), answer) {
+                    (Some(claim), _) => claim.clone(),
+                    (None, Some(a)) => Claim {
+                        call: a.call.clone(),
+                        option: a.option.clone(),
+                        by: a.by,
+                        note: a.note.clone(),
+                        at_ms: 0,
+                    },
+                    (None, None) => continue,
+                };
+                let call = PendingCall {
+                    session: session.clone(),
+                    cwd: rebuilt.header().cwd.clone(),
+                    call: call.clone(),
+                };
+                out.push((call, first));
+            }
+        }
+        Ok(out)
     }
 
     /// Answers a pending call from `warden pending`: allow-once or reject-once (the ids

@@ -45,8 +45,8 @@ impl Retention {
 impl SessionStore {
     /// Deletes the sessions not written for longer than the retention, then the oldest
     /// beyond `max_sessions`, never one named in `keep` (the sessions this process has
-    /// open). Returns how many were deleted. A session that cannot be deleted is
-    /// skipped with a warning.
+    /// open) nor one a process holds open (see `lock.rs`). Returns how many were
+    /// deleted. A session that cannot be deleted is skipped with a warning.
     pub fn prune(
         &self,
         now: SystemTime,
@@ -73,6 +73,10 @@ impl SessionStore {
             }
             match self.delete(&id) {
                 Ok(_) => removed += 1,
+                // A session a running Warden has open is in use, whatever its age.
+                Err(e @ (SessionStoreError::Busy { .. } | SessionStoreError::BusyHere { .. })) => {
+                    tracing::debug!(session = %id, error = %e, "not pruning a session in use");
+                }
                 Err(e) => {
                     tracing::warn!(session = %id, error = %e, "cannot prune a stored session")
                 }

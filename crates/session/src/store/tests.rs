@@ -696,3 +696,201 @@ fn pruning_drops_old_sessions_then_the_oldest_beyond_the_limit() {
     assert!(!store.answers_dir("old").expect("dir").exists());
     assert!(!store.answers_dir("c").expect("dir").exists());
 }
+
+/// Who holds a journal when a Warden opens it (see `lock.rs`).
+#[derive(Debug, Clone, Copy)]
+enum Holder {
+    Nobody,
+    /// Another process: a lock taken on a file of its own, outside the store, which
+    /// the kernel treats as any other holder's and this process does not count as its
+    /// own.
+    OtherProcess,
+    OtherProcessGone,
+    /// A journal this process has open.
+    ThisProcess,
+    ThisProcessGone,
+}
+
+fn lock_elsewhere(store: &SessionStore, id: &str) -> std::fs::File {
+    let file = std::fs::File::open(store.journal_path(id).expect("path")).expect("open");
+    file.try_lock().expect("the journal is free");
+    file
+}
+
+/// Opens a stored session's journal (with a torn last line) while `holder` holds it,
+/// and says what became of the open and whether the journal changed.
+fn open_while(holder: Holder) -> String {
+    let (_dir, store) = store();
+    drop(store.create(&header("s1")).expect("create"));
+    let path = store.journal_path("s1").expect("path");
+    let mut torn = std::fs::read(&path).expect("read");
+    torn.extend_from_slice(b"{\"v\":1,\"sum\":\"12");
+    std::fs::write(&path, &torn).expect("write");
+    let (mut other, mut ours) = (None, None);
+    match holder {
+        Holder::Nobody => {}
+        Holder::OtherProcess => other = Some(lock_elsewhere(&store, "s1")),
+        Holder::OtherProcessGone => drop(lock_elsewhere(&store, "s1")),
+        Holder::ThisProcess => ours = Some(store.reopen("s1").expect("reopen")),
+        Holder::ThisProcessGone => drop(store.reopen("s1").expect("reopen")),
+    }
+    // Without waiting: this process's own hold would otherwise be waited for.
+    let opened = Journal::reopen(path.clone(), "s1", std::time::Duration::ZERO);
+    let changed = std::fs::read(&path).expect("read") != torn;
+    let outcome = match opened {
+        Ok(_) => "opened".to_owned(),
+        Err(e) => e.to_string(),
+    };
+    drop((other, ours));
+    format!(
+        "{holder:?}: {outcome}{}",
+        if changed {
+            " (the journal changed)"
+        } else {
+            ""
+        }
+    )
+}
+
+/// Regression: two Wardens that loaded one session both appended to its journal. A
+/// journal has one owner at a time; a refused open writes nothing.
+#[test]
+fn a_journal_opens_for_one_owner_at_a_time() {
+    let got: Vec<String> = [
+        Holder::Nobody,
+        Holder::OtherProcess,
+        Holder::OtherProcessGone,
+        Holder::ThisProcess,
+        Holder::ThisProcessGone,
+    ]
+    .into_iter()
+    .map(open_while)
+    .collect();
+    expect![[r#"
+        Nobody: opened
+        OtherProcess: session s1 is open in another Warden process
+        OtherProcessGone: opened
+        ThisProcess: session s1 is still in use in this Warden process (being loaded or closed); try again
+        ThisProcessGone: opened"#]]
+    .assert_eq(&got.join("\n"));
+}
+
+/// A new session's journal is held from its creation: a load of it elsewhere is
+/// refused until it is dropped, and the store's own open does not wait for another
+/// process.
+#[test]
+fn a_new_session_s_journal_is_held_until_it_is_dropped() {
+    let (_dir, store) = store();
+    let journal = store.create(&header("s1")).expect("create");
+    let path = store.journal_path("s1").expect("path");
+    let elsewhere = std::fs::File::open(&path).expect("open");
+    assert!(matches!(
+        elsewhere.try_lock(),
+        Err(std::fs::TryLockError::WouldBlock)
+    ));
+    drop(journal);
+    elsewhere.try_lock().expect("free once dropped");
+    assert!(matches!(
+        store.reopen("s1"),
+        Err(SessionStoreError::Busy { ref id }) if id == "s1"
+    ));
+}
+
+/// A session closed a moment ago may still be ending its turn when it is loaded
+/// again: the load waits for this process's own hold to end, and then opens.
+#[test]
+fn an_open_waits_for_this_process_to_let_go_of_the_journal() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let (_dir, store) = store();
+    let first = store.create(&header("s1")).expect("create");
+    let waits = lock::WAITS.load(Ordering::SeqCst);
+    let gave_up = std::sync::Arc::new(AtomicBool::new(false));
+    let told = gave_up.clone();
+    let holder = std::thread::spawn(move || {
+        // Let go only once the open below waits (or has given up without waiting):
+        // then nothing but the wait lets it through.
+        while lock::WAITS.load(Ordering::SeqCst) == waits && !told.load(Ordering::SeqCst) {
+            std::thread::yield_now();
+        }
+        drop(first);
+    });
+    let second = store.reopen("s1");
+    gave_up.store(true, Ordering::SeqCst);
+    holder.join().expect("the holder");
+    let mut second = second.expect("opened after the first let go");
+    second
+        .append(&Record::UserMessage { text: "on".into() })
+        .expect("append");
+}
+
+/// A session a running Warden holds is neither deleted nor pruned; once let go, it is.
+#[test]
+fn a_session_another_process_holds_is_neither_deleted_nor_pruned() {
+    let (_dir, store) = store();
+    drop(store.create(&header("s1")).expect("create"));
+    let other = lock_elsewhere(&store, "s1");
+    assert!(matches!(
+        store.delete("s1"),
+        Err(SessionStoreError::Busy { .. })
+    ));
+    let none = Retention {
+        days: 0,
+        max_sessions: 0,
+    };
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(86_400);
+    assert_eq!(store.prune(later, none, &[]).expect("prune"), 0);
+    assert!(store.journal_path("s1").expect("path").exists());
+    drop(other);
+    assert!(store.delete("s1").expect("delete"));
+    assert!(!store.journal_path("s1").expect("path").exists());
+}
+
+/// Regression: a second `warden pending` answer to a call answered and used since read
+/// as an unknown id. What an id names, after `s1/c2` was answered (`s2/c2` waits).
+#[test]
+fn an_answered_call_is_told_apart_from_an_unknown_id() {
+    let (_dir, store) = store();
+    for id in ["s1", "s2"] {
+        let mut j = store.create(&header(id)).expect("create");
+        for r in &turn()[1..] {
+            j.append(r).expect("append");
+        }
+    }
+    let Lookup::Found(call) = store.find_pending("s1/c2").expect("find") else {
+        panic!("s1/c2 waits");
+    };
+    store
+        .answer_pending(&call, true, Some("ok".into()))
+        .expect("answer");
+    let got: Vec<String> = [
+        "s1/c2", "s1/c", "s1", "s2/c2", "s", "s1/c1", "s1/c9", "s9/c2", "../x/c2",
+    ]
+    .into_iter()
+    .map(|q| {
+        let found = match store.find_pending(q).expect("find") {
+            Lookup::Found(c) => format!("waiting {}", c.id()),
+            Lookup::Answered { call, first } => format!(
+                "answered {} ({} by {}, {:?})",
+                call.id(),
+                first.option,
+                first.by.as_words(),
+                first.note
+            ),
+            Lookup::NotFound => "not found".to_owned(),
+            Lookup::Ambiguous(ids) => format!("ambiguous {ids:?}"),
+        };
+        format!("{q}: {found}")
+    })
+    .collect();
+    expect![[r#"
+        s1/c2: answered s1/c2 (allow-once by warden pending, Some("ok"))
+        s1/c: answered s1/c2 (allow-once by warden pending, Some("ok"))
+        s1: answered s1/c2 (allow-once by warden pending, Some("ok"))
+        s2/c2: waiting s2/c2
+        s: waiting s2/c2
+        s1/c1: not found
+        s1/c9: not found
+        s9/c2: not found
+        ../x/c2: not found"#]]
+    .assert_eq(&got.join("\n"));
+}
