@@ -8,7 +8,7 @@ use anyhow::Context as _;
 use serde_json::json;
 use warden_audit::{AuditEvent, AuditLog, Outcome};
 use warden_permissions::{Decision, Locations};
-use warden_session::{ClaimResult, Lookup, PendingCall, SessionStore, now_ms};
+use warden_session::{AnsweredBy, ClaimResult, Lookup, PendingCall, SessionStore, now_ms};
 
 #[derive(Debug, clap::Subcommand)]
 pub enum PendingCommand {
@@ -156,7 +156,7 @@ fn answer(
     if let Err(e) = &audit {
         tracing::warn!(error = %e, "cannot open the audit log");
     }
-    let by = json!({"answered_by": "warden pending"});
+    let by = json!({"answered_by": warden_session::answerer(AnsweredBy::Pending)});
     let event = |outcome| {
         AuditEvent::outcome(&call.session, &call.call.id, &call.call.tool, outcome)
             .with_decided_by(by.clone())

@@ -1,12 +1,11 @@
 //! The turn's audit notes, written to the permission crate's audit log.
 
-use std::time::Duration;
-
 use warden_acp_transport::schema::SessionId;
 use warden_audit::{AuditEvent, AuditLog, Outcome};
 use warden_permissions::Decision;
 
-use crate::driver::AuditSink;
+use crate::driver::{AuditContext, AuditSink};
+use crate::store::AnsweredBy;
 use crate::turn::{AnswerOutcome, AuditKind, AuditNote};
 
 /// Writes audit notes to an [`AuditLog`] (which hands them to its own writer thread).
@@ -28,16 +27,25 @@ impl AuditLogSink {
     }
 }
 
+/// Who answered, as the audit log names it (`warden pending` writes the same).
+pub fn answerer(by: AnsweredBy) -> &'static str {
+    match by {
+        AnsweredBy::Editor => "editor",
+        AnsweredBy::Pending => "warden pending",
+    }
+}
+
 /// Used only when the audit log cannot be opened (already reported as an error).
 #[derive(Debug)]
 pub struct NoAudit;
 
 impl AuditSink for NoAudit {
-    fn record(&self, _session: &SessionId, _note: &AuditNote, _latency: Option<Duration>) {}
+    fn record(&self, _session: &SessionId, _note: &AuditNote, _context: AuditContext) {}
 }
 
 impl AuditSink for AuditLogSink {
-    fn record(&self, session: &SessionId, note: &AuditNote, latency: Option<Duration>) {
+    fn record(&self, session: &SessionId, note: &AuditNote, context: AuditContext) {
+        let latency = context.latency;
         let session_id = session.0.to_string();
         let session = session_id.clone();
         let event = match &note.kind {
@@ -98,6 +106,20 @@ impl AuditSink for AuditLogSink {
                     .with_args(note.args.clone())
                     .with_decision(decision)
             }
+            AuditKind::Refused { option_id, reason } => AuditEvent::outcome(
+                session,
+                note.call_id.clone(),
+                note.tool.clone(),
+                Outcome::Error {
+                    reason: format!("{reason} (this answer chose `{option_id}`)"),
+                },
+            )
+            .with_args(note.args.clone()),
+        };
+        // Who chose: the editor, or `warden pending` from another terminal.
+        let event = match context.answered_by {
+            Some(by) => event.with_decided_by(serde_json::json!({ "answered_by": answerer(by) })),
+            None => event,
         };
         let event = match latency {
             Some(latency) => event.with_latency(latency),

@@ -15,8 +15,8 @@ use std::sync::{Arc, Mutex};
 use warden_model::Message;
 
 use crate::store::{
-    AnswerRecord, AnsweredBy, Claim, ClaimResult, FinishedCall, Journal, OfferedOption,
-    ProposedCall, Record, SessionStore, SessionStoreError, now_ms,
+    AnswerRecord, AnsweredBy, Claim, FinishedCall, Journal, OfferedOption, ProposedCall, Record,
+    SessionStore, SessionStoreError, Taken, Unsynced, now_ms,
 };
 
 /// The journal of one live session and the store it lives in. Cheap to clone.
@@ -99,26 +99,30 @@ impl Checkpoints {
         lock(&self.journal).append(record)
     }
 
-    /// Claims a call for an answer, durably, and journals the answer that owns it:
-    /// this one when it won, the earlier one when the call was answered before.
-    /// Blocking: call it from the blocking pool.
-    pub fn claim(&self, claim: Claim) -> Result<Claim, SessionStoreError> {
-        let owner = match self.store.claim(&self.session, &claim)? {
-            ClaimResult::Won => claim,
-            ClaimResult::Taken(Some(first)) => first,
-            ClaimResult::Taken(None) => Claim {
-                option: crate::store::UNREADABLE_CLAIM_OPTION.to_owned(),
-                note: Some("the earlier answer could not be read".to_owned()),
-                ..claim
-            },
+    /// Takes a call for an answer, and stages the record of the answer that owns it:
+    /// this one when it won (with what syncs its claim, which must be done before the
+    /// call runs), the earlier one when the call was answered before (one that cannot
+    /// be read is a denial). This answer won exactly when the claim comes back unsynced.
+    pub fn claim(&self, claim: Claim) -> Result<(Claim, Option<Unsynced>), SessionStoreError> {
+        let (owner, unsynced) = match self.store.take(&self.session, &claim)? {
+            Taken::Won(unsynced) => (claim, Some(unsynced)),
+            Taken::Before(Some(first)) => (first, None),
+            Taken::Before(None) => (
+                Claim {
+                    option: crate::store::UNREADABLE_CLAIM_OPTION.to_owned(),
+                    note: Some("the earlier answer could not be read".to_owned()),
+                    ..claim
+                },
+                None,
+            ),
         };
-        self.write(&Record::Answered(AnswerRecord {
+        self.stage(&Record::Answered(AnswerRecord {
             call: owner.call.clone(),
             option: owner.option.clone(),
             by: owner.by,
             note: owner.note.clone(),
         }));
-        Ok(owner)
+        Ok((owner, unsynced))
     }
 
     /// The answer claimed for a call from another terminal, if any: a stat of its file
@@ -235,6 +239,11 @@ impl CallNotes {
             let record = self.entry(call).clone();
             checkpoints.stage(&Record::Proposed(record));
         }
+    }
+
+    /// What is known of a call.
+    pub fn call(&self, call: &str) -> Option<&ProposedCall> {
+        self.calls.get(call)
     }
 
     /// Whether the call's `proposed` record was written.

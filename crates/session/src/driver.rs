@@ -29,12 +29,34 @@ use crate::gate::Gate;
 use crate::gate::{GrantEffect, GrantScope, Prepared, Verdict};
 use crate::permission::{self, Answer};
 use crate::preview::{self, Files};
+use crate::store::AnsweredBy;
 use crate::turn::{AuditNote, Command, Event, Stored, ToolResult, Turn, TurnLimits};
 use crate::updates;
 
 /// Where audit notes go. Recording must not block the turn.
 pub trait AuditSink: Send + Sync {
-    fn record(&self, session: &SessionId, note: &AuditNote, latency: Option<Duration>);
+    fn record(&self, session: &SessionId, note: &AuditNote, context: AuditContext);
+}
+
+/// What the driver knows of an audit note beyond the turn: how long its answer took,
+/// and who gave it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AuditContext {
+    pub latency: Option<Duration>,
+    /// Who chose the option of an answered call, or whose answer was refused; `None`
+    /// when nobody chose (a timeout, a cancel, a failure).
+    pub answered_by: Option<AnsweredBy>,
+}
+
+/// An answer to a call, with who gave it, and the editor's own answer when it was
+/// refused because the call was answered first from another terminal.
+struct Answered {
+    call_id: String,
+    answer: Answer,
+    by: Option<AnsweredBy>,
+    refused: Option<String>,
+    /// The claim this answer won, to be synced before the call runs.
+    unsynced: Option<crate::store::Unsynced>,
 }
 
 /// Everything a turn works with.
@@ -151,6 +173,8 @@ pub async fn drive(
         tool_tasks: Vec::new(),
         model: None,
         audits: Vec::new(),
+        answered_by: HashMap::new(),
+        unsynced: HashMap::new(),
         specs: ToolSpecs::default(),
         notes: CallNotes::keeping_answers_of(resumed_ids),
         poll: None,
@@ -291,7 +315,7 @@ struct DriverState {
     /// The answers to open permission requests, polled by the loop itself: an answer
     /// needs no task hop, and dropping these futures withdraws their requests
     /// (`$/cancel_request`) at once, before the turn's answer.
-    answers: FuturesUnordered<BoxFuture<'static, Option<(String, Answer)>>>,
+    answers: FuturesUnordered<BoxFuture<'static, Option<Answered>>>,
     /// Events that are already known (a model reply that was ready at once).
     ready: VecDeque<Event>,
     tools: HashMap<String, CancellationToken>,
@@ -304,7 +328,11 @@ struct DriverState {
     /// How many permission requests the turn sent.
     asked: usize,
     /// Audit notes not yet handed to the log, in order, with their answer latencies.
-    audits: Vec<(AuditNote, Option<Duration>)>,
+    audits: Vec<(AuditNote, AuditContext)>,
+    /// Who answered each call whose `Answered` audit note is still to come.
+    answered_by: HashMap<String, AnsweredBy>,
+    /// Claims won by the editor's answers, synced before their calls run.
+    unsynced: HashMap<String, crate::store::Unsynced>,
     specs: ToolSpecs,
 }
 
@@ -390,6 +418,7 @@ impl DriverState {
             },
         ));
         tracing::info!(call = %call_id, option = %claim.option, "answered from another terminal (warden pending)");
+        self.answered_by.insert(call_id.clone(), claim.by);
         Some(Event::Answered {
             call_id,
             answer: Answer::Selected {
@@ -400,9 +429,52 @@ impl DriverState {
         })
     }
 
+    /// The event of an answer; who gave it is kept for its audit note, and an editor's
+    /// answer that came second is audited as refused.
+    fn answered(&mut self, reply: Answered) -> Event {
+        let Answered {
+            call_id,
+            answer,
+            by,
+            refused,
+            unsynced,
+        } = reply;
+        if let Some(unsynced) = unsynced {
+            self.unsynced.insert(call_id.clone(), unsynced);
+        }
+        if let Some(by) = by {
+            self.answered_by.insert(call_id.clone(), by);
+        }
+        if let (Some(option_id), Some(first)) = (refused, by) {
+            let (tool, args) = self
+                .notes
+                .call(&call_id)
+                .map(|c| (c.tool.clone(), c.args.clone()))
+                .unwrap_or_default();
+            let reason = format!(
+                "a second answer was refused; the call was answered before by {}",
+                first.as_words()
+            );
+            tracing::info!(call = %call_id, option = %option_id, "{reason}");
+            self.audits.push((
+                AuditNote {
+                    call_id: call_id.clone(),
+                    tool,
+                    args,
+                    kind: crate::turn::AuditKind::Refused { option_id, reason },
+                },
+                AuditContext {
+                    latency: None,
+                    answered_by: Some(AnsweredBy::Editor),
+                },
+            ));
+        }
+        Event::Answered { call_id, answer }
+    }
+
     fn record_audits(&mut self) {
-        for (note, latency) in self.audits.drain(..) {
-            self.setup.audit.record(&self.setup.session, &note, latency);
+        for (note, context) in self.audits.drain(..) {
+            self.setup.audit.record(&self.setup.session, &note, context);
         }
     }
 
@@ -433,9 +505,8 @@ impl DriverState {
             biased;
             () = cancel.cancelled(), if !cancel_sent => return Some(Event::Cancel),
             Some(text) = next_prompt(prompts) => return Some(Event::Prompt { text }),
-            Some(answer) = self.answers.next(), if !self.answers.is_empty() => {
-                let (call_id, answer) = answer?;
-                return Some(Event::Answered { call_id, answer });
+            Some(reply) = self.answers.next(), if !self.answers.is_empty() => {
+                return Some(self.answered(reply?));
             }
             item = next_item(&mut self.model) => return self.take_reply(item),
             msg = rx.recv() => msg,
@@ -497,13 +568,14 @@ impl DriverState {
             }
             Command::CallModel => self.call_model(turn.conversation()),
             Command::Audit(note) => {
-                let latency = match &note.kind {
-                    crate::turn::AuditKind::Answered { .. } => {
-                        self.asks.remove(&note.call_id).map(|a| a.since.elapsed())
-                    }
-                    _ => None,
+                let context = match &note.kind {
+                    crate::turn::AuditKind::Answered { .. } => AuditContext {
+                        latency: self.asks.remove(&note.call_id).map(|a| a.since.elapsed()),
+                        answered_by: self.answered_by.remove(&note.call_id),
+                    },
+                    _ => AuditContext::default(),
                 };
-                self.audits.push((*note, latency));
+                self.audits.push((*note, context));
             }
             Command::Tell(notice) => self.setup.client.notify(crate::notice::to_update(
                 &self.setup.session,
@@ -659,15 +731,23 @@ impl DriverState {
                     reason: warden_model::one_line(&format!("{rejected}: {error}")),
                 },
             };
-            let answer = match checkpoints {
-                Some(c) => claim_answer(c, &call_id, answer).await,
-                None => answer,
+            let chosen = chosen(&answer);
+            let reply = match checkpoints {
+                Some(c) => claim_answer(&c, call_id, answer),
+                None => Answered {
+                    call_id,
+                    answer,
+                    by: chosen.then_some(AnsweredBy::Editor),
+                    refused: None,
+                    unsynced: None,
+                },
             };
-            Some((call_id, answer))
+            Some(reply)
         }));
     }
 
     fn run_tool(&mut self, call_id: String, call: PreparedCall) {
+        let claim = self.unsynced.remove(&call_id);
         let token = CancellationToken::new();
         self.tools.insert(call_id.clone(), token.clone());
         let tx = self.tx.clone();
@@ -679,6 +759,16 @@ impl DriverState {
         let toolbox = self.setup.toolbox.clone();
         let checkpoints = self.setup.checkpoints.clone();
         self.tool_tasks.push(tokio::spawn(async move {
+            // The answer that lets the call run is on disk before anything of the call
+            // happens (on the blocking pool: the disk is waited for off the protocol's
+            // thread, after the client was told the call is in progress).
+            let synced = match claim {
+                Some(claim) => match tokio::task::spawn_blocking(move || claim.sync()).await {
+                    Ok(synced) => synced.map_err(|e| e.to_string()),
+                    Err(e) => Err(e.to_string()),
+                },
+                None => Ok(()),
+            };
             // The call is written down as running before it starts: a journal without
             // this record proves the call never started (the write reaches the kernel,
             // which a killed process does not lose), so a restart never runs it again.
@@ -686,14 +776,20 @@ impl DriverState {
             // hold across a power loss is the answer's claim, which is synced before an
             // asked call runs, and a restart runs again only calls that were asked
             // (`restore.rs`). When the record cannot be written, the call does not run.
-            if let Some(c) = checkpoints
-                && let Err(e) = c.try_write(&crate::store::Record::Running {
-                    call: call_id.clone(),
-                })
-            {
-                let text = format!(
-                    "The call did not run: Warden could not record it in the session's journal ({e})."
-                );
+            let recorded = synced
+                .map_err(|e| format!("its answer could not be written to disk ({e})"))
+                .and_then(|()| match &checkpoints {
+                    Some(c) => c
+                        .try_write(&crate::store::Record::Running {
+                            call: call_id.clone(),
+                        })
+                        .map_err(|e| {
+                            format!("it could not be recorded in the session's journal ({e})")
+                        }),
+                    None => Ok(()),
+                });
+            if let Err(e) = recorded {
+                let text = format!("The call did not run: {e}.");
                 let result = ToolResult {
                     ok: false,
                     timed_out: false,
@@ -880,15 +976,29 @@ async fn tick(poll: &mut Option<tokio::time::Interval>) {
     }
 }
 
-/// Claims a call for the editor's answer before the turn sees it (on the blocking
-/// pool: the claim is synced). When the call was answered first from another
-/// terminal, that answer is the one used. When the claim cannot be made, the answer
-/// is a denial: a call runs only after its claim is durable.
-async fn claim_answer(c: Checkpoints, call_id: &str, answer: Answer) -> Answer {
+/// Whether a person chose an option (rather than no answer coming: a timeout, a
+/// cancel, a failure).
+fn chosen(answer: &Answer) -> bool {
+    matches!(answer, Answer::Selected { .. })
+}
+
+/// Claims a call for the editor's answer before the turn sees it. Taking the claim (an
+/// exclusively created file) decides who owns the call and costs no wait for the disk;
+/// a claim this answer won is synced before its call runs (`run_tool`). When the call
+/// was answered first from another terminal, that answer is the one used, and the
+/// editor's is refused. When the claim cannot be taken, the answer is a denial.
+fn claim_answer(c: &Checkpoints, call_id: String, answer: Answer) -> Answered {
+    let by = chosen(&answer).then_some(AnsweredBy::Editor);
     let (option, note) = match &answer {
         // Not an answer yet: it opens the form, whose answer is the one claimed.
         Answer::Selected { option_id, .. } if option_id == permission::EDIT_OR_NOTE => {
-            return answer;
+            return Answered {
+                call_id,
+                answer,
+                by,
+                refused: None,
+                unsynced: None,
+            };
         }
         Answer::Selected {
             option_id, note, ..
@@ -901,26 +1011,40 @@ async fn claim_answer(c: Checkpoints, call_id: &str, answer: Answer) -> Answer {
         Answer::Failed { reason } => (permission::REJECT_ONCE.to_owned(), Some(reason.clone())),
     };
     let claim = crate::store::Claim {
-        call: call_id.to_owned(),
+        call: call_id.clone(),
         option: option.clone(),
-        by: crate::store::AnsweredBy::Editor,
+        by: AnsweredBy::Editor,
         note,
         at_ms: crate::store::now_ms(),
     };
-    match tokio::task::spawn_blocking(move || c.claim(claim)).await {
-        Ok(Ok(owner)) if owner.by == crate::store::AnsweredBy::Editor && owner.option == option => {
-            answer
-        }
-        Ok(Ok(owner)) => Answer::Selected {
-            option_id: owner.option,
-            edited_input: None,
-            note: owner.note,
+    match c.claim(claim) {
+        Ok((_, Some(unsynced))) => Answered {
+            call_id,
+            answer,
+            by,
+            refused: None,
+            unsynced: Some(unsynced),
         },
-        Ok(Err(e)) => Answer::Failed {
-            reason: warden_model::one_line(&format!("the answer could not be recorded: {e}")),
+        Ok((owner, None)) => Answered {
+            call_id,
+            answer: Answer::Selected {
+                option_id: owner.option,
+                edited_input: None,
+                note: owner.note,
+            },
+            by: Some(owner.by),
+            // What the editor chose, when it chose: its answer came second.
+            refused: by.map(|_| option),
+            unsynced: None,
         },
-        Err(e) => Answer::Failed {
-            reason: warden_model::one_line(&format!("the answer could not be recorded: {e}")),
+        Err(e) => Answered {
+            call_id,
+            answer: Answer::Failed {
+                reason: warden_model::one_line(&format!("the answer could not be recorded: {e}")),
+            },
+            by: None,
+            refused: None,
+            unsynced: None,
         },
     }
 }

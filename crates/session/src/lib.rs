@@ -26,8 +26,9 @@ mod updates;
 mod user_config;
 
 pub use agent::{AgentConfig, EnvReader, WardenAgent};
+pub use audit::answerer;
 pub use checkpoint::Checkpoints;
-pub use driver::{AuditSink, TurnSetup, drive};
+pub use driver::{AuditContext, AuditSink, Driven, TurnSetup, drive};
 pub use editor::ClientEditor;
 pub use engine_gate::{EngineGate, ModeCell};
 pub use gate::{

@@ -156,6 +156,9 @@ pub enum AuditKind {
     Evaluated { verdict: Verdict },
     /// A call that could not be read (decided as a denial).
     Malformed { reason: String },
+    /// An answer refused because the call was answered before, from elsewhere (the
+    /// driver's, not the turn's: the turn only ever sees the answer that won).
+    Refused { option_id: String, reason: String },
     /// What became of a request to the user.
     Answered {
         outcome: AnswerOutcome,

@@ -191,6 +191,9 @@ fn render(command: &Command) -> String {
             AuditKind::Answered { outcome, .. } => {
                 format!("audit {} {}", note.call_id, outcome.as_str())
             }
+            AuditKind::Refused { option_id, .. } => {
+                format!("audit {} refused {option_id}", note.call_id)
+            }
         },
         Command::Tell(notice) => format!("tell {}", notice.title),
         Command::End(stop) => format!("end {}", serde_json::to_string(stop).unwrap_or_default()),

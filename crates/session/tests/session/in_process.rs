@@ -75,6 +75,8 @@ impl ClientHandler for Recorder {
 }
 
 struct Harness {
+    agent: Arc<WardenAgent>,
+    home: PathBuf,
     connection: AgentConnection,
     session: SessionId,
     recorder: Arc<Recorder>,
@@ -117,7 +119,12 @@ impl Harness {
         }));
         let (client_end, agent_end) = tokio::io::duplex(64 * 1024);
         let (agent_in, agent_out) = tokio::io::split(agent_end);
-        tokio::spawn(serve(agent, agent_in, agent_out, ServeOptions::default()));
+        tokio::spawn(serve(
+            agent.clone(),
+            agent_in,
+            agent_out,
+            ServeOptions::default(),
+        ));
 
         let (asked_tx, asked) = mpsc::unbounded_channel();
         let recorder = Arc::new(Recorder {
@@ -144,6 +151,8 @@ impl Harness {
             .expect("test step")
             .session_id;
         Harness {
+            agent,
+            home,
             connection,
             session,
             recorder,
@@ -367,4 +376,87 @@ async fn a_session_grant_allows_in_its_own_session_only() {
         StopReason::EndTurn
     );
     assert_eq!(read(&h.file("out.txt")).as_deref(), Some("two"));
+}
+
+/// The audit log's lines, once everything recorded so far is written.
+fn audit_lines(h: &Harness) -> Vec<Value> {
+    h.agent.flush();
+    std::fs::read_to_string(h.home.join("audit.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|line| serde_json::from_str(line).ok())
+        .collect()
+}
+
+/// The audit log says who answered each call, and an answer that comes second is
+/// refused and audited: here `warden pending` denied the call from another terminal
+/// (its answer file) just before the editor allowed it, so the denial stands, the
+/// call does not run, and the editor's `allow-once` is logged as refused.
+#[tokio::test]
+async fn an_editor_s_answer_after_one_from_another_terminal_is_refused_and_audited() {
+    let mut h = Harness::start().await;
+    let prompt = h
+        .connection
+        .prompt(h.prompt_request("write out.txt: hello"));
+    tokio::pin!(prompt);
+    let (request, answer) = tokio::select! {
+        asked = h.asked.recv() => asked.expect("a permission request"),
+        result = &mut prompt => panic!("the turn ended without asking: {result:?}"),
+    };
+    let call = request.tool_call.tool_call_id.0.to_string();
+    let store = warden_session::SessionStore::open(h.home.join("sessions")).expect("store");
+    let first = warden_session::Claim {
+        call: call.clone(),
+        option: "reject-once".to_owned(),
+        by: warden_session::AnsweredBy::Pending,
+        note: None,
+        at_ms: warden_session::now_ms(),
+    };
+    assert_eq!(
+        store.claim(&h.session.0, &first).expect("claim"),
+        warden_session::ClaimResult::Won
+    );
+    answer.send(selected("allow-once")).expect("test step");
+    let stop = prompt.await.expect("test step").stop_reason;
+    assert_eq!(stop, StopReason::EndTurn);
+    assert_eq!(
+        read(&h.file("out.txt")),
+        None,
+        "the first answer, a denial, stands"
+    );
+    let outcomes: Vec<(String, String)> = audit_lines(&h)
+        .iter()
+        .filter(|l| l["tool_call_id"] == call.as_str() && l["outcome"].is_object())
+        .map(|l| {
+            (
+                l["outcome"]["type"].as_str().unwrap_or("?").to_owned(),
+                l["decided_by"]["answered_by"]
+                    .as_str()
+                    .unwrap_or("-")
+                    .to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        outcomes,
+        [
+            ("error".to_owned(), "editor".to_owned()),
+            ("denied".to_owned(), "warden pending".to_owned())
+        ],
+        "{:#?}",
+        audit_lines(&h)
+    );
+}
+
+/// An answer the editor gives is logged as the editor's.
+#[tokio::test]
+async fn the_audit_log_names_the_editor_as_the_one_who_answered() {
+    let mut h = Harness::start().await;
+    h.turn("write out.txt: hello", Some("allow-once")).await;
+    let answered: Vec<Value> = audit_lines(&h)
+        .into_iter()
+        .filter(|l| l["outcome"]["type"] == "granted")
+        .collect();
+    assert_eq!(answered.len(), 1, "{answered:#?}");
+    assert_eq!(answered[0]["decided_by"]["answered_by"], "editor");
 }
