@@ -146,6 +146,17 @@ fn a_kill_while_a_call_waits_leaves_it_pending_and_unrun() {
     );
 }
 
+/// A Warden killed while its session's call waits for approval (the call appends a
+/// line to `out.txt`), with that session's id.
+fn killed_while_asking() -> (Client, String) {
+    let mut first = Client::spawn();
+    let session = first.ready_session();
+    let _prompt = first.send_prompt(&session, &append_prompt());
+    let _request = first.agent_request("session/request_permission");
+    first.process_mut().kill();
+    (first, session)
+}
+
 /// A second Warden on the first one's folders (as after a restart).
 fn restart(first: &Client) -> Client {
     let home = first.process().home().display().to_string();
@@ -346,11 +357,7 @@ fn kill_9_while_a_call_runs_reports_it_interrupted_and_never_reruns_it() {
 /// given the result), and a later load asks nothing.
 #[test]
 fn a_call_waiting_when_warden_was_killed_is_asked_again_at_load_and_runs_once() {
-    let mut first = Client::spawn();
-    let session = first.ready_session();
-    let _prompt = first.send_prompt(&session, &append_prompt());
-    let _request = first.agent_request("session/request_permission");
-    first.process_mut().kill();
+    let (first, session) = killed_while_asking();
     assert_eq!(lines(&first), 0);
 
     let project = first.process().project();
@@ -395,11 +402,7 @@ fn a_call_waiting_when_warden_was_killed_is_asked_again_at_load_and_runs_once() 
 /// is settled, and the turn's end answers it.
 #[test]
 fn a_prompt_sent_while_a_loaded_session_asks_again_joins_that_turn() {
-    let mut first = Client::spawn();
-    let session = first.ready_session();
-    let _prompt = first.send_prompt(&session, &append_prompt());
-    let _request = first.agent_request("session/request_permission");
-    first.process_mut().kill();
+    let (first, session) = killed_while_asking();
 
     let project = first.process().project();
     let mut second = restart(&first);
@@ -417,11 +420,7 @@ fn a_prompt_sent_while_a_loaded_session_asks_again_joins_that_turn() {
 /// call asked again takes that approval, without the editor.
 #[test]
 fn an_approval_given_while_warden_was_stopped_is_applied_after_load() {
-    let mut first = Client::spawn();
-    let session = first.ready_session();
-    let _prompt = first.send_prompt(&session, &append_prompt());
-    let _request = first.agent_request("session/request_permission");
-    first.process_mut().kill();
+    let (first, session) = killed_while_asking();
     let out = first
         .process()
         .cli(&["pending", "approve", &format!("{session}/call_1")], &[]);

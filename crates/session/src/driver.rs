@@ -478,7 +478,9 @@ impl DriverState {
         }
     }
 
-    /// Writes what this step staged in the journal, then waits for the next event.
+    /// Writes what this step staged in the journal, then waits for the next event;
+    /// `None` when something was handled without one (a text chunk or tool progress was
+    /// forwarded, or a withdrawn request let go).
     async fn wait(
         &mut self,
         rx: &mut mpsc::UnboundedReceiver<Msg>,
@@ -489,18 +491,6 @@ impl DriverState {
         if let Some(c) = &self.setup.checkpoints {
             c.flush();
         }
-        self.next(rx, prompts, cancel, cancel_sent).await
-    }
-
-    /// Waits for the next event; `None` when something was handled without one (a text
-    /// chunk or tool progress was forwarded, or a withdrawn request let go).
-    async fn next(
-        &mut self,
-        rx: &mut mpsc::UnboundedReceiver<Msg>,
-        prompts: Option<&mut mpsc::UnboundedReceiver<String>>,
-        cancel: &CancellationToken,
-        cancel_sent: bool,
-    ) -> Option<Event> {
         let msg = tokio::select! {
             biased;
             () = cancel.cancelled(), if !cancel_sent => return Some(Event::Cancel),
