@@ -15,8 +15,8 @@ use std::sync::{Arc, Mutex};
 use warden_model::Message;
 
 use crate::store::{
-    AnswerRecord, AnsweredBy, Claim, FinishedCall, Journal, OfferedOption, ProposedCall, Record,
-    SessionStore, SessionStoreError, Taken, Unsynced, now_ms,
+    AnswerRecord, AnsweredBy, Claim, ClaimResult, FinishedCall, Journal, OfferedOption,
+    ProposedCall, Record, SessionStore, SessionStoreError, now_ms,
 };
 
 /// The journal of one live session and the store it lives in. Cheap to clone.
@@ -99,30 +99,30 @@ impl Checkpoints {
         lock(&self.journal).append(record)
     }
 
-    /// Takes a call for an answer, and stages the record of the answer that owns it:
-    /// this one when it won (with what syncs its claim, which must be done before the
-    /// call runs), the earlier one when the call was answered before (one that cannot
-    /// be read is a denial). This answer won exactly when the claim comes back unsynced.
-    pub fn claim(&self, claim: Claim) -> Result<(Claim, Option<Unsynced>), SessionStoreError> {
-        let (owner, unsynced) = match self.store.take(&self.session, &claim)? {
-            Taken::Won(unsynced) => (claim, Some(unsynced)),
-            Taken::Before(Some(first)) => (first, None),
-            Taken::Before(None) => (
+    /// Claims a call for an answer, durably, and journals the answer that owns it:
+    /// this one when it won, the earlier one when the call was answered before (one
+    /// that cannot be read is a denial). Returns the owner, and whether this answer won.
+    /// Blocking (the claim is synced): call it from the blocking pool.
+    pub fn claim(&self, claim: Claim) -> Result<(Claim, bool), SessionStoreError> {
+        let (owner, won) = match self.store.claim(&self.session, &claim)? {
+            ClaimResult::Won => (claim, true),
+            ClaimResult::Taken(Some(first)) => (first, false),
+            ClaimResult::Taken(None) => (
                 Claim {
                     option: crate::store::UNREADABLE_CLAIM_OPTION.to_owned(),
                     note: Some("the earlier answer could not be read".to_owned()),
                     ..claim
                 },
-                None,
+                false,
             ),
         };
-        self.stage(&Record::Answered(AnswerRecord {
+        self.write(&Record::Answered(AnswerRecord {
             call: owner.call.clone(),
             option: owner.option.clone(),
             by: owner.by,
             note: owner.note.clone(),
         }));
-        Ok((owner, unsynced))
+        Ok((owner, won))
     }
 
     /// The answer claimed for a call from another terminal, if any: a stat of its file

@@ -55,8 +55,6 @@ struct Answered {
     answer: Answer,
     by: Option<AnsweredBy>,
     refused: Option<String>,
-    /// The claim this answer won, to be synced before the call runs.
-    unsynced: Option<crate::store::Unsynced>,
 }
 
 /// Everything a turn works with.
@@ -174,7 +172,6 @@ pub async fn drive(
         model: None,
         audits: Vec::new(),
         answered_by: HashMap::new(),
-        unsynced: HashMap::new(),
         specs: ToolSpecs::default(),
         notes: CallNotes::keeping_answers_of(resumed_ids),
         poll: None,
@@ -331,8 +328,6 @@ struct DriverState {
     audits: Vec<(AuditNote, AuditContext)>,
     /// Who answered each call whose `Answered` audit note is still to come.
     answered_by: HashMap<String, AnsweredBy>,
-    /// Claims won by the editor's answers, synced before their calls run.
-    unsynced: HashMap<String, crate::store::Unsynced>,
     specs: ToolSpecs,
 }
 
@@ -437,11 +432,7 @@ impl DriverState {
             answer,
             by,
             refused,
-            unsynced,
         } = reply;
-        if let Some(unsynced) = unsynced {
-            self.unsynced.insert(call_id.clone(), unsynced);
-        }
         if let Some(by) = by {
             self.answered_by.insert(call_id.clone(), by);
         }
@@ -723,13 +714,12 @@ impl DriverState {
             };
             let chosen = chosen(&answer);
             let reply = match checkpoints {
-                Some(c) => claim_answer(&c, call_id, answer),
+                Some(c) => claim_answer(c, call_id, answer).await,
                 None => Answered {
                     call_id,
                     answer,
                     by: chosen.then_some(AnsweredBy::Editor),
                     refused: None,
-                    unsynced: None,
                 },
             };
             Some(reply)
@@ -737,7 +727,6 @@ impl DriverState {
     }
 
     fn run_tool(&mut self, call_id: String, call: PreparedCall) {
-        let claim = self.unsynced.remove(&call_id);
         let token = CancellationToken::new();
         self.tools.insert(call_id.clone(), token.clone());
         let tx = self.tx.clone();
@@ -749,16 +738,6 @@ impl DriverState {
         let toolbox = self.setup.toolbox.clone();
         let checkpoints = self.setup.checkpoints.clone();
         self.tool_tasks.push(tokio::spawn(async move {
-            // The answer that lets the call run is on disk before anything of the call
-            // happens (on the blocking pool: the disk is waited for off the protocol's
-            // thread, after the client was told the call is in progress).
-            let synced = match claim {
-                Some(claim) => match tokio::task::spawn_blocking(move || claim.sync()).await {
-                    Ok(synced) => synced.map_err(|e| e.to_string()),
-                    Err(e) => Err(e.to_string()),
-                },
-                None => Ok(()),
-            };
             // The call is written down as running before it starts: a journal without
             // this record proves the call never started (the write reaches the kernel,
             // which a killed process does not lose), so a restart never runs it again.
@@ -766,20 +745,14 @@ impl DriverState {
             // hold across a power loss is the answer's claim, which is synced before an
             // asked call runs, and a restart runs again only calls that were asked
             // (`restore.rs`). When the record cannot be written, the call does not run.
-            let recorded = synced
-                .map_err(|e| format!("its answer could not be written to disk ({e})"))
-                .and_then(|()| match &checkpoints {
-                    Some(c) => c
-                        .try_write(&crate::store::Record::Running {
-                            call: call_id.clone(),
-                        })
-                        .map_err(|e| {
-                            format!("it could not be recorded in the session's journal ({e})")
-                        }),
-                    None => Ok(()),
-                });
-            if let Err(e) = recorded {
-                let text = format!("The call did not run: {e}.");
+            if let Some(c) = checkpoints
+                && let Err(e) = c.try_write(&crate::store::Record::Running {
+                    call: call_id.clone(),
+                })
+            {
+                let text = format!(
+                    "The call did not run: Warden could not record it in the session's journal ({e})."
+                );
                 let result = ToolResult {
                     ok: false,
                     timed_out: false,
@@ -972,12 +945,12 @@ fn chosen(answer: &Answer) -> bool {
     matches!(answer, Answer::Selected { .. })
 }
 
-/// Claims a call for the editor's answer before the turn sees it. Taking the claim (an
-/// exclusively created file) decides who owns the call and costs no wait for the disk;
-/// a claim this answer won is synced before its call runs (`run_tool`). When the call
-/// was answered first from another terminal, that answer is the one used, and the
-/// editor's is refused. When the claim cannot be taken, the answer is a denial.
-fn claim_answer(c: &Checkpoints, call_id: String, answer: Answer) -> Answered {
+/// Claims a call for the editor's answer before the turn sees it (on the blocking
+/// pool: the claim is synced, so that a call runs only once its answer is on disk).
+/// When the call was answered first from another terminal, that answer is the one
+/// used, and the editor's is refused. When the claim cannot be made, the answer is a
+/// denial.
+async fn claim_answer(c: Checkpoints, call_id: String, answer: Answer) -> Answered {
     let by = chosen(&answer).then_some(AnsweredBy::Editor);
     let (option, note) = match &answer {
         // Not an answer yet: it opens the form, whose answer is the one claimed.
@@ -987,7 +960,6 @@ fn claim_answer(c: &Checkpoints, call_id: String, answer: Answer) -> Answered {
                 answer,
                 by,
                 refused: None,
-                unsynced: None,
             };
         }
         Answer::Selected {
@@ -1007,15 +979,22 @@ fn claim_answer(c: &Checkpoints, call_id: String, answer: Answer) -> Answered {
         note,
         at_ms: crate::store::now_ms(),
     };
-    match c.claim(claim) {
-        Ok((_, Some(unsynced))) => Answered {
+    let failed = |e: String| Answered {
+        call_id: call_id.clone(),
+        answer: Answer::Failed {
+            reason: warden_model::one_line(&format!("the answer could not be recorded: {e}")),
+        },
+        by: None,
+        refused: None,
+    };
+    match tokio::task::spawn_blocking(move || c.claim(claim)).await {
+        Ok(Ok((_, true))) => Answered {
             call_id,
             answer,
             by,
             refused: None,
-            unsynced: Some(unsynced),
         },
-        Ok((owner, None)) => Answered {
+        Ok(Ok((owner, false))) => Answered {
             call_id,
             answer: Answer::Selected {
                 option_id: owner.option,
@@ -1025,16 +1004,8 @@ fn claim_answer(c: &Checkpoints, call_id: String, answer: Answer) -> Answered {
             by: Some(owner.by),
             // What the editor chose, when it chose: its answer came second.
             refused: by.map(|_| option),
-            unsynced: None,
         },
-        Err(e) => Answered {
-            call_id,
-            answer: Answer::Failed {
-                reason: warden_model::one_line(&format!("the answer could not be recorded: {e}")),
-            },
-            by: None,
-            refused: None,
-            unsynced: None,
-        },
+        Ok(Err(e)) => failed(e.to_string()),
+        Err(e) => failed(e.to_string()),
     }
 }

@@ -26,7 +26,7 @@ mod retention;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-pub use claim::{Claim, ClaimResult, Taken, UNREADABLE_CLAIM_OPTION, Unsynced};
+pub use claim::{Claim, ClaimResult, UNREADABLE_CLAIM_OPTION};
 pub use error::SessionStoreError;
 pub use folder::{call_file_name, valid_session_id};
 pub use journal::{Durability, Journal};
@@ -150,12 +150,6 @@ impl SessionStore {
     /// is refused (`claim.rs`).
     pub fn claim(&self, session: &str, claim: &Claim) -> Result<ClaimResult, SessionStoreError> {
         self.answers(session)?.claim(claim)
-    }
-
-    /// Takes a call for an answer without waiting for the disk; the call may run only
-    /// once the claim is synced ([`Unsynced::sync`]).
-    pub fn take(&self, session: &str, claim: &Claim) -> Result<Taken, SessionStoreError> {
-        self.answers(session)?.take(claim)
     }
 
     /// The claim of one call, if someone answered it: what a running Warden polls for

@@ -3,13 +3,11 @@
 //! The answer to call C of session S is the file `S.answers/<C>`, created with
 //! `O_CREAT|O_EXCL`: whoever creates it first (the running Warden for the editor's
 //! answer, or `warden pending` from another terminal) owns the call, and every later
-//! answer finds the file and is refused. Creating the file decides who owns the call;
-//! the file is then synced, and its folder, before the call may run
-//! ([`Unsynced::sync`]): a call runs only after its claim is durable, so that even a
-//! power loss cannot make one answer run a call twice.
+//! answer finds the file and is refused. The file is written and synced, then its
+//! folder synced, before the claim counts: a call runs only after its claim is durable.
 
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
+use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -47,34 +45,6 @@ pub enum ClaimResult {
     Taken(Option<Claim>),
 }
 
-/// A claim this process won, written but not yet on disk.
-#[derive(Debug)]
-pub struct Unsynced {
-    file: File,
-    path: PathBuf,
-    dir: PathBuf,
-}
-
-impl Unsynced {
-    /// Syncs the claim's file, then its folder (which holds its name). Blocking: a
-    /// running Warden calls it on the blocking pool, before the call runs.
-    pub fn sync(self) -> Result<(), SessionStoreError> {
-        self.file
-            .sync_all()
-            .map_err(|e| SessionStoreError::io(&self.path, "write the answer", e))?;
-        sync_dir(&self.dir)
-    }
-}
-
-/// What became of an attempt to take a call (see [`Answers::take`]).
-#[derive(Debug)]
-pub enum Taken {
-    /// This answer owns the call; its claim must be synced before the call runs.
-    Won(Unsynced),
-    /// The call was answered before (see [`ClaimResult::Taken`]).
-    Before(Option<Claim>),
-}
-
 /// The answers folder of one session.
 #[derive(Debug, Clone)]
 pub(crate) struct Answers {
@@ -94,27 +64,15 @@ impl Answers {
         self.dir.join(call_file_name(call))
     }
 
-    /// Claims the call for this answer, durably (see the module's docs).
+    /// Claims the call for this answer (see the module's docs).
     pub(crate) fn claim(&self, claim: &Claim) -> Result<ClaimResult, SessionStoreError> {
-        match self.take(claim)? {
-            Taken::Won(unsynced) => {
-                unsynced.sync()?;
-                Ok(ClaimResult::Won)
-            }
-            Taken::Before(first) => Ok(ClaimResult::Taken(first)),
-        }
-    }
-
-    /// Takes the call for this answer: the file is created and written, which decides
-    /// who owns the call, and nothing waits for the disk yet.
-    pub(crate) fn take(&self, claim: &Claim) -> Result<Taken, SessionStoreError> {
         ensure_private(&self.dir)?;
         let path = self.path(&claim.call);
         let mut file =
             match private_file(OpenOptions::new().write(true).create_new(true)).open(&path) {
                 Ok(file) => file,
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    return Ok(Taken::Before(self.read(&path, &claim.call)));
+                    return Ok(ClaimResult::Taken(self.read(&path, &claim.call)));
                 }
                 Err(e) => return Err(SessionStoreError::io(&path, "create the answer", e)),
             };
@@ -125,12 +83,10 @@ impl Answers {
         // From here the call is this answer's, whatever happens: a file left empty by a
         // crash still refuses every other answer, and reads as a denial.
         file.write_all(&body)
+            .and_then(|()| file.sync_all())
             .map_err(|e| SessionStoreError::io(&path, "write the answer", e))?;
-        Ok(Taken::Won(Unsynced {
-            file,
-            path,
-            dir: self.dir.clone(),
-        }))
+        sync_dir(&self.dir)?;
+        Ok(ClaimResult::Won)
     }
 
     /// The claim of one call, if it was answered.
