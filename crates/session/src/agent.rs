@@ -492,18 +492,12 @@ impl WardenAgent {
 
     /// Starts the journal of a new session. A failure is reported and the session runs
     /// unstored.
-    /// Starts a new session's journal; `durability` gets what syncs it to disk.
-    fn journal(
-        &self,
-        header: &Header,
-        durability: &mut Option<crate::store::Durability>,
-    ) -> Option<Checkpoints> {
+    /// Starts a new session's journal. Its header reaches the kernel before the session
+    /// is announced (a killed process does not lose it); it is synced to disk with the
+    /// session's first answer, on the blocking pool (`Checkpoints::claim`).
+    fn journal(&self, header: &Header) -> Option<Checkpoints> {
         let store = self.store()?;
-        let created = store.create(header).and_then(|mut journal| {
-            *durability = Some(journal.durability()?);
-            Ok(journal)
-        });
-        match created {
+        match store.create(header) {
             Ok(journal) => Some(Checkpoints::new(store, header.id.clone(), journal)),
             Err(err) => {
                 tracing::error!(%err, "cannot store the session; it will not survive a restart");
@@ -815,7 +809,6 @@ impl AgentHandler for WardenAgent {
         }
         let startup = Vec::new();
         let id = self.new_session_id();
-        let mut durability = None;
         let mcp = self
             .connect_mcp(
                 &request.mcp_servers,
@@ -836,30 +829,16 @@ impl AgentHandler for WardenAgent {
             Vec::new(),
             mcp,
             |mode, model, cwd| {
-                self.journal(
-                    &Header {
-                        id: id.0.to_string(),
-                        cwd: cwd.to_path_buf(),
-                        created_ms: crate::store::now_ms(),
-                        model: model.to_owned(),
-                        mode: mode.id().to_owned(),
-                        title: None,
-                    },
-                    &mut durability,
-                )
+                self.journal(&Header {
+                    id: id.0.to_string(),
+                    cwd: cwd.to_path_buf(),
+                    created_ms: crate::store::now_ms(),
+                    model: model.to_owned(),
+                    mode: mode.id().to_owned(),
+                    title: None,
+                })
             },
         );
-        // The session is announced once its journal would survive a power loss; the
-        // disk is waited for on the blocking pool, never on the protocol's thread.
-        if let Some(durability) = durability {
-            let synced = tokio::task::spawn_blocking(move || durability.sync()).await;
-            if let Err(err) = synced
-                .map_err(|e| e.to_string())
-                .and_then(|r| r.map_err(|e| e.to_string()))
-            {
-                tracing::warn!(%err, "cannot sync the new session's journal to disk");
-            }
-        }
         Ok(NewSessionResponse::new(id)
             .modes(mode_state(mode))
             .config_options(vec![model_option(self.model_spec(), &current)]))

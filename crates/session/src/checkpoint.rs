@@ -31,6 +31,9 @@ pub struct Checkpoints {
     /// A new call whose id is not among them cannot have an old answer, so asking it
     /// costs no look at the disk.
     answerable: Arc<Mutex<HashSet<String>>>,
+    /// The journal is on disk as a file of its folder (synced once, with the session's
+    /// first answer; a reopened journal was).
+    synced: Arc<std::sync::atomic::AtomicBool>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -47,6 +50,7 @@ impl Checkpoints {
             session,
             journal: Arc::new(Mutex::new(journal)),
             answerable: Arc::default(),
+            synced: Arc::default(),
         }
     }
 
@@ -60,6 +64,9 @@ impl Checkpoints {
         let answered = store.answered_calls(&session)?;
         let checkpoints = Checkpoints::new(store, session, journal);
         *lock(&checkpoints.answerable) = answered;
+        checkpoints
+            .synced
+            .store(true, std::sync::atomic::Ordering::Relaxed);
         Ok(checkpoints)
     }
 
@@ -104,6 +111,7 @@ impl Checkpoints {
     /// that cannot be read is a denial). Returns the owner, and whether this answer won.
     /// Blocking (the claim is synced): call it from the blocking pool.
     pub fn claim(&self, claim: Claim) -> Result<(Claim, bool), SessionStoreError> {
+        self.sync_once();
         let (owner, won) = match self.store.claim(&self.session, &claim)? {
             ClaimResult::Won => (claim, true),
             ClaimResult::Taken(Some(first)) => (first, false),
@@ -123,6 +131,19 @@ impl Checkpoints {
             note: owner.note.clone(),
         }));
         Ok((owner, won))
+    }
+
+    /// Syncs a new session's journal and its folder, once: a session in which someone
+    /// answered survives a power loss too. Blocking. A failure is logged; the claim
+    /// that follows is what guards the call.
+    fn sync_once(&self) {
+        if self.synced.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            return;
+        }
+        let durability = lock(&self.journal).durability();
+        if let Err(e) = durability.and_then(|d| d.sync()) {
+            tracing::warn!(session = %self.session, error = %e, "cannot sync the session's journal to disk");
+        }
     }
 
     /// The answer claimed for a call from another terminal, if any: a stat of its file

@@ -48,8 +48,7 @@ impl Journal {
     }
 
     /// What syncs this journal and its folder to disk, from any thread, without the
-    /// journal (whose writers must not wait for a disk): a new session is announced to
-    /// the client only once its journal would survive a power loss.
+    /// journal (whose writers must not wait for a disk).
     pub fn durability(&mut self) -> Result<Durability, SessionStoreError> {
         Ok(Durability {
             file: self
