@@ -129,6 +129,8 @@ class Recorder:
     request_ids: dict[Any, str] = field(default_factory=dict)
     pending: dict[str, asyncio.Future[Any]] = field(default_factory=dict)
     asked: asyncio.Event = field(default_factory=asyncio.Event)
+    # Set on every session/update (see `until_update`).
+    updated: asyncio.Event = field(default_factory=asyncio.Event)
     # Calls of the editor methods, as (method, params), in order.
     editor_calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     terminals: dict[str, Any] = field(default_factory=dict)
@@ -145,6 +147,16 @@ class Recorder:
 
     async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
         self.updates.append(dump(update))
+        self.updated.set()
+
+    async def until_update(self, wanted: Any, since: int = 0) -> dict[str, Any]:
+        """The first update from index `since` on for which `wanted` is true, waiting for it."""
+        while True:
+            self.updated.clear()
+            for update in self.updates[since:]:
+                if wanted(update):
+                    return update
+            await self.updated.wait()
 
     # The editor's file system and terminals, used only when `warden(editor=True)` advertises
     # them. They act on the real disk, so a scenario checks the effect as for local tools.

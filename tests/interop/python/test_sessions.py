@@ -110,13 +110,9 @@ def test_a_call_waiting_when_warden_was_killed_is_asked_again_at_load_and_runs_o
             await asyncio.wait_for(second.recorder.asked.wait(), 20)
             assert [r["toolCall"]["toolCallId"] for r in second.recorder.permission_requests] == ["call_1"]
 
-            async def replied() -> None:
-                while not any(
-                    u["sessionUpdate"] == "agent_message_chunk" for u in second.recorder.updates[replayed:]
-                ):
-                    await asyncio.sleep(0.05)
-
-            await asyncio.wait_for(replied(), 20)
+            await asyncio.wait_for(
+                second.recorder.until_update(lambda u: u["sessionUpdate"] == "agent_message_chunk", replayed), 20
+            )
             assert lines(project) == 1
             turn = await second.prompt(session, "/say done")
             assert turn.stop_reason == "end_turn"
