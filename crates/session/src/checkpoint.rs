@@ -16,7 +16,7 @@ use warden_model::Message;
 
 use crate::store::{
     AnswerRecord, AnsweredBy, Claim, ClaimResult, FinishedCall, Journal, OfferedOption,
-    ProposedCall, Record, SessionStore, SessionStoreError, now_ms,
+    ProposedCall, Record, SessionStore, SessionStoreError, Spare, Taken, Unsynced, now_ms,
 };
 
 /// The journal of one live session and the store it lives in. Cheap to clone.
@@ -34,7 +34,20 @@ pub struct Checkpoints {
     /// The journal is on disk as a file of its folder (synced once, with the session's
     /// first answer; a reopened journal was).
     synced: Arc<std::sync::atomic::AtomicBool>,
+    /// Spare answer files made ahead of time, so that claiming an editor's answer
+    /// creates no file on the protocol's thread (`store/claim.rs`).
+    spares: Arc<Mutex<Spares>>,
 }
+
+#[derive(Debug, Default)]
+struct Spares {
+    ready: Vec<Spare>,
+    making: bool,
+}
+
+/// How many spare answer files a session keeps ready: the asked calls of a turn beyond
+/// these are claimed on the blocking pool, as when none is ready.
+const SPARES: usize = 4;
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex
@@ -51,6 +64,7 @@ impl Checkpoints {
             journal: Arc::new(Mutex::new(journal)),
             answerable: Arc::default(),
             synced: Arc::default(),
+            spares: Arc::default(),
         }
     }
 
@@ -131,6 +145,73 @@ impl Checkpoints {
             note: owner.note.clone(),
         }));
         Ok((owner, won))
+    }
+
+    /// Makes spare answer files on the blocking pool until the session has enough, unless
+    /// that is already under way. Call it from the runtime; it does not wait.
+    pub fn replenish(&self) {
+        {
+            let mut spares = lock(&self.spares);
+            if spares.making || spares.ready.len() >= SPARES {
+                return;
+            }
+            spares.making = true;
+        }
+        let this = self.clone();
+        drop(tokio::task::spawn_blocking(move || {
+            loop {
+                if lock(&this.spares).ready.len() >= SPARES {
+                    break;
+                }
+                match this.store.spare(&this.session) {
+                    Ok(spare) => lock(&this.spares).ready.push(spare),
+                    Err(e) => {
+                        tracing::debug!(session = %this.session, error = %e, "cannot make a spare answer file");
+                        break;
+                    }
+                }
+            }
+            lock(&this.spares).making = false;
+        }));
+    }
+
+    /// Claims a call for an answer with a spare answer file, on the protocol's thread
+    /// and without waiting for the disk, and stages the record of the answer that owns
+    /// it; `None` when no spare is ready (then [`Checkpoints::claim`] does it on the
+    /// blocking pool). A claim that comes back unsynced is this answer's, and must be
+    /// synced ([`Checkpoints::make_durable`]) before its call runs.
+    pub fn claim_now(
+        &self,
+        claim: Claim,
+    ) -> Option<Result<(Claim, Option<Unsynced>), SessionStoreError>> {
+        let spare = lock(&self.spares).ready.pop()?;
+        let (owner, unsynced) = match self.store.take(&self.session, &claim, spare) {
+            Err(e) => return Some(Err(e)),
+            Ok(Taken::Won(unsynced)) => (claim, Some(unsynced)),
+            Ok(Taken::Before(first, spare)) => {
+                lock(&self.spares).ready.push(spare);
+                let owner = first.unwrap_or_else(|| Claim {
+                    option: crate::store::UNREADABLE_CLAIM_OPTION.to_owned(),
+                    note: Some("the earlier answer could not be read".to_owned()),
+                    ..claim
+                });
+                (owner, None)
+            }
+        };
+        self.stage(&Record::Answered(AnswerRecord {
+            call: owner.call.clone(),
+            option: owner.option.clone(),
+            by: owner.by,
+            note: owner.note.clone(),
+        }));
+        Some(Ok((owner, unsynced)))
+    }
+
+    /// Puts a claim made by [`Checkpoints::claim_now`] on disk, with the session's
+    /// journal the first time. Blocking: call it from the blocking pool.
+    pub fn make_durable(&self, unsynced: Unsynced) -> Result<(), SessionStoreError> {
+        self.sync_once();
+        unsynced.sync()
     }
 
     /// Syncs a new session's journal and its folder, once: a session in which someone

@@ -55,6 +55,8 @@ struct Answered {
     answer: Answer,
     by: Option<AnsweredBy>,
     refused: Option<String>,
+    /// The claim this answer won with a spare, to be synced before the call runs.
+    unsynced: Option<crate::store::Unsynced>,
 }
 
 /// Everything a turn works with.
@@ -172,6 +174,7 @@ pub async fn drive(
         model: None,
         audits: Vec::new(),
         answered_by: HashMap::new(),
+        unsynced: HashMap::new(),
         specs: ToolSpecs::default(),
         notes: CallNotes::keeping_answers_of(resumed_ids),
         poll: None,
@@ -249,6 +252,10 @@ pub async fn drive(
         c.flush();
     }
     state.wind_down().await;
+    // Spare answer files for the next turn's requests, made while nobody waits.
+    if let Some(c) = &state.setup.checkpoints {
+        c.replenish();
+    }
     let unjoined = turn.take_unjoined_prompt();
     Driven {
         conversation: turn.into_conversation(),
@@ -328,6 +335,8 @@ struct DriverState {
     audits: Vec<(AuditNote, AuditContext)>,
     /// Who answered each call whose `Answered` audit note is still to come.
     answered_by: HashMap<String, AnsweredBy>,
+    /// Claims the editor's answers won with a spare, synced before their calls run.
+    unsynced: HashMap<String, crate::store::Unsynced>,
     specs: ToolSpecs,
 }
 
@@ -432,7 +441,11 @@ impl DriverState {
             answer,
             by,
             refused,
+            unsynced,
         } = reply;
+        if let Some(unsynced) = unsynced {
+            self.unsynced.insert(call_id.clone(), unsynced);
+        }
         if let Some(by) = by {
             self.answered_by.insert(call_id.clone(), by);
         }
@@ -615,6 +628,9 @@ impl DriverState {
                         self.asked.to_string()
                     },
                 });
+                // Spare answer files, so that the answer is claimed without creating one
+                // (nothing is done when the session has them).
+                c.replenish();
                 if self.poll.is_none() {
                     // The first look is one period from now: an `interval`'s first tick
                     // is at once, when the call was only just asked (and its old answer
@@ -720,6 +736,7 @@ impl DriverState {
                     answer,
                     by: chosen.then_some(AnsweredBy::Editor),
                     refused: None,
+                    unsynced: None,
                 },
             };
             Some(reply)
@@ -727,6 +744,7 @@ impl DriverState {
     }
 
     fn run_tool(&mut self, call_id: String, call: PreparedCall) {
+        let claim = self.unsynced.remove(&call_id);
         let token = CancellationToken::new();
         self.tools.insert(call_id.clone(), token.clone());
         let tx = self.tx.clone();
@@ -745,14 +763,33 @@ impl DriverState {
             // hold across a power loss is the answer's claim, which is synced before an
             // asked call runs, and a restart runs again only calls that were asked
             // (`restore.rs`). When the record cannot be written, the call does not run.
-            if let Some(c) = checkpoints
-                && let Err(e) = c.try_write(&crate::store::Record::Running {
-                    call: call_id.clone(),
-                })
-            {
-                let text = format!(
-                    "The call did not run: Warden could not record it in the session's journal ({e})."
-                );
+            // The answer that lets the call run is on disk before anything of the call
+            // happens: a claim made with a spare is synced here, on the blocking pool,
+            // after the client was told the call is in progress.
+            let durable = match (claim, &checkpoints) {
+                (Some(claim), Some(c)) => {
+                    let c = c.clone();
+                    match tokio::task::spawn_blocking(move || c.make_durable(claim)).await {
+                        Ok(synced) => synced.map_err(|e| e.to_string()),
+                        Err(e) => Err(e.to_string()),
+                    }
+                }
+                _ => Ok(()),
+            };
+            let recorded = durable
+                .map_err(|e| format!("its answer could not be written to disk ({e})"))
+                .and_then(|()| match &checkpoints {
+                    Some(c) => c
+                        .try_write(&crate::store::Record::Running {
+                            call: call_id.clone(),
+                        })
+                        .map_err(|e| {
+                            format!("it could not be recorded in the session's journal ({e})")
+                        }),
+                    None => Ok(()),
+                });
+            if let Err(e) = recorded {
+                let text = format!("The call did not run: {e}.");
                 let result = ToolResult {
                     ok: false,
                     timed_out: false,
@@ -945,11 +982,11 @@ fn chosen(answer: &Answer) -> bool {
     matches!(answer, Answer::Selected { .. })
 }
 
-/// Claims a call for the editor's answer before the turn sees it (on the blocking
-/// pool: the claim is synced, so that a call runs only once its answer is on disk).
-/// When the call was answered first from another terminal, that answer is the one
-/// used, and the editor's is refused. When the claim cannot be made, the answer is a
-/// denial.
+/// Claims a call for the editor's answer before the turn sees it: with a spare answer
+/// file, here, by linking it under the call's name, and synced before the call runs
+/// (`run_tool`); without one, whole and synced on the blocking pool. When the call was
+/// answered first from another terminal, that answer is the one used, and the editor's
+/// is refused. When the claim cannot be made, the answer is a denial.
 async fn claim_answer(c: Checkpoints, call_id: String, answer: Answer) -> Answered {
     let by = chosen(&answer).then_some(AnsweredBy::Editor);
     let (option, note) = match &answer {
@@ -960,6 +997,7 @@ async fn claim_answer(c: Checkpoints, call_id: String, answer: Answer) -> Answer
                 answer,
                 by,
                 refused: None,
+                unsynced: None,
             };
         }
         Answer::Selected {
@@ -986,15 +1024,34 @@ async fn claim_answer(c: Checkpoints, call_id: String, answer: Answer) -> Answer
         },
         by: None,
         refused: None,
+        unsynced: None,
     };
-    match tokio::task::spawn_blocking(move || c.claim(claim)).await {
-        Ok(Ok((_, true))) => Answered {
+    // With a spare answer file ready, the claim is taken here without creating a file
+    // or waiting for the disk (it is synced before the call runs); without one, all of
+    // it happens on the blocking pool.
+    // Whether this answer won (with its claim still to sync, when it was made with a
+    // spare), or came second.
+    let claimed: Result<(crate::store::Claim, Option<Option<crate::store::Unsynced>>), String> =
+        match c.claim_now(claim.clone()) {
+            Some(Ok((owner, Some(unsynced)))) => Ok((owner, Some(Some(unsynced)))),
+            Some(Ok((owner, None))) => Ok((owner, None)),
+            Some(Err(e)) => Err(e.to_string()),
+            None => match tokio::task::spawn_blocking(move || c.claim(claim)).await {
+                Ok(Ok((owner, true))) => Ok((owner, Some(None))),
+                Ok(Ok((owner, false))) => Ok((owner, None)),
+                Ok(Err(e)) => Err(e.to_string()),
+                Err(e) => Err(e.to_string()),
+            },
+        };
+    match claimed {
+        Ok((_, Some(unsynced))) => Answered {
             call_id,
             answer,
             by,
             refused: None,
+            unsynced,
         },
-        Ok(Ok((owner, false))) => Answered {
+        Ok((owner, None)) => Answered {
             call_id,
             answer: Answer::Selected {
                 option_id: owner.option,
@@ -1004,8 +1061,8 @@ async fn claim_answer(c: Checkpoints, call_id: String, answer: Answer) -> Answer
             by: Some(owner.by),
             // What the editor chose, when it chose: its answer came second.
             refused: by.map(|_| option),
+            unsynced: None,
         },
-        Ok(Err(e)) => failed(e.to_string()),
-        Err(e) => failed(e.to_string()),
+        Err(e) => failed(e),
     }
 }

@@ -26,7 +26,7 @@ mod retention;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-pub use claim::{Claim, ClaimResult, UNREADABLE_CLAIM_OPTION};
+pub use claim::{Claim, ClaimResult, Spare, Taken, UNREADABLE_CLAIM_OPTION, Unsynced};
 pub use error::SessionStoreError;
 pub use folder::{call_file_name, valid_session_id};
 pub use journal::{Durability, Journal};
@@ -150,6 +150,22 @@ impl SessionStore {
     /// is refused (`claim.rs`).
     pub fn claim(&self, session: &str, claim: &Claim) -> Result<ClaimResult, SessionStoreError> {
         self.answers(session)?.claim(claim)
+    }
+
+    /// Makes an empty spare answer file for a session (see `claim.rs`). Blocking.
+    pub fn spare(&self, session: &str) -> Result<Spare, SessionStoreError> {
+        self.answers(session)?.spare()
+    }
+
+    /// Claims a call with a spare, without waiting for the disk; the call may run only
+    /// once the claim is synced ([`Unsynced::sync`]).
+    pub fn take(
+        &self,
+        session: &str,
+        claim: &Claim,
+        spare: Spare,
+    ) -> Result<Taken, SessionStoreError> {
+        self.answers(session)?.take(claim, spare)
     }
 
     /// The claim of one call, if someone answered it: what a running Warden polls for

@@ -490,6 +490,54 @@ fn a_second_answer_is_refused_and_the_first_one_stands() {
     );
 }
 
+/// A claim made with a spare file (linked under the call's name) is exclusive like one
+/// made by creating the file: it wins once, a later claim of either kind is refused
+/// with the first answer, a refused spare comes back unused, and once synced the answer
+/// reads back as written. The spare's own name does not stay in the folder.
+#[test]
+fn a_claim_made_with_a_spare_is_used_once_like_any_other() {
+    let (_dir, store) = store();
+    let first = claim("c1", "allow-once");
+    let spare = store.spare("s1").expect("spare");
+    let Taken::Won(unsynced) = store.take("s1", &first, spare).expect("take") else {
+        panic!("the first claim wins");
+    };
+    unsynced.sync().expect("sync");
+    assert_eq!(
+        store.claim_of("s1", "c1").expect("look"),
+        Some(first.clone())
+    );
+    assert_eq!(
+        store
+            .claim("s1", &claim("c1", "reject-once"))
+            .expect("claim"),
+        ClaimResult::Taken(Some(first.clone()))
+    );
+    let again = store.spare("s1").expect("spare");
+    match store
+        .take("s1", &claim("c1", "reject-once"), again)
+        .expect("take")
+    {
+        Taken::Before(owner, spare) => {
+            assert_eq!(owner, Some(first.clone()));
+            // Unused: it claims another call.
+            assert!(matches!(
+                store.take("s1", &claim("c2", "reject-once"), spare),
+                Ok(Taken::Won(_))
+            ));
+        }
+        Taken::Won(_) => panic!("a second claim with a spare won"),
+    }
+    let dir = store.answers_dir("s1").expect("dir");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("read")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["c1", "c2"]);
+}
+
 /// Many answers racing for one call, from threads of their own: exactly one wins.
 #[test]
 fn answers_racing_for_one_call_have_one_winner() {
