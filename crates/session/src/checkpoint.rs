@@ -45,9 +45,12 @@ struct Spares {
     making: bool,
 }
 
-/// How many spare answer files a session keeps ready: the asked calls of a turn beyond
-/// these are claimed on the blocking pool, as when none is ready.
-const SPARES: usize = 4;
+/// How many spare answer files a session makes at once, when it has fewer than
+/// [`SPARES_LOW`] left: made in batches, they are made rarely, and seldom while a turn
+/// runs. The asked calls beyond them are claimed on the blocking pool, as when none is
+/// ready.
+const SPARES: usize = 8;
+const SPARES_LOW: usize = 2;
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex
@@ -152,7 +155,7 @@ impl Checkpoints {
     pub fn replenish(&self) {
         {
             let mut spares = lock(&self.spares);
-            if spares.making || spares.ready.len() >= SPARES {
+            if spares.making || spares.ready.len() >= SPARES_LOW {
                 return;
             }
             spares.making = true;
