@@ -59,22 +59,40 @@ pub struct Spare {
     path: PathBuf,
 }
 
-/// A claim this process won with a spare, written but not yet on disk.
+/// A claim this process won with a spare, written but not yet on disk. The spare's
+/// own name is removed when it is synced (off the protocol's thread), or when it is
+/// dropped unsynced (its call did not run).
 #[derive(Debug)]
 pub struct Unsynced {
     file: File,
     path: PathBuf,
     dir: PathBuf,
+    spare_name: Option<PathBuf>,
 }
 
 impl Unsynced {
-    /// Syncs the claim's file, then its folder (which holds its name). Blocking: the
-    /// call runs only after this.
-    pub fn sync(self) -> Result<(), SessionStoreError> {
+    /// Syncs the claim's file, then its folder (which holds its name, and no longer the
+    /// spare's). Blocking: the call runs only after this.
+    pub fn sync(mut self) -> Result<(), SessionStoreError> {
+        self.forget_spare_name();
         self.file
             .sync_all()
             .map_err(|e| SessionStoreError::io(&self.path, "write the answer", e))?;
         sync_dir(&self.dir)
+    }
+
+    fn forget_spare_name(&mut self) {
+        if let Some(name) = self.spare_name.take()
+            && let Err(e) = std::fs::remove_file(&name)
+        {
+            tracing::debug!(file = %name.display(), error = %e, "cannot remove a used spare's name");
+        }
+    }
+}
+
+impl Drop for Unsynced {
+    fn drop(&mut self) {
+        self.forget_spare_name();
     }
 }
 
@@ -157,26 +175,26 @@ impl Answers {
             Err(e) => return Err(SessionStoreError::io(&path, "create the answer", e)),
         }
         let Spare {
-            mut file,
+            file,
             path: spare_path,
         } = spare;
-        // Its spare name goes; the folder's sync before the call runs covers both names.
-        if let Err(e) = std::fs::remove_file(&spare_path) {
-            tracing::debug!(file = %spare_path.display(), error = %e, "cannot remove a used spare's name");
-        }
-        let body = serde_json::to_vec(claim).map_err(|source| SessionStoreError::Encode {
-            path: path.clone(),
-            source,
-        })?;
         // From here the call is this answer's, whatever happens: a file left empty by a
-        // crash still refuses every other answer, and reads as a denial.
-        file.write_all(&body)
-            .map_err(|e| SessionStoreError::io(&path, "write the answer", e))?;
-        Ok(Taken::Won(Unsynced {
+        // crash, or by a failed write, still refuses every other answer, and reads as a
+        // denial.
+        let unsynced = Unsynced {
             file,
             path,
             dir: self.dir.clone(),
-        }))
+            spare_name: Some(spare_path),
+        };
+        let body = serde_json::to_vec(claim).map_err(|source| SessionStoreError::Encode {
+            path: unsynced.path.clone(),
+            source,
+        })?;
+        (&unsynced.file)
+            .write_all(&body)
+            .map_err(|e| SessionStoreError::io(&unsynced.path, "write the answer", e))?;
+        Ok(Taken::Won(unsynced))
     }
 
     /// The claim of one call, if it was answered.

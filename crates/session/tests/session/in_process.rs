@@ -220,6 +220,19 @@ impl Harness {
     }
 }
 
+/// The first permission request of a prompt still running; the test fails if the turn
+/// ends first.
+async fn first_request<F>(asked: &mut mpsc::UnboundedReceiver<Asked>, prompt: &mut F) -> Asked
+where
+    F: std::future::Future + Unpin,
+    F::Output: std::fmt::Debug,
+{
+    tokio::select! {
+        asked = asked.recv() => asked.expect("a permission request"),
+        result = prompt => panic!("the turn ended before asking: {result:?}"),
+    }
+}
+
 fn selected(option: &str) -> RequestPermissionResponse {
     RequestPermissionResponse::new(RequestPermissionOutcome::Selected(
         SelectedPermissionOutcome::new(option.to_owned()),
@@ -267,10 +280,7 @@ async fn cancel_while_asked_ends_the_turn_cancelled_and_runs_nothing() {
         .connection
         .prompt(h.prompt_request("write out.txt: hello"));
     tokio::pin!(prompt);
-    let (request, answer) = tokio::select! {
-        result = &mut prompt => panic!("the turn ended before asking: {result:?}"),
-        asked = h.asked.recv() => asked.expect("test step"),
-    };
+    let (request, answer) = first_request(&mut h.asked, &mut prompt).await;
     assert_eq!(request.session_id, h.session);
     h.connection.cancel(h.session.clone()).expect("test step");
     let stop = prompt.await.expect("test step").stop_reason;
@@ -321,10 +331,7 @@ async fn close_ends_the_session_and_its_running_turn() {
         .connection
         .prompt(h.prompt_request("write out.txt: hello"));
     tokio::pin!(prompt);
-    let (_request, answer) = tokio::select! {
-        result = &mut prompt => panic!("the turn ended before asking: {result:?}"),
-        asked = h.asked.recv() => asked.expect("test step"),
-    };
+    let (_request, answer) = first_request(&mut h.asked, &mut prompt).await;
     h.connection
         .close_session(CloseSessionRequest::new(h.session.clone()))
         .await
@@ -399,10 +406,7 @@ async fn an_editor_s_answer_after_one_from_another_terminal_is_refused_and_audit
         .connection
         .prompt(h.prompt_request("write out.txt: hello"));
     tokio::pin!(prompt);
-    let (request, answer) = tokio::select! {
-        asked = h.asked.recv() => asked.expect("a permission request"),
-        result = &mut prompt => panic!("the turn ended without asking: {result:?}"),
-    };
+    let (request, answer) = first_request(&mut h.asked, &mut prompt).await;
     let call = request.tool_call.tool_call_id.0.to_string();
     let store = warden_session::SessionStore::open(h.home.join("sessions")).expect("store");
     let first = warden_session::Claim {
