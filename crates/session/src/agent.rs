@@ -450,27 +450,23 @@ impl WardenAgent {
         then.resumed = Vec::new();
         self.turns.spawn(async move {
             let session = guard.0.clone();
-            let conversation = std::mem::take(&mut *lock(&session.conversation));
-            let driven = drive(setup, conversation, None, cancel.clone(), Some(&mut handed)).await;
-            *lock(&session.conversation) = driven.conversation;
+            let (stop, unjoined) =
+                run_turn(&session, setup, None, cancel.clone(), Some(&mut handed)).await;
             let (responder, unjoined) = {
                 let mut running = lock(&session.running);
                 let adoption = running.as_mut().and_then(|turn| turn.adopts.take());
                 // A prompt handed over as the turn ended never reached it.
-                let unjoined = driven.unjoined.or_else(|| handed.try_recv().ok());
+                let unjoined = unjoined.or_else(|| handed.try_recv().ok());
                 (adoption.and_then(|a| a.responder), unjoined)
             };
             let Some(responder) = responder else {
                 return;
             };
             let stop = match unjoined {
-                Some(text) if driven.stop != StopReason::Cancelled => {
-                    let conversation = std::mem::take(&mut *lock(&session.conversation));
-                    let ended = drive(then, conversation, Some(text), cancel, None).await;
-                    *lock(&session.conversation) = ended.conversation;
-                    ended.stop
+                Some(text) if stop != StopReason::Cancelled => {
+                    run_turn(&session, then, Some(text), cancel, None).await.0
                 }
-                _ => driven.stop,
+                _ => stop,
             };
             drop(guard);
             responder.respond(Ok(PromptResponse::new(stop)));
@@ -727,6 +723,22 @@ impl WardenAgent {
     }
 }
 
+/// Runs a turn on the session's conversation, and gives the conversation back to the
+/// session; returns the turn's stop reason and the prompt it took but never used (see
+/// [`drive`]).
+async fn run_turn(
+    session: &Session,
+    setup: TurnSetup,
+    prompt: Option<String>,
+    cancel: CancellationToken,
+    prompts: Option<&mut tokio::sync::mpsc::UnboundedReceiver<String>>,
+) -> (StopReason, Option<String>) {
+    let conversation = std::mem::take(&mut *lock(&session.conversation));
+    let driven = drive(setup, conversation, prompt, cancel, prompts).await;
+    *lock(&session.conversation) = driven.conversation;
+    (driven.stop, driven.unjoined)
+}
+
 struct RunningGuard(Arc<Session>);
 
 impl Drop for RunningGuard {
@@ -909,12 +921,10 @@ impl AgentHandler for WardenAgent {
                 return responder.respond(Ok(PromptResponse::new(StopReason::EndTurn)));
             }
         };
-        let conversation = std::mem::take(&mut *lock(&session.conversation));
         self.turns.spawn(async move {
-            let driven = drive(setup, conversation, Some(text), cancel, None).await;
-            *lock(&guard.0.conversation) = driven.conversation;
+            let (stop, _) = run_turn(&guard.0, setup, Some(text), cancel, None).await;
             drop(guard);
-            responder.respond(Ok(PromptResponse::new(driven.stop)));
+            responder.respond(Ok(PromptResponse::new(stop)));
         });
     }
 

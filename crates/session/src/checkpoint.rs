@@ -52,6 +52,45 @@ struct Spares {
 const SPARES: usize = 8;
 const SPARES_LOW: usize = 2;
 
+/// Who owns a call once an answer tried to claim it.
+#[derive(Debug)]
+pub enum Owner {
+    /// The answer that claimed it; with a claim still to sync before the call runs
+    /// when it was made with a spare answer file.
+    This(Option<Unsynced>),
+    /// An earlier answer: this one is refused.
+    First(Claim),
+}
+
+impl Owner {
+    /// The `answered` record of the owner, when `claim` tried to claim the call.
+    fn record(&self, claim: &Claim) -> Record {
+        match self {
+            Owner::This(_) => answered(claim),
+            Owner::First(first) => answered(first),
+        }
+    }
+}
+
+/// The `answered` record of a claim.
+pub fn answered(claim: &Claim) -> Record {
+    Record::Answered(AnswerRecord {
+        call: claim.call.clone(),
+        option: claim.option.clone(),
+        by: claim.by,
+        note: claim.note.clone(),
+    })
+}
+
+/// The earlier answer that owns a call; one that cannot be read is a denial.
+fn first_answer(first: Option<Claim>, claim: &Claim) -> Claim {
+    first.unwrap_or_else(|| Claim {
+        option: crate::store::UNREADABLE_CLAIM_OPTION.to_owned(),
+        note: Some("the earlier answer could not be read".to_owned()),
+        ..claim.clone()
+    })
+}
+
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex
         .lock()
@@ -123,31 +162,16 @@ impl Checkpoints {
         lock(&self.journal).append(record)
     }
 
-    /// Claims a call for an answer, durably, and journals the answer that owns it:
-    /// this one when it won, the earlier one when the call was answered before (one
-    /// that cannot be read is a denial). Returns the owner, and whether this answer won.
+    /// Claims a call for an answer, durably, and journals the answer that owns it.
     /// Blocking (the claim is synced): call it from the blocking pool.
-    pub fn claim(&self, claim: Claim) -> Result<(Claim, bool), SessionStoreError> {
+    pub fn claim(&self, claim: Claim) -> Result<Owner, SessionStoreError> {
         self.sync_once();
-        let (owner, won) = match self.store.claim(&self.session, &claim)? {
-            ClaimResult::Won => (claim, true),
-            ClaimResult::Taken(Some(first)) => (first, false),
-            ClaimResult::Taken(None) => (
-                Claim {
-                    option: crate::store::UNREADABLE_CLAIM_OPTION.to_owned(),
-                    note: Some("the earlier answer could not be read".to_owned()),
-                    ..claim
-                },
-                false,
-            ),
+        let owner = match self.store.claim(&self.session, &claim)? {
+            ClaimResult::Won => Owner::This(None),
+            ClaimResult::Taken(first) => Owner::First(first_answer(first, &claim)),
         };
-        self.write(&Record::Answered(AnswerRecord {
-            call: owner.call.clone(),
-            option: owner.option.clone(),
-            by: owner.by,
-            note: owner.note.clone(),
-        }));
-        Ok((owner, won))
+        self.write(&owner.record(&claim));
+        Ok(owner)
     }
 
     /// Makes spare answer files on the blocking pool until the session has enough, unless
@@ -181,33 +205,20 @@ impl Checkpoints {
     /// Claims a call for an answer with a spare answer file, on the protocol's thread
     /// and without waiting for the disk, and stages the record of the answer that owns
     /// it; `None` when no spare is ready (then [`Checkpoints::claim`] does it on the
-    /// blocking pool). A claim that comes back unsynced is this answer's, and must be
-    /// synced ([`Checkpoints::make_durable`]) before its call runs.
-    pub fn claim_now(
-        &self,
-        claim: Claim,
-    ) -> Option<Result<(Claim, Option<Unsynced>), SessionStoreError>> {
+    /// blocking pool). When this answer wins, its claim must be synced
+    /// ([`Checkpoints::make_durable`]) before its call runs.
+    pub fn claim_now(&self, claim: &Claim) -> Option<Result<Owner, SessionStoreError>> {
         let spare = lock(&self.spares).ready.pop()?;
-        let (owner, unsynced) = match self.store.take(&self.session, &claim, spare) {
+        let owner = match self.store.take(&self.session, claim, spare) {
             Err(e) => return Some(Err(e)),
-            Ok(Taken::Won(unsynced)) => (claim, Some(unsynced)),
+            Ok(Taken::Won(unsynced)) => Owner::This(Some(unsynced)),
             Ok(Taken::Before(first, spare)) => {
                 lock(&self.spares).ready.push(spare);
-                let owner = first.unwrap_or_else(|| Claim {
-                    option: crate::store::UNREADABLE_CLAIM_OPTION.to_owned(),
-                    note: Some("the earlier answer could not be read".to_owned()),
-                    ..claim
-                });
-                (owner, None)
+                Owner::First(first_answer(first, claim))
             }
         };
-        self.stage(&Record::Answered(AnswerRecord {
-            call: owner.call.clone(),
-            option: owner.option.clone(),
-            by: owner.by,
-            note: owner.note.clone(),
-        }));
-        Some(Ok((owner, unsynced)))
+        self.stage(&owner.record(claim));
+        Some(Ok(owner))
     }
 
     /// Puts a claim made by [`Checkpoints::claim_now`] on disk, with the session's

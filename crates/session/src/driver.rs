@@ -24,7 +24,7 @@ use warden_acp_transport::{ClientHandle, ClientRequestError};
 use warden_model::{Conversation, Model, ModelEvent, ToolSpec};
 use warden_tools::{Editor, ExecContext, PreparedCall, ToolInfo, Toolbox};
 
-use crate::checkpoint::{CallNotes, Checkpoints};
+use crate::checkpoint::{CallNotes, Checkpoints, Owner};
 use crate::gate::Gate;
 use crate::gate::{GrantEffect, GrantScope, Prepared, Verdict};
 use crate::permission::{self, Answer};
@@ -413,14 +413,7 @@ impl DriverState {
         if let Some(ask) = self.asks.remove(&call_id) {
             ask.withdraw.cancel();
         }
-        c.write(&crate::store::Record::Answered(
-            crate::store::AnswerRecord {
-                call: call_id.clone(),
-                option: claim.option.clone(),
-                by: claim.by,
-                note: claim.note.clone(),
-            },
-        ));
+        c.write(&crate::checkpoint::answered(&claim));
         tracing::info!(call = %call_id, option = %claim.option, "answered from another terminal (warden pending)");
         self.answered_by.insert(call_id.clone(), claim.by);
         Some(Event::Answered {
@@ -1029,36 +1022,29 @@ async fn claim_answer(c: Checkpoints, call_id: String, answer: Answer) -> Answer
     // With a spare answer file ready, the claim is taken here without creating a file
     // or waiting for the disk (it is synced before the call runs); without one, all of
     // it happens on the blocking pool.
-    // Whether this answer won (with its claim still to sync, when it was made with a
-    // spare), or came second.
-    let claimed: Result<(crate::store::Claim, Option<Option<crate::store::Unsynced>>), String> =
-        match c.claim_now(claim.clone()) {
-            Some(Ok((owner, Some(unsynced)))) => Ok((owner, Some(Some(unsynced)))),
-            Some(Ok((owner, None))) => Ok((owner, None)),
-            Some(Err(e)) => Err(e.to_string()),
-            None => match tokio::task::spawn_blocking(move || c.claim(claim)).await {
-                Ok(Ok((owner, true))) => Ok((owner, Some(None))),
-                Ok(Ok((owner, false))) => Ok((owner, None)),
-                Ok(Err(e)) => Err(e.to_string()),
-                Err(e) => Err(e.to_string()),
-            },
-        };
-    match claimed {
-        Ok((_, Some(unsynced))) => Answered {
+    let owner = match c.claim_now(&claim) {
+        Some(owner) => owner.map_err(|e| e.to_string()),
+        None => match tokio::task::spawn_blocking(move || c.claim(claim)).await {
+            Ok(owner) => owner.map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        },
+    };
+    match owner {
+        Ok(Owner::This(unsynced)) => Answered {
             call_id,
             answer,
             by,
             refused: None,
             unsynced,
         },
-        Ok((owner, None)) => Answered {
+        Ok(Owner::First(first)) => Answered {
             call_id,
             answer: Answer::Selected {
-                option_id: owner.option,
+                option_id: first.option,
                 edited_input: None,
-                note: owner.note,
+                note: first.note,
             },
-            by: Some(owner.by),
+            by: Some(first.by),
             // What the editor chose, when it chose: its answer came second.
             refused: by.map(|_| option),
             unsynced: None,

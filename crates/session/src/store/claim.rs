@@ -129,25 +129,42 @@ impl Answers {
     pub(crate) fn claim(&self, claim: &Claim) -> Result<ClaimResult, SessionStoreError> {
         ensure_private(&self.dir)?;
         let path = self.path(&claim.call);
-        let mut file =
-            match private_file(OpenOptions::new().write(true).create_new(true)).open(&path) {
-                Ok(file) => file,
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    return Ok(ClaimResult::Taken(self.read(&path, &claim.call)));
-                }
-                Err(e) => return Err(SessionStoreError::io(&path, "create the answer", e)),
-            };
+        let file = match private_file(OpenOptions::new().write(true).create_new(true)).open(&path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                return Ok(ClaimResult::Taken(self.read(&path, &claim.call)));
+            }
+            Err(e) => return Err(SessionStoreError::io(&path, "create the answer", e)),
+        };
+        self.won(file, path, None, claim)?.sync()?;
+        Ok(ClaimResult::Won)
+    }
+
+    /// The answer file this answer created (or linked): the answer is written into it,
+    /// not yet synced. From here the call is this answer's, whatever happens: a file
+    /// left empty by a crash, or by a failed write, still refuses every other answer,
+    /// and reads as a denial.
+    fn won(
+        &self,
+        file: File,
+        path: PathBuf,
+        spare_name: Option<PathBuf>,
+        claim: &Claim,
+    ) -> Result<Unsynced, SessionStoreError> {
+        let unsynced = Unsynced {
+            file,
+            path,
+            dir: self.dir.clone(),
+            spare_name,
+        };
         let body = serde_json::to_vec(claim).map_err(|source| SessionStoreError::Encode {
-            path: path.clone(),
+            path: unsynced.path.clone(),
             source,
         })?;
-        // From here the call is this answer's, whatever happens: a file left empty by a
-        // crash still refuses every other answer, and reads as a denial.
-        file.write_all(&body)
-            .and_then(|()| file.sync_all())
-            .map_err(|e| SessionStoreError::io(&path, "write the answer", e))?;
-        sync_dir(&self.dir)?;
-        Ok(ClaimResult::Won)
+        (&unsynced.file)
+            .write_all(&body)
+            .map_err(|e| SessionStoreError::io(&unsynced.path, "write the answer", e))?;
+        Ok(unsynced)
     }
 
     /// Makes an empty spare answer file. Blocking (it creates a file).
@@ -178,23 +195,7 @@ impl Answers {
             file,
             path: spare_path,
         } = spare;
-        // From here the call is this answer's, whatever happens: a file left empty by a
-        // crash, or by a failed write, still refuses every other answer, and reads as a
-        // denial.
-        let unsynced = Unsynced {
-            file,
-            path,
-            dir: self.dir.clone(),
-            spare_name: Some(spare_path),
-        };
-        let body = serde_json::to_vec(claim).map_err(|source| SessionStoreError::Encode {
-            path: unsynced.path.clone(),
-            source,
-        })?;
-        (&unsynced.file)
-            .write_all(&body)
-            .map_err(|e| SessionStoreError::io(&unsynced.path, "write the answer", e))?;
-        Ok(Taken::Won(unsynced))
+        Ok(Taken::Won(self.won(file, path, Some(spare_path), claim)?))
     }
 
     /// The claim of one call, if it was answered.
