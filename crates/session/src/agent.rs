@@ -326,12 +326,9 @@ impl WardenAgent {
                 .unwrap_or_else(|_| self.model_spec().to_owned());
             return Ok((live.mode.get(), current));
         }
-        let checkpoints = journal.and_then(|journal| {
-            Checkpoints::reopened(store.clone(), id.0.to_string(), journal)
-                .map_err(|err| {
-                    tracing::error!(%err, "cannot append to the stored session; it goes on unstored")
-                })
-                .ok()
+        let answer_files = std::mem::take(&mut loaded.answer_files);
+        let checkpoints = journal.map(|journal| {
+            Checkpoints::reopened(store.clone(), id.0.to_string(), journal, answer_files)
         });
         let resumed = crate::restore::settle(&mut loaded, checkpoints.as_ref());
         if let Some(client) = replay_to {

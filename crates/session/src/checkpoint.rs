@@ -110,20 +110,20 @@ impl Checkpoints {
         }
     }
 
-    /// The journal of a stored session opened again: the calls that have an answer
-    /// file are read from its answers folder (one directory read).
+    /// The journal of a stored session opened again, with the names of the files its
+    /// answers folder held when it was loaded ([`crate::store::LoadedSession`]).
     pub fn reopened(
         store: SessionStore,
         session: String,
         journal: Journal,
-    ) -> Result<Checkpoints, SessionStoreError> {
-        let answered = store.answered_calls(&session)?;
+        answer_files: HashSet<String>,
+    ) -> Checkpoints {
         let checkpoints = Checkpoints::new(store, session, journal);
-        *lock(&checkpoints.answerable) = answered;
+        *lock(&checkpoints.answerable) = answer_files;
         checkpoints
             .synced
             .store(true, std::sync::atomic::Ordering::Relaxed);
-        Ok(checkpoints)
+        checkpoints
     }
 
     pub fn store(&self) -> &SessionStore {
@@ -431,7 +431,8 @@ mod tests {
         drop(live);
 
         let journal = store.reopen("s1").expect("reopen");
-        let reopened = Checkpoints::reopened(store.clone(), "s1".into(), journal).expect("reopen");
+        let answer_files = store.load("s1").expect("load").answer_files;
+        let reopened = Checkpoints::reopened(store.clone(), "s1".into(), journal, answer_files);
         assert!(store.claim_of("s1", "call_2").expect("look").is_some());
         reopened.forget_old_answer("call_2");
         assert_eq!(store.claim_of("s1", "call_2").expect("look"), None);

@@ -125,8 +125,12 @@ impl SessionStore {
     /// Loads a stored session with its answers (see [`Rebuilt::settle`]).
     pub fn load(&self, id: &str) -> Result<LoadedSession, SessionStoreError> {
         let rebuilt = self.rebuilt(id)?;
-        let claims = self.answers(id)?.of(rebuilt.open_calls())?;
-        Ok(rebuilt.settle(&claims))
+        let answers = self.answers(id)?;
+        let names = answers.names()?;
+        let claims = answers.of_names(&names, rebuilt.open_calls())?;
+        let mut loaded = rebuilt.settle(&claims);
+        loaded.answer_files = names;
+        Ok(loaded)
     }
 
     /// A stored session's records applied in order, before its answers are looked at.
@@ -177,14 +181,6 @@ impl SessionStore {
     /// The answers folder of a session, for a cheap look at whether it changed.
     pub fn answers_dir(&self, session: &str) -> Result<PathBuf, SessionStoreError> {
         Ok(self.answers(session)?.dir().to_owned())
-    }
-
-    /// The file names of a session's answers (see [`call_file_name`]).
-    pub fn answered_calls(
-        &self,
-        session: &str,
-    ) -> Result<std::collections::HashSet<String>, SessionStoreError> {
-        self.answers(session)?.names()
     }
 
     /// The ids of the stored sessions with their journals' last change, newest first.

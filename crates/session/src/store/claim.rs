@@ -213,7 +213,16 @@ impl Answers {
         &self,
         calls: impl IntoIterator<Item = &'a str>,
     ) -> Result<HashMap<String, Claim>, SessionStoreError> {
-        let names = self.names()?;
+        self.of_names(&self.names()?, calls)
+    }
+
+    /// The claims of the given calls among the answer files `names` (see
+    /// [`Answers::names`]).
+    pub(crate) fn of_names<'a>(
+        &self,
+        names: &std::collections::HashSet<String>,
+        calls: impl IntoIterator<Item = &'a str>,
+    ) -> Result<HashMap<String, Claim>, SessionStoreError> {
         if names.is_empty() {
             return Ok(HashMap::new());
         }

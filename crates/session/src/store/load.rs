@@ -1,6 +1,6 @@
 //! Reading a journal back: what loads, what was damaged, and where every call stands.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use warden_model::{Message, ToolOutcome};
 use warden_permissions::Grant;
@@ -153,6 +153,9 @@ pub struct LoadedSession {
     pub interrupted: Vec<InterruptedCall>,
     pub grants: Vec<Grant>,
     pub problems: Vec<Problem>,
+    /// The names of the files in the session's answers folder when it was loaded (see
+    /// `store/claim.rs`): the calls that may have an answer.
+    pub answer_files: HashSet<String>,
 }
 
 #[derive(Debug)]
@@ -396,6 +399,7 @@ impl Rebuilt {
             interrupted,
             grants: self.grants,
             problems: self.problems,
+            answer_files: HashSet::new(),
         }
     }
 }
