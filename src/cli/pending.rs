@@ -193,21 +193,33 @@ fn answer(
             ExitCode::SUCCESS
         }
         ClaimResult::Taken(first) => {
+            // Warden closed the question as it asked the call again (after a restart):
+            // the question this answer was for is no longer open.
+            let closed = first.as_ref().is_some_and(|c| c.by == AnsweredBy::Warden);
             let first = first.map_or("an answer that cannot be read".to_owned(), |c| {
                 format!("{} by {}", c.option, c.by.as_words())
             });
+            let reason = if closed {
+                "the question was no longer open: Warden asked the call again".to_owned()
+            } else {
+                format!("a second answer was refused; the call was answered before ({first})")
+            };
             if let Ok(log) = &audit {
-                log.record(event(Outcome::Error {
-                    reason: format!(
-                        "a second answer was refused; the call was answered before ({first})"
-                    ),
-                }));
+                log.record(event(Outcome::Error { reason }));
             }
-            writeln!(
-                out,
-                "{} was answered before ({first}); an answer is used once, so this one is refused.",
-                call.id()
-            )?;
+            if closed {
+                writeln!(
+                    out,
+                    "{}: the question this answer was for is no longer open (Warden asked the call again); see `warden pending list`.",
+                    call.id()
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "{} was answered before ({first}); a question takes one answer, so this one is refused.",
+                    call.id()
+                )?;
+            }
             ExitCode::from(1)
         }
     };

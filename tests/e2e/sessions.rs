@@ -661,7 +661,7 @@ fn a_second_answer_after_the_call_was_used_is_refused_and_audited() {
     assert_eq!(
         stdout(&out),
         format!(
-            "{id} was answered before (allow-once by warden pending); an answer is used once, so this one is refused.\n"
+            "{id} was answered before (allow-once by warden pending); a question takes one answer, so this one is refused.\n"
         )
     );
     assert_eq!(lines(&client), 1);

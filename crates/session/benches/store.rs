@@ -64,9 +64,12 @@ fn call_records(i: usize) -> Vec<Record> {
         Record::Asked {
             call: id.clone(),
             request: format!("{i}"),
+            question: 1,
+            edited: false,
         },
         Record::Answered(AnswerRecord {
             call: id.clone(),
+            question: 1,
             option: "allow-once".into(),
             by: AnsweredBy::Editor,
             note: None,

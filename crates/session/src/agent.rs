@@ -147,7 +147,7 @@ impl WardenAgent {
         mode: Option<Mode>,
         stored_model: Option<String>,
         conversation: Conversation,
-        resumed: Vec<warden_model::ToolCallRequest>,
+        resumed: Vec<crate::turn::Resumed>,
         mcp: crate::mcp::Connected,
         checkpoints: impl FnOnce(Mode, &str, &Path) -> Option<Checkpoints>,
     ) -> (Mode, String) {
@@ -325,6 +325,21 @@ impl WardenAgent {
                 .map(|m| m.id().to_owned())
                 .unwrap_or_else(|_| self.model_spec().to_owned());
             return Ok((live.mode.get(), current));
+        }
+        // The questions the stored session left open are closed before the calls are
+        // asked again (an answer given to one meanwhile is used instead), off the
+        // protocol's thread: each close is a synced claim.
+        if journal.is_some() && loaded.waiting.iter().any(|w| w.question > 0) {
+            let store = store.clone();
+            loaded = match tokio::task::spawn_blocking(move || {
+                store.close_waiting_questions(&mut loaded).map(|()| loaded)
+            })
+            .await
+            {
+                Ok(Ok(loaded)) => loaded,
+                Ok(Err(e)) => return Err(Error::internal_error().data(json!(e.to_string()))),
+                Err(e) => return Err(Error::internal_error().data(json!(e.to_string()))),
+            };
         }
         let answer_files = std::mem::take(&mut loaded.answer_files);
         let checkpoints = journal.map(|journal| {

@@ -32,6 +32,7 @@ pub fn answerer(by: AnsweredBy) -> &'static str {
     match by {
         AnsweredBy::Editor => "editor",
         AnsweredBy::Pending => "warden pending",
+        AnsweredBy::Warden => "warden",
     }
 }
 

@@ -15,8 +15,8 @@ use std::sync::{Arc, Mutex};
 use warden_model::Message;
 
 use crate::store::{
-    AnswerRecord, AnsweredBy, Claim, ClaimResult, FinishedCall, Journal, OfferedOption,
-    ProposedCall, Record, SessionStore, SessionStoreError, Spare, Taken, Unsynced, now_ms,
+    AnsweredBy, Claim, ClaimResult, FinishedCall, Journal, OfferedOption, ProposedCall, Record,
+    SessionStore, SessionStoreError, Spare, Taken, Unsynced, now_ms,
 };
 
 /// The journal of one live session and the store it lives in. Cheap to clone.
@@ -25,12 +25,12 @@ pub struct Checkpoints {
     store: SessionStore,
     session: String,
     journal: Arc<Mutex<Journal>>,
-    /// The calls of this session that may have an answer file, by file name (see
-    /// [`crate::store::call_file_name`]): those asked by this process, and those found in
-    /// the answers folder when a stored session was opened.
-    /// A new call whose id is not among them cannot have an old answer, so asking it
-    /// costs no look at the disk.
-    answerable: Arc<Mutex<HashSet<String>>>,
+    /// The calls of this session that may have answer files, by file name (see
+    /// [`crate::store::call_file_name`]), with the highest question number that may
+    /// have one: those asked by this process, and those found in the answers folder when
+    /// a stored session was opened. A new call whose id is not among them cannot have
+    /// an old answer, so asking it costs no look at the disk.
+    answerable: Arc<Mutex<HashMap<String, u32>>>,
     /// The journal is on disk as a file of its folder (synced once, with the session's
     /// first answer; a reopened journal was).
     synced: Arc<std::sync::atomic::AtomicBool>,
@@ -74,12 +74,7 @@ impl Owner {
 
 /// The `answered` record of a claim.
 pub fn answered(claim: &Claim) -> Record {
-    Record::Answered(AnswerRecord {
-        call: claim.call.clone(),
-        option: claim.option.clone(),
-        by: claim.by,
-        note: claim.note.clone(),
-    })
+    Record::Answered(claim.record())
 }
 
 /// The earlier answer that owns a call; one that cannot be read is a denial.
@@ -119,7 +114,15 @@ impl Checkpoints {
         answer_files: HashSet<String>,
     ) -> Checkpoints {
         let checkpoints = Checkpoints::new(store, session, journal);
-        *lock(&checkpoints.answerable) = answer_files;
+        {
+            let mut answerable = lock(&checkpoints.answerable);
+            for name in &answer_files {
+                if let Some((call, question)) = crate::store::parse_answer_file_name(name) {
+                    let max = answerable.entry(call.to_owned()).or_default();
+                    *max = (*max).max(question);
+                }
+            }
+        }
         checkpoints
             .synced
             .store(true, std::sync::atomic::Ordering::Relaxed);
@@ -228,6 +231,15 @@ impl Checkpoints {
         unsynced.sync()
     }
 
+    /// Syncs the journal (what was written so far) to disk. Blocking: call it from the
+    /// blocking pool. For an answer a restored session applies: the record that it was
+    /// applied must outlive a power loss before its call runs, or a load after one would
+    /// apply it again.
+    pub fn sync_journal(&self) -> Result<(), SessionStoreError> {
+        let durability = lock(&self.journal).durability();
+        durability.and_then(|d| d.sync())
+    }
+
     /// Syncs a new session's journal and its folder, once: a session in which someone
     /// answered survives a power loss too. Blocking. A failure is logged; the claim
     /// that follows is what guards the call.
@@ -241,10 +253,10 @@ impl Checkpoints {
         }
     }
 
-    /// The answer claimed for a call from another terminal, if any: a stat of its file
-    /// (and a read when it exists).
-    pub fn claimed_elsewhere(&self, call: &str) -> Option<Claim> {
-        match self.store.claim_of(&self.session, call) {
+    /// The answer claimed from another terminal for question `question` about a call,
+    /// if any: a stat of its file (and a read when it exists).
+    pub fn claimed_elsewhere(&self, call: &str, question: u32) -> Option<Claim> {
+        match self.store.claim_of(&self.session, call, question) {
             Ok(claim) => claim.filter(|c| c.by == AnsweredBy::Pending),
             Err(e) => {
                 tracing::debug!(error = %e, "cannot look for an answer file");
@@ -253,18 +265,22 @@ impl Checkpoints {
         }
     }
 
-    /// Drops the answer file of an earlier call with the same id, before a new call
-    /// with that id is asked: an id is unique only within a reply, and an old answer
-    /// must never answer a new call. Safe against `warden pending`, which only answers
-    /// calls that were asked, and this one is not asked yet. Only an id that was asked
-    /// before in this session (or had an answer when it was opened) can have a file.
+    /// Drops the answer files of an earlier call with the same id (every question's),
+    /// before a new call with that id is asked: an id is unique only within a reply,
+    /// and an old answer must never answer a new call. Safe against `warden pending`,
+    /// which only answers calls that were asked, and this one is not asked yet. Only an
+    /// id that was asked before in this session (or had answers when it was opened) can
+    /// have files.
     pub fn forget_old_answer(&self, call: &str) {
-        let name = crate::store::call_file_name(call);
-        if !lock(&self.answerable).contains(&name) {
+        let Some(questions) = lock(&self.answerable).remove(&crate::store::call_file_name(call))
+        else {
             return;
-        }
-        if let Ok(dir) = self.store.answers_dir(&self.session) {
-            let path = dir.join(name);
+        };
+        let Ok(dir) = self.store.answers_dir(&self.session) else {
+            return;
+        };
+        for question in 1..=questions {
+            let path = dir.join(crate::store::answer_file_name(call, question));
             match std::fs::remove_file(&path) {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
@@ -275,9 +291,14 @@ impl Checkpoints {
         }
     }
 
-    /// The call is being asked: from now on it may have an answer file.
-    pub fn asking(&self, call: &str) {
-        lock(&self.answerable).insert(crate::store::call_file_name(call));
+    /// Question `question` about the call is being asked: from now on it may have an
+    /// answer file.
+    pub fn asking(&self, call: &str, question: u32) {
+        let mut answerable = lock(&self.answerable);
+        let max = answerable
+            .entry(crate::store::call_file_name(call))
+            .or_default();
+        *max = (*max).max(question);
     }
 }
 
@@ -325,6 +346,11 @@ impl CallNotes {
         entry.kind = kind.to_owned();
     }
 
+    /// The call shown again under a new title (edited, or asked again after a restart).
+    pub fn retitled(&mut self, call: &str, title: &str) {
+        title.clone_into(&mut self.entry(call).title);
+    }
+
     pub fn offered(&mut self, call: &str, options: Vec<OfferedOption>) {
         self.entry(call).options = options;
     }
@@ -360,6 +386,18 @@ impl CallNotes {
     /// What is known of a call.
     pub fn call(&self, call: &str) -> Option<&ProposedCall> {
         self.calls.get(call)
+    }
+
+    /// Writes the call's `proposed` record as the question about to be asked shows it:
+    /// once per question, since a question asked again may show edited arguments, a new
+    /// risk and other options (the first time in a turn as [`CallNotes::propose`]).
+    pub fn propose_for_question(&mut self, checkpoints: &Checkpoints, call: &str) {
+        if self.written.contains(call) {
+            let record = self.entry(call).clone();
+            checkpoints.stage(&Record::Proposed(record));
+        } else {
+            self.propose(checkpoints, call);
+        }
     }
 
     /// Whether the call's `proposed` record was written.
@@ -399,6 +437,7 @@ mod tests {
     fn claim(call: &str) -> Claim {
         Claim {
             call: call.into(),
+            question: 1,
             option: "allow-once".into(),
             by: AnsweredBy::Pending,
             note: None,
@@ -406,9 +445,10 @@ mod tests {
         }
     }
 
-    /// A call id the model uses again in a later reply must not inherit the answer given
-    /// to the earlier call: its old answer file is dropped before the new call is asked,
-    /// whether the earlier call was asked by this process or before a restart.
+    /// A call id the model uses again in a later reply must not inherit the answers given
+    /// to the earlier call: its old answer files (every question's) are dropped before
+    /// the new call is asked, whether the earlier call was asked by this process or
+    /// before a restart.
     #[test]
     fn an_old_answer_never_answers_a_new_call_with_the_same_id() {
         let dir = tempfile::tempdir().expect("tempdir");
@@ -423,18 +463,34 @@ mod tests {
         };
         let journal = store.create(&header).expect("create");
         let live = Checkpoints::new(store.clone(), "s1".into(), journal);
-        live.asking("call_1");
+        live.asking("call_1", 2);
         live.claim(claim("call_1")).expect("claim");
+        live.claim(Claim {
+            question: 2,
+            ..claim("call_1")
+        })
+        .expect("claim");
         store.claim("s1", &claim("call_2")).expect("claim");
+        store
+            .claim(
+                "s1",
+                &Claim {
+                    question: 3,
+                    ..claim("call_2")
+                },
+            )
+            .expect("claim");
         live.forget_old_answer("call_1");
-        assert_eq!(store.claim_of("s1", "call_1").expect("look"), None);
+        assert_eq!(store.claim_of("s1", "call_1", 1).expect("look"), None);
+        assert_eq!(store.claim_of("s1", "call_1", 2).expect("look"), None);
         drop(live);
 
         let journal = store.reopen("s1").expect("reopen");
         let answer_files = store.load("s1").expect("load").answer_files;
         let reopened = Checkpoints::reopened(store.clone(), "s1".into(), journal, answer_files);
-        assert!(store.claim_of("s1", "call_2").expect("look").is_some());
+        assert!(store.claim_of("s1", "call_2", 3).expect("look").is_some());
         reopened.forget_old_answer("call_2");
-        assert_eq!(store.claim_of("s1", "call_2").expect("look"), None);
+        assert_eq!(store.claim_of("s1", "call_2", 1).expect("look"), None);
+        assert_eq!(store.claim_of("s1", "call_2", 3).expect("look"), None);
     }
 }

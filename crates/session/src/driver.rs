@@ -48,10 +48,11 @@ pub struct AuditContext {
     pub answered_by: Option<AnsweredBy>,
 }
 
-/// An answer to a call, with who gave it, and the editor's own answer when it was
-/// refused because the call was answered first from another terminal.
+/// An answer to a question about a call, with who gave it, and the editor's own answer
+/// when it was refused because the question was answered first from another terminal.
 struct Answered {
     call_id: String,
+    question: u32,
     answer: Answer,
     by: Option<AnsweredBy>,
     refused: Option<String>,
@@ -85,7 +86,7 @@ pub struct TurnSetup {
     pub checkpoints: Option<Checkpoints>,
     /// Calls a restored session left waiting, settled before the prompt (see
     /// [`Turn::resume`]).
-    pub resumed: Vec<warden_model::ToolCallRequest>,
+    pub resumed: Vec<crate::turn::Resumed>,
 }
 
 impl std::fmt::Debug for TurnSetup {
@@ -140,7 +141,13 @@ pub async fn drive(
 ) -> Driven {
     let mut journaled = conversation.messages().len();
     let resumed = std::mem::take(&mut setup.resumed);
-    let resumed_ids: Vec<String> = resumed.iter().map(|c| c.id.clone()).collect();
+    let resumed_ids: Vec<String> = resumed.iter().map(|c| c.request.id.clone()).collect();
+    // An answer given while no Warden ran was `warden pending`'s: its audit line says so.
+    let answered_by: HashMap<String, AnsweredBy> = resumed
+        .iter()
+        .filter(|c| c.answer.is_some())
+        .map(|c| (c.request.id.clone(), AnsweredBy::Pending))
+        .collect();
     let (mut turn, first) = if resumed.is_empty() {
         let Some(prompt) = prompt else {
             return Driven {
@@ -151,10 +158,21 @@ pub async fn drive(
         };
         Turn::start(setup.session.clone(), conversation, prompt, setup.limits)
     } else {
+        let requests: Vec<_> = resumed.iter().map(|c| c.request.clone()).collect();
+        let files = preview::load(
+            &requests,
+            &setup.cwd,
+            setup.home.as_deref(),
+            setup.tool_limits.edit_bytes,
+        )
+        .await;
         Turn::resume(
             setup.session.clone(),
             conversation,
-            resumed,
+            crate::turn::ResumedBatch {
+                calls: resumed,
+                files,
+            },
             prompt,
             setup.limits,
             setup.forms,
@@ -173,7 +191,8 @@ pub async fn drive(
         tool_tasks: Vec::new(),
         model: None,
         audits: Vec::new(),
-        answered_by: HashMap::new(),
+        sync_before_run: answered_by.keys().cloned().collect(),
+        answered_by,
         unsynced: HashMap::new(),
         specs: ToolSpecs::default(),
         notes: CallNotes::keeping_answers_of(resumed_ids),
@@ -307,7 +326,9 @@ impl Reply {
     }
 }
 
+/// An open question: a permission request (or its form) waiting for its answer.
 struct Ask {
+    question: u32,
     withdraw: CancellationToken,
     since: Instant,
 }
@@ -337,6 +358,10 @@ struct DriverState {
     answered_by: HashMap<String, AnsweredBy>,
     /// Claims the editor's answers won with a spare, synced before their calls run.
     unsynced: HashMap<String, crate::store::Unsynced>,
+    /// Calls of a restored session settled with an answer given while no Warden ran:
+    /// the journal, which records that the answer was applied, is synced before such a
+    /// call runs (see `restore.rs`).
+    sync_before_run: std::collections::HashSet<String>,
     specs: ToolSpecs,
 }
 
@@ -401,14 +426,15 @@ impl DriverState {
         *journaled = messages.len();
     }
 
-    /// An answer given from another terminal for one of the calls that wait, if any:
-    /// its request is withdrawn, and the answer goes to the turn as the editor's would.
+    /// An answer given from another terminal to the open question of one of the calls
+    /// that wait, if any: its request is withdrawn, and the answer goes to the turn as
+    /// the editor's would.
     fn claimed_elsewhere(&mut self) -> Option<Event> {
         let c = self.setup.checkpoints.as_ref()?;
-        let (call_id, claim) = self
-            .asks
-            .keys()
-            .find_map(|id| c.claimed_elsewhere(id).map(|claim| (id.clone(), claim)))?;
+        let (call_id, claim) = self.asks.iter().find_map(|(id, ask)| {
+            c.claimed_elsewhere(id, ask.question)
+                .map(|claim| (id.clone(), claim))
+        })?;
         // Removed here, so that the next look does not find the same answer again.
         if let Some(ask) = self.asks.remove(&call_id) {
             ask.withdraw.cancel();
@@ -418,6 +444,7 @@ impl DriverState {
         self.answered_by.insert(call_id.clone(), claim.by);
         Some(Event::Answered {
             call_id,
+            question: claim.question,
             answer: Answer::Selected {
                 option_id: claim.option,
                 edited_input: None,
@@ -431,6 +458,7 @@ impl DriverState {
     fn answered(&mut self, reply: Answered) -> Event {
         let Answered {
             call_id,
+            question,
             answer,
             by,
             refused,
@@ -466,7 +494,11 @@ impl DriverState {
                 },
             ));
         }
-        Event::Answered { call_id, answer }
+        Event::Answered {
+            call_id,
+            question,
+            answer,
+        }
     }
 
     fn record_audits(&mut self) {
@@ -526,15 +558,18 @@ impl DriverState {
             Command::Notify(notification) => self.setup.client.notify(*notification),
             Command::AskPermission {
                 call_id,
+                question,
                 request,
                 timeout,
-            } => self.ask(call_id, *request, timeout),
+                ..
+            } => self.ask(call_id, question, *request, timeout),
             Command::Elicit {
                 call_id,
+                question,
                 request,
                 args,
                 timeout,
-            } => self.elicit(call_id, *request, args, timeout),
+            } => self.elicit(call_id, question, *request, args, timeout),
             Command::Withdraw { call_id } => {
                 if let Some(ask) = self.asks.remove(&call_id) {
                     ask.withdraw.cancel();
@@ -584,17 +619,28 @@ impl DriverState {
                         .evaluated(&note.call_id, &note.tool, &note.args, verdict);
                 }
             }
-            Command::Notify(n) => {
-                if let warden_acp_transport::schema::SessionUpdate::ToolCall(call) = &n.update {
+            Command::Notify(n) => match &n.update {
+                warden_acp_transport::schema::SessionUpdate::ToolCall(call) => {
                     let kind = serde_json::to_value(call.kind)
                         .ok()
                         .and_then(|k| k.as_str().map(str::to_owned))
                         .unwrap_or_default();
                     self.notes.shown(&call.tool_call_id.0, &call.title, &kind);
                 }
-            }
+                // A call shown again (edited, or asked again after a restart).
+                warden_acp_transport::schema::SessionUpdate::ToolCallUpdate(update) => {
+                    if let Some(title) = &update.fields.title {
+                        self.notes.retitled(&update.tool_call_id.0, title);
+                    }
+                }
+                _ => {}
+            },
             Command::AskPermission {
-                call_id, request, ..
+                call_id,
+                question,
+                edited,
+                request,
+                ..
             } => {
                 let options = request
                     .options
@@ -609,8 +655,10 @@ impl DriverState {
                     })
                     .collect();
                 self.notes.offered(call_id, options);
-                self.notes.propose(&c, call_id);
-                c.asking(call_id);
+                // The call as this question shows it, then the question: a load finds
+                // the latest question's arguments, risk and options.
+                self.notes.propose_for_question(&c, call_id);
+                c.asking(call_id, *question);
                 // Written with what was staged before it (the reply's conversation entry,
                 // the call's `proposed` record) before the request is sent: a request the
                 // client saw is one the journal knows was asked.
@@ -620,6 +668,8 @@ impl DriverState {
                         self.asked += 1;
                         self.asked.to_string()
                     },
+                    question: *question,
+                    edited: *edited,
                 });
                 // Spare answer files, so that the answer is claimed without creating one
                 // (nothing is done when the session has them).
@@ -645,6 +695,7 @@ impl DriverState {
     fn ask(
         &mut self,
         call_id: String,
+        question: u32,
         request: warden_acp_transport::schema::RequestPermissionRequest,
         timeout: Option<Duration>,
     ) {
@@ -652,7 +703,7 @@ impl DriverState {
         // loop sends later.
         let pending = self.setup.client.send_permission_request(&request);
         self.await_answer(
-            call_id,
+            (call_id, question),
             pending,
             timeout,
             "the client answered with an error",
@@ -671,13 +722,14 @@ impl DriverState {
     fn elicit(
         &mut self,
         call_id: String,
+        question: u32,
         request: warden_acp_transport::schema::CreateElicitationRequest,
         args: serde_json::Value,
         timeout: Option<Duration>,
     ) {
         let pending = self.setup.client.send(request);
         self.await_answer(
-            call_id,
+            (call_id, question),
             pending,
             timeout,
             "the client answered the form with an error",
@@ -690,7 +742,7 @@ impl DriverState {
     /// [`Answer`], fail closed: only a response that `read` accepts can allow.
     fn await_answer<T>(
         &mut self,
-        call_id: String,
+        (call_id, question): (String, u32),
         pending: warden_acp_transport::PendingRequest<T>,
         timeout: Option<Duration>,
         rejected: &'static str,
@@ -702,6 +754,7 @@ impl DriverState {
         self.asks.insert(
             call_id.clone(),
             Ask {
+                question,
                 withdraw: withdraw.clone(),
                 since: Instant::now(),
             },
@@ -723,9 +776,10 @@ impl DriverState {
             };
             let chosen = chosen(&answer);
             let reply = match checkpoints {
-                Some(c) => claim_answer(c, call_id, answer).await,
+                Some(c) => claim_answer(c, (call_id, question), answer).await,
                 None => Answered {
                     call_id,
+                    question,
                     answer,
                     by: chosen.then_some(AnsweredBy::Editor),
                     refused: None,
@@ -738,6 +792,7 @@ impl DriverState {
 
     fn run_tool(&mut self, call_id: String, call: PreparedCall) {
         let claim = self.unsynced.remove(&call_id);
+        let sync_journal = self.sync_before_run.remove(&call_id);
         let token = CancellationToken::new();
         self.tools.insert(call_id.clone(), token.clone());
         let tx = self.tx.clone();
@@ -763,6 +818,13 @@ impl DriverState {
                 (Some(claim), Some(c)) => {
                     let c = c.clone();
                     match tokio::task::spawn_blocking(move || c.make_durable(claim)).await {
+                        Ok(synced) => synced.map_err(|e| e.to_string()),
+                        Err(e) => Err(e.to_string()),
+                    }
+                }
+                (None, Some(c)) if sync_journal => {
+                    let c = c.clone();
+                    match tokio::task::spawn_blocking(move || c.sync_journal()).await {
                         Ok(synced) => synced.map_err(|e| e.to_string()),
                         Err(e) => Err(e.to_string()),
                     }
@@ -980,13 +1042,18 @@ fn chosen(answer: &Answer) -> bool {
 /// (`run_tool`); without one, whole and synced on the blocking pool. When the call was
 /// answered first from another terminal, that answer is the one used, and the editor's
 /// is refused. When the claim cannot be made, the answer is a denial.
-async fn claim_answer(c: Checkpoints, call_id: String, answer: Answer) -> Answered {
+async fn claim_answer(
+    c: Checkpoints,
+    (call_id, question): (String, u32),
+    answer: Answer,
+) -> Answered {
     let by = chosen(&answer).then_some(AnsweredBy::Editor);
     let (option, note) = match &answer {
         // Not an answer yet: it opens the form, whose answer is the one claimed.
         Answer::Selected { option_id, .. } if option_id == permission::EDIT_OR_NOTE => {
             return Answered {
                 call_id,
+                question,
                 answer,
                 by,
                 refused: None,
@@ -1005,6 +1072,7 @@ async fn claim_answer(c: Checkpoints, call_id: String, answer: Answer) -> Answer
     };
     let claim = crate::store::Claim {
         call: call_id.clone(),
+        question,
         option: option.clone(),
         by: AnsweredBy::Editor,
         note,
@@ -1012,6 +1080,7 @@ async fn claim_answer(c: Checkpoints, call_id: String, answer: Answer) -> Answer
     };
     let failed = |e: String| Answered {
         call_id: call_id.clone(),
+        question,
         answer: Answer::Failed {
             reason: warden_model::one_line(&format!("the answer could not be recorded: {e}")),
         },
@@ -1032,6 +1101,7 @@ async fn claim_answer(c: Checkpoints, call_id: String, answer: Answer) -> Answer
     match owner {
         Ok(Owner::This(unsynced)) => Answered {
             call_id,
+            question,
             answer,
             by,
             refused: None,
@@ -1039,6 +1109,7 @@ async fn claim_answer(c: Checkpoints, call_id: String, answer: Answer) -> Answer
         },
         Ok(Owner::First(first)) => Answered {
             call_id,
+            question,
             answer: Answer::Selected {
                 option_id: first.option,
                 edited_input: None,

@@ -41,11 +41,12 @@ pub use store::{
     AnswerRecord, AnsweredBy, AnsweredCall, Claim, ClaimResult, Durability, FinishedCall, Header,
     InterruptedCall, Interruption, Journal, LineProblem, LoadedSession, Lookup, OfferedOption,
     Parsed, PendingCall, Problem, ProposedCall, Rebuilt, Record, ReplayCall, ReplayItem,
-    ReplayStatus, Retention, SessionStore, SessionStoreError, SessionSummary,
+    ReplayStatus, Retention, SUPERSEDED_OPTION, SessionStore, SessionStoreError, SessionSummary,
     UNREADABLE_CLAIM_OPTION, VERSION as JOURNAL_VERSION, WaitingCall, decode, encode, now_ms,
     parse, prune_at_start, valid_session_id,
 };
 pub use turn::{
-    AnswerOutcome, AuditKind, AuditNote, Command, Event, Stored, ToolResult, Turn, TurnLimits,
+    AnswerOutcome, AuditKind, AuditNote, Command, Event, Resumed, ResumedBatch, Stored,
+    StoredAnswer, ToolResult, Turn, TurnLimits,
 };
 pub use user_config::{ConfigError, UserConfig};

@@ -9,7 +9,8 @@ use warden_acp_transport::schema::{
 use warden_model::{Message, ToolCallRequest, ToolOutcome};
 
 use crate::checkpoint::Checkpoints;
-use crate::store::{LoadedSession, Record, ReplayItem, ReplayStatus};
+use crate::store::{AnsweredBy, LoadedSession, Record, ReplayItem, ReplayStatus};
+use crate::turn::{Resumed, StoredAnswer};
 use crate::updates::{message_chunk, text};
 
 /// What the model is told about a call that waited for an answer when Warden stopped.
@@ -22,17 +23,16 @@ pub const NOT_STARTED_BEFORE_RESTART: &str = "Not run: Warden stopped before thi
 /// Settles the calls the stored session left open, so that none of them runs on
 /// restore, and writes down what became of each. A call that was running is failed as
 /// interrupted; one the policy let run that had not started is reported not run. A call
-/// that waited for approval, and one answered from another terminal
-/// (`warden pending`) that has not run, are returned: the turn that resumes the session judges
-/// them again by today's policy and asks again when it asks, and an answer given from
-/// another terminal is then applied as the turn's own. A call answered by the editor
-/// whose Warden stopped before it started is not run (the user may answer differently
-/// now; the model is told and may propose it again). The model is told about every call
-/// that is not returned in the next turn.
-pub fn settle(
-    loaded: &mut LoadedSession,
-    checkpoints: Option<&Checkpoints>,
-) -> Vec<ToolCallRequest> {
+/// whose latest question waits for its answer, and one whose latest question was
+/// answered from another terminal (`warden pending`) while no Warden applied the
+/// answer, are returned: the turn that resumes the session judges them again by
+/// today's policy; the first is asked again (its next question) when the policy asks,
+/// the second is settled with its answer, without a new question. A call whose answer a
+/// Warden had applied (the editor's, or `warden pending`'s) but that had not started is
+/// not run (after a power loss, the record that it started may be the one lost; the
+/// user may answer differently now): the model is told and may propose it again. The
+/// model is told about every call that is not returned in the next turn.
+pub fn settle(loaded: &mut LoadedSession, checkpoints: Option<&Checkpoints>) -> Vec<Resumed> {
     let write = |record: Record| {
         if let Some(c) = checkpoints {
             c.write(&record);
@@ -65,12 +65,21 @@ pub fn settle(
         // Only a call that was asked is asked again. One that was not (the policy let it
         // run) may have started after all if a power loss took its `running` record,
         // which is not synced: it is not run again, and the model is told.
-        let request = waiting
-            .asked
-            .as_ref()
-            .and_then(|_| request_of(&waiting.call.id));
+        // The call is asked again as its latest question showed it: the user's edit
+        // when the question showed one, else the model's own proposal.
+        let request = waiting.asked.as_ref().and_then(|_| {
+            if waiting.edited {
+                Some(edited_request(&waiting.call))
+            } else {
+                request_of(&waiting.call.id)
+            }
+        });
         match request {
-            Some(request) => resumed.push(request),
+            Some(request) => resumed.push(Resumed {
+                request,
+                asked: waiting.question,
+                answer: None,
+            }),
             None => told.push(result(
                 &waiting.call.id,
                 &waiting.call.tool,
@@ -85,10 +94,26 @@ pub fn settle(
     }
     for answered in std::mem::take(&mut loaded.answered) {
         let a = &answered.answer;
-        if a.by == crate::store::AnsweredBy::Pending
-            && let Some(request) = request_of(&answered.call.id)
+        let request = if answered.edited {
+            Some(edited_request(&answered.call))
+        } else {
+            request_of(&answered.call.id)
+        };
+        if answered.unapplied
+            && a.by == AnsweredBy::Pending
+            && let Some(request) = request
         {
-            resumed.push(request);
+            // Journaled as applied now: a later load does not apply it again.
+            write(Record::Answered(a.clone()));
+            resumed.push(Resumed {
+                request,
+                asked: a.question,
+                answer: Some(StoredAnswer {
+                    option_id: a.option.clone(),
+                    note: a.note.clone(),
+                    shown_risk: answered.call.risk,
+                }),
+            });
             continue;
         }
         let content = format!(
@@ -133,6 +158,16 @@ pub fn settle(
         loaded.conversation.push(message);
     }
     resumed
+}
+
+/// The call as a question that showed the user's edit showed it (its `proposed`
+/// record).
+fn edited_request(call: &crate::store::ProposedCall) -> ToolCallRequest {
+    ToolCallRequest {
+        id: call.id.clone(),
+        name: call.tool.clone(),
+        arguments: call.args.clone(),
+    }
 }
 
 fn result(call: &str, tool: &str, outcome: ToolOutcome, content: &str) -> Message {

@@ -40,7 +40,7 @@ pub(crate) struct Session {
     pub(crate) checkpoints: Option<crate::checkpoint::Checkpoints>,
     /// Calls a restored session left waiting, asked again by the turn that starts once
     /// the session is restored (or, when it has no model then, by its next prompt's).
-    pub(crate) resumed: Mutex<Vec<warden_model::ToolCallRequest>>,
+    pub(crate) resumed: Mutex<Vec<crate::turn::Resumed>>,
 }
 
 /// The turn a session runs.

@@ -5,9 +5,10 @@
 //! `sessions/<id>.jsonl` is the journal (`journal.rs`, records in `record.rs`): every
 //! state change of a session, appended as it happens, one checked line each, so that a
 //! process killed at any point leaves a journal that loads (`load.rs` skips and reports
-//! a torn or damaged line). `sessions/<id>.answers/<call>` is the answer to one call
-//! (`claim.rs`): created exclusively, so exactly one answer, from the editor or from
-//! `warden pending`, is ever used. A journal is held by one process at a time, under
+//! a torn or damaged line). `sessions/<id>.answers/<call>` (and `<call>#<n>`) is the
+//! answer to one question about a call (`claim.rs`): created exclusively, so each
+//! question takes exactly one answer, from the editor, from `warden pending`, or from
+//! Warden closing a question it asks again. A journal is held by one process at a time, under
 //! an exclusive lock, for as long as that process has the session open (`lock.rs`).
 //! The folders are the user's own, mode 0700, and the files 0600; a folder that others
 //! could read or write is refused (`folder.rs`). Old sessions are pruned at start-up
@@ -26,9 +27,11 @@ mod retention;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-pub use claim::{Claim, ClaimResult, Spare, Taken, UNREADABLE_CLAIM_OPTION, Unsynced};
+pub use claim::{
+    Claim, ClaimResult, SUPERSEDED_OPTION, Spare, Taken, UNREADABLE_CLAIM_OPTION, Unsynced,
+};
 pub use error::SessionStoreError;
-pub use folder::{call_file_name, valid_session_id};
+pub use folder::{answer_file_name, call_file_name, parse_answer_file_name, valid_session_id};
 pub use journal::{Durability, Journal};
 pub use load::{
     AnsweredCall, InterruptedCall, Interruption, LoadedSession, Parsed, Problem, Rebuilt,
@@ -127,7 +130,7 @@ impl SessionStore {
         let rebuilt = self.rebuilt(id)?;
         let answers = self.answers(id)?;
         let names = answers.names()?;
-        let claims = answers.of_names(&names, rebuilt.open_calls())?;
+        let claims = answers.of_names(&names, rebuilt.open_questions())?;
         let mut loaded = rebuilt.settle(&claims);
         loaded.answer_files = names;
         Ok(loaded)
@@ -172,10 +175,57 @@ impl SessionStore {
         self.answers(session)?.take(claim, spare)
     }
 
-    /// The claim of one call, if someone answered it: what a running Warden polls for
-    /// while a call waits.
-    pub fn claim_of(&self, session: &str, call: &str) -> Result<Option<Claim>, SessionStoreError> {
-        Ok(self.answers(session)?.get(call))
+    /// The answer to question `question` about a call, if someone answered it: what a
+    /// running Warden polls for while a call waits.
+    pub fn claim_of(
+        &self,
+        session: &str,
+        call: &str,
+        question: u32,
+    ) -> Result<Option<Claim>, SessionStoreError> {
+        Ok(self.answers(session)?.get(call, question))
+    }
+
+    /// Closes the latest question of every call a loaded session left waiting, before
+    /// the calls are asked again: Warden claims each such question's answer itself, as
+    /// [`SUPERSEDED_OPTION`], so that an answer to it that comes later (a `warden
+    /// pending` that read the session a moment before) is refused rather than lost. A
+    /// question someone answered first keeps that answer: its call moves from
+    /// `waiting` to `answered`, unapplied, and the answer is used rather than asked
+    /// again. Blocking (each claim is synced); for the Warden that holds the journal.
+    pub fn close_waiting_questions(
+        &self,
+        loaded: &mut LoadedSession,
+    ) -> Result<(), SessionStoreError> {
+        let answers = self.answers(&loaded.header.id)?;
+        let mut still = Vec::new();
+        for waiting in std::mem::take(&mut loaded.waiting) {
+            if waiting.asked.is_none() || waiting.question == 0 {
+                still.push(waiting);
+                continue;
+            }
+            let close = Claim {
+                call: waiting.call.id.clone(),
+                question: waiting.question,
+                option: SUPERSEDED_OPTION.to_owned(),
+                by: AnsweredBy::Warden,
+                note: None,
+                at_ms: now_ms(),
+            };
+            match answers.claim(&close)? {
+                ClaimResult::Won => still.push(waiting),
+                ClaimResult::Taken(first) => loaded.answered.push(load::AnsweredCall {
+                    answer: first
+                        .unwrap_or_else(|| claim::unreadable(&close.call, close.question))
+                        .record(),
+                    call: waiting.call,
+                    edited: waiting.edited,
+                    unapplied: true,
+                }),
+            }
+        }
+        loaded.waiting = still;
+        Ok(())
     }
 
     /// The answers folder of a session, for a cheap look at whether it changed.

@@ -17,6 +17,10 @@
 //! - A call's `tool_call` (pending) is sent before anything else about it.
 //! - A call runs only after an `allow` verdict or an `allow-*` answer to a request
 //!   that offered that option; every other answer is a denial.
+//! - Each question takes one answer. A call may be asked more than once (an edit that
+//!   raised its risk, a restart); each request is question n of its call, and only an
+//!   answer to the call's latest question is taken: an answer to an earlier question
+//!   changes nothing.
 //! - After [`Command::End`] the turn emits nothing more.
 //! - Every call of the conversation gets a result, so the next model request sees a
 //!   well-formed history even after a cancel.
@@ -32,7 +36,7 @@ use warden_acp_transport::schema::{
     ToolCallContent, ToolCallStatus, ToolCallUpdateFields,
 };
 use warden_model::{Conversation, FinishReason, ToolCallRequest, ToolOutcome, denied_content};
-use warden_permissions::Decision;
+use warden_permissions::{Decision, Risk};
 
 use crate::elicit;
 use crate::gate::{Gate, GrantEffect, GrantScope, Prepared, Verdict};
@@ -96,8 +100,13 @@ pub enum Event {
     },
     /// The model could not answer; `error` says why.
     ModelFailed { error: String },
-    /// The client answered (or did not answer) a permission request.
-    Answered { call_id: String, answer: Answer },
+    /// The client answered (or did not answer) question `question` about a call (its
+    /// permission request, or the form that request opened).
+    Answered {
+        call_id: String,
+        question: u32,
+        answer: Answer,
+    },
     /// A tool finished.
     ToolFinished { call_id: String, result: ToolResult },
     /// A grant the turn asked to store ([`Command::StoreGrant`]) was stored, or not.
@@ -181,15 +190,21 @@ pub struct AuditNote {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Command {
     Notify(Box<SessionNotification>),
+    /// Ask question `question` about a call (1 for its first). `edited` says that the
+    /// question shows arguments the user edited, not the model's.
     AskPermission {
         call_id: String,
+        question: u32,
+        edited: bool,
         request: Box<RequestPermissionRequest>,
         timeout: Option<Duration>,
     },
     /// Open the form to approve with edits or deny with a note (`elicitation/create`);
-    /// its answer comes back as the call's [`Event::Answered`].
+    /// its answer comes back as the answer to the same question
+    /// ([`Event::Answered`]).
     Elicit {
         call_id: String,
+        question: u32,
         request: Box<CreateElicitationRequest>,
         args: serde_json::Value,
         timeout: Option<Duration>,
@@ -235,10 +250,11 @@ enum CallState {
     Done,
 }
 
-/// A call waiting for the user's answer to a request that offered `offered` (or to the
-/// form it opened).
+/// A call waiting for the user's answer to question `question`, a request that offered
+/// `offered` (or to the form it opened).
 #[derive(Debug, Clone)]
 struct Waiting {
+    question: u32,
     prepared: Prepared,
     verdict: Verdict,
     /// What the call showed (its preview and risk), for a request asked again.
@@ -251,6 +267,39 @@ struct Call {
     id: String,
     tool: String,
     state: CallState,
+    /// How many questions were asked about it, in this turn and before a restart.
+    questions: u32,
+}
+
+/// A call a restored session left open after asking it, to settle before anything
+/// else of the turn (see [`Turn::resume`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Resumed {
+    /// The call as its latest question showed it.
+    pub request: ToolCallRequest,
+    /// How many questions were asked about it before (the latest one's number).
+    pub asked: u32,
+    /// The answer to its latest question, given while no Warden ran, to apply rather
+    /// than ask again.
+    pub answer: Option<StoredAnswer>,
+}
+
+/// The calls a restored session left open, with what their previews need from disk
+/// (read by the driver, as for a model's reply): a call asked again shows its diff as
+/// it did the first time.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ResumedBatch {
+    pub calls: Vec<Resumed>,
+    pub files: Files,
+}
+
+/// An answer to a restored call's latest question (from `warden pending`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredAnswer {
+    pub option_id: String,
+    pub note: Option<String>,
+    /// The risk the question showed: a call whose risk rose since is asked again.
+    pub shown_risk: Risk,
 }
 
 impl Call {
@@ -319,28 +368,36 @@ impl Turn {
     }
 
     /// Starts a turn in a restored session whose last reply left `waiting` calls
-    /// without a result: they are judged again by today's policy (and asked again when
-    /// it asks), as a batch of their own; once they are settled, the model is asked, as
-    /// if the turn had never stopped, after `prompt` joined the conversation when there
-    /// is one (a turn started as the session is restored has none, until the user sends
-    /// one: [`Event::Prompt`]). The reply that proposed them is already in the
-    /// conversation.
+    /// without a result: they are judged again by today's policy, as a batch of their
+    /// own. A call whose latest question was answered while no Warden ran is settled
+    /// with that answer, without a new question (unless a deny rule now denies it, or
+    /// its risk rose above what the question showed); the others are asked again, as
+    /// their next question, when the policy asks. The client already has their
+    /// `tool_call`: they are shown again with a `tool_call_update`. Once they are
+    /// settled, the model is asked, as if the turn had never stopped, after `prompt`
+    /// joined the conversation when there is one (a turn started as the session is
+    /// restored has none, until the user sends one: [`Event::Prompt`]). The reply that
+    /// proposed them is already in the conversation.
     pub fn resume(
         session: SessionId,
         conversation: Conversation,
-        waiting: Vec<ToolCallRequest>,
+        waiting: ResumedBatch,
         prompt: Option<String>,
         limits: TurnLimits,
         forms: bool,
         gate: &dyn Gate,
     ) -> (Turn, Vec<Command>) {
+        let ResumedBatch {
+            calls: waiting,
+            files,
+        } = waiting;
         let mut turn = Turn {
             session,
             conversation,
             limits,
             batch: Vec::new(),
             notes: Vec::new(),
-            files: Files::default(),
+            files,
             model_requests: 0,
             asks: 0,
             storing: 0,
@@ -350,8 +407,14 @@ impl Turn {
             prompt,
         };
         let mut out = Vec::new();
-        for request in waiting {
-            turn.propose(request, gate, &mut out);
+        // Every call joins the batch before any stored answer is applied, so that the
+        // batch is settled (and the model asked) only once all of them are.
+        let answers: Vec<_> = waiting
+            .into_iter()
+            .filter_map(|resumed| turn.propose_again(resumed, gate, &mut out))
+            .collect();
+        for (id, question, answer) in answers {
+            turn.on_answer(&id, question, answer, gate, &mut out);
         }
         turn.continue_if_settled(&mut out);
         (turn, out)
@@ -421,7 +484,11 @@ impl Turn {
                 );
                 self.fail(message, &mut out);
             }
-            Event::Answered { call_id, answer } => self.on_answer(&call_id, answer, gate, &mut out),
+            Event::Answered {
+                call_id,
+                question,
+                answer,
+            } => self.on_answer(&call_id, question, answer, gate, &mut out),
             Event::ToolFinished { call_id, result } => self.on_tool(&call_id, result, &mut out),
             Event::GrantStored {
                 call_id,
@@ -494,6 +561,82 @@ impl Turn {
     }
 
     fn propose(&mut self, request: ToolCallRequest, gate: &dyn Gate, out: &mut Vec<Command>) {
+        let Some((prepared, verdict, content)) = self.judge(&request, false, gate, out) else {
+            return;
+        };
+        let mut questions = 0;
+        let state = self.decide(&request.id, prepared, verdict, content, &mut questions, out);
+        self.batch.push(Call {
+            id: request.id,
+            tool: request.name,
+            state,
+            questions,
+        });
+    }
+
+    /// A call a restored session left open (see [`Turn::resume`]); the stored answer to
+    /// apply to its waiting question, when it has one that still stands.
+    fn propose_again(
+        &mut self,
+        resumed: Resumed,
+        gate: &dyn Gate,
+        out: &mut Vec<Command>,
+    ) -> Option<(String, u32, Answer)> {
+        let Resumed {
+            request,
+            asked,
+            answer,
+        } = resumed;
+        let (prepared, verdict, content) = self.judge(&request, true, gate, out)?;
+        let (id, tool) = (request.id, request.name);
+        let mut questions = asked;
+        let raised = |answer: &StoredAnswer| {
+            verdict.decision == Decision::Ask && verdict.risk > answer.shown_risk
+        };
+        let Some(answer) = answer.filter(|a| verdict.decision != Decision::Deny && !raised(a))
+        else {
+            let state = self.decide(&id, prepared, verdict, content, &mut questions, out);
+            self.batch.push(Call {
+                id,
+                tool,
+                state,
+                questions,
+            });
+            return None;
+        };
+        // The answer stands for the question it was given to, as if it had just come.
+        let offered = permission::offered(&verdict, self.forms);
+        self.batch.push(Call {
+            id: id.clone(),
+            tool,
+            state: CallState::Asking(Box::new(Waiting {
+                question: asked,
+                prepared,
+                verdict,
+                content,
+                offered,
+            })),
+            questions,
+        });
+        let answer = Answer::Selected {
+            option_id: answer.option_id,
+            edited_input: None,
+            note: answer.note,
+        };
+        Some((id, asked, answer))
+    }
+
+    /// Prepares and evaluates a proposed call and shows it: its `tool_call` (or, for a
+    /// call the client was shown before a restart, a `tool_call_update` with all of it),
+    /// then its evaluation's audit note. `None` when the call is invalid: it is then
+    /// settled, failed.
+    fn judge(
+        &mut self,
+        request: &ToolCallRequest,
+        shown_before: bool,
+        gate: &dyn Gate,
+        out: &mut Vec<Command>,
+    ) -> Option<(Prepared, Verdict, Vec<ToolCallContent>)> {
         let id = request.id.clone();
         let tool = request.name.clone();
         let prepared = match gate.prepare(&request.name, &request.arguments) {
@@ -519,26 +662,27 @@ impl Turn {
                     id,
                     tool,
                     state: CallState::Done,
+                    questions: 0,
                 });
-                return;
+                return None;
             }
         };
         // Evaluated before the first notification, which shows the risk in words; the
         // notification still goes out before anything else about the call.
         let verdict = gate.evaluate(&prepared);
         let content = preview::content(&prepared, &verdict, &self.files);
-        out.push(self.notify(updates::proposed(
-            &self.session,
-            &id,
-            &prepared,
-            content.clone(),
-        )));
+        let shown = if shown_before {
+            updates::proposed_again(&self.session, &id, &prepared, content.clone())
+        } else {
+            updates::proposed(&self.session, &id, &prepared, content.clone())
+        };
+        out.push(self.notify(shown));
         out.push(evaluation_note(&id, &prepared, &verdict));
-        let state = self.decide(&id, prepared, verdict, content, out);
-        self.batch.push(Call { id, tool, state });
+        Some((prepared, verdict, content))
     }
 
-    /// Acts on a call's verdict: run it, deny it, or ask. The call is not in a waiting
+    /// Acts on a call's verdict: run it, deny it, or ask it as its next question
+    /// (`questions` counts the questions asked about it). The call is not in a waiting
     /// state in the batch while this runs; the state returned is its new one.
     fn decide(
         &mut self,
@@ -546,6 +690,7 @@ impl Turn {
         prepared: Prepared,
         verdict: Verdict,
         content: Vec<ToolCallContent>,
+        questions: &mut u32,
         out: &mut Vec<Command>,
     ) -> CallState {
         let tool = prepared.tool.clone();
@@ -568,6 +713,8 @@ impl Turn {
                     return CallState::Done;
                 }
                 self.asks += 1;
+                *questions += 1;
+                let edited = prepared.args != self.proposed_args(id);
                 let request = permission::request(
                     &self.session,
                     id,
@@ -578,10 +725,13 @@ impl Turn {
                 );
                 out.push(Command::AskPermission {
                     call_id: id.to_owned(),
+                    question: *questions,
+                    edited,
                     request: Box::new(request),
                     timeout: verdict.timeout,
                 });
                 CallState::Asking(Box::new(Waiting {
+                    question: *questions,
                     offered: permission::offered(&verdict, self.forms),
                     prepared,
                     verdict,
@@ -630,6 +780,7 @@ impl Turn {
     fn on_answer(
         &mut self,
         call_id: &str,
+        question: u32,
         answer: Answer,
         gate: &dyn Gate,
         out: &mut Vec<Command>,
@@ -638,9 +789,12 @@ impl Turn {
             return;
         };
         // A late answer to a request that was already settled (withdrawn because a
-        // grant covered it, or answered twice) changes nothing.
-        if !self.batch[index].is_asking() {
-            return;
+        // grant covered it, or answered twice), or an answer to an earlier question
+        // than the one the call waits for, changes nothing: each question takes one
+        // answer, and only the latest question's can let the call run.
+        match &self.batch[index].state {
+            CallState::Asking(waiting) if waiting.question == question => {}
+            _ => return,
         }
         let (id, tool) = (self.batch[index].id.clone(), self.batch[index].tool.clone());
         let CallState::Asking(waiting) =
@@ -649,6 +803,7 @@ impl Turn {
             return;
         };
         let Waiting {
+            question,
             prepared,
             verdict,
             content,
@@ -719,11 +874,13 @@ impl Turn {
                             // Still asking: the form's answer settles the call.
                             out.push(Command::Elicit {
                                 call_id: id.clone(),
+                                question,
                                 request: Box::new(request),
                                 args: prepared.args.clone(),
                                 timeout: verdict.timeout,
                             });
                             self.batch[index].state = CallState::Asking(Box::new(Waiting {
+                                question,
                                 prepared,
                                 verdict,
                                 content,
@@ -843,7 +1000,29 @@ impl Turn {
                 if let Some(note) = note {
                     self.notes.push((id.clone(), note));
                 }
-                let state = self.decide(&id, edited_call, edited_verdict, content, out);
+                // The answer was to the question as it was; the edited call is a new
+                // question (or a denial), and only its own answer can run it.
+                out.push(audit(
+                    &id,
+                    &tool,
+                    &original_args,
+                    answered(
+                        AnswerOutcome::Granted,
+                        Some(choice.option_id().to_owned()),
+                        None,
+                        Some("approved with edits that need a new answer".to_owned()),
+                    ),
+                ));
+                let mut questions = self.batch[index].questions;
+                let state = self.decide(
+                    &id,
+                    edited_call,
+                    edited_verdict,
+                    content,
+                    &mut questions,
+                    out,
+                );
+                self.batch[index].questions = questions;
                 self.batch[index].state = state;
                 self.continue_if_settled(out);
                 return;
@@ -986,9 +1165,35 @@ impl Turn {
                 call_id: id.clone(),
             });
             out.push(evaluation_note(&id, &prepared, &verdict));
-            let state = self.decide(&id, prepared, verdict, content, out);
+            let mut questions = self.batch[index].questions;
+            let state = self.decide(&id, prepared, verdict, content, &mut questions, out);
+            self.batch[index].questions = questions;
             self.batch[index].state = state;
         }
+    }
+
+    /// The arguments the model proposed for a call, from the reply in the conversation
+    /// (a question that shows other arguments shows the user's edit).
+    fn proposed_args(&self, call_id: &str) -> serde_json::Value {
+        self.conversation
+            .messages()
+            .iter()
+            .rev()
+            .find_map(|m| match m {
+                warden_model::Message::Assistant { tool_calls, .. } => {
+                    tool_calls.iter().find(|c| c.id == call_id)
+                }
+                _ => None,
+            })
+            .map(|c| {
+                let mut args = c.arguments.clone();
+                // The model's own risk estimate is no argument of the call.
+                if let Some(object) = args.as_object_mut() {
+                    object.remove("risk_level");
+                }
+                args
+            })
+            .unwrap_or_default()
     }
 
     fn on_tool(&mut self, call_id: &str, result: ToolResult, out: &mut Vec<Command>) {
@@ -1029,7 +1234,12 @@ impl Turn {
     /// the conversation and the model is asked again (or the turn ends at its request
     /// limit).
     fn continue_if_settled(&mut self, out: &mut Vec<Command>) {
-        if self.ended || self.storing > 0 || !self.batch.iter().all(Call::is_done) {
+        // An empty batch was settled already (and the model asked then).
+        if self.ended
+            || self.storing > 0
+            || self.batch.is_empty()
+            || !self.batch.iter().all(Call::is_done)
+        {
             return;
         }
         self.batch.clear();

@@ -49,6 +49,29 @@ pub fn proposed(
 }
 
 /// The first notification about a call that could not even be read.
+/// A call the client was shown before (its `tool_call` went out before a restart),
+/// shown again whole as it is asked again: a `tool_call_update` with everything a
+/// `tool_call` carries, since a second `tool_call` with the same id would read as a new
+/// call.
+pub fn proposed_again(
+    session: &SessionId,
+    call_id: &str,
+    call: &Prepared,
+    content: Vec<ToolCallContent>,
+) -> SessionNotification {
+    update(
+        session,
+        call_id,
+        ToolCallUpdateFields::new()
+            .title(call.title.clone())
+            .kind(crate::content::kind(call.kind))
+            .status(ToolCallStatus::Pending)
+            .content(content)
+            .raw_input(call.args.clone())
+            .locations(locations(&call.locations)),
+    )
+}
+
 pub fn proposed_invalid(
     session: &SessionId,
     call_id: &str,

@@ -1,10 +1,15 @@
-//! Answers claimed once, across processes.
+//! Answers claimed once, across processes: each question takes one answer.
 //!
-//! The answer to call C of session S is the file `S.answers/<C>`, created with
-//! `O_CREAT|O_EXCL`: whoever creates it first (the running Warden for the editor's
-//! answer, or `warden pending` from another terminal) owns the call, and every later
-//! answer finds the file and is refused. The file is written and synced, then its
-//! folder synced, before the call runs: a call runs only after its claim is durable.
+//! A call may be asked more than once (an edit that raised its risk, a restart); each
+//! permission request is its own question, numbered from 1 per call. The answer to
+//! question N about call C of session S is the file `S.answers/<C>` (N = 1) or
+//! `S.answers/<C>#N`, created with `O_CREAT|O_EXCL`: whoever creates it first (the
+//! running Warden for the editor's answer, `warden pending` from another terminal, or
+//! Warden closing a question it is about to ask again) owns the question, and every
+//! later answer finds the file and is refused. An answer to one question never stands
+//! for another: a claim names its question, and a file is read back only as the answer
+//! to the question its name says. The file is written and synced, then its folder
+//! synced, before the call runs: a call runs only after its claim is durable.
 //!
 //! Creating a file is the slow part of a claim on some file systems (about 300 µs of
 //! CPU on ext4 here), linking an existing one is not (a few µs). A running Warden
@@ -21,7 +26,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::SessionStoreError;
-use super::folder::{call_file_name, ensure_private, private_file, sync_dir};
+use super::folder::{answer_file_name, ensure_private, private_file, sync_dir};
 use super::record::AnsweredBy;
 
 /// An answer as its claim file holds it.
@@ -29,6 +34,10 @@ use super::record::AnsweredBy;
 pub struct Claim {
     /// The call's id, as the model named it.
     pub call: String,
+    /// The question about the call it answers (1 for the first request). Files written
+    /// before questions had numbers answered the first.
+    #[serde(default = "first_question")]
+    pub question: u32,
     /// The chosen option's id (`allow-once`, `reject-once`, ...).
     pub option: String,
     pub by: AnsweredBy,
@@ -36,6 +45,27 @@ pub struct Claim {
     /// Milliseconds since the Unix epoch.
     pub at_ms: u64,
 }
+
+impl Claim {
+    /// The journal's record of this answer.
+    pub fn record(&self) -> super::record::AnswerRecord {
+        super::record::AnswerRecord {
+            call: self.call.clone(),
+            question: self.question,
+            option: self.option.clone(),
+            by: self.by,
+            note: self.note.clone(),
+        }
+    }
+}
+
+fn first_question() -> u32 {
+    1
+}
+
+/// The option of the answer Warden claims for a question it closes unanswered, before it
+/// asks the call again: not an option any request offers, so it never allows.
+pub const SUPERSEDED_OPTION: &str = "superseded";
 
 /// What a claim file that cannot be read stands for: the file's existence owns the
 /// call (someone answered), but its answer is unknown, and an unknown answer is a
@@ -121,18 +151,22 @@ impl Answers {
         &self.dir
     }
 
-    fn path(&self, call: &str) -> PathBuf {
-        self.dir.join(call_file_name(call))
+    fn path(&self, call: &str, question: u32) -> PathBuf {
+        self.dir.join(answer_file_name(call, question))
     }
 
-    /// Claims the call for this answer (see the module's docs).
+    /// Claims the question for this answer (see the module's docs).
     pub(crate) fn claim(&self, claim: &Claim) -> Result<ClaimResult, SessionStoreError> {
         ensure_private(&self.dir)?;
-        let path = self.path(&claim.call);
+        let path = self.path(&claim.call, claim.question);
         let file = match private_file(OpenOptions::new().write(true).create_new(true)).open(&path) {
             Ok(file) => file,
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                return Ok(ClaimResult::Taken(self.read(&path, &claim.call)));
+                return Ok(ClaimResult::Taken(self.read(
+                    &path,
+                    &claim.call,
+                    claim.question,
+                )));
             }
             Err(e) => return Err(SessionStoreError::io(&path, "create the answer", e)),
         };
@@ -183,11 +217,12 @@ impl Answers {
     /// decides who owns the call, as exclusive creation does; the answer is then
     /// written, not yet synced.
     pub(crate) fn take(&self, claim: &Claim, spare: Spare) -> Result<Taken, SessionStoreError> {
-        let path = self.path(&claim.call);
+        let path = self.path(&claim.call, claim.question);
         match std::fs::hard_link(&spare.path, &path) {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                return Ok(Taken::Before(self.read(&path, &claim.call), spare));
+                let first = self.read(&path, &claim.call, claim.question);
+                return Ok(Taken::Before(first, spare));
             }
             Err(e) => return Err(SessionStoreError::io(&path, "create the answer", e)),
         }
@@ -198,42 +233,46 @@ impl Answers {
         Ok(Taken::Won(self.won(file, path, Some(spare_path), claim)?))
     }
 
-    /// The claim of one call, if it was answered.
-    pub(crate) fn get(&self, call: &str) -> Option<Claim> {
-        let path = self.path(call);
+    /// The answer to one question about a call, if it was answered.
+    pub(crate) fn get(&self, call: &str, question: u32) -> Option<Claim> {
+        let path = self.path(call, question);
         match std::fs::symlink_metadata(&path) {
-            Ok(_) => Some(self.read(&path, call).unwrap_or_else(|| unreadable(call))),
+            Ok(_) => Some(
+                self.read(&path, call, question)
+                    .unwrap_or_else(|| unreadable(call, question)),
+            ),
             Err(_) => None,
         }
     }
 
-    /// The claims of the given calls, by call id (one directory read, then one file
-    /// read per claim found). A missing folder holds none.
+    /// The answers to the given questions (a call and its question's number), by call
+    /// id (one directory read, then one file read per answer found). A missing folder
+    /// holds none.
     pub(crate) fn of<'a>(
         &self,
-        calls: impl IntoIterator<Item = &'a str>,
+        questions: impl IntoIterator<Item = (&'a str, u32)>,
     ) -> Result<HashMap<String, Claim>, SessionStoreError> {
-        self.of_names(&self.names()?, calls)
+        self.of_names(&self.names()?, questions)
     }
 
-    /// The claims of the given calls among the answer files `names` (see
+    /// The answers to the given questions among the answer files `names` (see
     /// [`Answers::names`]).
     pub(crate) fn of_names<'a>(
         &self,
         names: &std::collections::HashSet<String>,
-        calls: impl IntoIterator<Item = &'a str>,
+        questions: impl IntoIterator<Item = (&'a str, u32)>,
     ) -> Result<HashMap<String, Claim>, SessionStoreError> {
         if names.is_empty() {
             return Ok(HashMap::new());
         }
         super::folder::check_private(&self.dir)?;
-        Ok(calls
+        Ok(questions
             .into_iter()
-            .filter(|call| names.contains(&call_file_name(call)))
-            .map(|call| {
+            .filter(|(call, question)| names.contains(&answer_file_name(call, *question)))
+            .map(|(call, question)| {
                 let claim = self
-                    .read(&self.path(call), call)
-                    .unwrap_or_else(|| unreadable(call));
+                    .read(&self.path(call, question), call, question)
+                    .unwrap_or_else(|| unreadable(call, question));
                 (call.to_owned(), claim)
             })
             .collect())
@@ -252,19 +291,20 @@ impl Answers {
         }
     }
 
-    /// Reads a claim file; one that does not parse, or names another call, is
-    /// unreadable (and so a denial).
-    fn read(&self, path: &Path, call: &str) -> Option<Claim> {
+    /// Reads a claim file; one that does not parse, or names another call or another
+    /// question, is unreadable (and so a denial).
+    fn read(&self, path: &Path, call: &str, question: u32) -> Option<Claim> {
         let bytes = std::fs::read(path).ok()?;
         serde_json::from_slice::<Claim>(&bytes)
             .ok()
-            .filter(|c| c.call == call)
+            .filter(|c| c.call == call && c.question == question)
     }
 }
 
-fn unreadable(call: &str) -> Claim {
+pub(crate) fn unreadable(call: &str, question: u32) -> Claim {
     Claim {
         call: call.to_owned(),
+        question,
         option: UNREADABLE_CLAIM_OPTION.to_owned(),
         by: AnsweredBy::Pending,
         note: Some("the answer file could not be read".to_owned()),

@@ -105,6 +105,35 @@ pub fn call_file_name(call: &str) -> String {
     }
 }
 
+/// The file name of the answer to question `question` about a call: the call's own
+/// name for the first question (the name answers had before calls were asked more than
+/// once), and `<name>#<question>` for the later ones. `#` is in neither form of
+/// [`call_file_name`], so no two questions of any two calls share a file.
+pub fn answer_file_name(call: &str, question: u32) -> String {
+    let name = call_file_name(call);
+    if question <= 1 {
+        name
+    } else {
+        format!("{name}#{question}")
+    }
+}
+
+/// The call file name and question number an answer file's name stands for (see
+/// [`answer_file_name`]); `None` for a name that is no answer's (a spare).
+pub fn parse_answer_file_name(name: &str) -> Option<(&str, u32)> {
+    if name.starts_with('.') {
+        return None;
+    }
+    match name.split_once('#') {
+        None => Some((name, 1)),
+        Some((call, question)) => question
+            .parse::<u32>()
+            .ok()
+            .filter(|&q| q > 1)
+            .map(|q| (call, q)),
+    }
+}
+
 /// Sets a file's mode to 0600 at creation.
 pub(crate) fn private_file(options: &mut std::fs::OpenOptions) -> &mut std::fs::OpenOptions {
     #[cfg(unix)]

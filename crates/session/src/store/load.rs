@@ -87,21 +87,34 @@ pub enum ReplayStatus {
     Failed,
 }
 
-/// A call that has not run and has no answer: evaluated again on load (and asked
-/// again when the policy still asks).
+/// A call that has not run and whose latest question has no answer: evaluated again
+/// on load (and asked again, as its next question, when the policy still asks).
 #[derive(Debug, Clone, PartialEq)]
 pub struct WaitingCall {
+    /// The call as its latest question showed it (its `proposed` record).
     pub call: ProposedCall,
     /// The permission request that asked it, when one was sent.
     pub asked: Option<String>,
+    /// How many questions were asked about it (its latest question's number; 0 when
+    /// none was).
+    pub question: u32,
+    /// The latest question showed arguments the user edited, not the model's.
+    pub edited: bool,
 }
 
-/// A call answered (by the editor, or by `warden pending` while no Warden ran) that
-/// has not started: the answer is applied on load.
+/// A call whose latest question was answered, and that has not started.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AnsweredCall {
+    /// The call as its latest question showed it.
     pub call: ProposedCall,
     pub answer: AnswerRecord,
+    /// The latest question showed arguments the user edited, not the model's.
+    pub edited: bool,
+    /// The answer is known only from its claim file: no Warden applied it (the journal
+    /// has no record of it), so it was given while no Warden ran, or in the moment
+    /// before one stopped. Such an answer is applied on load; one a Warden applied (and
+    /// journaled) is not applied again, since the call may have started since.
+    pub unapplied: bool,
 }
 
 /// Why a call counts as interrupted.
@@ -162,6 +175,10 @@ pub struct LoadedSession {
 struct Track {
     call: ProposedCall,
     asked: Option<String>,
+    /// The latest question's number (0 before the first).
+    question: u32,
+    edited: bool,
+    /// The journaled answer to the latest question.
     answer: Option<AnswerRecord>,
     running: bool,
     done: bool,
@@ -225,11 +242,11 @@ impl Rebuilt {
                 _ => self.replay.push(ReplayItem::Agent { text }),
             },
             Record::Proposed(call) => {
-                // The same call proposed again (asked again after a restart): it keeps
-                // its place, and starts over.
+                // The same call proposed again (asked again after an edit or a restart):
+                // it keeps its place and its questions' count, and starts over.
                 if let Some(i) = track(&call.id).filter(|&i| !self.tracks[i].done) {
                     let t = &mut self.tracks[i];
-                    (t.asked, t.answer, t.running) = (None, None, false);
+                    (t.asked, t.answer, t.running, t.edited) = (None, None, false, false);
                     t.call = call;
                     self.set_status(i, ReplayStatus::Pending, None);
                     return;
@@ -246,20 +263,42 @@ impl Rebuilt {
                 self.tracks.push(Track {
                     call,
                     asked: None,
+                    question: 0,
+                    edited: false,
                     answer: None,
                     running: false,
                     done: false,
                     replay: self.replay.len() - 1,
                 });
             }
-            Record::Asked { call, request } => {
+            Record::Asked {
+                call,
+                request,
+                question,
+                edited,
+            } => {
                 if let Some(i) = track(&call) {
-                    self.tracks[i].asked = Some(request);
+                    let t = &mut self.tracks[i];
+                    // A journal from before questions had numbers: the next one.
+                    t.question = if question == 0 {
+                        t.question + 1
+                    } else {
+                        question
+                    };
+                    (t.asked, t.edited, t.answer) = (Some(request), edited, None);
                 }
             }
-            Record::Answered(answer) => {
+            Record::Answered(mut answer) => {
                 if let Some(i) = track(&answer.call) {
-                    self.tracks[i].answer = Some(answer);
+                    let t = &mut self.tracks[i];
+                    if answer.question == 0 {
+                        answer.question = t.question;
+                    }
+                    // Only an answer to the latest question counts: an earlier
+                    // question's answer never stands for a later one.
+                    if answer.question == t.question {
+                        t.answer = Some(answer);
+                    }
                 }
             }
             Record::Running { call } => {
@@ -310,16 +349,26 @@ impl Rebuilt {
         self.tracks.iter().map(|t| (&t.call, t.answer.as_ref()))
     }
 
-    /// The calls that have neither finished nor been marked interrupted: the only
-    /// ones whose answer files matter.
-    pub fn open_calls(&self) -> impl Iterator<Item = &str> {
+    /// The latest questions of the calls that have neither finished nor been marked
+    /// interrupted: the only questions whose answer files matter.
+    pub fn open_questions(&self) -> impl Iterator<Item = (&str, u32)> {
         self.tracks
             .iter()
-            .filter(|t| !t.done)
-            .map(|t| t.call.id.as_str())
+            .filter(|t| !t.done && t.question > 0)
+            .map(|t| (t.call.id.as_str(), t.question))
     }
 
-    /// Decides where every open call stands, with the answers claimed for them.
+    /// Every call of the journal with its latest question's number and the answer the
+    /// journal records to it, if any, in order (a call id used again by a later reply
+    /// comes again).
+    pub fn questions(&self) -> impl Iterator<Item = (&ProposedCall, u32, Option<&AnswerRecord>)> {
+        self.tracks
+            .iter()
+            .map(|t| (&t.call, t.question, t.answer.as_ref()))
+    }
+
+    /// Decides where every open call stands, with the answers claimed for their latest
+    /// questions ([`Rebuilt::open_questions`]).
     ///
     /// A call that was running is interrupted. When a line other than a torn last one
     /// was damaged, a `running` record may be among the lost, so every open call is
@@ -367,22 +416,30 @@ impl Rebuilt {
                 self.set_status(i, ReplayStatus::Failed, Some(why.as_text().to_owned()));
                 continue;
             }
-            let answer = t.answer.clone().or_else(|| {
-                claims.get(&t.call.id).map(|c| AnswerRecord {
-                    call: c.call.clone(),
-                    option: c.option.clone(),
-                    by: c.by,
-                    note: c.note.clone(),
-                })
-            });
-            match answer {
-                Some(answer) => answered.push(AnsweredCall {
+            let claimed = || {
+                claims
+                    .get(&t.call.id)
+                    .filter(|c| t.question > 0 && c.question == t.question)
+                    .map(Claim::record)
+            };
+            match (t.answer.clone(), claimed()) {
+                (Some(answer), _) => answered.push(AnsweredCall {
                     call: t.call.clone(),
                     answer,
+                    edited: t.edited,
+                    unapplied: false,
                 }),
-                None => waiting.push(WaitingCall {
+                (None, Some(answer)) => answered.push(AnsweredCall {
+                    call: t.call.clone(),
+                    answer,
+                    edited: t.edited,
+                    unapplied: true,
+                }),
+                (None, None) => waiting.push(WaitingCall {
                     call: t.call.clone(),
                     asked: t.asked.clone(),
+                    question: t.question,
+                    edited: t.edited,
                 }),
             }
         }

@@ -10,12 +10,15 @@ use super::record::{AnswerRecord, AnsweredBy, ProposedCall};
 use super::{SessionStore, SessionStoreError, now_ms};
 use crate::permission::{ALLOW_ONCE, REJECT_ONCE};
 
-/// A call that was asked and has no answer yet.
+/// A call whose latest question was asked and has no answer yet.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PendingCall {
     pub session: String,
     pub cwd: PathBuf,
+    /// The call as its latest question shows it.
     pub call: ProposedCall,
+    /// The latest question's number: the one an answer from here answers.
+    pub question: u32,
 }
 
 impl PendingCall {
@@ -30,8 +33,9 @@ impl PendingCall {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Lookup {
     Found(Box<PendingCall>),
-    /// A call that was waiting and has been answered, from anywhere: an answer is used
-    /// once, so another one is refused. Holds the answer that owns the call.
+    /// A call that was waiting and whose latest question has been answered, from
+    /// anywhere: a question takes one answer, so another one is refused. Holds the
+    /// answer that owns the question.
     Answered {
         call: Box<PendingCall>,
         first: Claim,
@@ -83,11 +87,12 @@ impl SessionStore {
                 loaded
                     .waiting
                     .into_iter()
-                    .filter(|w| w.asked.is_some())
+                    .filter(|w| w.asked.is_some() && w.question > 0)
                     .map(|w| PendingCall {
                         session: summary.id.clone(),
                         cwd: loaded.header.cwd.clone(),
                         call: w.call,
+                        question: w.question,
                     }),
             );
         }
@@ -119,8 +124,9 @@ impl SessionStore {
     }
 
     /// The answered calls of the sessions a query can name (the one it names in full
-    /// before its `/`, or those whose id starts with it), with the answer that owns
-    /// each: its claim file, or the journal's record when the file is gone.
+    /// before its `/`, or those whose id starts with it), with the answer that owns the
+    /// latest question of each: its claim file, or the journal's record when the file
+    /// is gone.
     fn answered(&self, query: &str) -> Result<Vec<(PendingCall, Claim)>, SessionStoreError> {
         let sessions: Vec<String> = match query.split_once('/') {
             Some((session, _)) if valid_session_id(session) => vec![session.to_owned()],
@@ -141,16 +147,22 @@ impl SessionStore {
                 Err(e) => return Err(e),
             };
             // A call id a later reply used again names its last call.
-            let mut calls: HashMap<&str, (&ProposedCall, Option<&AnswerRecord>)> = HashMap::new();
-            for (call, answer) in rebuilt.calls() {
-                calls.insert(call.id.as_str(), (call, answer));
+            let mut calls: HashMap<&str, (&ProposedCall, u32, Option<&AnswerRecord>)> =
+                HashMap::new();
+            for (call, question, answer) in rebuilt.questions() {
+                calls.insert(call.id.as_str(), (call, question, answer));
             }
-            let claims = self.answers(&session)?.of(calls.keys().copied())?;
-            for (id, (call, answer)) in calls {
+            let asked = calls
+                .iter()
+                .filter(|(_, (_, question, _))| *question > 0)
+                .map(|(id, (_, question, _))| (*id, *question));
+            let claims = self.answers(&session)?.of(asked)?;
+            for (id, (call, question, answer)) in calls {
                 let first = match (claims.get(id), answer) {
                     (Some(claim), _) => claim.clone(),
                     (None, Some(a)) => Claim {
                         call: a.call.clone(),
+                        question: a.question,
                         option: a.option.clone(),
                         by: a.by,
                         note: a.note.clone(),
@@ -162,6 +174,7 @@ impl SessionStore {
                     session: session.clone(),
                     cwd: rebuilt.header().cwd.clone(),
                     call: call.clone(),
+                    question,
                 };
                 out.push((call, first));
             }
@@ -169,9 +182,10 @@ impl SessionStore {
         Ok(out)
     }
 
-    /// Answers a pending call from `warden pending`: allow-once or reject-once (the ids
-    /// the call's own request offered), with an optional note. The answer is claimed
-    /// durably; a call answered before, from anywhere, is refused.
+    /// Answers a pending call's latest question from `warden pending`: allow-once or
+    /// reject-once (the ids the question's own request offered), with an optional note.
+    /// The answer is claimed durably; a question answered before, from anywhere (or
+    /// closed by Warden as it asked the call again), is refused.
     pub fn answer_pending(
         &self,
         pending: &PendingCall,
@@ -194,6 +208,7 @@ impl SessionStore {
             &pending.session,
             &Claim {
                 call: pending.call.id.clone(),
+                question: pending.question,
                 option,
                 by: AnsweredBy::Pending,
                 note: note.filter(|n| !n.trim().is_empty()),

@@ -34,9 +34,20 @@ pub enum Record {
     AgentText { text: String },
     /// The model proposed a call and the engine judged it.
     Proposed(ProposedCall),
-    /// A permission request for the call was sent; `request` numbers the requests of
-    /// its turn (1 for the first).
-    Asked { call: String, request: String },
+    /// A permission request for the call was sent: question `question` about it (1 for
+    /// the first; a call is asked again after an edit that raised its risk, or after a
+    /// restart). `request` numbers the requests of its turn. `edited` says that the
+    /// question showed arguments the user edited, not the model's own (they are in the
+    /// `proposed` record written just before it). Journals written before questions had
+    /// numbers read as 0, which a load takes as "the next question".
+    Asked {
+        call: String,
+        request: String,
+        #[serde(default)]
+        question: u32,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        edited: bool,
+    },
     /// The call was answered (after its claim was made durable, see `claim.rs`).
     Answered(AnswerRecord),
     /// The call is about to run. Written before it starts, so that a journal without it
@@ -103,6 +114,10 @@ pub enum AnsweredBy {
     Editor,
     /// `warden pending approve|deny` from another terminal.
     Pending,
+    /// Warden itself, closing a question nobody answered before it asks the call again
+    /// (after a restart): the question's answer is then "superseded", never an allow,
+    /// and a late answer to it is refused.
+    Warden,
 }
 
 impl AnsweredBy {
@@ -111,14 +126,19 @@ impl AnsweredBy {
         match self {
             AnsweredBy::Editor => "the editor",
             AnsweredBy::Pending => "warden pending",
+            AnsweredBy::Warden => "Warden (it asked again)",
         }
     }
 }
 
-/// An answer to a call's permission request.
+/// An answer to one question about a call (one permission request).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AnswerRecord {
     pub call: String,
+    /// The question it answers (see [`Record::Asked`]); 0 in journals written before
+    /// questions had numbers, read as the call's latest question.
+    #[serde(default)]
+    pub question: u32,
     /// The chosen option's id (`allow-once`, `reject-once`, ...).
     pub option: String,
     pub by: AnsweredBy,

@@ -61,6 +61,7 @@ fn finished(id: &str, status: ToolOutcome) -> Record {
 fn answered(id: &str, option: &str) -> Record {
     Record::Answered(AnswerRecord {
         call: id.into(),
+        question: 1,
         option: option.into(),
         by: AnsweredBy::Editor,
         note: None,
@@ -89,6 +90,8 @@ fn turn() -> Vec<Record> {
         Record::Asked {
             call: "c2".into(),
             request: "7".into(),
+            question: 1,
+            edited: false,
         },
         Record::Proposed(proposed("c3")),
         Record::Running { call: "c3".into() },
@@ -308,12 +311,15 @@ fn answers_from_the_folder_or_the_journal_are_applied_once() {
     records.push(Record::Asked {
         call: "c4".into(),
         request: "8".into(),
+        question: 1,
+        edited: false,
     });
     records.push(answered("c4", "reject-once"));
     let claims = HashMap::from([(
         "c2".to_owned(),
         Claim {
             call: "c2".into(),
+            question: 1,
             option: "allow-once".into(),
             by: AnsweredBy::Pending,
             note: None,
@@ -461,6 +467,7 @@ fn staged_records_are_written_in_their_order_with_the_next_write() {
 fn claim(call: &str, option: &str) -> Claim {
     Claim {
         call: call.into(),
+        question: 1,
         option: option.into(),
         by: AnsweredBy::Editor,
         note: None,
@@ -479,8 +486,8 @@ fn a_second_answer_is_refused_and_the_first_one_stands() {
             .expect("claim"),
         ClaimResult::Taken(Some(first.clone()))
     );
-    assert_eq!(store.claim_of("s1", "c1").expect("look"), Some(first));
-    assert_eq!(store.claim_of("s1", "c2").expect("look"), None);
+    assert_eq!(store.claim_of("s1", "c1", 1).expect("look"), Some(first));
+    assert_eq!(store.claim_of("s1", "c2", 1).expect("look"), None);
     // The same call id in another session is another call.
     assert_eq!(
         store
@@ -504,7 +511,7 @@ fn a_claim_made_with_a_spare_is_used_once_like_any_other() {
     };
     unsynced.sync().expect("sync");
     assert_eq!(
-        store.claim_of("s1", "c1").expect("look"),
+        store.claim_of("s1", "c1", 1).expect("look"),
         Some(first.clone())
     );
     assert_eq!(

@@ -108,8 +108,14 @@ fn reply(calls: Vec<ToolCallRequest>) -> Event {
 }
 
 fn pick(call_id: &str, option: &str) -> Event {
+    pick_q(call_id, 1, option)
+}
+
+/// Picks an option in answer to question `question` about a call.
+fn pick_q(call_id: &str, question: u32, option: &str) -> Event {
     Event::Answered {
         call_id: call_id.to_owned(),
+        question,
         answer: Answer::Selected {
             option_id: option.to_owned(),
             edited_input: None,
@@ -118,9 +124,16 @@ fn pick(call_id: &str, option: &str) -> Event {
     }
 }
 
+/// An answer to the first question about a call.
 fn answer(call_id: &str, answer: Answer) -> Event {
+    answer_to(call_id, 1, answer)
+}
+
+/// An answer to question `question` about a call.
+fn answer_to(call_id: &str, question: u32, answer: Answer) -> Event {
     Event::Answered {
         call_id: call_id.to_owned(),
+        question,
         answer,
     }
 }
@@ -163,16 +176,30 @@ fn render(command: &Command) -> String {
             other => format!("{other:?}"),
         },
         Command::AskPermission {
-            call_id, request, ..
+            call_id,
+            question,
+            edited,
+            request,
+            ..
         } => {
             let ids: Vec<_> = request
                 .options
                 .iter()
                 .map(|o| o.option_id.0.to_string())
                 .collect();
-            format!("ask {call_id} [{}]", ids.join(" "))
+            let question = match (*question, *edited) {
+                (1, false) => String::new(),
+                (n, false) => format!(" question {n}"),
+                (n, true) => format!(" question {n} (edited)"),
+            };
+            format!("ask {call_id}{question} [{}]", ids.join(" "))
         }
-        Command::Elicit { call_id, args, .. } => format!("elicit {call_id} {args}"),
+        Command::Elicit {
+            call_id,
+            question,
+            args,
+            ..
+        } => format!("elicit {call_id} question {question} {args}"),
         Command::Withdraw { call_id } => format!("withdraw {call_id}"),
         Command::RunTool { call_id, call } => format!("run {call_id} {}", call.args),
         Command::StoreGrant {
@@ -592,9 +619,10 @@ fn invalid_calls_fail_without_asking() {
 
 #[test]
 fn edited_input_is_evaluated_again_and_a_raised_risk_asks_again() {
-    let edit = |input: serde_json::Value| {
-        answer(
+    let edit = |question: u32, input: serde_json::Value| {
+        answer_to(
             "c1",
+            question,
             Answer::Selected {
                 option_id: "allow-once".to_owned(),
                 edited_input: Some(input),
@@ -605,8 +633,8 @@ fn edited_input_is_evaluated_again_and_a_raised_risk_asks_again() {
     let turn = check(
         vec![
             reply(vec![call("c1", "write", json!({"path": "a"}))]),
-            edit(json!({"path": "b", "risky": true})),
-            edit(json!({"path": "c"})),
+            edit(1, json!({"path": "b", "risky": true})),
+            edit(2, json!({"path": "c"})),
             done("c1", true),
         ],
         expect![[r#"
@@ -618,7 +646,8 @@ fn edited_input_is_evaluated_again_and_a_raised_risk_asks_again() {
             --
             audit c1 ask
             update c1 edit: Critical: write is critical
-            ask c1 [reject-once allow-once reject-project]
+            audit c1 granted
+            ask c1 question 2 (edited) [reject-once allow-once reject-project]
             --
             audit c1 ask
             update c1 edit: Medium: write is medium
@@ -852,7 +881,7 @@ fn the_form_option_opens_a_form_whose_answer_settles_the_call() {
             audit c2 ask
             ask c2 [allow-once allow-session allow-project reject-once reject-project edit-or-note]
             --
-            elicit c1 {"path":"a"}
+            elicit c1 question 1 {"path":"a"}
             --
             audit c1 ask
             update c1 edit: Medium: write is medium
@@ -860,7 +889,7 @@ fn the_form_option_opens_a_form_whose_answer_settles_the_call() {
             update c1 inprogress
             run c1 {"path":"c"}
             --
-            elicit c2 {"path":"b"}
+            elicit c2 question 1 {"path":"b"}
             --
             audit c2 denied
             update c2 failed: User denied tool invocation: not b
@@ -1078,10 +1107,21 @@ fn prompt_event(text: &str) -> Event {
     }
 }
 
-/// A restored session's turn with the call `c2` it left waiting, its commands after
-/// each event, the conversation's entries at the end, and the prompt it took that never
-/// joined the conversation.
+/// A restored session's turn with the call `c2` it left waiting (asked once before),
+/// its commands after each event, the conversation's entries at the end, and the prompt
+/// it took that never joined the conversation.
 fn check_resumed(prompt: Option<&str>, events: Vec<Event>, expect: Expect) {
+    check_resumed_with(None, prompt, events, expect);
+}
+
+/// As [`check_resumed`], with `answer` given to the call's first question while no
+/// Warden ran.
+fn check_resumed_with(
+    answer: Option<StoredAnswer>,
+    prompt: Option<&str>,
+    events: Vec<Event>,
+    expect: Expect,
+) {
     let gate = FakeGate::default();
     let waiting = call("c2", "write", json!({"path": "a", "content": "x"}));
     let conversation = Conversation::from_messages(vec![
@@ -1096,7 +1136,14 @@ fn check_resumed(prompt: Option<&str>, events: Vec<Event>, expect: Expect) {
     let (mut turn, first) = Turn::resume(
         SessionId::new("s"),
         conversation,
-        vec![waiting],
+        ResumedBatch {
+            calls: vec![Resumed {
+                request: waiting,
+                asked: 1,
+                answer,
+            }],
+            files: Files::default(),
+        },
         prompt.map(str::to_owned),
         TurnLimits::default(),
         false,
@@ -1132,11 +1179,11 @@ fn check_resumed(prompt: Option<&str>, events: Vec<Event>, expect: Expect) {
 fn a_resumed_turn_asks_the_waiting_calls_again_before_its_prompt() {
     check_resumed(
         Some("go on"),
-        vec![pick("c2", "allow-once"), done("c2", true)],
+        vec![pick_q("c2", 2, "allow-once"), done("c2", true)],
         expect![[r#"
-            tool_call c2 pending
+            update c2 pending: Medium: write is medium
             audit c2 ask
-            ask c2 [allow-once allow-session allow-project reject-once reject-project]
+            ask c2 question 2 [allow-once allow-session allow-project reject-once reject-project]
             --
             audit c2 granted
             update c2 inprogress
@@ -1157,11 +1204,11 @@ fn a_resumed_turn_asks_the_waiting_calls_again_before_its_prompt() {
 fn a_turn_resumed_at_load_goes_on_where_it_stopped() {
     check_resumed(
         None,
-        vec![pick("c2", "reject-once"), end_reply("understood")],
+        vec![pick_q("c2", 2, "reject-once"), end_reply("understood")],
         expect![[r#"
-            tool_call c2 pending
+            update c2 pending: Medium: write is medium
             audit c2 ask
-            ask c2 [allow-once allow-session allow-project reject-once reject-project]
+            ask c2 question 2 [allow-once allow-session allow-project reject-once reject-project]
             --
             audit c2 denied
             update c2 failed: User denied tool invocation
@@ -1183,14 +1230,14 @@ fn a_prompt_sent_while_a_resumed_turn_runs_joins_it() {
         None,
         vec![
             prompt_event("first"),
-            pick("c2", "allow-once"),
+            pick_q("c2", 2, "allow-once"),
             done("c2", true),
             end_reply("done"),
         ],
         expect![[r#"
-            tool_call c2 pending
+            update c2 pending: Medium: write is medium
             audit c2 ask
-            ask c2 [allow-once allow-session allow-project reject-once reject-project]
+            ask c2 question 2 [allow-once allow-session allow-project reject-once reject-project]
             --
             --
             audit c2 granted
@@ -1208,16 +1255,16 @@ fn a_prompt_sent_while_a_resumed_turn_runs_joins_it() {
     check_resumed(
         None,
         vec![
-            pick("c2", "allow-once"),
+            pick_q("c2", 2, "allow-once"),
             done("c2", true),
             prompt_event("second"),
             end_reply("done"),
             end_reply("and now"),
         ],
         expect![[r#"
-            tool_call c2 pending
+            update c2 pending: Medium: write is medium
             audit c2 ask
-            ask c2 [allow-once allow-session allow-project reject-once reject-project]
+            ask c2 question 2 [allow-once allow-session allow-project reject-once reject-project]
             --
             audit c2 granted
             update c2 inprogress
@@ -1243,16 +1290,16 @@ fn a_prompt_a_resumed_turn_could_not_take_is_given_back() {
     check_resumed(
         None,
         vec![
-            pick("c2", "reject-once"),
+            pick_q("c2", 2, "reject-once"),
             prompt_event("later"),
             Event::ModelFailed {
                 error: "down".to_owned(),
             },
         ],
         expect![[r#"
-            tool_call c2 pending
+            update c2 pending: Medium: write is medium
             audit c2 ask
-            ask c2 [allow-once allow-session allow-project reject-once reject-project]
+            ask c2 question 2 [allow-once allow-session allow-project reject-once reject-project]
             --
             audit c2 denied
             update c2 failed: User denied tool invocation
@@ -1263,6 +1310,162 @@ fn a_prompt_a_resumed_turn_could_not_take_is_given_back() {
             end "end_turn"
             == user before | assistant | result c2
             unjoined: Some("later")
+        "#]],
+    );
+}
+
+/// What broke: a call edited to a higher risk was asked again, the user rejected the
+/// second question, and the call ran anyway (the first question's `allow-once` stood
+/// in for the second's answer). The rejection of the latest question is final.
+#[test]
+fn a_rejected_reask_after_a_raising_edit_never_runs() {
+    let raise = answer_to(
+        "c1",
+        1,
+        Answer::Selected {
+            option_id: "allow-once".to_owned(),
+            edited_input: Some(json!({"path": "b", "risky": true})),
+            note: None,
+        },
+    );
+    check(
+        vec![
+            reply(vec![call("c1", "write", json!({"path": "a"}))]),
+            raise,
+            pick_q("c1", 2, "reject-once"),
+        ],
+        expect![[r#"
+            call model
+            --
+            tool_call c1 pending
+            audit c1 ask
+            ask c1 [allow-once allow-session allow-project reject-once reject-project]
+            --
+            audit c1 ask
+            update c1 edit: Critical: write is critical
+            audit c1 granted
+            ask c1 question 2 (edited) [reject-once allow-once reject-project]
+            --
+            audit c1 denied
+            update c1 failed: User denied tool invocation
+            call model
+        "#]],
+    );
+}
+
+/// An answer to an earlier question about a call (late, or replayed) is not an answer
+/// to its latest question: it changes nothing, and the call waits for its own answer.
+#[test]
+fn an_answer_to_an_earlier_question_changes_nothing() {
+    let raise = answer_to(
+        "c1",
+        1,
+        Answer::Selected {
+            option_id: "allow-once".to_owned(),
+            edited_input: Some(json!({"path": "b", "risky": true})),
+            note: None,
+        },
+    );
+    check(
+        vec![
+            reply(vec![call("c1", "write", json!({"path": "a"}))]),
+            raise,
+            pick_q("c1", 1, "allow-once"),
+            pick_q("c1", 3, "allow-once"),
+            pick_q("c1", 2, "allow-once"),
+            done("c1", true),
+        ],
+        expect![[r#"
+            call model
+            --
+            tool_call c1 pending
+            audit c1 ask
+            ask c1 [allow-once allow-session allow-project reject-once reject-project]
+            --
+            audit c1 ask
+            update c1 edit: Critical: write is critical
+            audit c1 granted
+            ask c1 question 2 (edited) [reject-once allow-once reject-project]
+            --
+            --
+            --
+            audit c1 granted
+            update c1 inprogress
+            run c1 {"path":"b","risky":true}
+            --
+            update c1 completed
+            call model
+        "#]],
+    );
+}
+
+/// An answer given with `warden pending` while no Warden ran is applied at load, to the
+/// question it answered, without asking again: an approval runs the call once, a denial
+/// fails it.
+#[test]
+fn an_offline_answer_is_used_at_load_without_a_second_question() {
+    let stored = |option: &str| StoredAnswer {
+        option_id: option.to_owned(),
+        note: Some("from the other terminal".to_owned()),
+        shown_risk: Risk::Medium,
+    };
+    check_resumed_with(
+        Some(stored("allow-once")),
+        None,
+        vec![done("c2", true)],
+        expect![[r#"
+            update c2 pending: Medium: write is medium
+            audit c2 ask
+            audit c2 granted
+            update c2 inprogress
+            run c2 {"path":"a","content":"x"}
+            --
+            update c2 completed
+            call model
+            == user before | assistant | result c2 | note
+            unjoined: None
+        "#]],
+    );
+    check_resumed_with(
+        Some(stored("reject-once")),
+        None,
+        vec![end_reply("understood")],
+        expect![[r#"
+            update c2 pending: Medium: write is medium
+            audit c2 ask
+            audit c2 denied
+            update c2 failed: User denied tool invocation: from the other terminal
+            call model
+            --
+            end "end_turn"
+            == user before | assistant | result c2 | assistant understood
+            unjoined: None
+        "#]],
+    );
+}
+
+/// An offline approval covers the call as its question showed it: when the call's risk
+/// rose since (today's policy rates it higher), it is asked again, as its next question.
+#[test]
+fn an_offline_approval_of_a_lower_risk_is_asked_again() {
+    check_resumed_with(
+        Some(StoredAnswer {
+            option_id: "allow-once".to_owned(),
+            note: None,
+            shown_risk: Risk::Low,
+        }),
+        None,
+        vec![pick_q("c2", 2, "reject-once")],
+        expect![[r#"
+            update c2 pending: Medium: write is medium
+            audit c2 ask
+            ask c2 question 2 [allow-once allow-session allow-project reject-once reject-project]
+            --
+            audit c2 denied
+            update c2 failed: User denied tool invocation
+            call model
+            == user before | assistant | result c2
+            unjoined: None
         "#]],
     );
 }

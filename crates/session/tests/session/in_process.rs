@@ -411,6 +411,7 @@ async fn an_editor_s_answer_after_one_from_another_terminal_is_refused_and_audit
     let store = warden_session::SessionStore::open(h.home.join("sessions")).expect("store");
     let first = warden_session::Claim {
         call: call.clone(),
+        question: 1,
         option: "reject-once".to_owned(),
         by: warden_session::AnsweredBy::Pending,
         note: None,
