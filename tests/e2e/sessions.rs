@@ -416,40 +416,6 @@ fn a_prompt_sent_while_a_loaded_session_asks_again_joins_that_turn() {
     assert_eq!(lines(&first), 0);
 }
 
-/// Approved from another terminal while no Warden ran: once the session is loaded, the
-/// call asked again takes that approval, without the editor.
-#[test]
-fn an_approval_given_while_warden_was_stopped_is_applied_after_load() {
-    let (first, session) = killed_while_asking();
-    let out = first
-        .process()
-        .cli(&["pending", "approve", &format!("{session}/call_1")], &[]);
-    assert!(out.status.success(), "{out:?}");
-    assert_eq!(lines(&first), 0);
-
-    let project = first.process().project();
-    let mut second = restart(&first);
-    second.request_ok("session/load", load_params(&session, &project));
-    // The editor never answers: the approval given before is what runs the call.
-    let _asked = second.agent_request("session/request_permission");
-    second.wait_for("the call to complete", |m| {
-        m["params"]["update"]["toolCallId"] == "call_1"
-            && m["params"]["update"]["status"] == "completed"
-    });
-    assert_eq!(lines(&first), 1);
-    let cancel = second.notifications("$/cancel_request");
-    assert_eq!(
-        cancel.len(),
-        1,
-        "the editor's request is withdrawn: {cancel:?}"
-    );
-    // Used once: the call is no longer waiting, and a second answer is refused.
-    let out = first
-        .process()
-        .cli(&["pending", "deny", &format!("{session}/call_1")], &[]);
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
-}
-
 /// Two Wardens on one state folder, a session each: an answer from another terminal
 /// reaches the call it names and no other.
 #[test]

@@ -949,3 +949,168 @@ fn an_answered_call_is_told_apart_from_an_unknown_id() {
         ../x/c2: not found"#]]
     .assert_eq(&got.join("\n"));
 }
+
+fn asked(id: &str, question: u32, edited: bool) -> Record {
+    Record::Asked {
+        call: id.into(),
+        request: question.to_string(),
+        question,
+        edited,
+    }
+}
+
+fn answer_of(id: &str, question: u32, option: &str, by: AnsweredBy) -> Claim {
+    Claim {
+        call: id.into(),
+        question,
+        option: option.into(),
+        by,
+        note: None,
+        at_ms: 1,
+    }
+}
+
+/// A session whose call `c1` was asked twice (an edit raised its risk): the first
+/// question's answer is in the journal and in its file, the second waits.
+fn asked_twice(store: &SessionStore) {
+    let mut journal = store.create(&header("s1")).expect("create");
+    let first = answer_of("c1", 1, "allow-once", AnsweredBy::Editor);
+    store.claim("s1", &first).expect("claim");
+    for record in [
+        Record::Proposed(proposed("c1")),
+        asked("c1", 1, false),
+        Record::Answered(first.record()),
+        Record::Proposed(ProposedCall {
+            args: json!({"command": "echo hi >> ~/.bashrc"}),
+            risk: Risk::Critical,
+            ..proposed("c1")
+        }),
+        asked("c1", 2, true),
+    ] {
+        journal.append(&record).expect("append");
+    }
+}
+
+/// What broke: answers were claimed per call, so the answer to a call's second question
+/// found the first question's file and the first answer (`allow-once`) stood in for it.
+/// Each question has its own file: the second question's answer is its own, and the
+/// first question's answer never reads as the second's.
+#[test]
+fn an_answer_to_a_first_question_never_answers_the_second() {
+    let (_dir, store) = store();
+    asked_twice(&store);
+    let loaded = store.load("s1").expect("load");
+    assert_eq!(loaded.answered, [], "the first question's answer is not the call's");
+    let [waiting] = loaded.waiting.as_slice() else {
+        panic!("one waiting call: {:?}", loaded.waiting);
+    };
+    assert_eq!((waiting.question, waiting.edited), (2, true));
+    assert_eq!(waiting.call.args["command"], "echo hi >> ~/.bashrc");
+    assert_eq!(store.claim_of("s1", "c1", 2).expect("look"), None);
+    let reject = answer_of("c1", 2, "reject-once", AnsweredBy::Editor);
+    assert_eq!(store.claim("s1", &reject).expect("claim"), ClaimResult::Won);
+    assert_eq!(
+        store.claim_of("s1", "c1", 2).expect("look"),
+        Some(reject.clone())
+    );
+    let loaded = store.load("s1").expect("load");
+    let [answered] = loaded.answered.as_slice() else {
+        panic!("one answered call: {:?}", loaded.answered);
+    };
+    assert_eq!(answered.answer, reject.record());
+    assert!(answered.unapplied);
+    // A file holding another question's answer reads as unreadable (a denial), never
+    // as the answer it holds.
+    let dir = store.answers_dir("s1").expect("dir");
+    std::fs::copy(dir.join("c1"), dir.join("c1#3")).expect("copy");
+    let copied = store.claim_of("s1", "c1", 3).expect("look").expect("a file");
+    assert_eq!(copied.option, UNREADABLE_CLAIM_OPTION);
+}
+
+/// `warden pending` answers a call's latest open question.
+#[test]
+fn pending_lists_and_answers_the_latest_question() {
+    let (_dir, store) = store();
+    asked_twice(&store);
+    let Lookup::Found(call) = store.find_pending("s1/c1").expect("find") else {
+        panic!("the call waits");
+    };
+    assert_eq!(call.question, 2);
+    assert_eq!(call.call.risk, Risk::Critical);
+    assert_eq!(
+        store.answer_pending(&call, false, None).expect("answer"),
+        ClaimResult::Won
+    );
+    assert_eq!(
+        store.claim_of("s1", "c1", 2).expect("look").map(|c| c.by),
+        Some(AnsweredBy::Pending)
+    );
+    assert!(matches!(
+        store.find_pending("s1/c1").expect("find"),
+        Lookup::Answered { first, .. } if first.question == 2 && first.option == "reject-once"
+    ));
+}
+
+/// At load, Warden closes the open question of every waiting call before asking it
+/// again: an answer given to it before the close wins and is used; one given after is
+/// refused, so no answer to a question that is no longer open is taken.
+#[test]
+fn a_load_closes_open_questions_so_a_late_answer_to_them_is_refused() {
+    let (_dir, store) = store();
+    asked_twice(&store);
+    let mut loaded = store.load("s1").expect("load");
+    store.close_waiting_questions(&mut loaded).expect("close");
+    assert_eq!(loaded.waiting.len(), 1, "still waiting, to be asked again");
+    let late = answer_of("c1", 2, "allow-once", AnsweredBy::Pending);
+    assert!(matches!(
+        store.claim("s1", &late).expect("claim"),
+        ClaimResult::Taken(Some(Claim { by: AnsweredBy::Warden, ref option, .. }))
+            if option == SUPERSEDED_OPTION
+    ));
+
+    let (_dir, store) = self::store();
+    asked_twice(&store);
+    let mut loaded = store.load("s1").expect("load");
+    // Answered between the load's read and its close: the answer is used.
+    let early = answer_of("c1", 2, "allow-once", AnsweredBy::Pending);
+    assert_eq!(store.claim("s1", &early).expect("claim"), ClaimResult::Won);
+    store.close_waiting_questions(&mut loaded).expect("close");
+    assert_eq!(loaded.waiting, []);
+    let [answered] = loaded.answered.as_slice() else {
+        panic!("one answered call: {:?}", loaded.answered);
+    };
+    assert_eq!((answered.answer.question, answered.unapplied), (2, true));
+    assert_eq!(answered.answer.by, AnsweredBy::Pending);
+}
+
+/// A journal written before questions had numbers loads: its `asked` records count as
+/// questions 1, 2, … and an answer without a number answers the latest.
+#[test]
+fn a_journal_without_question_numbers_still_loads() {
+    let old = [
+        r#"{"type":"header","id":"s1","cwd":"/work/p","created_ms":1,"model":"scripted","mode":"ask","title":null}"#,
+        r#"{"type":"proposed","id":"c1","tool":"terminal","args":{"command":"ls"},"title":"ls","kind":"execute","risk":"medium","reason":"r","options":[],"grant":null,"at_ms":1}"#,
+        r#"{"type":"asked","call":"c1","request":"1"}"#,
+        r#"{"type":"asked","call":"c1","request":"2"}"#,
+        r#"{"type":"answered","call":"c1","option":"reject-once","by":"editor","note":null}"#,
+    ];
+    let records: Vec<Record> = old
+        .iter()
+        .map(|r| serde_json::from_str(r).expect("an old record"))
+        .collect();
+    let (_dir, store) = store();
+    let mut journal = store.create(&header("s1")).expect("create");
+    for record in &records[1..] {
+        journal.append(record).expect("append");
+    }
+    let loaded = store.load("s1").expect("load");
+    let [answered] = loaded.answered.as_slice() else {
+        panic!("one answered call: {:?}", loaded.answered);
+    };
+    assert_eq!(answered.answer.question, 2);
+    assert!(!answered.unapplied);
+    let old_claim: Claim =
+        serde_json::from_str(r#"{"call":"c1","option":"allow-once","by":"pending","note":null,"at_ms":1}"#)
+            .expect("an old claim");
+    assert_eq!(old_claim.question, 1);
+}
