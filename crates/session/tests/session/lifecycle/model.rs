@@ -51,6 +51,22 @@ fn word_of(command: &str) -> Option<(usize, usize)> {
     command.split_whitespace().nth(1).and_then(parse_word)
 }
 
+/// Which rule a broken check belongs to: each property test reports its own (and
+/// those that stop any sequence).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rule {
+    /// The sequence could not be run as meant (Warden stuck, a load refused, a
+    /// question about arguments nobody proposed, a risk other than the one expected).
+    Always,
+    /// A call runs iff the last question about it was allowed, once, as shown.
+    Runs,
+    /// A call is asked again only after an unanswered question or a raising edit, with a
+    /// `tool_call_update`; `warden pending` answers open questions and only those.
+    Questions,
+    /// Every answer is in the audit log with who gave it.
+    Audit,
+}
+
 /// An answer a question took.
 #[derive(Debug, Clone)]
 enum Given {
@@ -139,7 +155,7 @@ pub struct Sim {
     announced_now: HashSet<String>,
     /// Tool call ids that had a `tool_call_update` from this Warden, outside a replay.
     updated_now: HashSet<String>,
-    violations: Vec<String>,
+    violations: Vec<(Rule, String)>,
     trace: Vec<String>,
     stuck: bool,
 }
@@ -170,9 +186,9 @@ impl Sim {
         self.stuck
     }
 
-    fn violation(&mut self, text: String) {
-        self.trace.push(format!("  !! {text}"));
-        self.violations.push(text);
+    fn violation(&mut self, rule: Rule, text: String) {
+        self.trace.push(format!("  !! {rule:?}: {text}"));
+        self.violations.push((rule, text));
     }
 
     fn name(&self, call: usize) -> String {
@@ -186,9 +202,9 @@ impl Sim {
             Step::Prompt(targets) => self.prompt_step(targets),
             Step::Answer { pick, reply, kill } => self.answer_step(*pick, *reply, *kill),
             Step::Pending { pick, allow, race } => self.pending_step(*pick, *allow, *race),
-            Step::Kill => self.kill(),
+            Step::Kill => self.kill(false),
             Step::Restart(reopen) => {
-                self.kill();
+                self.kill(false);
                 self.restart(*reopen);
             }
         }
@@ -291,7 +307,7 @@ impl Sim {
             .expect("a running Warden")
             .send(&response);
         if kill {
-            self.kill();
+            self.kill(true);
         } else {
             self.settle();
         }
@@ -382,20 +398,19 @@ impl Sim {
         };
         let id = self.calls[call].id.clone().expect("an id");
         let result = pending::answer(&self.folders.sessions(), &session, &id, allow);
+        let command = if allow { "approve" } else { "deny" };
+        let name = self.name(call);
         self.trace.push(format!(
-            "  warden pending {} {} (question q{last}): {result:?}",
-            if allow { "approve" } else { "deny" },
-            self.name(call)
+            "  warden pending {command} {name} (question q{last}): {result:?}"
         ));
         if let Some(expected) = expected
             && expected != result
         {
-            self.violation(format!(
-                "`warden pending {}` for {} said {result:?}, but its last question (q{last}, {:?}) makes it {expected:?}",
-                if allow { "approve" } else { "deny" },
-                self.name(call),
-                self.questions[last].state,
-            ));
+            let state = &self.questions[last].state;
+            let text = format!(
+                "`warden pending {command}` for {name} said {result:?}, but its last question (q{last}, {state:?}) makes it {expected:?}"
+            );
+            self.violation(Rule::Questions, text);
         }
         if result == PendingResult::Taken {
             self.questions[last].state = State::Answered(Given::Pending {
@@ -414,11 +429,15 @@ impl Sim {
         }
     }
 
-    /// `kill -9` of the running Warden, if one runs.
-    fn kill(&mut self) {
-        let Some(warden) = self.warden.take() else {
+    /// `kill -9` of the running Warden, if one runs, once it waits for the client
+    /// (`at_once`: right away).
+    fn kill(&mut self, at_once: bool) {
+        let Some(mut warden) = self.warden.take() else {
             return;
         };
+        if !at_once {
+            warden.idle();
+        }
         warden.kill();
         self.trace.push("  (Warden killed)".to_owned());
         self.prompt = None;
@@ -458,7 +477,7 @@ impl Sim {
             .and_then(|w| w.response(id).cloned())
             .unwrap_or(Value::Null);
         if answer.get("result").is_none() {
-            self.violation(format!("{method} failed: {answer}"));
+            self.violation(Rule::Always, format!("{method} failed: {answer}"));
             self.stuck = true;
             return;
         }
@@ -516,9 +535,10 @@ impl Sim {
         let kind = update["sessionUpdate"].as_str().unwrap_or_default();
         if kind == "tool_call" {
             if !replay && self.announced_before.contains(id) {
-                self.violation(format!(
+                let text = format!(
                     "a second `tool_call` for {id} after a restart: a call asked again must get a `tool_call_update`"
-                ));
+                );
+                self.violation(Rule::Questions, text);
             }
             if !replay {
                 self.announced_now.insert(id.to_owned());

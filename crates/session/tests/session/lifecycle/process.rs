@@ -186,6 +186,12 @@ impl Warden {
         self.responses.get(&id)
     }
 
+    /// The next message already received, without letting the agent run.
+    pub fn try_next(&mut self) -> Option<Received> {
+        let message = self.incoming.try_recv().ok()?;
+        Some(self.received(message))
+    }
+
     /// The next message, letting the agent run meanwhile; `None` when nothing came
     /// before `deadline`.
     pub fn next(&mut self, deadline: Instant) -> Option<Received> {
@@ -196,6 +202,10 @@ impl Warden {
             .block_on(async { tokio::time::timeout(left, incoming.recv()).await })
             .ok()
             .flatten()?;
+        Some(self.received(message))
+    }
+
+    fn received(&mut self, message: Value) -> Received {
         let replay = self.loading.is_some();
         if message.get("method").is_none()
             && let Some(id) = message.get("id").and_then(Value::as_u64)
@@ -207,7 +217,7 @@ impl Warden {
         }
         let received = Received { message, replay };
         self.log.push(received.clone());
-        Some(received)
+        received
     }
 
     /// Waits for the answer to a request of the client's, handing every message to
@@ -221,6 +231,17 @@ impl Warden {
             seen(&received);
         }
         self.responses[&id].clone()
+    }
+
+    /// Lets every task that is ready run, so that what the agent does right after
+    /// what the client saw (its audit notes are recorded after a yield) is done.
+    pub fn idle(&mut self) {
+        let runtime = self.runtime.as_ref().expect("a running Warden");
+        runtime.block_on(async {
+            for _ in 0..64 {
+                tokio::task::yield_now().await;
+            }
+        });
     }
 
     /// `kill -9`: the runtime is shut down, so that no task of this Warden runs again

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::{Given, Question, Sim, State, risk_word, word_of};
+use super::{Given, Question, Rule, Sim, State, risk_word, word_of};
 
 impl Sim {
     pub(super) fn on_request(&mut self, message: &Value) {
@@ -15,9 +15,8 @@ impl Sim {
                 .get(*c)
                 .is_some_and(|call| *v < call.variants.len())
         }) else {
-            self.violation(format!(
-                "a question about arguments no proposal or edit had: {tool_call}"
-            ));
+            let text = format!("a question about arguments no proposal or edit had: {tool_call}");
+            self.violation(Rule::Always, text);
             return;
         };
         let options: Vec<String> = params["options"]
@@ -36,16 +35,17 @@ impl Sim {
         if let Some(&previous) = self.calls[call].questions.last() {
             self.check_asked_again(call, previous, variant, &id);
         } else if variant != 0 {
-            self.violation(format!(
-                "the first question about c{call} shows v{variant}, not the proposal"
-            ));
+            let text =
+                format!("the first question about c{call} shows v{variant}, not the proposal");
+            self.violation(Rule::Questions, text);
         }
         let expected = risk_word(self.calls[call].variants[variant]);
         let risk = params["_meta"]["warden"]["risk"].as_str().unwrap_or("?");
         if risk != expected {
-            self.violation(format!(
+            let text = format!(
                 "question {number} about c{call} rates v{variant} {risk}, expected {expected}"
-            ));
+            );
+            self.violation(Rule::Always, text);
         }
         self.calls[call].id = Some(id.clone());
         self.by_id.insert(id.clone(), call);
@@ -74,7 +74,9 @@ impl Sim {
                 edit: Some(edit),
                 ..
             }) if !restarted => (variant != *edit).then(|| {
-                format!("after an edit that raised the risk, c{call} was asked about v{variant}, not the edit v{edit}")
+                format!(
+                    "after an edit that raised the risk, c{call} was asked about v{variant}, not the edit v{edit}"
+                )
             }),
             // The editor's answer may not have reached the killed Warden.
             State::Answered(Given::Editor { doubtful: true, .. }) if restarted => None,
@@ -100,7 +102,7 @@ impl Sim {
             )),
         };
         if let Some(problem) = problem {
-            self.violation(problem);
+            self.violation(Rule::Questions, problem);
         }
     }
 }

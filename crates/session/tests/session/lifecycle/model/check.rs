@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use super::{Given, Reply, Sim, State, Target, lines, parse_word};
+use super::{Given, Reply, Rule, Sim, State, Target, lines, parse_word};
 
 /// What the model says of a call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,23 +43,29 @@ impl Sim {
     }
 
     /// Settles and kills the last Warden (which flushes its audit log), then checks
-    /// everything; the error lists each broken rule after what happened.
-    pub fn finish(mut self) -> Result<(), String> {
+    /// everything; the error lists each broken check of `rules` after what happened.
+    pub fn finish(mut self, rules: &[Rule]) -> Result<(), String> {
         if !self.stuck {
             self.settle();
         }
-        self.kill();
+        self.kill(false);
         self.check_runs();
         self.check_audit();
-        if self.violations.is_empty() {
+        let broken: Vec<&String> = self
+            .violations
+            .iter()
+            .filter(|(r, _)| rules.contains(r) || *r == Rule::Always)
+            .map(|(_, v)| v)
+            .collect();
+        if broken.is_empty() {
             return Ok(());
         }
         let mut report = String::from("what happened:\n");
         for line in &self.trace {
             let _ = writeln!(report, "  {line}");
         }
-        report.push_str("broken:\n");
-        for v in &self.violations {
+        let _ = writeln!(report, "broken ({rules:?}):");
+        for v in broken {
             let _ = writeln!(report, "  - {v}");
         }
         Err(report)
@@ -87,6 +93,8 @@ impl Sim {
                     Expect::Ran(variant)
                 }
             }
+            // Given while no Warden ran, and no Warden ran after: nothing applied it.
+            Given::Pending { applied: false, .. } => Expect::NotRun,
             Given::Pending { .. } => Expect::Ran(question.variant),
         }
     }
@@ -94,7 +102,8 @@ impl Sim {
     fn check_runs(&mut self) {
         let runs = self.runs();
         if runs.iter().any(|(call, _, _)| *call >= self.calls.len()) {
-            self.violation(format!("a line in the project's files no call wrote: {runs:?}"));
+            let text = format!("a line in the project's files no call wrote: {runs:?}");
+            self.violation(Rule::Runs, text);
         }
         for call in 0..self.calls.len() {
             let ran: Vec<(usize, &str)> = runs
@@ -118,9 +127,10 @@ impl Sim {
                     .iter()
                     .map(|&q| format!("q{q}: {:?}", self.questions[q].state))
                     .collect();
-                self.violation(format!(
+                let text = format!(
                     "{name} ran {ran:?} (variant, file), but the model says {expect:?}; its questions: {asked:?}"
-                ));
+                );
+                self.violation(Rule::Runs, text);
             }
             for (variant, file) in &ran {
                 let target = self.calls[call].variants.get(*variant).copied();
@@ -130,7 +140,8 @@ impl Sim {
                     None => "no file",
                 };
                 if right != *file {
-                    self.violation(format!("{name} v{variant} wrote {file}, not {right}"));
+                    let text = format!("{name} v{variant} wrote {file}, not {right}");
+                    self.violation(Rule::Runs, text);
                 }
             }
         }
@@ -195,7 +206,9 @@ impl Sim {
             });
             match found {
                 Some(i) => used[i] = true,
-                None => missing.push(format!("{} {:?} by {:?} ({})", a.id, a.kind, a.by, a.what)),
+                None => {
+                    missing.push(format!("{} {:?} by {:?} ({})", a.id, a.kind, a.by, a.what));
+                }
             }
         }
         if !missing.is_empty() {
@@ -208,9 +221,10 @@ impl Sim {
                     )
                 })
                 .collect();
-            self.violation(format!(
+            let text = format!(
                 "answers missing from the audit log: {missing:?}; its outcome lines: {seen:?}"
-            ));
+            );
+            self.violation(Rule::Audit, text);
         }
     }
 }

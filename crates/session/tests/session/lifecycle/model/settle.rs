@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use super::{PATIENCE, QUIET, Sim, State};
+use super::{PATIENCE, QUIET, Rule, Sim, State};
 
 impl Sim {
     /// Lets the running Warden work until `done` holds; a sequence in which it never
@@ -16,9 +16,9 @@ impl Sim {
             match warden.next(deadline) {
                 Some(received) => self.on(&received),
                 None => {
-                    self.violation(format!(
-                        "Warden did not get where the step waits for within {PATIENCE:?}"
-                    ));
+                    let text =
+                        format!("Warden did not get where the step waits for within {PATIENCE:?}");
+                    self.violation(Rule::Always, text);
                     self.stuck = true;
                     return;
                 }
@@ -32,7 +32,7 @@ impl Sim {
     pub(super) fn settle(&mut self) {
         let deadline = Instant::now() + PATIENCE;
         loop {
-            if self.prompt.is_none() || self.waits_for_the_client() {
+            if (self.prompt.is_none() || self.waits_for_the_client()) && self.idle() {
                 return;
             }
             let Some(warden) = self.warden.as_mut() else {
@@ -42,18 +42,35 @@ impl Sim {
             match warden.next(deadline.min(quiet)) {
                 Some(received) => self.on(&received),
                 None if Instant::now() < deadline && !self.open_questions().is_empty() => {
+                    self.trace.push("  (quiet)".to_owned());
                     return;
                 }
                 None if Instant::now() < deadline => {}
                 None => {
-                    self.violation(format!(
+                    let text = format!(
                         "Warden did not settle within {PATIENCE:?} (its turn neither ended nor asked)"
-                    ));
+                    );
+                    self.violation(Rule::Always, text);
                     self.stuck = true;
                     return;
                 }
             }
         }
+    }
+
+    /// Lets the Warden run what is ready and takes what it sent meanwhile: `true` when
+    /// it sent nothing more (what the client saw is all there is for now).
+    fn idle(&mut self) -> bool {
+        let Some(warden) = self.warden.as_mut() else {
+            return true;
+        };
+        warden.idle();
+        let mut quiet = true;
+        while let Some(received) = self.warden.as_mut().and_then(super::Warden::try_next) {
+            self.on(&received);
+            quiet = false;
+        }
+        quiet
     }
 
     fn waits_for_the_client(&self) -> bool {
