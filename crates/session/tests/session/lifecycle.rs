@@ -15,9 +15,18 @@
 //!   question answered before;
 //! - every answer is in the audit log, with who gave it.
 //!
-//! Every call is a `terminal` command that appends a unique word to a file in the
-//! project (`runs.log`: Medium; `.envrc`: Critical), so the files tell whether, how
-//! often and with which arguments each call ran.
+//! Each rule is a test of its own, so that each shrinks to its own smallest failing
+//! sequence.
+//!
+//! Every call is a `terminal` command that appends a unique word (`c<call>v<variant>`,
+//! the variant counting the call's edits) to a file in the project (`runs.log`: Medium;
+//! `.envrc`: Critical; `runs.log` and an `rm -f`: High, the one risk whose questions
+//! time out, after one second), so the files tell whether, how often and with which
+//! arguments each call ran. The client writes and reads raw protocol lines, so that it
+//! can answer with an error response or a malformed result and see `$/cancel_request`.
+//!
+//! A failure prints what happened (each step, each question asked, each answer, each
+//! kill, and `!!` where a check broke), what broke, and proptest's smallest sequence.
 
 mod model;
 mod pending;
