@@ -252,4 +252,3 @@ fn lifecycle_an_approval_given_while_no_warden_ran_is_used_at_load() {
         panic!("{report}");
     }
 }
-

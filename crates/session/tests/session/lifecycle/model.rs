@@ -388,7 +388,8 @@ impl Sim {
         // answer, a question of a killed Warden that the new one did not ask again),
         // either is right.
         let expected = match &self.questions[last].state {
-            _ if self.is_high(last) => None,
+            // Its timeout may have come, unseen by the client yet.
+            State::Open if self.is_high(last) => None,
             State::Open if !running || self.questions[last].epoch == self.epoch => {
                 Some(PendingResult::Taken)
             }
@@ -412,7 +413,13 @@ impl Sim {
             );
             self.violation(Rule::Questions, text);
         }
-        if result == PendingResult::Taken {
+        // An answer taken for a question that was closed before is a broken rule (above),
+        // and changes nothing in the model: that question's fate was settled.
+        let open = matches!(
+            self.questions[last].state,
+            State::Open | State::Answered(Given::Editor { doubtful: true, .. })
+        );
+        if result == PendingResult::Taken && open {
             self.questions[last].state = State::Answered(Given::Pending {
                 allow,
                 applied: running,
