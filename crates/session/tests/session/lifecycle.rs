@@ -72,6 +72,16 @@ pub enum Reply {
     },
 }
 
+/// When Warden is killed after an answer, before it settles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KillAt {
+    /// Right after the answer is written: Warden never reads it.
+    Unread,
+    /// Once Warden has done what was ready: it read the answer and may have claimed it,
+    /// started the call, or asked again; nothing slow has finished.
+    Read,
+}
+
 /// How a killed session comes back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reopen {
@@ -89,7 +99,11 @@ pub enum Step {
     /// The editor answers an open question; with `kill`, Warden is killed right after
     /// the answer is sent, before it settles. A High question is not answered: its
     /// timeout is waited for.
-    Answer { pick: u8, reply: Reply, kill: bool },
+    Answer {
+        pick: u8,
+        reply: Reply,
+        kill: Option<KillAt>,
+    },
     /// `warden pending approve|deny` for a call; with `race`, the editor answers the
     /// same question right after.
     Pending {
@@ -136,10 +150,18 @@ fn batch() -> impl Strategy<Value = Vec<Target>> {
     ]
 }
 
+fn kill_at() -> impl Strategy<Value = Option<KillAt>> {
+    prop_oneof![
+        18 => Just(None),
+        1 => Just(Some(KillAt::Unread)),
+        1 => Just(Some(KillAt::Read)),
+    ]
+}
+
 fn step() -> impl Strategy<Value = Step> {
     prop_oneof![
         3 => batch().prop_map(Step::Prompt),
-        7 => (any::<u8>(), reply(), prop::bool::weighted(0.1))
+        7 => (any::<u8>(), reply(), kill_at())
             .prop_map(|(pick, reply, kill)| Step::Answer { pick, reply, kill }),
         2 => (any::<u8>(), any::<bool>(), prop::option::weighted(0.3, reply()))
             .prop_map(|(pick, allow, race)| Step::Pending { pick, allow, race }),
@@ -221,12 +243,12 @@ fn lifecycle_an_edit_that_raised_the_risk_then_rejected_never_runs() {
                 session: false,
                 note: false,
             },
-            kill: false,
+            kill: None,
         },
         Step::Answer {
             pick: 0,
             reply: Reply::RejectOnce,
-            kill: false,
+            kill: None,
         },
     ];
     if let Err(report) = run(&steps, &[Rule::Runs, Rule::Questions]) {

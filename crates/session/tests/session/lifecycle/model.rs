@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use super::pending::{self, PendingResult};
 use super::process::{Folders, PATIENCE, Received, Warden, lines};
-use super::{Reopen, Reply, Step, Target};
+use super::{KillAt, Reopen, Reply, Step, Target};
 
 /// How long without a message counts as quiet, when a turn waits for something the
 /// client cannot see (a call of a resumed session that is settled without an update).
@@ -133,8 +133,8 @@ struct Call {
     variants: Vec<Target>,
     questions: Vec<usize>,
     id: Option<String>,
-    /// Its word was in a file when its Warden was last killed.
-    ran_at_kill: bool,
+    /// The Wardens (by number) that started it (`in_progress`), as the client saw.
+    started: Vec<usize>,
 }
 
 /// One sequence: the Wardens it starts, what the client saw, and the model.
@@ -284,7 +284,7 @@ impl Sim {
         self.calls[question.call].variants[question.variant] == Target::High
     }
 
-    fn answer_step(&mut self, pick: u8, reply: Reply, kill: bool) {
+    fn answer_step(&mut self, pick: u8, reply: Reply, kill: Option<KillAt>) {
         self.ensure_running();
         let open = self.open_questions();
         if self.stuck || open.is_empty() {
@@ -299,15 +299,15 @@ impl Sim {
             self.settle();
             return;
         }
-        let (response, given) = self.reply_to(q, reply, kill);
+        let (response, given) = self.reply_to(q, reply, kill.is_some());
         self.trace.push(format!("  q{q} answered {given:?}"));
         self.questions[q].state = State::Answered(given);
         self.warden
             .as_mut()
             .expect("a running Warden")
             .send(&response);
-        if kill {
-            self.kill(true);
+        if let Some(at) = kill {
+            self.kill(at == KillAt::Unread);
         } else {
             self.settle();
         }
@@ -450,10 +450,6 @@ impl Sim {
         self.prompt = None;
         self.announced_before.extend(self.announced_now.drain());
         self.updated_now.clear();
-        let ran = self.runs();
-        for (call, c) in self.calls.iter_mut().enumerate() {
-            c.ran_at_kill = ran.iter().any(|(r, _, _)| *r == call);
-        }
     }
 
     /// A new Warden loads or resumes the session; then a prompt is sent at once (it
@@ -561,6 +557,11 @@ impl Sim {
         } else if kind == "tool_call_update" {
             if !replay {
                 self.updated_now.insert(id.to_owned());
+                if update["status"] == "in_progress"
+                    && let Some(&call) = self.by_id.get(id)
+                {
+                    self.calls[call].started.push(self.epoch);
+                }
             }
             if let Some(status) = update["status"].as_str() {
                 self.statuses.insert(id.to_owned(), status.to_owned());

@@ -13,9 +13,9 @@ enum Expect {
     NotRun,
     /// Ran once, with this variant of its arguments.
     Ran(usize),
-    /// An allowing answer sent just before its Warden was killed: the call ran with
-    /// this variant before the kill, or never.
-    RanBeforeKillOrNot(usize),
+    /// An allowing answer sent just before its Warden (this one, by number) was
+    /// killed: the call ran with this variant, started by that Warden, or never.
+    RanBeforeKillOrNot(usize, usize),
 }
 
 /// An answer the audit log must hold: an outcome line of the call, of this type (any,
@@ -88,7 +88,7 @@ impl Sim {
             } => {
                 let variant = edit.unwrap_or(question.variant);
                 if *doubtful {
-                    Expect::RanBeforeKillOrNot(variant)
+                    Expect::RanBeforeKillOrNot(variant, question.epoch)
                 } else {
                     Expect::Ran(variant)
                 }
@@ -114,10 +114,10 @@ impl Sim {
             let expect = self.expect(call);
             let name = self.name(call);
             let ok = match (expect, ran.as_slice()) {
-                (Expect::NotRun | Expect::RanBeforeKillOrNot(_), []) => true,
+                (Expect::NotRun | Expect::RanBeforeKillOrNot(..), []) => true,
                 (Expect::Ran(v), [(r, _)]) => *r == v,
-                (Expect::RanBeforeKillOrNot(v), [(r, _)]) => {
-                    *r == v && self.calls[call].ran_at_kill
+                (Expect::RanBeforeKillOrNot(v, killed), [(r, _)]) => {
+                    *r == v && self.calls[call].started.iter().all(|&by| by <= killed)
                 }
                 _ => false,
             };
