@@ -79,6 +79,8 @@ fn write_session(home: &Path, id: &str, cwd: &str) {
         Record::Asked {
             call: "c1".into(),
             request: "3".into(),
+            question: 1,
+            edited: false,
         },
     ] {
         j.append(&r).expect("append");

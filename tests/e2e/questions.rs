@@ -172,7 +172,11 @@ fn an_edited_call_reasked_and_rejected_never_runs_for_every_built_in_tool() {
         client.respond(&first, edited("allow-once", case.raised.clone()));
         if case.reasked {
             let second = client.agent_request("session/request_permission");
-            assert_eq!(second["params"]["toolCall"]["toolCallId"], call, "{}", case.tool);
+            assert_eq!(
+                second["params"]["toolCall"]["toolCallId"], call,
+                "{}",
+                case.tool
+            );
             assert_eq!(
                 second["params"]["toolCall"]["rawInput"], case.raised,
                 "{}: the second question shows the edit",
@@ -187,7 +191,11 @@ fn an_edited_call_reasked_and_rejected_never_runs_for_every_built_in_tool() {
             "{}",
             case.tool
         );
-        assert_eq!(response["result"]["stopReason"], "end_turn", "{}", case.tool);
+        assert_eq!(
+            response["result"]["stopReason"], "end_turn",
+            "{}",
+            case.tool
+        );
 
         let call = call.as_str().unwrap_or_default();
         let seen = statuses(&client, call);
@@ -196,21 +204,38 @@ fn an_edited_call_reasked_and_rejected_never_runs_for_every_built_in_tool() {
             "{}: the rejected call ran: {seen:?}",
             case.tool
         );
-        assert_eq!(seen.last().map(String::as_str), Some("failed"), "{}", case.tool);
+        assert_eq!(
+            seen.last().map(String::as_str),
+            Some("failed"),
+            "{}",
+            case.tool
+        );
         assert!(
             client.agent_text().contains("denied"),
             "{}: {}",
             case.tool,
             client.agent_text()
         );
-        assert!(snapshot(&home) == home_before, "{}: the home folder changed", case.tool);
-        assert!(snapshot(&project) == project_before, "{}: the project changed", case.tool);
+        assert!(
+            snapshot(&home) == home_before,
+            "{}: the home folder changed",
+            case.tool
+        );
+        assert!(
+            snapshot(&project) == project_before,
+            "{}: the project changed",
+            case.tool
+        );
         let wire: String = client
             .transcript()
             .iter()
             .map(|e| e.text.as_str())
             .collect();
-        assert!(!wire.contains(CANARY), "{}: the key reached the wire", case.tool);
+        assert!(
+            !wire.contains(CANARY),
+            "{}: the key reached the wire",
+            case.tool
+        );
         std::fs::remove_dir_all(&home).ok();
     }
 }
@@ -222,7 +247,10 @@ fn killed_while_asking() -> (Client, String, PathBuf) {
     let session = first.ready_session();
     let _prompt = first.send_prompt(
         &session,
-        &format!("/call terminal {}", json!({"command": "echo line >> out.txt"})),
+        &format!(
+            "/call terminal {}",
+            json!({"command": "echo line >> out.txt"})
+        ),
     );
     let _request = first.agent_request("session/request_permission");
     first.process_mut().kill();
@@ -262,9 +290,7 @@ fn an_offline_approval_is_used_at_load_without_a_second_question() {
 
     let project = first.process().project();
     let mut second = restart(&first, &home);
-    second.on_request(|request| {
-        panic!("asked again although the call was answered: {request}")
-    });
+    second.on_request(|request| panic!("asked again although the call was answered: {request}"));
     second.request_ok(
         "session/load",
         json!({"sessionId": session, "cwd": project, "mcpServers": []}),
@@ -304,16 +330,20 @@ fn an_offline_approval_is_used_at_load_without_a_second_question() {
 fn an_offline_denial_is_used_at_resume_without_a_second_question() {
     let (first, session, home) = killed_while_asking();
     let out = first.process().cli(
-        &["pending", "deny", &format!("{session}/call_1"), "--note", "not now"],
+        &[
+            "pending",
+            "deny",
+            &format!("{session}/call_1"),
+            "--note",
+            "not now",
+        ],
         &[],
     );
     assert!(out.status.success(), "{out:?}");
 
     let project = first.process().project();
     let mut second = restart(&first, &home);
-    second.on_request(|request| {
-        panic!("asked again although the call was answered: {request}")
-    });
+    second.on_request(|request| panic!("asked again although the call was answered: {request}"));
     second.request_ok(
         "session/resume",
         json!({"sessionId": session, "cwd": project, "mcpServers": []}),
@@ -366,8 +396,14 @@ fn a_reask_after_a_restart_sends_a_tool_call_update_not_a_second_tool_call() {
     let update = &updates[0];
     assert_eq!(update["status"], "pending", "{update}");
     assert_eq!(update["kind"], "execute", "{update}");
-    assert_eq!(update["rawInput"]["command"], "echo line >> out.txt", "{update}");
-    assert!(update["title"].is_string() && update["content"].is_array(), "{update}");
+    assert_eq!(
+        update["rawInput"]["command"], "echo line >> out.txt",
+        "{update}"
+    );
+    assert!(
+        update["title"].is_string() && update["content"].is_array(),
+        "{update}"
+    );
     second.respond(&asked, selected("reject-once"));
     let result = second.prompt(&session, "/say and now?");
     assert_eq!(result["stopReason"], "end_turn", "{result}");

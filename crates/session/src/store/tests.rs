@@ -1000,7 +1000,11 @@ fn an_answer_to_a_first_question_never_answers_the_second() {
     let (_dir, store) = store();
     asked_twice(&store);
     let loaded = store.load("s1").expect("load");
-    assert_eq!(loaded.answered, [], "the first question's answer is not the call's");
+    assert_eq!(
+        loaded.answered,
+        [],
+        "the first question's answer is not the call's"
+    );
     let [waiting] = loaded.waiting.as_slice() else {
         panic!("one waiting call: {:?}", loaded.waiting);
     };
@@ -1023,7 +1027,10 @@ fn an_answer_to_a_first_question_never_answers_the_second() {
     // as the answer it holds.
     let dir = store.answers_dir("s1").expect("dir");
     std::fs::copy(dir.join("c1"), dir.join("c1#3")).expect("copy");
-    let copied = store.claim_of("s1", "c1", 3).expect("look").expect("a file");
+    let copied = store
+        .claim_of("s1", "c1", 3)
+        .expect("look")
+        .expect("a file");
     assert_eq!(copied.option, UNREADABLE_CLAIM_OPTION);
 }
 
@@ -1109,8 +1116,9 @@ fn a_journal_without_question_numbers_still_loads() {
     };
     assert_eq!(answered.answer.question, 2);
     assert!(!answered.unapplied);
-    let old_claim: Claim =
-        serde_json::from_str(r#"{"call":"c1","option":"allow-once","by":"pending","note":null,"at_ms":1}"#)
-            .expect("an old claim");
+    let old_claim: Claim = serde_json::from_str(
+        r#"{"call":"c1","option":"allow-once","by":"pending","note":null,"at_ms":1}"#,
+    )
+    .expect("an old claim");
     assert_eq!(old_claim.question, 1);
 }

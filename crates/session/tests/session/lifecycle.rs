@@ -203,7 +203,10 @@ fn property(rule: Rule, seed: u8, cases: u32) {
     let result = runner.run(&prop::collection::vec(step(), 1..=12), |steps| {
         run(&steps, &[rule]).map_err(TestCaseError::fail)
     });
-    eprintln!("lifecycle ({rule:?}): {cases} sequences in {:?}", started.elapsed());
+    eprintln!(
+        "lifecycle ({rule:?}): {cases} sequences in {:?}",
+        started.elapsed()
+    );
     if let Err(failure) = result {
         panic!("{failure}");
     }

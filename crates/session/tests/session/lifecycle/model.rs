@@ -366,7 +366,10 @@ impl Sim {
             }
             _ => {}
         }
-        (json!({"jsonrpc": "2.0", "id": rpc, "result": result}), given)
+        (
+            json!({"jsonrpc": "2.0", "id": rpc, "result": result}),
+            given,
+        )
     }
 
     fn pending_step(&mut self, pick: u8, allow: bool, race: Option<Reply>) {
@@ -427,7 +430,8 @@ impl Sim {
             if let (Some(reply), true) = (race, running) {
                 // The editor answers too, a moment later: its answer comes second.
                 let (response, _) = self.reply_to(last, reply, false);
-                self.trace.push(format!("  the editor answers q{last} too: {reply:?}"));
+                self.trace
+                    .push(format!("  the editor answers q{last} too: {reply:?}"));
                 self.warden.as_mut().expect("running").send(&response);
             }
         }
@@ -473,7 +477,11 @@ impl Sim {
         };
         let id = warden.request(method, params);
         self.warden = Some(warden);
-        self.wait_until(|sim| sim.warden.as_ref().is_some_and(|w| w.response(id).is_some()));
+        self.wait_until(|sim| {
+            sim.warden
+                .as_ref()
+                .is_some_and(|w| w.response(id).is_some())
+        });
         let answer = self
             .warden
             .as_ref()

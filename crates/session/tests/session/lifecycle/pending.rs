@@ -31,8 +31,6 @@ pub fn answer(sessions: &Path, session: &str, call: &str, allow: bool) -> Pendin
                 ClaimResult::Taken(_) => PendingResult::Refused,
             }
         }
-        Lookup::Answered { .. } | Lookup::NotFound | Lookup::Ambiguous(_) => {
-            PendingResult::Refused
-        }
+        Lookup::Answered { .. } | Lookup::NotFound | Lookup::Ambiguous(_) => PendingResult::Refused,
     }
 }

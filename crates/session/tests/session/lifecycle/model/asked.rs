@@ -8,7 +8,10 @@ impl Sim {
     pub(super) fn on_request(&mut self, message: &Value) {
         let params = &message["params"];
         let tool_call = &params["toolCall"];
-        let id = tool_call["toolCallId"].as_str().unwrap_or_default().to_owned();
+        let id = tool_call["toolCallId"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
         let shown = tool_call["rawInput"]["command"].as_str().and_then(word_of);
         let Some((call, variant)) = shown.filter(|(c, v)| {
             self.calls

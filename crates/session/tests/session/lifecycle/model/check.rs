@@ -83,9 +83,7 @@ impl Sim {
             return Expect::NotRun;
         }
         match given {
-            Given::Editor {
-                edit, doubtful, ..
-            } => {
+            Given::Editor { edit, doubtful, .. } => {
                 let variant = edit.unwrap_or(question.variant);
                 if *doubtful {
                     Expect::RanBeforeKillOrNot(variant, question.epoch)
