@@ -75,6 +75,7 @@ fn list(store: &SessionStore, json: bool) -> anyhow::Result<ExitCode> {
         for p in &pending {
             let line = json!({
                 "id": p.id(),
+                "question": p.question,
                 "session": p.session,
                 "cwd": p.cwd,
                 "tool": p.call.tool,
