@@ -26,6 +26,7 @@ mod e2e {
     mod notices;
     mod openai_model;
     mod protocol;
+    mod sandbox;
     mod secrets;
     mod sessions;
     mod turns;

@@ -125,7 +125,7 @@ fn a_projects_allow_rules_apply_only_once_the_project_is_trusted() {
     std::fs::create_dir_all(w.ws.join(".warden")).expect("mkdir");
     std::fs::write(
         w.ws.join(".warden/policy.toml"),
-        "[[rule]]\ntool = \"terminal\"\ncommand = \"npm install\"\ndecision = \"allow\"\n\n[[rule]]\ntool = \"fs_read\"\npath = \"README.md\"\ndecision = \"deny\"\n",
+        "[[rule]]\ntool = \"terminal\"\ncommand = \"npm test\"\ndecision = \"allow\"\n\n[[rule]]\ntool = \"fs_read\"\npath = \"README.md\"\ndecision = \"deny\"\n",
     )
     .expect("write");
     let locations = Locations::from_vars(|name| match name {
@@ -133,7 +133,7 @@ fn a_projects_allow_rules_apply_only_once_the_project_is_trusted() {
         "WARDEN_MANAGED_POLICY" => Some(wh.join("managed.toml").into()),
         _ => None,
     });
-    let install = ToolCall::new("terminal", json!({"command": "npm install"}));
+    let install = ToolCall::new("terminal", json!({"command": "npm test"}));
     let readme = ToolCall::new("fs_read", json!({"path": "README.md"}));
 
     let engine = Engine::load(&locations, &w.ws);
