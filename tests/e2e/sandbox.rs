@@ -417,3 +417,94 @@ fn ordinary_work_runs_unasked_and_succeeds_inside_the_sandbox() {
         Some("hello\n")
     );
 }
+
+/// `warden policy check` prints what a call needs beyond its sandbox, and a mode alone
+/// never allows it; `sandbox: false` is asked in `auto-approve` too.
+#[test]
+fn policy_check_prints_what_a_call_needs_beyond_its_sandbox() {
+    // Outside /tmp, which every command may write.
+    let dir = tempfile::tempdir_in("/var/tmp").expect("a folder");
+    let home = dir.path().join("home");
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&home).expect("mkdir");
+    std::fs::create_dir_all(&project).expect("mkdir");
+    let check = |args: &str| -> Value {
+        let out = Command::new(env!("CARGO_BIN_EXE_warden"))
+            .args([
+                "policy",
+                "check",
+                "--tool",
+                "terminal",
+                "--mode",
+                "auto-approve",
+            ])
+            .args(["--args", args])
+            .arg("--cwd")
+            .arg(&project)
+            .env("HOME", &home)
+            .env("WARDEN_HOME", dir.path().join("warden"))
+            .env(
+                "WARDEN_MANAGED_POLICY",
+                dir.path().join("managed/policy.toml"),
+            )
+            .output()
+            .expect("warden policy check");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("one JSON object")
+    };
+    let home_real = home.canonicalize().expect("canonical home");
+    let v = check(r#"{"command": "curl https://example.com > ~/x.html"}"#);
+    assert_eq!(v["decision"], "ask", "{v:#}");
+    assert_eq!(v["sandbox"]["network"], true, "{v:#}");
+    assert_eq!(
+        v["sandbox"]["writes"],
+        json!([home_real.join("x.html").display().to_string()]),
+        "{v:#}"
+    );
+    assert!(
+        v["risk_reason"].as_str().is_some_and(
+            |r| r.contains("needs the network; writes outside the workspace: ~/x.html")
+        ),
+        "{v:#}"
+    );
+    let v = check(r#"{"command": "ls"}"#);
+    assert_eq!(v["decision"], "allow", "{v:#}");
+    assert_eq!(
+        v["sandbox"],
+        json!({"network": false, "writes": []}),
+        "{v:#}"
+    );
+    let v = check(r#"{"command": "ls", "sandbox": false}"#);
+    assert_eq!(v["decision"], "ask", "{v:#}");
+    assert_eq!(v["once_only"], true, "{v:#}");
+    assert!(
+        v["risk_reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("runs WITHOUT the sandbox")),
+        "{v:#}"
+    );
+}
+
+/// `warden doctor` says what this system supports and what Warden does.
+#[test]
+fn doctor_prints_what_the_system_supports() {
+    let out = Command::new(env!("CARGO_BIN_EXE_warden"))
+        .arg("doctor")
+        .env("WARDEN_HOME", tempfile::tempdir().expect("a folder").path())
+        .output()
+        .expect("warden doctor");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for expected in [
+        "Landlock: ABI ",
+        "seccomp: available",
+        "user namespaces: available",
+        "runs confined",
+    ] {
+        assert!(text.contains(expected), "{expected:?} missing in:\n{text}");
+    }
+}
