@@ -3,9 +3,11 @@
 mod acp;
 mod audit;
 mod chat;
+mod doctor;
 mod grants;
 mod pending;
 mod policy;
+pub mod sandbox;
 mod sessions;
 mod trust;
 
@@ -50,6 +52,8 @@ pub enum Command {
     /// Tool calls waiting for approval in the stored sessions, answered from here.
     #[command(subcommand)]
     Pending(pending::PendingCommand),
+    /// What this system supports for confining commands, and what Warden does with it.
+    Doctor,
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -68,6 +72,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Trust(args)) => trust::run(args),
         Some(Command::Sessions(cmd)) => sessions::run(cmd),
         Some(Command::Pending(cmd)) => pending::run(cmd),
+        Some(Command::Doctor) => doctor::run(),
     }
 }
 

@@ -14,6 +14,11 @@ use clap::Parser;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    // The sandbox helper runs before anything else: it must stay single-threaded and
+    // start its program quickly.
+    if let Some(code) = cli::sandbox::intercept() {
+        return code;
+    }
     let cli = cli::Cli::parse();
     match cli::run(cli) {
         Ok(code) => code,

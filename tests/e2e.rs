@@ -27,6 +27,7 @@ mod e2e {
     mod openai_model;
     mod protocol;
     mod questions;
+    mod sandbox;
     mod secrets;
     mod sessions;
     mod turns;

@@ -85,7 +85,9 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let engine = Engine::load(&locations, &cwd);
     let mode = args.mode.unwrap_or(engine.settings().mode);
     let home = std::env::var_os("HOME").map(PathBuf::from);
-    let ctx = Context::for_session(&cwd, home.as_deref(), &[], &locations);
+    // As the agent would: a system that cannot confine commands makes every one ask.
+    let ctx = Context::for_session(&cwd, home.as_deref(), &[], &locations)
+        .with_sandbox_missing(warden_sandbox::Support::probe().missing());
     let evaluation = match serde_json::from_str::<serde_json::Value>(&args.args) {
         // A malformed hint makes the call malformed, as in the agent, with the same
         // message.

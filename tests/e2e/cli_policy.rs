@@ -160,7 +160,7 @@ fn user_project_and_managed_layers_apply_and_trust_unlocks_project_allows() {
     fs::create_dir_all(env.project.join(".warden")).expect("mkdir");
     fs::write(
         env.project.join(".warden/policy.toml"),
-        "[[rule]]\nid = \"proj-npm\"\ntool = \"terminal\"\ncommand = \"npm install\"\ndecision = \"allow\"\n",
+        "[[rule]]\nid = \"proj-npm\"\ntool = \"terminal\"\ncommand = \"npm test\"\ndecision = \"allow\"\n",
     )
     .expect("write");
     fs::write(
@@ -178,7 +178,9 @@ fn user_project_and_managed_layers_apply_and_trust_unlocks_project_allows() {
         (v["decision"].as_str(), v["decided_by"]["layer"].as_str()),
         (Some("deny"), Some("managed"))
     );
-    let npm = r#"{"command": "npm install"}"#;
+    // A project's rule never widens the sandbox, so the trusted rule is shown on a
+    // command that needs nothing beyond it.
+    let npm = r#"{"command": "npm test"}"#;
     assert_eq!(env.check("terminal", npm, &[])["decision"], "ask");
 
     let out = env.warden(&["trust"]);

@@ -129,7 +129,7 @@ fn why_explains_the_last_call_as_policy_check_would() {
     let text = said_since(&client, mark);
     assert!(
         text.starts_with(
-            "**Last call**: `` Run `cd /tmp && rm -rf /` ``\n\n**Decision**: ask, risk critical: recursively deletes /, the whole file system\n\n"
+            "**Last call**: `` Run `cd /tmp && rm -rf /` ``\n\n**Decision**: ask, risk critical: recursively deletes /, the whole file system; writes outside the workspace: /\n\n"
         ),
         "{text}"
     );

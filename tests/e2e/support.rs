@@ -18,4 +18,4 @@ pub mod schema;
 
 pub use acp::{initialize_params, prompt_params};
 pub use client::{Answer, Client, Direction, Entry};
-pub use process::{Process, Spawn};
+pub use process::{Process, Spawn, chown_tree};

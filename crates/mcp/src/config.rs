@@ -76,6 +76,11 @@ pub struct Options {
     pub output_bytes: usize,
     /// Where a server's elicitation requests go; `None` declines them.
     pub relay: Option<Arc<dyn Relay>>,
+    /// The confinement of a stdio server (the network allowed); `None` when
+    /// confinement is turned off or this system cannot apply it.
+    pub sandbox: Option<warden_tools::Confined>,
+    /// The identities of the stdio servers that run without the network.
+    pub offline: Vec<String>,
 }
 
 impl std::fmt::Debug for Options {

@@ -9,7 +9,7 @@ use std::process::Stdio;
 use rustix::process::{Pid, Signal, kill_process_group};
 use tokio::io::AsyncReadExt;
 use tokio::process::{Child, ChildStdin, ChildStdout};
-use warden_tools::Secrets;
+use warden_tools::{Launch, Secrets};
 
 use crate::config::ConnectError;
 
@@ -51,17 +51,32 @@ impl Drop for Group {
     }
 }
 
-/// Starts `command args` in `cwd`. The start itself runs off the runtime's thread (it
-/// waits for the child's `exec`).
+/// Starts `command args` in `cwd`, confined as `launch` says. The start itself runs
+/// off the runtime's thread (it waits for the child's `exec`).
 pub(crate) async fn start(
     server: &str,
-    command: &Path,
-    args: &[String],
+    (command, args): (&Path, &[String]),
+    launch: &Launch,
     env: &[(String, String)],
     cwd: &Path,
     secrets: &Secrets,
 ) -> Result<Started, ConnectError> {
-    let mut cmd = tokio::process::Command::new(command);
+    let spawn_error = |source| ConnectError::Spawn {
+        command: command.display().to_string(),
+        source,
+    };
+    // Confined, the helper starts and only then fails to find the program: look for it
+    // first, so that a missing server is reported as one.
+    if matches!(launch, Launch::Confined(_)) && !findable(command, env) {
+        return Err(spawn_error(std::io::Error::from(
+            std::io::ErrorKind::NotFound,
+        )));
+    }
+    let (program, argv) = launch.command(
+        command.as_os_str().to_owned(),
+        args.iter().map(Into::into).collect(),
+    );
+    let mut cmd = tokio::process::Command::new(program);
     secrets.scrub_command(&mut cmd);
     // The editor's variables are the user's choice for this server, but never a way
     // to hand it one of Warden's own secrets under another name.
@@ -71,17 +86,13 @@ pub(crate) async fn start(
             .collect::<Vec<(std::ffi::OsString, std::ffi::OsString)>>(),
     );
     cmd.envs(kept)
-        .args(args)
+        .args(argv)
         .current_dir(cwd)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0)
         .kill_on_drop(true);
-    let spawn_error = |source| ConnectError::Spawn {
-        command: command.display().to_string(),
-        source,
-    };
     let mut child = tokio::task::spawn_blocking(move || cmd.spawn())
         .await
         .map_err(|err| spawn_error(std::io::Error::other(err)))?
@@ -104,6 +115,25 @@ pub(crate) async fn start(
             _child: child,
         },
     })
+}
+
+/// Whether `command` names an executable file, directly (a path) or on `PATH` (the
+/// server's own, else Warden's).
+fn findable(command: &Path, env: &[(String, String)]) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |path: &Path| {
+        std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if command.components().count() > 1 {
+        return executable(command);
+    }
+    let path = env
+        .iter()
+        .find(|(k, _)| k == "PATH")
+        .map(|(_, v)| std::ffi::OsString::from(v))
+        .or_else(|| std::env::var_os("PATH"))
+        .unwrap_or_default();
+    std::env::split_paths(&path).any(|dir| executable(&dir.join(command)))
 }
 
 /// Copies a server's stderr to Warden's log, a line at a time, each line cut to

@@ -290,10 +290,19 @@ impl Server {
     async fn start_unbounded(&self) -> Result<Vec<String>, ConnectError> {
         match &self.config.transport {
             Transport::Stdio { command, args, env } => {
+                let launch = match &self.options.sandbox {
+                    Some(confined) => {
+                        let mut confined = confined.clone();
+                        confined.confinement.network =
+                            !self.options.offline.contains(&self.config.identity());
+                        warden_tools::Launch::Confined(confined)
+                    }
+                    None => warden_tools::Launch::Unconfined,
+                };
                 let started = process::start(
                     &self.config.name,
-                    command,
-                    args,
+                    (command, args),
+                    &launch,
                     env,
                     &self.options.cwd,
                     &self.options.secrets,

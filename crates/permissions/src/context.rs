@@ -18,6 +18,9 @@ pub struct Context {
     /// Warden's own configuration and state folders: touching them is how an agent
     /// would loosen its own leash, so they count as sensitive.
     pub protected: Vec<PathBuf>,
+    /// Why this system cannot confine commands (no Landlock, no user namespaces, …);
+    /// `None` when it can. Every `terminal` call then asks, in any mode.
+    pub sandbox_missing: Option<String>,
     /// The workspace roots as they were when [`Context::resolve_roots`] ran, each with
     /// its lexical and real form: resolving a root's symlinks costs a system call per
     /// component, and every evaluation needs them. Used only while `workspace_roots`
@@ -54,6 +57,7 @@ impl Context {
             cwd,
             home: None,
             protected: Vec::new(),
+            sandbox_missing: None,
             resolved_roots: None,
         }
     }
@@ -84,6 +88,12 @@ impl Context {
 
     pub fn with_home(mut self, home: impl Into<PathBuf>) -> Context {
         self.home = Some(home.into());
+        self
+    }
+
+    /// Says why this system cannot confine commands (`None`: it can).
+    pub fn with_sandbox_missing(mut self, missing: Option<String>) -> Context {
+        self.sandbox_missing = missing;
         self
     }
 

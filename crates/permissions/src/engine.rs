@@ -28,6 +28,7 @@
 mod decide;
 mod explain;
 mod grants;
+mod sandbox;
 
 use std::path::{Path, PathBuf};
 use std::sync::RwLock;

@@ -110,4 +110,9 @@ pub struct Evaluation {
     /// Policy files that could not be used.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub policy_errors: Vec<crate::policy::PolicyError>,
+    /// For a `terminal` call: what it needs beyond its default confinement (the
+    /// network, writes outside the workspace, or no sandbox at all). A call that
+    /// runs is confined with exactly these needs added.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<crate::sandbox::SandboxNeeds>,
 }

@@ -34,6 +34,7 @@ mod evaluation;
 pub mod grant;
 pub mod policy;
 pub mod rule;
+pub mod sandbox;
 pub mod store;
 
 pub use assess::{Assessment, Unit, UnitPath, assess};
@@ -44,9 +45,11 @@ pub use engine::Engine;
 pub use evaluation::{DecidedBy, Evaluation, MatchedRule, SegmentEvaluation};
 pub use grant::{Effect, Grant, GrantMatcher, GrantProposal, GrantSet, Scope, SessionGrants};
 pub use policy::{
-    FileProblem, HintPolicy, McpServerEntry, McpServerId, Policy, PolicyError, PolicyFile, Settings,
+    FileProblem, HintPolicy, McpServerEntry, McpServerId, Policy, PolicyError, PolicyFile,
+    SandboxSettings, Settings,
 };
 pub use rule::{Layer, RawRule, Rule, RuleError};
+pub use sandbox::{SandboxNeeds, Unconfined};
 pub use store::{Fingerprint, GrantStore, LoadedGrants, StoreError, TrustStore};
 pub mod lint;
 pub use lint::{Finding, Severity, lint};

@@ -20,12 +20,13 @@ use serde::Serialize;
 use crate::rule::{Layer, Rule, RuleError, build_name_glob};
 
 pub use builtin::BUILTIN_POLICY;
-pub use file::{HintPolicy, PolicyFile, RiskTimeouts};
+pub use file::{HintPolicy, PolicyFile, RiskTimeouts, SandboxFile};
 pub(crate) use index::RuleIndex;
 pub use mcp::{McpServerEntry, McpServerId};
 pub use settings::{
     DEFAULT_APPROVAL_TIMEOUT_SECS, DEFAULT_MAX_ASKS_PER_TURN, DEFAULT_MAX_PENDING_REQUESTS,
-    DEFAULT_MCP_CALL_TIMEOUT_SECS, DEFAULT_MCP_CONNECT_TIMEOUT_SECS, Settings,
+    DEFAULT_MCP_CALL_TIMEOUT_SECS, DEFAULT_MCP_CONNECT_TIMEOUT_SECS, DEFAULT_SANDBOX_MAX_PROCESSES,
+    SandboxSettings, Settings,
 };
 
 /// A policy file that could not be used, and why.
@@ -260,6 +261,15 @@ impl Policy {
         self.mcp_servers
             .iter()
             .any(|entry| entry.trust_annotations && entry.matches(server))
+    }
+
+    /// Whether a stdio MCP server's sandbox allows the network: yes, unless an entry of
+    /// the user's or the managed policy for exactly that server says `network = false`.
+    pub fn mcp_network(&self, server: &McpServerId<'_>) -> bool {
+        !self
+            .mcp_servers
+            .iter()
+            .any(|entry| entry.network == Some(false) && entry.matches(server))
     }
 
     /// Reads the user, project and managed files.

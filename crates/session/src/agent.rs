@@ -53,6 +53,9 @@ pub struct AgentConfig {
     pub tool_limits: warden_tools::Limits,
     /// Model requests per turn.
     pub max_model_requests: u32,
+    /// Warden's own binary, whose hidden `sandbox-exec` confines commands; `None` (an
+    /// agent in a test process) leaves commands unconfined, so every one is asked.
+    pub sandbox_helper: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for AgentConfig {
@@ -81,6 +84,9 @@ pub struct WardenAgent {
     /// Warden's own secrets, kept from every tool (see [`WardenAgent::secrets`]).
     secrets: OnceLock<Arc<Secrets>>,
     shutdown: CancellationToken,
+    /// What this system supports for confining commands, read when the first session
+    /// starts.
+    sandbox_support: OnceLock<warden_sandbox::Support>,
     turns: TaskTracker,
     counter: AtomicU64,
     /// The sessions folder, opened when the first session starts; `None` when it
@@ -119,6 +125,7 @@ impl WardenAgent {
             counter: AtomicU64::new(0),
             store: OnceLock::new(),
             pruned: std::sync::atomic::AtomicBool::new(false),
+            sandbox_support: OnceLock::new(),
         }
     }
 
@@ -165,12 +172,20 @@ impl WardenAgent {
         }
         let mode = mode.unwrap_or(engine.settings().mode);
         let home = (self.config.env)("HOME").map(PathBuf::from);
+        let sandbox = crate::sandbox::SessionSandbox::new(
+            self.config.sandbox_helper.clone(),
+            &engine.settings().sandbox,
+            self.sandbox_support
+                .get_or_init(warden_sandbox::Support::probe),
+        );
+        startup.extend(sandbox.notice());
         let context = Context::for_session(
             &cwd,
             home.as_deref(),
             additional_directories,
             &self.config.locations,
-        );
+        )
+        .with_sandbox_missing(sandbox.missing());
         let home = context.home.clone();
         startup.extend(mcp.notices.iter().cloned());
         let mode_cell = Arc::new(ModeCell::new(mode));
@@ -184,7 +199,8 @@ impl WardenAgent {
                 client_name,
                 mcp.toolbox(),
             )
-            .with_trusted_servers(mcp.trusted.clone()),
+            .with_trusted_servers(mcp.trusted.clone())
+            .with_sandbox(sandbox),
         );
         // Read with the model, before any tool can run in this session.
         let _ = self.secrets();
@@ -233,6 +249,7 @@ impl WardenAgent {
         let engine = self.engine(cwd);
         let mut roots = vec![cwd.to_path_buf()];
         roots.extend(additional_directories.iter().cloned());
+        let sandbox = self.mcp_sandbox(&engine, cwd, additional_directories);
         crate::mcp::connect(
             servers,
             crate::mcp::Setup {
@@ -251,9 +268,43 @@ impl WardenAgent {
                             .approval_timeout(warden_permissions::Risk::High),
                     }) as Arc<dyn warden_mcp::Relay>
                 }),
+                sandbox,
             },
         )
         .await
+    }
+
+    /// The confinement of the session's stdio MCP servers: a command's, with the
+    /// network allowed (section 10). `None` when confinement is turned off or this
+    /// system cannot apply it: the servers then start unconfined, as the session's
+    /// notice says.
+    fn mcp_sandbox(
+        &self,
+        engine: &Engine,
+        cwd: &Path,
+        additional_directories: &[PathBuf],
+    ) -> Option<warden_tools::Confined> {
+        let settings = &engine.settings().sandbox;
+        let helper = self.config.sandbox_helper.clone()?;
+        let support = self
+            .sandbox_support
+            .get_or_init(warden_sandbox::Support::probe);
+        if !settings.enabled || support.missing().is_some() {
+            return None;
+        }
+        let home = (self.config.env)("HOME").map(PathBuf::from);
+        let context = Context::for_session(
+            cwd,
+            home.as_deref(),
+            additional_directories,
+            &self.config.locations,
+        );
+        let mut confinement = warden_permissions::sandbox::default_confinement(&context, settings);
+        confinement.network = true;
+        Some(warden_tools::Confined {
+            helper: Arc::new(helper),
+            confinement,
+        })
     }
 
     /// Restores a stored session (see `restore.rs`), replaying it to `replay_to` when
@@ -1090,6 +1141,7 @@ mod tests {
             }),
             tool_limits: warden_tools::Limits::default(),
             max_model_requests: 10,
+            sandbox_helper: None,
         })
     }
 

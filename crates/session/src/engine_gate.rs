@@ -59,6 +59,8 @@ pub struct EngineGate {
     last: Mutex<Option<Prepared>>,
     /// The identities of the MCP servers whose annotations the user's policy trusts.
     trusted_servers: HashSet<String>,
+    /// How the session's commands are confined; without one, no command runs.
+    sandbox: Option<crate::sandbox::SessionSandbox>,
 }
 
 impl EngineGate {
@@ -80,7 +82,30 @@ impl EngineGate {
             exact: Mutex::new(HashSet::new()),
             last: Mutex::new(None),
             trusted_servers: HashSet::new(),
+            sandbox: None,
         }
+    }
+
+    /// The session's sandbox: how its commands start.
+    pub fn with_sandbox(mut self, sandbox: crate::sandbox::SessionSandbox) -> EngineGate {
+        self.sandbox = Some(sandbox);
+        self
+    }
+
+    /// How a prepared `terminal` call starts: confined with what it needs beyond its
+    /// default confinement (which its evaluation asks the user about, unless a grant or
+    /// the user's own rule allows it), or unconfined where that was asked about.
+    fn launch(&self, prepared: &Prepared) -> Option<warden_tools::Launch> {
+        let sandbox = self.sandbox.as_ref()?;
+        let call = self.call(prepared);
+        let assessment = warden_permissions::assess(&call, &self.context);
+        let needs = warden_permissions::sandbox::needs(
+            &call,
+            &assessment,
+            &self.context,
+            &self.engine.settings().sandbox,
+        )?;
+        sandbox.launch(&needs, &self.context)
     }
 
     /// The session's own grants.
@@ -181,7 +206,15 @@ impl Gate for EngineGate {
                 },
                 err => PrepareError::Arguments(err),
             })?;
-        Ok(Prepared { call, hint })
+        let mut prepared = Prepared { call, hint };
+        if matches!(
+            prepared.parsed(),
+            Some(warden_tools::ParsedCall::Terminal(_))
+        ) && let Some(launch) = self.launch(&prepared)
+        {
+            prepared.call.launch = Some(launch);
+        }
+        Ok(prepared)
     }
 
     fn evaluate(&self, prepared: &Prepared) -> Verdict {
@@ -216,11 +249,22 @@ impl Gate for EngineGate {
         // Only what says why: the rest is in the request already (risk, reason, grant),
         // and every byte of the request is copied several times on its way out through
         // the SDK.
-        let why = Arc::new(serde_json::json!({
+        let mut why = serde_json::json!({
             "explanation": evaluation.explanation,
             "decided_by": evaluation.decided_by,
             "matched_rules": evaluation.matched_rules,
-        }));
+        });
+        // What the call needs beyond its sandbox is part of why it was asked, and
+        // the audit log records it (a call that runs WITHOUT the sandbox above all).
+        if let Some(needs) = &evaluation.sandbox
+            && (needs.widens() || needs.unconfined.is_some())
+        {
+            why["sandbox"] = serde_json::to_value(needs).unwrap_or_default();
+            if evaluation.once_only {
+                why["once_only"] = serde_json::Value::Bool(true);
+            }
+        }
+        let why = Arc::new(why);
         let deciding_part = deciding_part(&evaluation);
         Verdict {
             decision: evaluation.decision,
@@ -228,9 +272,20 @@ impl Gate for EngineGate {
             reason: evaluation.reason,
             risk_reason: evaluation.risk_reason,
             deciding_part,
-            proposal: evaluation.proposal.map(|grant| Proposal {
-                words: grant.subject_plain(&self.context.cwd),
-                grant: Arc::new(grant),
+            proposal: evaluation.proposal.map(|grant| {
+                // The "always" options say what they widen the sandbox by.
+                let widening = evaluation
+                    .sandbox
+                    .as_ref()
+                    .and_then(|n| n.widening_words(self.context.home.as_deref()));
+                let words = grant.subject_plain(&self.context.cwd);
+                Proposal {
+                    words: match widening {
+                        Some(widening) => format!("{words}, {widening}"),
+                        None => words,
+                    },
+                    grant: Arc::new(grant),
+                }
             }),
             timeout,
             why,

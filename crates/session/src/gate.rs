@@ -84,9 +84,11 @@ impl Verdict {
         self.proposal.as_ref().map(|p| p.words.as_str())
     }
 
-    /// Critical calls are asked once only: no option may remember them.
+    /// Critical calls, and calls that run without the sandbox, are asked once only: no
+    /// option may remember them.
     pub fn once_only(&self) -> bool {
         self.risk == Risk::Critical
+            || self.why.get("once_only") == Some(&serde_json::Value::Bool(true))
     }
 }
 

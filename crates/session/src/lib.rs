@@ -19,6 +19,7 @@ mod permission;
 mod preview;
 mod registry;
 mod restore;
+mod sandbox;
 mod session;
 mod store;
 mod turn;
@@ -37,6 +38,7 @@ pub use gate::{
 pub use notice::{Notice, Severity};
 pub use permission::{Answer, Choice};
 pub use preview::{FileState, Files};
+pub use sandbox::SessionSandbox;
 pub use store::{
     AnswerRecord, AnsweredBy, AnsweredCall, Claim, ClaimResult, Durability, FinishedCall, Header,
     InterruptedCall, Interruption, Journal, LineProblem, LoadedSession, Lookup, OfferedOption,

@@ -114,6 +114,8 @@ pub(crate) struct Setup<'a> {
     pub(crate) policy: &'a Policy,
     /// Where a server's elicitation requests go: the editor, when it shows forms.
     pub(crate) relay: Option<Arc<dyn Relay>>,
+    /// The confinement of a stdio server, the network allowed (`None`: unconfined).
+    pub(crate) sandbox: Option<warden_tools::Confined>,
 }
 
 /// Connects every server at once; returns once each is connected or has failed
@@ -124,11 +126,15 @@ pub(crate) async fn connect(requested: &[McpServer], setup: Setup<'_>) -> Connec
         return connected;
     }
     let configs: Vec<ServerConfig> = requested.iter().map(config).collect();
+    let mut offline = Vec::new();
     for config in &configs {
-        if let Some((id, identity)) = server_id(config)
-            && setup.policy.trusts_mcp_annotations(&id)
-        {
-            connected.trusted.insert(identity);
+        if let Some((id, identity)) = server_id(config) {
+            if !setup.policy.mcp_network(&id) {
+                offline.push(identity.clone());
+            }
+            if setup.policy.trusts_mcp_annotations(&id) {
+                connected.trusted.insert(identity);
+            }
         }
     }
     let options = Options {
@@ -139,6 +145,8 @@ pub(crate) async fn connect(requested: &[McpServer], setup: Setup<'_>) -> Connec
         secrets: setup.secrets,
         output_bytes: setup.output_bytes,
         relay: setup.relay,
+        sandbox: setup.sandbox,
+        offline,
     };
     for (name, result) in warden_mcp::connect_all(configs, &options).await {
         match result {

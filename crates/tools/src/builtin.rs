@@ -46,13 +46,23 @@ impl ToolSource for Builtins {
             origin: None,
             args,
             parsed: Some(parsed),
+            launch: None,
         })
     }
 
     fn run<'a>(&'a self, call: &'a PreparedCall, cx: ExecContext<'a>) -> BoxFuture<'a, ToolOutput> {
         async move {
             match &call.parsed {
-                Some(parsed) => crate::execute(parsed, cx).await,
+                Some(parsed) => match (&call.launch, parsed) {
+                    (Some(launch), _) => crate::exec::execute_with(parsed, launch, cx).await,
+                    // Fail closed: a command whose confinement was never decided
+                    // does not run.
+                    (None, crate::ParsedCall::Terminal(_)) => ToolOutput::failed(
+                        &call.tool,
+                        "the command's sandbox was not set up, so it did not run",
+                    ),
+                    (None, _) => crate::execute(parsed, cx).await,
+                },
                 // Only this source makes built-in calls, and it always keeps their
                 // typed arguments; a call without them runs nothing.
                 None => ToolOutput::failed(&call.tool, "the call was not prepared as a built-in"),

@@ -100,6 +100,10 @@ pub struct TerminalArgs {
     /// Seconds before the command is killed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_secs: Option<u64>,
+    /// `false`: the model asks to run the command without the sandbox (the user is
+    /// asked each time).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<bool>,
 }
 
 /// The HTTP methods `http_fetch` accepts.

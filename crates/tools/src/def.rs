@@ -128,13 +128,14 @@ static TOOLS: LazyLock<Vec<ToolDef>> = LazyLock::new(|| {
         },
         ToolDef {
             name: "terminal",
-            description: "Run a shell command line with `sh -c` and return its exit status and output (stdout and stderr together, truncated when long). No input is available; the command is killed on timeout.",
+            description: "Run a shell command line with `sh -c` and return its exit status and output (stdout and stderr together, truncated when long). No input is available; the command is killed on timeout. It runs in a sandbox: it may write only the workspace and the temporary folders, cannot read keys and credentials, and has no network unless the user allowed it for this call. When the result says the sandbox refused something the task really needs, call again with `sandbox: false` so that the user decides; never retry variants to get around it.",
             kind: ToolKind::Execute,
             schema: object(
                 json!({
                     "command": {"type": "string", "description": "The shell command line."},
                     "cwd": {"type": "string", "description": "Working directory, absolute or relative to the session's; defaults to the session's."},
                     "timeout_secs": {"type": "integer", "minimum": 1, "maximum": MAX_TIMEOUT_SECS, "description": "Seconds before the command is killed (default 120)."},
+                    "sandbox": {"type": "boolean", "description": "false: ask the user to run this command WITHOUT the sandbox, only after the sandbox refused an access the task needs (default true)."},
                 }),
                 &["command"],
             ),

@@ -6,6 +6,7 @@ mod fs_file;
 mod http;
 mod local_process;
 mod plain_text;
+mod refusal;
 mod search;
 mod shell;
 mod terminal;
@@ -23,6 +24,7 @@ use tokio_util::sync::CancellationToken;
 use crate::call::ParsedCall;
 use crate::content::Content;
 use crate::editor::Editor;
+use crate::launch::Launch;
 
 pub use shell::{CommandShell, SHELL_STARTUP_ENV, command_shell};
 
@@ -161,14 +163,24 @@ impl ToolOutput {
     }
 }
 
-/// Runs a validated call. Never panics: every failure, a panic inside a tool included, becomes a
-/// [`ToolOutput`] with `ok == false` and a clear text for the model.
+/// Runs a validated call; a `terminal` command runs unconfined (a session's calls run
+/// through [`crate::Builtins`], which confines them as their [`Launch`] says). Never
+/// panics: every failure, a panic inside a tool included, becomes a [`ToolOutput`]
+/// with `ok == false` and a clear text for the model.
 pub async fn execute(call: &ParsedCall, cx: ExecContext<'_>) -> ToolOutput {
+    execute_with(call, &Launch::Unconfined, cx).await
+}
+
+/// Runs a validated call whose processes start as `launch` says.
+pub async fn execute_with(call: &ParsedCall, launch: &Launch, cx: ExecContext<'_>) -> ToolOutput {
     let tool = call.tool_name();
     if cx.cancel.is_cancelled() {
         return ToolOutput::cancelled(tool);
     }
-    match AssertUnwindSafe(dispatch(call, &cx)).catch_unwind().await {
+    match AssertUnwindSafe(dispatch(call, launch, &cx))
+        .catch_unwind()
+        .await
+    {
         Ok(output) => output,
         Err(_) => {
             tracing::error!(tool, "a tool panicked");
@@ -180,7 +192,7 @@ pub async fn execute(call: &ParsedCall, cx: ExecContext<'_>) -> ToolOutput {
     }
 }
 
-async fn dispatch(call: &ParsedCall, cx: &ExecContext<'_>) -> ToolOutput {
+async fn dispatch(call: &ParsedCall, launch: &Launch, cx: &ExecContext<'_>) -> ToolOutput {
     let tool = call.tool_name();
     match call {
         ParsedCall::FsRead(a) => cancellable(tool, cx, fs_file::read(a, cx)).await,
@@ -192,7 +204,7 @@ async fn dispatch(call: &ParsedCall, cx: &ExecContext<'_>) -> ToolOutput {
         ParsedCall::FsEdit(a) => fs_file::edit(a, cx).await,
         ParsedCall::FsDelete(a) => fs_dir::delete(a, cx).await,
         ParsedCall::FsMove(a) => fs_dir::rename(a, cx).await,
-        ParsedCall::Terminal(a) => terminal::run(a, cx).await,
+        ParsedCall::Terminal(a) => terminal::run(a, launch, cx).await,
         ParsedCall::HttpFetch(a) => cancellable(tool, cx, http::fetch(a, cx)).await,
     }
 }

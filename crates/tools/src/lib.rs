@@ -21,6 +21,7 @@ mod describe;
 mod editor;
 mod exec;
 mod http_client;
+mod launch;
 mod paths;
 mod secrets;
 mod source;
@@ -37,8 +38,10 @@ pub use describe::{locations, title};
 pub use editor::{Editor, EditorError, TerminalExit, TerminalOutput, TerminalRequest};
 pub use exec::{
     CommandShell, ExecContext, Limits, SHELL_STARTUP_ENV, ToolOutput, command_shell, execute,
+    execute_with,
 };
 pub use http_client::http_client;
+pub use launch::{Confined, Launch};
 pub use paths::resolve;
 pub use secrets::{BUILTIN_SECRET_ENV, Secrets};
 pub use source::{Annotations, Origin, Place, PreparedCall, ToolInfo, ToolSource, Toolbox};

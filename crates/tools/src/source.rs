@@ -72,6 +72,10 @@ pub struct PreparedCall {
     /// A built-in call's typed arguments, so that it runs exactly what was judged,
     /// without validating twice.
     pub(crate) parsed: Option<ParsedCall>,
+    /// How a `terminal` call's process starts, set by the session from the call's
+    /// evaluation (its confinement, widened by what the call was allowed). A command
+    /// whose call has none does not run.
+    pub launch: Option<crate::Launch>,
 }
 
 impl PreparedCall {
@@ -86,7 +90,14 @@ impl PreparedCall {
             annotations: None,
             origin: None,
             parsed: None,
+            launch: None,
         }
+    }
+
+    /// How the call's process starts.
+    pub fn with_launch(mut self, launch: crate::Launch) -> PreparedCall {
+        self.launch = Some(launch);
+        self
     }
 
     pub fn with_locations(mut self, locations: Vec<PathBuf>) -> PreparedCall {

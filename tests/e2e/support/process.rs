@@ -41,6 +41,7 @@ pub enum RecvError {
 pub struct Spawn {
     args: Vec<String>,
     env: Vec<(String, String)>,
+    user: Option<(u32, u32)>,
 }
 
 impl Spawn {
@@ -54,6 +55,23 @@ impl Spawn {
     pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
         self.env.push((key.into(), value.into()));
         self
+    }
+
+    /// Runs Warden as this user and group (the test runs as root); its temporary
+    /// folder becomes theirs.
+    pub fn user(mut self, uid: u32, gid: u32) -> Self {
+        self.user = Some((uid, gid));
+        self
+    }
+}
+
+/// Gives a folder and everything in it to a user.
+pub fn chown_tree(path: &Path, uid: u32, gid: u32) {
+    std::os::unix::fs::lchown(path, Some(uid), Some(gid)).expect("chown");
+    if path.is_dir() && !path.is_symlink() {
+        for entry in std::fs::read_dir(path).expect("read_dir") {
+            chown_tree(&entry.expect("entry").path(), uid, gid);
+        }
     }
 }
 
@@ -107,6 +125,12 @@ impl Process {
             .stderr(Stdio::piped());
         for (key, value) in &options.env {
             command.env(key, value);
+        }
+        if let Some((uid, gid)) = options.user {
+            use std::os::unix::process::CommandExt;
+            chown_tree(dir.path(), uid, gid);
+            // std drops root's supplementary groups when it sets the user.
+            command.uid(uid).gid(gid);
         }
         let mut child = command.spawn().expect("spawn the warden binary");
 

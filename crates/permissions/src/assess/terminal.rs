@@ -10,9 +10,10 @@ use crate::shell;
 use crate::{Context, Risk, ToolCall};
 
 pub(super) fn assess(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgError> {
-    let args = Args::new(&call.args, &["command", "cwd", "timeout_secs"])?;
+    let args = Args::new(&call.args, &["command", "cwd", "timeout_secs", "sandbox"])?;
     let command = args.string("command")?;
     args.opt_u64("timeout_secs")?;
+    args.opt_bool("sandbox")?;
     let cwd = args.opt_string("cwd")?;
 
     // The command runs in `cwd`: its relative paths resolve there, and a folder

@@ -15,11 +15,11 @@ use super::grants::Stored;
 use super::{Engine, read};
 
 /// The outcome for one unit.
-struct UnitOutcome<'a> {
+pub(super) struct UnitOutcome<'a> {
     unit: &'a Unit,
     risk: Risk,
     decision: Decision,
-    decided_by: DecidedBy,
+    pub(super) decided_by: DecidedBy,
     explanation: String,
     matched: Vec<MatchedRule>,
     /// Whether a grant could change this outcome (it was not decided by a rule or a
@@ -111,6 +111,7 @@ impl Engine {
             model_hint: call.model_hint,
             mode,
             policy_errors: self.policy_errors(&read(&self.stored)),
+            sandbox: None,
         }
     }
 
@@ -370,11 +371,26 @@ impl Engine {
         outcomes: Vec<UnitOutcome>,
         policy_errors: Vec<PolicyError>,
     ) -> Evaluation {
-        let decision = outcomes
+        let judged = outcomes
             .iter()
             .map(|o| o.decision)
             .max()
             .unwrap_or(Decision::Deny);
+        let needs = crate::sandbox::needs(call, assessment, ctx, &self.policy.settings.sandbox);
+        // What the sandbox cannot give the call is the user's to allow (section 10):
+        // the mode alone never lets it run.
+        let sandbox_asks = (judged == Decision::Allow)
+            .then(|| {
+                needs
+                    .as_ref()
+                    .and_then(|n| super::sandbox::must_ask(n, &outcomes))
+            })
+            .flatten();
+        let decision = match &sandbox_asks {
+            Some(_) if mode.can_ask() => Decision::Ask,
+            Some(_) => Decision::Deny,
+            None => judged,
+        };
         let risk = outcomes
             .iter()
             .map(|o| o.risk)
@@ -382,12 +398,19 @@ impl Engine {
             .unwrap_or(assessment.risk);
         let deciding = outcomes
             .iter()
-            .filter(|o| o.decision == decision)
+            .filter(|o| o.decision == judged)
             .reduce(|best, o| if o.risk > best.risk { o } else { best });
-        let risk_reason = deciding.map_or_else(
+        let mut risk_reason = deciding.map_or_else(
             || assessment.reason.clone(),
             |o| plain_sentence(&o.unit.reason),
         );
+        if let Some(words) = needs
+            .as_ref()
+            .map(|n| n.words(ctx.home.as_deref()))
+            .filter(|w| !w.is_empty())
+        {
+            risk_reason = format!("{risk_reason}; {}", words.join("; "));
+        }
         let (decided_by, mut explanation) = match deciding {
             Some(o) => (o.decided_by.clone(), o.explanation.clone()),
             None => (
@@ -401,6 +424,9 @@ impl Engine {
         {
             explanation = format!("Part `{}`: {explanation}", o.unit.text);
         }
+        if let Some(why) = &sandbox_asks {
+            explanation = format!("{explanation}, but {why}");
+        }
         explanation.push('.');
         let mut matched_rules: Vec<MatchedRule> = Vec::new();
         for m in outcomes.iter().flat_map(|o| &o.matched) {
@@ -411,11 +437,22 @@ impl Engine {
                 matched_rules.push(m.clone());
             }
         }
-        let once_only = risk == Risk::Critical;
+        // A call that leaves the sandbox is asked each time: no option remembers it.
+        let unconfined = needs.as_ref().is_some_and(|n| {
+            matches!(
+                n.unconfined,
+                Some(
+                    crate::sandbox::Unconfined::Requested
+                        | crate::sandbox::Unconfined::Unavailable(_)
+                )
+            )
+        });
+        let once_only = risk == Risk::Critical || unconfined;
         let proposal = if decision == Decision::Ask && !once_only {
+            // A call asked only for its sandbox needs: every part is what a grant covers.
             let asking: Vec<&UnitOutcome> = outcomes
                 .iter()
-                .filter(|o| o.decision == Decision::Ask)
+                .filter(|o| o.decision == Decision::Ask || sandbox_asks.is_some())
                 .collect();
             if asking.iter().all(|o| o.grantable) {
                 let parts: Vec<(&Unit, Risk)> = asking.iter().map(|o| (o.unit, o.risk)).collect();
@@ -458,6 +495,7 @@ impl Engine {
             model_hint: call.model_hint,
             mode,
             policy_errors,
+            sandbox: needs,
         }
     }
 }

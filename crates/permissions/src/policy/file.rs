@@ -62,6 +62,20 @@ impl RiskTimeouts {
     }
 }
 
+/// `[sandbox]` as written: each key overrides the weaker layers' value.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SandboxFile {
+    /// `false` turns confinement off on purpose (every session then says so).
+    pub enabled: Option<bool>,
+    /// `true`: commands may use the network without asking for it.
+    pub network: Option<bool>,
+    /// More folders every command may write (a build cache, …).
+    pub writable: Option<Vec<std::path::PathBuf>>,
+    /// The most processes one command's tree may have at once.
+    pub max_processes: Option<u64>,
+}
+
 /// One policy file as written. Unknown keys are an error, so that a typo cannot
 /// silently drop a rule.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -92,6 +106,9 @@ pub struct PolicyFile {
     pub session_retention_days: Option<u64>,
     /// How many stored sessions are kept at most (user and managed files only).
     pub max_sessions: Option<usize>,
+    /// The sandbox's settings (`[sandbox]`); read from the user's and the managed
+    /// policy only, never a project's.
+    pub sandbox: Option<SandboxFile>,
     /// The rules, in order.
     #[serde(default, rename = "rule", skip_serializing_if = "Vec::is_empty")]
     pub rules: Vec<RawRule>,

@@ -30,6 +30,10 @@ pub struct McpServerEntry {
     /// tool's call may then be Low.
     #[serde(default)]
     pub trust_annotations: bool,
+    /// `false`: a stdio server runs without the network (by default its sandbox
+    /// allows it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network: Option<bool>,
 }
 
 /// A connected server's identity, as the session knows it.

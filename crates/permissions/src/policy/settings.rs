@@ -46,6 +46,35 @@ pub struct Settings {
     pub session_retention_days: u64,
     /// How many stored sessions are kept at most.
     pub max_sessions: usize,
+    /// The sandbox (`[sandbox]`, user and managed policy only).
+    pub sandbox: SandboxSettings,
+}
+
+/// `max_processes` when no file sets it.
+pub const DEFAULT_SANDBOX_MAX_PROCESSES: u64 = 512;
+
+/// The sandbox's settings, merged from the user's and the managed policy.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SandboxSettings {
+    /// Whether commands run confined (`false`: turned off on purpose).
+    pub enabled: bool,
+    /// Whether every command may use the network without asking for it.
+    pub network: bool,
+    /// More folders every command may write (absolute; `~/` means the home folder).
+    pub writable: Vec<std::path::PathBuf>,
+    /// The most processes one command's tree may have at once.
+    pub max_processes: u64,
+}
+
+impl Default for SandboxSettings {
+    fn default() -> Self {
+        SandboxSettings {
+            enabled: true,
+            network: false,
+            writable: Vec::new(),
+            max_processes: DEFAULT_SANDBOX_MAX_PROCESSES,
+        }
+    }
 }
 
 impl Default for Settings {
@@ -62,6 +91,7 @@ impl Default for Settings {
             mcp_call_timeout_secs: DEFAULT_MCP_CALL_TIMEOUT_SECS,
             session_retention_days: DEFAULT_SESSION_RETENTION_DAYS,
             max_sessions: DEFAULT_MAX_SESSIONS,
+            sandbox: SandboxSettings::default(),
         }
     }
 }
@@ -124,6 +154,11 @@ impl Settings {
             if let Some(n) = file.max_sessions {
                 self.max_sessions = n;
             }
+            // The sandbox bounds what the user's commands may do: a project, trusted
+            // or not, never loosens (or even sets) it.
+            if let Some(sandbox) = &file.sandbox {
+                self.sandbox.apply(sandbox);
+            }
         }
         if untrusted {
             return;
@@ -150,6 +185,23 @@ impl Settings {
                     self.auto_approved_tools.push(tool.clone());
                 }
             }
+        }
+    }
+}
+
+impl SandboxSettings {
+    fn apply(&mut self, file: &super::file::SandboxFile) {
+        if let Some(enabled) = file.enabled {
+            self.enabled = enabled;
+        }
+        if let Some(network) = file.network {
+            self.network = network;
+        }
+        if let Some(writable) = &file.writable {
+            self.writable = writable.clone();
+        }
+        if let Some(n) = file.max_processes {
+            self.max_processes = n.max(1);
         }
     }
 }

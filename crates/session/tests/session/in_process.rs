@@ -116,6 +116,7 @@ impl Harness {
             env: Arc::new(|_| None),
             tool_limits: warden_tools::Limits::default(),
             max_model_requests: 50,
+            sandbox_helper: None,
         }));
         let (client_end, agent_end) = tokio::io::duplex(64 * 1024);
         let (agent_in, agent_out) = tokio::io::split(agent_end);

@@ -15,6 +15,7 @@ use tokio::io::AsyncReadExt;
 use tokio_util::sync::CancellationToken;
 
 use super::capture::Capture;
+use crate::launch::Launch;
 use crate::secrets::Secrets;
 
 /// How long output is still read after the command exited, for background processes that keep
@@ -82,23 +83,27 @@ async fn terminate(
     child.wait().await
 }
 
-/// Runs `command` with `bash -c` (`sh -c` without bash) in `cwd`.
+/// Runs `command` with `bash -c` (`sh -c` without bash) in `cwd`, started as `launch`
+/// says (confined, through the sandbox helper, or not).
 pub(crate) async fn run(
     command: &str,
+    launch: &Launch,
     cwd: &Path,
     timeout: Duration,
-    grace: Duration,
-    max_output: usize,
-    cancel: &CancellationToken,
-    secrets: &Secrets,
+    cx: &super::ExecContext<'_>,
 ) -> io::Result<LocalRun> {
-    let mut command_line = tokio::process::Command::new(&super::command_shell().program);
+    let (grace, max_output) = (cx.limits.kill_grace, cx.limits.output_bytes);
+    let (cancel, secrets): (&CancellationToken, &Secrets) = (&cx.cancel, cx.secrets);
+    let (program, args) = launch.command(
+        super::command_shell().program.clone().into_os_string(),
+        vec!["-c".into(), command.into()],
+    );
+    let mut command_line = tokio::process::Command::new(program);
     // Nothing is inherited unseen: the environment is exactly `shell_env`'s.
     command_line
         .env_clear()
         .envs(super::shell::shell_env(secrets, std::env::vars_os()))
-        .arg("-c")
-        .arg(command)
+        .args(args)
         .current_dir(cwd)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

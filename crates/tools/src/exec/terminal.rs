@@ -10,10 +10,12 @@ use serde_json::json;
 
 use super::local_process::{self, Ending};
 use super::plain_text::plain_text;
+use super::refusal;
 use super::{ExecContext, ToolOutput};
 use crate::call::TerminalArgs;
 use crate::content::Content;
 use crate::editor::{Editor, EditorError, TerminalExit, TerminalRequest};
+use crate::launch::{Launch, sandbox_failure};
 use crate::paths::{display, resolve};
 
 const TOOL: &str = "terminal";
@@ -25,7 +27,7 @@ struct Timeout {
     capped: bool,
 }
 
-pub(crate) async fn run(args: &TerminalArgs, cx: &ExecContext<'_>) -> ToolOutput {
+pub(crate) async fn run(args: &TerminalArgs, launch: &Launch, cx: &ExecContext<'_>) -> ToolOutput {
     let cwd = resolve(
         cx.cwd,
         cx.home,
@@ -49,9 +51,9 @@ pub(crate) async fn run(args: &TerminalArgs, cx: &ExecContext<'_>) -> ToolOutput
     }
     match &cx.editor {
         Some(editor) if editor.can_terminal() => {
-            in_editor(editor.clone(), &args.command, cwd, timeout, cx).await
+            in_editor(editor.clone(), &args.command, launch, cwd, timeout, cx).await
         }
-        _ => locally(&args.command, &cwd, timeout, cx).await,
+        _ => locally(&args.command, launch, &cwd, timeout, cx).await,
     }
 }
 
@@ -111,22 +113,24 @@ fn for_model(verdict: &str, output: &str, truncated: bool) -> String {
     text
 }
 
-async fn locally(command: &str, cwd: &Path, timeout: Timeout, cx: &ExecContext<'_>) -> ToolOutput {
-    let limits = &cx.limits;
-    let run = local_process::run(
-        command,
-        cwd,
-        timeout.limit,
-        limits.kill_grace,
-        limits.output_bytes,
-        &cx.cancel,
-        cx.secrets,
-    )
-    .await;
+async fn locally(
+    command: &str,
+    launch: &Launch,
+    cwd: &Path,
+    timeout: Timeout,
+    cx: &ExecContext<'_>,
+) -> ToolOutput {
+    let run = local_process::run(command, launch, cwd, timeout.limit, cx).await;
     let run = match run {
         Ok(run) => run,
         Err(err) => return ToolOutput::failed(TOOL, format!("could not run `sh -c`: {err}")),
     };
+    if let Some(why) = sandbox_failure(run.exit_code, &run.output) {
+        return ToolOutput::failed(
+            TOOL,
+            format!("the sandbox could not start ({why}), so the command did not run"),
+        );
+    }
     let signal = run.signal.map(signal_name);
     let verdict = verdict(
         run.ending,
@@ -134,9 +138,9 @@ async fn locally(command: &str, cwd: &Path, timeout: Timeout, cx: &ExecContext<'
         signal.clone(),
         timeout,
     );
-    let text = for_model(&verdict, &run.output, run.truncated);
+    let mut text = for_model(&verdict, &run.output, run.truncated);
     let ok = run.ending == Ending::Exited && run.exit_code == Some(0);
-    let shown = if run.output.is_empty() {
+    let mut shown = if run.output.is_empty() {
         verdict.clone()
     } else {
         format!(
@@ -144,6 +148,11 @@ async fn locally(command: &str, cwd: &Path, timeout: Timeout, cx: &ExecContext<'
             plain_text(&run.output).trim_end_matches('\n')
         )
     };
+    let refused = refusals(&run.output, launch, cwd, cx);
+    if let Some(paragraph) = refusal::paragraph(&refused) {
+        text = format!("{text}\n{paragraph}");
+        shown = format!("{shown}\n\n{paragraph}");
+    }
     ToolOutput {
         ok,
         timed_out: run.ending == Ending::TimedOut,
@@ -156,8 +165,18 @@ async fn locally(command: &str, cwd: &Path, timeout: Timeout, cx: &ExecContext<'
             "output": run.output,
             "truncated": run.truncated,
             "pid": run.pid,
+            "sandbox_refused": refused,
         }),
         for_model: text,
+    }
+}
+
+/// What the sandbox refused a confined command, in sentences (a command may end well
+/// although a part of it was refused).
+fn refusals(output: &str, launch: &Launch, cwd: &Path, cx: &ExecContext<'_>) -> Vec<String> {
+    match launch.confinement() {
+        Some(confinement) => refusal::explain(output, confinement, cwd, cx.home),
+        None => Vec::new(),
     }
 }
 
@@ -228,21 +247,28 @@ impl Drop for Release {
 async fn in_editor(
     editor: Arc<dyn Editor>,
     command: &str,
+    launch: &Launch,
     cwd: PathBuf,
     timeout: Timeout,
     cx: &ExecContext<'_>,
 ) -> ToolOutput {
+    // The editor runs on this machine: the same shell as a local command, by name
+    // (the editor's PATH finds it), so the command runs in the dialect it was judged
+    // in. Its environment is the editor's, which Warden does not control; confined, the
+    // editor runs Warden's sandbox helper around it.
+    let shell = if super::command_shell().is_bash {
+        "bash"
+    } else {
+        "sh"
+    };
+    let (program, args) = launch.command(shell.into(), vec!["-c".into(), command.into()]);
     let request = TerminalRequest {
-        // The editor runs on this machine: the same shell as a local command, by name
-        // (the editor's PATH finds it), so the command runs in the dialect it was
-        // judged in. Its environment is the editor's, which Warden does not control.
-        command: if super::command_shell().is_bash {
-            "bash".to_owned()
-        } else {
-            "sh".to_owned()
-        },
-        args: vec!["-c".to_owned(), command.to_owned()],
-        cwd,
+        command: program.to_string_lossy().into_owned(),
+        args: args
+            .into_iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
+        cwd: cwd.clone(),
         env: Vec::new(),
         output_byte_limit: Some(cx.limits.output_bytes as u64),
     };
@@ -298,11 +324,27 @@ async fn in_editor(
         exit.signal.clone(),
         timeout,
     );
+    if let Some(why) = sandbox_failure(
+        exit.exit_code.and_then(|c| i32::try_from(c).ok()),
+        &output.output,
+    ) {
+        return ToolOutput::failed(
+            TOOL,
+            format!("the sandbox could not start ({why}), so the command did not run"),
+        );
+    }
     let ok = ending == Ending::Exited && exit.exit_code == Some(0);
+    let refused = refusals(&output.output, launch, &cwd, cx);
+    let mut text = for_model(&verdict, &output.output, output.truncated);
+    let mut content = vec![Content::Terminal { id: id.clone() }];
+    if let Some(paragraph) = refusal::paragraph(&refused) {
+        text = format!("{text}\n{paragraph}");
+        content.push(Content::Text(paragraph));
+    }
     ToolOutput {
         ok,
         timed_out: ending == Ending::TimedOut,
-        content: vec![Content::Terminal { id: id.clone() }],
+        content,
         raw_output: json!({
             "terminal_id": id,
             "exit_code": exit.exit_code,
@@ -311,7 +353,8 @@ async fn in_editor(
             "cancelled": ending == Ending::Cancelled,
             "output": output.output,
             "truncated": output.truncated,
+            "sandbox_refused": refused,
         }),
-        for_model: for_model(&verdict, &output.output, output.truncated),
+        for_model: text,
     }
 }

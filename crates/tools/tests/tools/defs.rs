@@ -87,7 +87,7 @@ fn sample(tool: &str) -> serde_json::Value {
         "fs_edit" => json!({"path": "a", "old_text": "x", "new_text": "y"}),
         "fs_delete" => json!({"path": "a", "recursive": true}),
         "fs_move" => json!({"from": "a", "to": "b"}),
-        "terminal" => json!({"command": "ls", "cwd": "src", "timeout_secs": 5}),
+        "terminal" => json!({"command": "ls", "cwd": "src", "timeout_secs": 5, "sandbox": false}),
         "http_fetch" => json!({"url": "https://docs.rs/", "method": "POST", "body": "x"}),
         other => panic!("no sample for {other}"),
     }

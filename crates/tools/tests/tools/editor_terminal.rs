@@ -269,3 +269,75 @@ async fn an_editor_that_stops_answering_cannot_hold_the_call() {
         ]
     );
 }
+
+/// Confined, the editor is asked to run Warden's sandbox helper around the shell, with
+/// the call's confinement; a refusal the command reports is explained after its
+/// terminal.
+#[tokio::test]
+async fn a_confined_command_runs_in_the_editor_through_the_sandbox_helper() {
+    use warden_tools::{Confined, ExecContext, Launch, Secrets, validate};
+    let editor = Arc::new(
+        FakeEditor::new(false, false, true).with_command(Command::Exits(
+            1,
+            "bash: line 1: /home/u/.bashrc: Permission denied\n",
+        )),
+    );
+    let dir = workspace();
+    let confinement = warden_sandbox_profile(dir.path());
+    let launch = Launch::Confined(Confined {
+        helper: Arc::new(std::path::PathBuf::from("/opt/warden/bin/warden")),
+        confinement: confinement.clone(),
+    });
+    let call = validate("terminal", &json!({"command": "echo x >> ~/.bashrc"})).expect("valid");
+    let ignore = |_: Vec<Content>| {};
+    let dyn_editor: Arc<dyn Editor> = editor.clone();
+    let out = warden_tools::execute_with(
+        &call,
+        &launch,
+        ExecContext {
+            cwd: dir.path(),
+            home: Some(std::path::Path::new("/home/u")),
+            editor: Some(dyn_editor),
+            cancel: CancellationToken::new(),
+            limits: Limits::default(),
+            progress: &ignore,
+            secrets: &Secrets::default(),
+        },
+    )
+    .await;
+    let created = editor
+        .log()
+        .into_iter()
+        .next()
+        .expect("a terminal was created");
+    let shell = if warden_tools::command_shell().is_bash {
+        "bash"
+    } else {
+        "sh"
+    };
+    let profile = serde_json::to_string(&confinement.to_arg()).expect("json");
+    assert!(
+        created.starts_with(&format!(
+            r#"create /opt/warden/bin/warden ["sandbox-exec", {profile}, "--", "{shell}", "-c", "echo x >> ~/.bashrc"]"#
+        )),
+        "{created}"
+    );
+    assert!(!out.ok);
+    assert!(
+        out.for_model
+            .contains("Sandbox: the sandbox refused a write to ~/.bashrc"),
+        "{}",
+        out.for_model
+    );
+}
+
+fn warden_sandbox_profile(workspace: &std::path::Path) -> warden_sandbox::Confinement {
+    warden_sandbox::Workspace {
+        roots: vec![workspace.to_path_buf()],
+        home: Some(std::path::PathBuf::from("/home/u")),
+        temp_dirs: vec![std::path::PathBuf::from("/tmp")],
+        max_processes: 512,
+        ..warden_sandbox::Workspace::default()
+    }
+    .confinement()
+}

@@ -283,3 +283,60 @@ async fn commands_run_in_the_dialect_they_are_judged_in() {
         "Exit code 0.\nx x.bak 1 2 3\ndouble\narith\n"
     );
 }
+
+/// A session's call runs through its source with the launch the session decided; a
+/// `terminal` call prepared without one (no sandbox was set up) runs nothing.
+#[tokio::test]
+async fn a_command_whose_sandbox_was_never_decided_does_not_run() {
+    use warden_tools::{ExecContext, Place, Secrets, ToolSource};
+    let dir = workspace();
+    let place = Place {
+        cwd: dir.path(),
+        home: None,
+    };
+    let call = warden_tools::Builtins
+        .prepare("terminal", json!({"command": "touch ran.txt"}), place)
+        .expect("prepared");
+    assert_eq!(call.launch, None);
+    let ignore = |_: Vec<warden_tools::Content>| {};
+    let secrets = Secrets::default();
+    let out = warden_tools::Builtins
+        .run(
+            &call,
+            ExecContext {
+                cwd: dir.path(),
+                home: None,
+                editor: None,
+                cancel: CancellationToken::new(),
+                limits: Limits::default(),
+                progress: &ignore,
+                secrets: &secrets,
+            },
+        )
+        .await;
+    assert!(!out.ok);
+    assert!(
+        out.for_model.contains("sandbox was not set up"),
+        "{}",
+        out.for_model
+    );
+    assert!(!dir.path().join("ran.txt").exists());
+    // With a launch it runs.
+    let call = call.with_launch(warden_tools::Launch::Unconfined);
+    let out = warden_tools::Builtins
+        .run(
+            &call,
+            ExecContext {
+                cwd: dir.path(),
+                home: None,
+                editor: None,
+                cancel: CancellationToken::new(),
+                limits: Limits::default(),
+                progress: &ignore,
+                secrets: &secrets,
+            },
+        )
+        .await;
+    assert!(out.ok, "{}", out.for_model);
+    assert!(dir.path().join("ran.txt").exists());
+}

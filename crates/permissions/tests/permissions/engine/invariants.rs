@@ -125,7 +125,7 @@ fn a_projects_allow_rules_apply_only_once_the_project_is_trusted() {
     std::fs::create_dir_all(w.ws.join(".warden")).expect("mkdir");
     std::fs::write(
         w.ws.join(".warden/policy.toml"),
-        "[[rule]]\ntool = \"terminal\"\ncommand = \"npm install\"\ndecision = \"allow\"\n\n[[rule]]\ntool = \"fs_read\"\npath = \"README.md\"\ndecision = \"deny\"\n",
+        "[[rule]]\ntool = \"terminal\"\ncommand = \"npm test\"\ndecision = \"allow\"\n\n[[rule]]\ntool = \"fs_read\"\npath = \"README.md\"\ndecision = \"deny\"\n",
     )
     .expect("write");
     let locations = Locations::from_vars(|name| match name {
@@ -133,7 +133,7 @@ fn a_projects_allow_rules_apply_only_once_the_project_is_trusted() {
         "WARDEN_MANAGED_POLICY" => Some(wh.join("managed.toml").into()),
         _ => None,
     });
-    let install = ToolCall::new("terminal", json!({"command": "npm install"}));
+    let install = ToolCall::new("terminal", json!({"command": "npm test"}));
     let readme = ToolCall::new("fs_read", json!({"path": "README.md"}));
 
     let engine = Engine::load(&locations, &w.ws);
@@ -876,4 +876,43 @@ fn session_retention_comes_from_the_user_never_a_project() {
             "trusted: {trusted}"
         );
     }
+}
+
+/// Fail closed: on a system that cannot confine commands, every `terminal` call asks,
+/// in every mode that can ask and whatever rule would allow it, with no "always"
+/// option; a call that needs more than its sandbox is widened by a grant or the user's
+/// own rule, never by a mode or a project's rule.
+#[test]
+fn without_a_sandbox_every_command_asks_and_only_the_user_widens_one() {
+    let w = World::new();
+    let engine = w.engine(&[(Layer::User, ALLOW_TERMINAL)], false);
+    let ls = ToolCall::new("terminal", json!({"command": "ls"}));
+    let unconfined = w
+        .ctx()
+        .with_sandbox_missing(Some("this system has no Landlock".to_owned()));
+    for mode in [Mode::Ask, Mode::AutoApprove, Mode::AcceptEdits] {
+        let e = engine.evaluate(&ls, &unconfined, mode, &SessionGrants::new("s"));
+        assert_eq!(e.decision, Decision::Ask, "mode {mode}");
+        assert!(e.once_only && e.proposal.is_none(), "mode {mode}: {e:?}");
+        assert!(
+            e.risk_reason
+                .contains("runs without a sandbox: this system has no Landlock"),
+            "{}",
+            e.risk_reason
+        );
+    }
+    // Where the system can confine, the user's allow rule lets it run, and widens a
+    // call that needs the network.
+    let curl = ToolCall::new("terminal", json!({"command": "curl https://example.com"}));
+    let e = engine.evaluate(&curl, &w.ctx(), Mode::Ask, &SessionGrants::new("s"));
+    assert_eq!(e.decision, Decision::Allow, "{e:?}");
+    assert_eq!(e.sandbox.as_ref().map(|n| n.network), Some(true));
+    // A mode alone does not.
+    let bare = w.engine(&[], false);
+    let e = bare.evaluate(&curl, &w.ctx(), Mode::AutoApprove, &SessionGrants::new("s"));
+    assert_eq!(e.decision, Decision::Ask, "{e:?}");
+    assert!(
+        e.proposal.is_some(),
+        "a grant can still be proposed for what it needs"
+    );
 }

@@ -1,0 +1,464 @@
+//! What a `terminal` call needs beyond its default confinement (the contract's
+//! section 10): the network, writes outside the paths it may write, or no sandbox at
+//! all. The engine asks for a call with such needs whatever the mode; once the call
+//! is allowed (by the user, a grant or the user's own rule), its confinement is widened
+//! by exactly these needs.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use warden_sandbox::{Confinement, Workspace};
+
+use crate::assess::Assessment;
+use crate::policy::SandboxSettings;
+use crate::{Context, ToolCall};
+
+/// Why a call runs without confinement.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "why", content = "detail", rename_all = "snake_case")]
+pub enum Unconfined {
+    /// The model asked for it (`"sandbox": false`).
+    Requested,
+    /// This system cannot confine commands (the detail says why).
+    Unavailable(String),
+    /// The user's or the administrator's policy turned confinement off.
+    TurnedOff,
+}
+
+/// What one call needs beyond its default confinement.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+pub struct SandboxNeeds {
+    /// It uses the network (a download, a `git fetch`, a package install, a socket).
+    pub network: bool,
+    /// Paths it writes that its confinement does not let it write (outside the
+    /// workspace and the temporary folders, or a protected file inside it).
+    pub writes: Vec<PathBuf>,
+    /// It runs without confinement, and why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unconfined: Option<Unconfined>,
+}
+
+impl SandboxNeeds {
+    /// Whether the call needs more than its default confinement gives.
+    pub fn widens(&self) -> bool {
+        self.network || !self.writes.is_empty()
+    }
+
+    /// The needs in words, for the permission request: "needs the network", "writes
+    /// outside the workspace: ~/.bashrc", "runs WITHOUT the sandbox".
+    pub fn words(&self, home: Option<&Path>) -> Vec<String> {
+        let mut words = Vec::new();
+        match &self.unconfined {
+            Some(Unconfined::Requested) => words.push("runs WITHOUT the sandbox".to_owned()),
+            Some(Unconfined::Unavailable(why)) => {
+                words.push(format!("runs without a sandbox: {why}"));
+            }
+            Some(Unconfined::TurnedOff) | None => {}
+        }
+        if self.unconfined.is_none() {
+            if self.network {
+                words.push("needs the network".to_owned());
+            }
+            if !self.writes.is_empty() {
+                let paths: Vec<String> = self.writes.iter().map(|p| tilde(p, home)).collect();
+                words.push(format!(
+                    "writes outside the workspace: {}",
+                    paths.join(", ")
+                ));
+            }
+        }
+        words
+    }
+
+    /// What an "always" answer widens, for its label: "with the network and writes to
+    /// ~/.bashrc"; `None` when it widens nothing.
+    pub fn widening_words(&self, home: Option<&Path>) -> Option<String> {
+        if self.unconfined.is_some() || !self.widens() {
+            return None;
+        }
+        let mut parts = Vec::new();
+        if self.network {
+            parts.push("the network".to_owned());
+        }
+        if !self.writes.is_empty() {
+            let paths: Vec<String> = self.writes.iter().map(|p| tilde(p, home)).collect();
+            parts.push(format!("writes to {}", paths.join(", ")));
+        }
+        Some(format!("with {}", parts.join(" and ")))
+    }
+}
+
+/// `~/x` for a path in the home folder.
+fn tilde(path: &Path, home: Option<&Path>) -> String {
+    match home.and_then(|h| path.strip_prefix(h).ok()) {
+        Some(rest) if rest.as_os_str().is_empty() => "~".to_owned(),
+        Some(rest) => format!("~/{}", rest.display()),
+        None => path.display().to_string(),
+    }
+}
+
+/// The temporary folders every command may write: `/tmp` and `$TMPDIR`, in their
+/// real form.
+pub fn temp_dirs() -> Vec<PathBuf> {
+    let mut dirs = vec![PathBuf::from("/tmp"), std::env::temp_dir()];
+    for dir in &mut dirs {
+        if let Ok(real) = dir.canonicalize() {
+            *dir = real;
+        }
+    }
+    dirs.dedup();
+    dirs
+}
+
+/// The default confinement of a command in this context, under these settings: the
+/// one the engine predicts writes against and the session confines commands to.
+pub fn default_confinement(ctx: &Context, settings: &SandboxSettings) -> Confinement {
+    let home = ctx.home.clone();
+    let extra_writable = settings
+        .writable
+        .iter()
+        .map(|p| match (p.strip_prefix("~"), &home) {
+            (Ok(rest), Some(home)) => home.join(rest),
+            _ => p.clone(),
+        })
+        .filter(|p| p.is_absolute())
+        .collect();
+    Workspace {
+        roots: ctx.workspace_roots.clone(),
+        home,
+        warden_dirs: ctx.protected.clone(),
+        temp_dirs: temp_dirs(),
+        extra_writable,
+        network: settings.network,
+        max_processes: settings.max_processes,
+    }
+    .confinement()
+}
+
+/// The needs of a call, or `None` for a tool that starts no process of its own.
+pub fn needs(
+    call: &ToolCall,
+    assessment: &Assessment,
+    ctx: &Context,
+    settings: &SandboxSettings,
+) -> Option<SandboxNeeds> {
+    if call.tool != "terminal" || assessment.malformed.is_some() {
+        return None;
+    }
+    let unconfined = if !settings.enabled {
+        Some(Unconfined::TurnedOff)
+    } else if call.args.get("sandbox") == Some(&serde_json::Value::Bool(false)) {
+        Some(Unconfined::Requested)
+    } else {
+        ctx.sandbox_missing.clone().map(Unconfined::Unavailable)
+    };
+    let confinement = default_confinement(ctx, settings);
+    let mut writes: Vec<PathBuf> = Vec::new();
+    for path in assessment.units.iter().flat_map(|u| &u.paths) {
+        // The confinement lets every command write `/dev/null` and its kind.
+        if is_harmless_device(&path.lexical) {
+            continue;
+        }
+        if !confinement.may_write(&path.real) && !writes.contains(&path.lexical) {
+            writes.push(path.lexical.clone());
+        }
+    }
+    let network = !confinement.network
+        && assessment
+            .units
+            .iter()
+            .any(|u| uses_network(&u.argv, &u.text));
+    Some(SandboxNeeds {
+        network,
+        writes,
+        unconfined,
+    })
+}
+
+/// Device files every command may write inside its confinement.
+fn is_harmless_device(path: &Path) -> bool {
+    const HARMLESS: &[&str] = &[
+        "/dev/null",
+        "/dev/zero",
+        "/dev/full",
+        "/dev/tty",
+        "/dev/stdout",
+        "/dev/stderr",
+        "/dev/random",
+        "/dev/urandom",
+    ];
+    HARMLESS.iter().any(|d| path == Path::new(d))
+        || path.starts_with("/dev/fd")
+        || path.starts_with("/dev/pts")
+        || path.starts_with("/dev/shm")
+}
+
+/// Programs that use the network whatever their arguments.
+const NETWORK_PROGRAMS: &[&str] = &[
+    "curl",
+    "wget",
+    "fetch",
+    "aria2c",
+    "http",
+    "https",
+    "xh",
+    "nc",
+    "ncat",
+    "netcat",
+    "socat",
+    "ssh",
+    "scp",
+    "sftp",
+    "telnet",
+    "ftp",
+    "ping",
+    "ping6",
+    "dig",
+    "nslookup",
+    "host",
+    "whois",
+    "traceroute",
+    "mosh",
+    "npx",
+    "bunx",
+    "pnpx",
+];
+
+/// Programs that use the network for some of their subcommands.
+const NETWORK_SUBCOMMANDS: &[(&str, &[&str])] = &[
+    (
+        "git",
+        &[
+            "clone",
+            "fetch",
+            "pull",
+            "push",
+            "ls-remote",
+            "submodule",
+            "remote",
+        ],
+    ),
+    (
+        "npm",
+        &[
+            "install", "i", "ci", "add", "update", "publish", "view", "info", "audit", "outdated",
+            "exec", "login", "search",
+        ],
+    ),
+    (
+        "pnpm",
+        &[
+            "install", "i", "add", "update", "publish", "dlx", "audit", "outdated",
+        ],
+    ),
+    (
+        "yarn",
+        &["install", "add", "upgrade", "publish", "dlx", "npm"],
+    ),
+    ("bun", &["install", "i", "add", "update", "x", "publish"]),
+    ("pip", &["install", "download", "search", "index"]),
+    ("pip3", &["install", "download", "search", "index"]),
+    (
+        "uv",
+        &["pip", "add", "sync", "lock", "tool", "run", "python"],
+    ),
+    ("poetry", &["install", "add", "update", "lock", "publish"]),
+    (
+        "cargo",
+        &[
+            "install",
+            "fetch",
+            "update",
+            "publish",
+            "search",
+            "add",
+            "login",
+            "generate-lockfile",
+        ],
+    ),
+    ("go", &["get", "install", "mod"]),
+    (
+        "apt",
+        &["install", "update", "upgrade", "download", "full-upgrade"],
+    ),
+    (
+        "apt-get",
+        &[
+            "install",
+            "update",
+            "upgrade",
+            "download",
+            "dist-upgrade",
+            "source",
+        ],
+    ),
+    ("brew", &["install", "update", "upgrade", "fetch", "tap"]),
+    ("gem", &["install", "update", "fetch", "push"]),
+    ("bundle", &["install", "update"]),
+    ("composer", &["install", "update", "require"]),
+    ("docker", &["pull", "push", "login", "build", "run"]),
+    ("gh", &[]),
+    ("rsync", &[]),
+];
+
+/// Whether a part of a command uses the network: a program that does, a subcommand
+/// that does, or bash's `/dev/tcp` and `/dev/udp` redirections.
+fn uses_network(argv: &[String], text: &str) -> bool {
+    if text.contains("/dev/tcp/") || text.contains("/dev/udp/") {
+        return true;
+    }
+    let Some(program) = argv.first() else {
+        return false;
+    };
+    let program = program.rsplit('/').next().unwrap_or(program);
+    if NETWORK_PROGRAMS.contains(&program) {
+        return true;
+    }
+    let Some((_, subcommands)) = NETWORK_SUBCOMMANDS.iter().find(|(p, _)| *p == program) else {
+        return false;
+    };
+    if program == "rsync" {
+        // A remote side is `host:path` or `rsync://`.
+        return argv[1..]
+            .iter()
+            .any(|a| !a.starts_with('/') && a.contains(':'));
+    }
+    if subcommands.is_empty() {
+        return true;
+    }
+    argv[1..]
+        .iter()
+        .find(|a| !a.starts_with('-'))
+        .is_some_and(|sub| subcommands.contains(&sub.as_str()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assess;
+
+    fn ctx() -> Context {
+        Context::new("/w/project").with_home("/home/u")
+    }
+
+    fn needs_of(command: &str) -> SandboxNeeds {
+        let call = ToolCall::new("terminal", serde_json::json!({ "command": command }));
+        let ctx = ctx();
+        let assessment = assess(&call, &ctx);
+        needs(&call, &assessment, &ctx, &SandboxSettings::default()).unwrap_or_default()
+    }
+
+    #[test]
+    fn ordinary_work_in_the_workspace_needs_nothing() {
+        for command in [
+            "ls -la",
+            "cat src/main.rs",
+            "git status",
+            "python3 -c 'print(1)' > out.txt",
+            "echo hi > /tmp/x",
+            "make",
+            "cargo build",
+            "echo x > /dev/null",
+        ] {
+            let needs = needs_of(command);
+            assert!(!needs.widens(), "{command}: {needs:?}");
+        }
+    }
+
+    #[test]
+    fn writes_outside_the_workspace_are_named() {
+        let needs = needs_of("echo 'alias ls=rm' >> ~/.bashrc");
+        assert_eq!(needs.writes, [PathBuf::from("/home/u/.bashrc")]);
+        assert_eq!(
+            needs.words(Some(Path::new("/home/u"))),
+            ["writes outside the workspace: ~/.bashrc"]
+        );
+        let needs = needs_of("rm -rf /w/other");
+        assert_eq!(needs.writes, [PathBuf::from("/w/other")]);
+    }
+
+    #[test]
+    fn a_protected_file_inside_the_workspace_is_a_write_beyond_the_sandbox() {
+        let needs = needs_of("echo x > .git/hooks/pre-commit");
+        assert_eq!(
+            needs.writes,
+            [PathBuf::from("/w/project/.git/hooks/pre-commit")]
+        );
+    }
+
+    #[test]
+    fn network_use_is_found() {
+        for command in [
+            "curl https://example.com",
+            "git fetch origin",
+            "npm install",
+            "pip install requests",
+            "cat < /dev/tcp/127.0.0.1/80",
+            "ssh host ls",
+        ] {
+            assert!(needs_of(command).network, "{command}");
+        }
+        for command in ["git status", "npm test", "cargo build", "rsync -a a/ b/"] {
+            assert!(!needs_of(command).network, "{command}");
+        }
+        assert_eq!(needs_of("curl x").words(None), ["needs the network"]);
+    }
+
+    #[test]
+    fn the_user_s_settings_widen_the_default() {
+        let call = ToolCall::new(
+            "terminal",
+            serde_json::json!({ "command": "curl x > ~/.cache/a" }),
+        );
+        let ctx = ctx();
+        let assessment = assess(&call, &ctx);
+        let settings = SandboxSettings {
+            network: true,
+            writable: vec![PathBuf::from("~/.cache")],
+            ..SandboxSettings::default()
+        };
+        let needs = needs(&call, &assessment, &ctx, &settings).unwrap_or_default();
+        assert!(!needs.widens(), "{needs:?}");
+    }
+
+    #[test]
+    fn leaving_the_sandbox_is_its_own_need() {
+        let call = ToolCall::new(
+            "terminal",
+            serde_json::json!({ "command": "ls", "sandbox": false }),
+        );
+        let ctx = ctx();
+        let assessment = assess(&call, &ctx);
+        let found = needs(&call, &assessment, &ctx, &SandboxSettings::default());
+        assert_eq!(
+            found.as_ref().and_then(|n| n.unconfined.clone()),
+            Some(Unconfined::Requested)
+        );
+        assert_eq!(
+            found.map(|n| n.words(None)).unwrap_or_default(),
+            ["runs WITHOUT the sandbox"]
+        );
+        let other = ToolCall::new("fs_read", serde_json::json!({ "path": "x" }));
+        assert_eq!(
+            needs(
+                &other,
+                &assess(&other, &ctx),
+                &ctx,
+                &SandboxSettings::default()
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn a_system_without_a_sandbox_says_why() {
+        let call = ToolCall::new("terminal", serde_json::json!({ "command": "ls" }));
+        let ctx = ctx().with_sandbox_missing(Some("this system has no Landlock".to_owned()));
+        let assessment = assess(&call, &ctx);
+        let found = needs(&call, &assessment, &ctx, &SandboxSettings::default());
+        assert_eq!(
+            found.map(|n| n.words(None)).unwrap_or_default(),
+            ["runs without a sandbox: this system has no Landlock"]
+        );
+    }
+}

@@ -1,0 +1,38 @@
+//! Kernel confinement for the processes Warden starts for tool calls: a `terminal`
+//! command (run locally or through the editor) and a stdio MCP server.
+//!
+//! Confinement is data ([`Confinement`]: what a process may write, what it may not
+//! read, whether it may use the network, how many processes it may have) and it is
+//! applied in one place: [`exec_confined`], which the hidden `warden sandbox-exec
+//! <profile> -- <program> <args…>` runs in a fresh helper process just before it
+//! replaces itself with the program. On Linux that is a user and mount namespace (the
+//! secret locations hidden, protected files bound read-only), a process bound
+//! (`RLIMIT_NPROC`, counted in that user namespace), Landlock (filesystem and TCP) and
+//! a seccomp filter (the sockets Landlock does not cover). Other systems build, and
+//! [`Support::probe`] says confinement is unavailable there, so Warden fails closed.
+//!
+//! The crate holds no policy: which writes a call needs is the permission engine's
+//! business, and whether confinement is on is the user's.
+
+mod launch;
+mod profile;
+mod support;
+
+#[cfg(target_os = "linux")]
+mod linux;
+
+pub use launch::{EXIT_SANDBOX_FAILED, FAILURE_PREFIX, SUBCOMMAND, command_line};
+pub use linux_or_not::{ExecError, exec_confined};
+pub use profile::{
+    Confinement, DEFAULT_MAX_PROCESSES, ProfileError, READ_ONLY_IN_WORKSPACE, SECRET_LOCATIONS,
+    Workspace,
+};
+pub use support::Support;
+
+#[cfg(target_os = "linux")]
+use linux as linux_or_not;
+
+#[cfg(not(target_os = "linux"))]
+mod elsewhere;
+#[cfg(not(target_os = "linux"))]
+use elsewhere as linux_or_not;

