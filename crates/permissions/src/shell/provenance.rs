@@ -25,6 +25,9 @@ pub(super) enum Provenance {
     Unseen,
     /// Data from the network.
     Network,
+    /// The names of files `find` listed below folders it was allowed to read
+    /// (`find . -name '*.rs' | xargs wc -l`): paths, which a shell must not run.
+    Found,
 }
 
 /// Everything in one command line that holds data from the network.
