@@ -13,6 +13,7 @@ mod permissions {
     mod shell_classes;
     mod shell_env;
     mod shell_environment;
+    mod shell_layers;
     mod shell_modelled;
     mod shell_overprompting;
     mod shell_place;
