@@ -170,6 +170,8 @@ fn analyse_with(
         in_function: 0,
         expand_calls: outer.expand_calls,
         calling: false,
+        path_relative: false,
+        written_texts: Vec::new(),
     };
     // The fast way is only for a command well within the bound on tree depth: the
     // parser's tree puts a simple command's words three levels below the program node
@@ -284,6 +286,11 @@ struct Walker<'s> {
     expand_calls: bool,
     /// A call's body is being analysed (see `expand_calls`).
     calling: bool,
+    /// The command being judged has `PATH` set for it with a relative or empty entry.
+    path_relative: bool,
+    /// Files this line wrote with a text Warden knows (`echo 'ls' > s.sh`): a shell
+    /// that runs one later runs that text, which is judged as its script.
+    written_texts: Vec<(PathBuf, String)>,
 }
 
 impl Walker<'_> {
@@ -892,12 +899,41 @@ impl Walker<'_> {
                 }
                 // A call of a function the line defined runs its body with these
                 // arguments: judged as such (`cat(){ rm "$@"; }; cat -rf ~`).
+                // A script file this line wrote with a known text, run by a shell
+                // (`sh s.sh`, `. s.sh`) or as a program (`./s.sh`).
+                let script_file =
+                    if SHELLS.contains(&name.as_str()) || matches!(name.as_str(), "source" | ".") {
+                        args.iter()
+                            .find(|a| !a.text.starts_with('-'))
+                            .filter(|a| !a.dynamic)
+                            .map(|a| a.text.clone())
+                    } else if written.contains('/') {
+                        Some(written.to_string())
+                    } else {
+                        None
+                    };
+                if let Some(file) = script_file {
+                    let path = self.resolver.resolve(&file, &self.ctx).lexical;
+                    if let Some((_, text)) =
+                        self.written_texts.iter().rev().find(|(p, _)| *p == path)
+                    {
+                        scripts.push(text.clone());
+                    }
+                }
                 if expands && let Some(body) = self.functions.body_of(written) {
                     call = Some(functions::called_body(&body, args));
                 }
                 network |= DOWNLOADERS.contains(&name.as_str())
                     || matches!(stdin, Stdin::Pipe(Provenance::Network));
+                self.path_relative = assignments.iter().any(|(n, w)| {
+                    n == "PATH"
+                        && (w.dynamic
+                            || w.text
+                                .split(':')
+                                .any(|d| d.is_empty() || !d.starts_with('/')))
+                });
                 self.follow_network_data(&mut seg, &name, written, args, socket, &mut network);
+                self.path_relative = false;
                 let mut argv = vec![argv0];
                 argv.extend(args.iter().map(|w| w.text.clone()));
                 seg.argv = normalize_argv(&argv);
@@ -976,6 +1012,9 @@ impl Walker<'_> {
             return;
         }
 
+        // What a printer of known text writes into a file is that file's text.
+        let text_written =
+            matches!(seg.program.as_str(), "echo" | "printf" | "cat") && !seg.writes.is_empty();
         let index = self.segments.len();
         let secrets = secrets
             || seg
@@ -985,7 +1024,16 @@ impl Walker<'_> {
             || effects
                 .iter()
                 .any(|e| matches!(e, Effect::SecretExpansion(_)));
+        let writes: Vec<PathBuf> = seg.writes.iter().map(|w| w.lexical.clone()).collect();
         self.push_with(seg, network, secrets);
+        if text_written {
+            let stdin = script_stdin.clone();
+            if let Provenance::Known(texts) = self.stage_output(index..index + 1, &stdin) {
+                for w in writes {
+                    self.written_texts.push((w, texts.concat()));
+                }
+            }
+        }
         self.script_stdin = script_stdin;
         for script in scripts {
             self.nested(index, &script, level);
@@ -1057,6 +1105,17 @@ impl Walker<'_> {
             return false;
         }
         let ctx = &self.ctx;
+        // `/proc/self/cwd/x` (and any process's `cwd`) is the shell's folder.
+        let raw = match raw.strip_prefix("/proc/") {
+            Some(rest) => match rest.split_once("/cwd") {
+                Some((_, after)) if after.is_empty() || after.starts_with('/') => {
+                    format!("./{}", after.trim_start_matches('/'))
+                }
+                _ => raw.to_string(),
+            },
+            None => raw.to_string(),
+        };
+        let raw = raw.as_str();
         let absolute = warden_paths::absolute(&ctx.cwd, ctx.home.as_deref(), Path::new(raw));
         self.tainted
             .holds(&crate::paths::normalize_lexically(&absolute))
@@ -1089,7 +1148,15 @@ impl Walker<'_> {
             );
         }
         if !self.tainted.is_empty() {
-            if !is_system_program(written) && self.holds_network_data(written) {
+            // `PATH=.:$PATH x`: a bare name may be a file of the shell's folder.
+            let path_has_cwd = self.vars.iter().any(|(n, v)| {
+                n == "PATH"
+                    && v.as_ref()
+                        .is_none_or(|v| v.split(':').any(|d| d.is_empty() || !d.starts_with('/')))
+            }) || self.path_relative;
+            if (!is_system_program(written) || (path_has_cwd && !written.contains('/')))
+                && self.holds_network_data(written)
+            {
                 raise(
                     seg,
                     Risk::Critical,
@@ -1099,8 +1166,20 @@ impl Walker<'_> {
             let consumed = args
                 .iter()
                 .filter(|a| !a.dynamic && !a.text.starts_with('-'))
-                .find(|a| self.holds_network_data(&a.text))
-                .map(|a| a.text.clone());
+                .map(|a| a.text.strip_prefix("if=").unwrap_or(&a.text).to_string())
+                .find(|a| self.holds_network_data(a));
+            // A program that writes files its arguments name in ways Warden does not
+            // list (`sed 'w FILE'`, awk's `print > FILE`, a script) copies the data
+            // anywhere in the shell's folder.
+            if consumed.is_some()
+                && (matches!(
+                    name,
+                    "sed" | "awk" | "gawk" | "mawk" | "nawk" | "perl" | "ruby"
+                ) || INTERPRETERS.contains(&name))
+            {
+                let cwd = self.ctx.cwd.clone();
+                self.tainted.add_folder(&cwd);
+            }
             if let Some(file) = consumed {
                 *network = true;
                 if interpreter {
@@ -1301,6 +1380,33 @@ fn download_folder(name: &str, args: &[Word]) -> Option<Option<String>> {
                     || (a.text.starts_with("-O") && !a.text.starts_with("--"))
             });
             (!named).then(|| value(&["-P", "--directory-prefix"]))
+        }
+        // `scp host:x .`, `rsync host:x dir`: files from another machine.
+        "scp" | "rsync" | "sftp" => {
+            let operands: Vec<&Word> = args.iter().filter(|a| !a.text.starts_with('-')).collect();
+            let (dest, sources) = operands.split_last()?;
+            let remote = sources
+                .iter()
+                .any(|s| s.dynamic || (s.text.contains(':') && !s.text.starts_with('/')));
+            remote.then(|| {
+                Some(if dest.dynamic {
+                    ".".to_string()
+                } else {
+                    dest.text.clone()
+                })
+            })
+        }
+        // `curl -o '#1.sh' URL/{a,b}`: names made from the URL.
+        "curl"
+            if args.iter().enumerate().any(|(i, a)| {
+                (a.text == "-o" || a.text == "--output")
+                    && args
+                        .get(i + 1)
+                        .is_some_and(|v| v.dynamic || v.text.contains('#'))
+                    || a.text.starts_with("--output=") && a.text.contains('#')
+            }) =>
+        {
+            Some(value(&["--output-dir"]))
         }
         "curl" => {
             let remote = args.iter().any(|a| {

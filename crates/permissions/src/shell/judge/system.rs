@@ -151,6 +151,46 @@ fn names_a_host(input: &Input<'_>) -> Option<String> {
 
 fn package_tool_command(input: &Input<'_>) -> Verdict {
     let p = input.program;
+    // `npm pkg set scripts.test=CMD` (and `npm set-script test CMD`) writes a
+    // script that `npm test` runs later in the same line: CMD is judged now.
+    if matches!(p, "npm" | "pnpm" | "yarn" | "bun") {
+        let texts: Vec<&str> = input.args.iter().map(|a| a.text.as_str()).collect();
+        let mut scripts = Vec::new();
+        let mut unknown = false;
+        if texts.starts_with(&["pkg", "set"]) {
+            for a in &input.args[2..] {
+                if let Some(value) = a
+                    .text
+                    .strip_prefix("scripts.")
+                    .and_then(|r| r.split_once('='))
+                    .map(|(_, v)| v)
+                {
+                    if a.dynamic {
+                        unknown = true;
+                    } else {
+                        scripts.push(value.to_string());
+                    }
+                }
+            }
+        } else if texts.first() == Some(&"set-script") {
+            match input.args.get(2) {
+                Some(cmd) if !cmd.dynamic => scripts.push(cmd.text.clone()),
+                Some(_) => unknown = true,
+                None => {}
+            }
+        }
+        if unknown || !scripts.is_empty() {
+            let mut v = Verdict::new(
+                Risk::Medium,
+                format!(
+                    "Runs {p} to set a package script, which later commands run; the script is judged on its own."
+                ),
+            );
+            v.opaque = unknown;
+            v.scripts = scripts;
+            return v;
+        }
+    }
     let sub = input
         .args
         .iter()
