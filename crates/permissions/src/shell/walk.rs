@@ -699,6 +699,29 @@ impl Walker<'_> {
         // The body of a line's function this command calls, with its arguments.
         let mut call: Option<String> = None;
 
+        // A wrapper given as a path outside the system folders (`./busybox cat f`) is
+        // a program of that folder, whatever it is named.
+        if let Some(w) = words_
+            .get(..unwrapped.start.min(words_.len()))
+            .and_then(|peeled| {
+                peeled.iter().find(|w| {
+                    w.text.contains('/')
+                        && !is_system_program(&w.text)
+                        && unwrapped
+                            .wrappers
+                            .contains(&basename(&w.text).to_ascii_lowercase())
+                })
+            })
+        {
+            raise(
+                &mut seg,
+                Risk::High,
+                format!(
+                    "Runs {}, a program outside the standard system folders.",
+                    w.text
+                ),
+            );
+        }
         if let Some((risk, why)) = &unwrapped.floor {
             raise(&mut seg, *risk, why.clone());
         }

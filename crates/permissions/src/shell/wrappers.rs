@@ -589,7 +589,11 @@ fn data_wrapper(spec: &Spec, words: &[Word], mut i: usize, out: &mut Unwrapped) 
     {
         return Ok(None);
     }
-    if let Some((risk, why)) = spec.floor {
+    // The strictest floor of the wrappers peeled wins: `sudo chroot /` stays
+    // Critical for `sudo`, though `chroot` alone is High.
+    if let Some((risk, why)) = spec.floor
+        && out.floor.as_ref().is_none_or(|(r, _)| risk > *r)
+    {
         out.floor = Some((risk, why.to_string()));
     }
     Ok(Some(i + spec.operands))

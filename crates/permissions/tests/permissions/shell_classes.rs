@@ -210,3 +210,36 @@ fn network_data_is_followed_through_other_names() {
 fn build_entry_points_written_on_the_line_are_judged() {
     check_table(ENTRY_POINTS, true);
 }
+
+/// A wrapper given as a path outside the system folders is that folder's program.
+#[test]
+fn a_wrapper_outside_the_system_folders_is_not_trusted() {
+    check_table(
+        &[
+            ("./busybox cat README.md", High),
+            ("/tmp/env ls", High),
+            ("env ./busybox ls", High),
+        ],
+        true,
+    );
+    check_table(&[("/usr/bin/env ls", Low), ("busybox ls", Low)], false);
+}
+
+/// Found by the GTFOBins corpus: a stack of wrappers keeps the strictest floor, and
+/// mosh's `--server`/`--ssh` are commands.
+#[test]
+fn the_strictest_wrapper_floor_wins() {
+    check_table(
+        &[
+            ("sudo chroot /", Critical),
+            ("sudo nsenter /bin/sh", Critical),
+            ("sudo systemd-run -S", Critical),
+            ("sudo systemd-run --pty /bin/sh", Critical),
+            (
+                "mosh --server='sudo /usr/bin/mosh-server' localhost",
+                Critical,
+            ),
+        ],
+        true,
+    );
+}

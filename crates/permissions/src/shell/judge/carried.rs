@@ -93,6 +93,7 @@ const TABLE: &[CommandArg] = &[
     arg("runuser", None, &["-c", "--command"], Script),
     arg("flock", None, &["-c", "--command"], Script),
     arg("sg", None, &["-c"], Script),
+    arg("mosh", None, &["--server", "--ssh"], Script),
     arg("ssh", None, &["-oProxyCommand", "-oLocalCommand"], Script),
     arg("scp", None, &["-oProxyCommand", "-S"], Script),
     arg("sftp", None, &["-oProxyCommand", "-S"], Script),
