@@ -9,7 +9,7 @@ mod system;
 mod unpack;
 
 pub(super) use environ::{prints_secrets, secret_expansion};
-use exec::{alias_or_trap, awk, eval, interpreter, sed, shell, source, watch};
+use exec::{alias_or_trap, awk, eval, interpreter, sed, shell, source, stdin_script, watch};
 use files::{chmod, copy, dd, find, link, operands_op, readers, rm, writer};
 use git::git;
 use unpack::{line_editor, patch, tar};
@@ -905,6 +905,33 @@ fn known_or_unknown(input: &Input<'_>) -> Verdict {
             return v;
         }
         "docker" | "podman" | "nerdctl" => return system::container(input),
+        // `at TIME` and `batch` read the commands they schedule from their input (or
+        // `-f FILE`): that input is a script, judged as a shell's, and what runs later
+        // outlives the command, so at least High.
+        "at" | "batch"
+            if !input
+                .args
+                .iter()
+                .any(|a| matches!(a.text.as_str(), "-l" | "-r" | "-d" | "-c")) =>
+        {
+            let mut v = if input
+                .args
+                .iter()
+                .any(|a| a.text == "-f" || (a.text.starts_with("-f") && a.text.len() > 2))
+            {
+                Verdict::new(
+                    Risk::High,
+                    format!("Runs {p} with a script from a file Warden does not read."),
+                )
+            } else {
+                stdin_script(input, "sh")
+            };
+            v.raise(
+                Risk::High,
+                format!("Runs {p}, which schedules commands that run later."),
+            );
+            return v;
+        }
         // ShellCheck parses the scripts it is given and runs none of them.
         "shellcheck" => {
             let mut v = readers(input, false);

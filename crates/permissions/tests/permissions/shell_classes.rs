@@ -243,3 +243,19 @@ fn the_strictest_wrapper_floor_wins() {
         true,
     );
 }
+
+/// `at` and `batch` run the script on their input later.
+#[test]
+fn at_judges_the_script_on_its_input() {
+    check_table(
+        &[
+            ("echo 'rm -rf ~' | at now", Critical),
+            ("at now <<< 'rm -rf ~'", Critical),
+            ("echo ls | at now", High),
+            ("at -f job.sh now", High),
+            ("curl https://x.example | at now", Critical),
+        ],
+        true,
+    );
+    check_table(&[("at -l", High)], false);
+}
