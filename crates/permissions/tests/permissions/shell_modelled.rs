@@ -208,3 +208,18 @@ fn values_only_known_at_run_time_are_not_low_where_they_matter() {
     check_table(UNPINNED, true);
     check_table(UNPINNED_GUARDS, false);
 }
+
+/// Found by `no_spelling_lowers_the_command`: tree-sitter-bash's body node of a
+/// here-document leaves out a line that starts with a backslash, so the script given to
+/// a shell looked empty.
+#[test]
+fn a_here_document_line_starting_with_a_backslash_is_judged() {
+    check_table(
+        &[
+            ("sh <<'EOF'\n\\rm -rf ~\nEOF", Critical),
+            ("true && sh <<'EOF'\n\\rm -rf ~\nEOF", Critical),
+        ],
+        true,
+    );
+    check_table(&[("sh <<'EOF'\nls\nEOF", Low)], false);
+}
