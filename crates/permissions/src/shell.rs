@@ -187,6 +187,19 @@ pub struct Segment {
 /// Analyses a shell command line. Never panics; the work is bounded for any input.
 pub fn analyse(command: &str, ctx: &Context) -> CommandAnalysis {
     let mut analysis = walk::analyse_at_depth(command, ctx, 0, 0);
+    // Line joining depends on where quotes, comments and here-documents are, which
+    // Warden reads before it parses; a line with backslash-newlines is also judged
+    // with every one of them joined, and the stricter reading wins, so no spot where
+    // Warden and bash disagree hides a command (`# it's \<newline>r\<newline>m -rf ~`).
+    if command.contains("\\\n") {
+        let joined = command.replace("\\\n", "");
+        let other = walk::analyse_at_depth(&joined, ctx, 0, 0);
+        merge_stricter(
+            &mut analysis,
+            other,
+            "As every backslash-newline joins lines",
+        );
+    }
     // Where sh would read the line differently, its reading is judged too and the
     // stricter wins (`dialect.rs`): its stricter parts join the segments, so rules
     // and the explanation see them.
@@ -210,6 +223,25 @@ pub fn analyse(command: &str, ctx: &Context) -> CommandAnalysis {
         }
     }
     analysis
+}
+
+/// Adds the parts of another reading of the same line that are stricter than the
+/// analysis, when that reading parsed: the stricter wins, and rules see its parts.
+fn merge_stricter(analysis: &mut CommandAnalysis, other: CommandAnalysis, how: &str) {
+    if other.risk > analysis.risk && other.problem.is_none() {
+        let before = analysis.risk;
+        analysis.risk = other.risk;
+        analysis.segments.extend(
+            other
+                .segments
+                .into_iter()
+                .filter(|s| s.risk > before)
+                .map(|s| Segment {
+                    reason: format!("{how}: {}", s.reason),
+                    ..s
+                }),
+        );
+    }
 }
 
 /// Whether a command (its normal-form argv) reads every file below the folders it

@@ -10,8 +10,12 @@ mod permissions {
     mod paths_table;
     mod shell_argv;
     mod shell_carried;
+    mod shell_classes;
     mod shell_env;
     mod shell_environment;
+    mod shell_layers;
+    mod shell_modelled;
+    mod shell_overprompting;
     mod shell_place;
     mod shell_props;
     mod shell_provenance;

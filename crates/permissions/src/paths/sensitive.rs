@@ -178,7 +178,24 @@ fn classify_exec_config(path: &Path, names: &[String], ctx: &Context) -> Option<
             ".config/nvim",
             ".config/zed",
             ".config/code/user",
+            ".config/vscodium/user",
+            ".config/cursor/user",
+            ".config/sublime-text",
+            ".config/emacs",
+            ".config/doom",
+            ".config/fish",
             ".vim",
+            ".emacs.d",
+            ".cursor",
+            ".cargo/bin",
+            ".pyenv/shims",
+            ".pyenv/bin",
+            ".rbenv/shims",
+            ".nodenv/shims",
+            ".volta/bin",
+            ".nvm",
+            ".oh-my-zsh",
+            ".local/share/applications",
         ];
         if let Ok(rest) = path.strip_prefix(home) {
             let rest = rest.to_string_lossy().to_lowercase();
@@ -202,6 +219,13 @@ fn classify_exec_config(path: &Path, names: &[String], ctx: &Context) -> Option<
         ".pam_environment",
         "sitecustomize.py",
         "usercustomize.py",
+        // An MCP server list starts the programs it names; a toolchain file picks
+        // the compiler (a custom toolchain is any folder of programs).
+        ".mcp.json",
+        "rust-toolchain",
+        "rust-toolchain.toml",
+        ".curlrc",
+        ".wgetrc",
     ];
     if FILES.contains(&last) {
         return found;
@@ -210,6 +234,7 @@ fn classify_exec_config(path: &Path, names: &[String], ctx: &Context) -> Option<
         (Some(".cargo"), "config" | "config.toml") => return found,
         (Some(".vscode"), "settings.json" | "tasks.json" | "launch.json") => return found,
         (Some(".zed"), "settings.json" | "tasks.json") => return found,
+        (Some(".cursor" | ".vscode" | ".roo" | ".kiro"), "mcp.json") => return found,
         _ => {}
     }
     // A `.pth` file in a Python packages folder runs its `import` lines at every
@@ -258,6 +283,14 @@ fn classify_name(name: &str) -> Option<Sensitive> {
         ".cshrc",
         ".tcshrc",
         ".inputrc",
+        // X session and Emacs start-up files run their code at each session.
+        ".xprofile",
+        ".xinitrc",
+        ".xsession",
+        ".xsessionrc",
+        ".emacs",
+        ".emacs.el",
+        ".spacemacs",
     ];
     const CREDENTIAL_FILES: &[&str] = &[
         ".netrc",
@@ -267,6 +300,10 @@ fn classify_name(name: &str) -> Option<Sensitive> {
         ".pypirc",
         ".pgpass",
         ".my.cnf",
+        "credentials.json",
+        "client_secret.json",
+        "service-account.json",
+        "terraform.tfvars",
     ];
     const KEY_SUFFIXES: &[&str] = &[
         ".pem",
@@ -295,7 +332,8 @@ fn classify_name(name: &str) -> Option<Sensitive> {
         return Some(Sensitive::EnvFile);
     }
     // Terraform state holds every secret the managed resources were created with.
-    if name.ends_with(".tfstate") || name.ends_with(".tfstate.backup") {
+    if name.ends_with(".tfstate") || name.ends_with(".tfstate.backup") || name.ends_with(".tfvars")
+    {
         return Some(Sensitive::CloudCredentials);
     }
     if KEY_SUFFIXES

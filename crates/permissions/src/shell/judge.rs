@@ -9,7 +9,7 @@ mod system;
 mod unpack;
 
 pub(super) use environ::{prints_secrets, secret_expansion};
-use exec::{alias_or_trap, awk, eval, interpreter, sed, shell, source, watch};
+use exec::{alias_or_trap, awk, eval, interpreter, sed, shell, source, stdin_script, watch};
 use files::{chmod, copy, dd, find, link, operands_op, readers, rm, writer};
 use git::git;
 use unpack::{line_editor, patch, tar};
@@ -349,6 +349,21 @@ const HARMLESS: &[&str] = &[
     "xxd",
 ];
 
+/// Readers that print counts, sizes, names or digests of files, never their content.
+const COUNTERS: &[&str] = &[
+    "wc",
+    "du",
+    "ls",
+    "stat",
+    "file",
+    "md5sum",
+    "sha1sum",
+    "sha256sum",
+    "sha512sum",
+    "cksum",
+    "b2sum",
+];
+
 const POWER: &[&str] = &["shutdown", "reboot", "halt", "poweroff"];
 
 const PRIVILEGE: &[&str] = &[
@@ -362,6 +377,28 @@ const PRIVILEGE: &[&str] = &[
 ];
 
 const DISK_TOOLS: &[&str] = &[
+    "mkdosfs",
+    "mkntfs",
+    "mkexfatfs",
+    "ddrescue",
+    "dcfldd",
+    "dc3dd",
+    "nvme",
+    "mdadm",
+    "hdparm",
+    "sg_format",
+    "tune2fs",
+    "resize2fs",
+    "e2fsck",
+    "debugfs",
+    "dmsetup",
+    "kpartx",
+    "lvcreate",
+    "lvresize",
+    "vgcreate",
+    "pvcreate",
+    "flashrom",
+    "partclone",
     "fdisk",
     "sfdisk",
     "cfdisk",
@@ -387,6 +424,22 @@ pub(super) const NETWORK: &[&str] = &[
 
 /// Judges one simple command.
 pub(super) fn judge(input: &Input<'_>) -> Verdict {
+    // `find DIR … | xargs wc -l`: the operands xargs adds are files below folders
+    // `find` was allowed to read, and a program that only counts or lists them
+    // shows none of their content.
+    let counted;
+    let input = if input.xargs
+        && matches!(input.stdin, Stdin::Pipe(Provenance::Found))
+        && COUNTERS.contains(&input.program)
+    {
+        counted = Input {
+            xargs: false,
+            ..*input
+        };
+        &counted
+    } else {
+        input
+    };
     if let Some(v) = version_query(input) {
         return v;
     }
@@ -635,6 +688,17 @@ fn unknown_program(input: &Input<'_>) -> Verdict {
         format!("Runs {p}, a program Warden does not know."),
     );
     // Bounded work for hostile input: the first words are where a command goes.
+    // Past the bound Warden has not read where the command goes: not read, so
+    // Critical, rather than High as if it had been read.
+    if input.args.len() > MAX_SUFFIXES {
+        v.opaque = true;
+        v.raise(
+            Risk::High,
+            format!(
+                "Runs {p}, a program Warden does not know, with more than {MAX_SUFFIXES} arguments, not all of which were read as a command it may run."
+            ),
+        );
+    }
     for (k, word) in input.args.iter().enumerate().take(MAX_SUFFIXES) {
         // A word only known at run time may be the program it runs: Warden cannot
         // see what that is.
@@ -671,6 +735,24 @@ fn unknown_program(input: &Input<'_>) -> Verdict {
     v
 }
 
+/// Whether Warden has a judgement of its own for the program `name`: a function
+/// named like it shadows it.
+pub(super) fn knows(name: &str) -> bool {
+    let ctx = Context::new("/");
+    let resolver = Resolver::new(&ctx);
+    super::wrappers::is_wrapper(name)
+        || known_program(&Input {
+            program: name,
+            args: &[],
+            ctx: &ctx,
+            resolver: &resolver,
+            xargs: false,
+            stdin: &Stdin::Inherited,
+            substituted_download: false,
+        })
+        .is_some()
+}
+
 /// How many of an unknown program's arguments are tried as the start of a command.
 const MAX_SUFFIXES: usize = 32;
 
@@ -700,7 +782,7 @@ fn known_or_unknown(input: &Input<'_>) -> Verdict {
             format!("Runs {p}, which changes the run level."),
         );
     }
-    if p.starts_with("mkfs") || DISK_TOOLS.contains(&p) {
+    if p.starts_with("mkfs") || p.starts_with("fsck") || DISK_TOOLS.contains(&p) {
         return Verdict::new(
             Risk::Critical,
             format!("Runs {p}, which rewrites disks or file systems."),
@@ -784,6 +866,106 @@ fn known_or_unknown(input: &Input<'_>) -> Verdict {
         }
         "xxd" if input.args.iter().any(|a| !a.text.starts_with('-')) => {
             return readers(input, false);
+        }
+        // `make --eval TEXT` / `-E TEXT` evaluates make text: `$(shell …)` runs
+        // commands before any rule.
+        "make" | "gmake"
+            if input.args.iter().any(|a| {
+                a.dynamic
+                    || a.text == "-E"
+                    || a.text.starts_with("--eval")
+                    || (a.text.starts_with("-E") && !a.text.starts_with("--"))
+            }) =>
+        {
+            return Verdict::new(
+                Risk::High,
+                format!(
+                    "Runs {p} with make text from the command line (--eval), which can run any command."
+                ),
+            );
+        }
+        "yq" if input.args.iter().any(|a| {
+            a.text == "-i"
+                || a.text.starts_with("--inplace")
+                || (a.text.starts_with('-') && !a.text.starts_with("--") && a.text.contains('i'))
+        }) =>
+        {
+            let mut v = Verdict::new(
+                Risk::Medium,
+                "Runs yq -i, which rewrites the files it is given.",
+            );
+            for operand in input
+                .args
+                .iter()
+                .filter(|a| !a.text.starts_with('-'))
+                .skip(1)
+            {
+                v.word(FileOp::Write, operand, input);
+            }
+            return v;
+        }
+        "docker" | "podman" | "nerdctl" => return system::container(input),
+        // `at TIME` and `batch` read the commands they schedule from their input (or
+        // `-f FILE`): that input is a script, judged as a shell's, and what runs later
+        // outlives the command, so at least High.
+        "at" | "batch"
+            if !input
+                .args
+                .iter()
+                .any(|a| matches!(a.text.as_str(), "-l" | "-r" | "-d" | "-c")) =>
+        {
+            let mut v = if input
+                .args
+                .iter()
+                .any(|a| a.text == "-f" || (a.text.starts_with("-f") && a.text.len() > 2))
+            {
+                Verdict::new(
+                    Risk::High,
+                    format!("Runs {p} with a script from a file Warden does not read."),
+                )
+            } else {
+                stdin_script(input, "sh")
+            };
+            v.raise(
+                Risk::High,
+                format!("Runs {p}, which schedules commands that run later."),
+            );
+            return v;
+        }
+        // ShellCheck parses the scripts it is given and runs none of them.
+        "shellcheck" => {
+            let mut v = readers(input, false);
+            v.raise(
+                Risk::Low,
+                "Runs shellcheck, which only reads the scripts it checks.",
+            );
+            return v;
+        }
+        // `unzip -l`/`-v`/`-t`/`-Z` list or test an archive; `zipinfo` lists one.
+        "zipinfo" => return readers(input, false),
+        "unzip"
+            if input.args.first().is_some_and(|a| {
+                !a.dynamic
+                    && a.text.starts_with('-')
+                    && !a.text.starts_with("--")
+                    && a.text[1..].chars().all(|c| {
+                        matches!(
+                            c,
+                            'l' | 'v' | 't' | 'Z' | 'q' | '1' | '2' | 's' | 'm' | 'h' | 'M'
+                        )
+                    })
+                    && a.text[1..].contains(['l', 'v', 't', 'Z'])
+            }) && !input.args.iter().any(|a| a.text == "-d") =>
+        {
+            return readers(input, false);
+        }
+        // `rustc --print KIND`, `rustc -vV`: what the compiler knows, printed. A
+        // `KIND=PATH` writes a file, so it is not here.
+        "rustc" if !input.args.is_empty() && rustc_prints(input.args) => {
+            return Verdict::new(
+                Risk::Low,
+                "Asks rustc what it knows (version, targets, settings).",
+            );
         }
         "cargo" | "npm" | "pnpm" | "yarn" | "bun" | "go" | "pip" | "pip3" | "uv" | "poetry"
         | "pipenv" | "gem" | "bundle" | "composer" | "deno" | "dotnet" | "swift" | "mix"
@@ -974,4 +1156,40 @@ fn is_build_tool(p: &str) -> bool {
         "ld",
     ];
     BUILD.contains(&p)
+}
+
+/// `rustc --print KIND [--target T]`, `rustc -vV`, `rustc --version --verbose`.
+fn rustc_prints(args: &[Word]) -> bool {
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        i += 1;
+        if a.dynamic {
+            return false;
+        }
+        match a.text.as_str() {
+            "-v" | "-V" | "-vV" | "-Vv" | "--version" | "--verbose" => {}
+            "--print" | "--target" => {
+                let Some(value) = args.get(i) else {
+                    return false;
+                };
+                i += 1;
+                if value.dynamic || value.text.contains(['=', '/']) {
+                    return false;
+                }
+            }
+            t => {
+                let Some(kind) = t
+                    .strip_prefix("--print=")
+                    .or_else(|| t.strip_prefix("--target="))
+                else {
+                    return false;
+                };
+                if kind.contains(['=', '/']) {
+                    return false;
+                }
+            }
+        }
+    }
+    true
 }

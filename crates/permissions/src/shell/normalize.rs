@@ -375,7 +375,17 @@ fn normalize_options(spec: &Spec, program: &str, args: &[String]) -> Vec<String>
                 Some((n, v)) => (n, Some(v.to_string())),
                 None => (long, None),
             };
-            match spec.long.iter().find(|(l, _)| *l == name) {
+            // GNU `getopt_long` and git take any unambiguous prefix of a long
+            // option: `--rec` is `--recursive`, `--forc` is `--force`.
+            let found = spec.long.iter().find(|(l, _)| *l == name).or_else(|| {
+                let mut matches = spec
+                    .long
+                    .iter()
+                    .filter(|(l, _)| !name.is_empty() && l.starts_with(name));
+                let first = matches.next()?;
+                matches.all(|(_, s)| *s == first.1).then_some(first)
+            });
+            match found {
                 Some((_, short)) if spec.valued.contains(*short) => {
                     let value = attached.or_else(|| {
                         let v = args.get(i).cloned();

@@ -25,6 +25,9 @@ pub(super) enum Provenance {
     Unseen,
     /// Data from the network.
     Network,
+    /// The names of files `find` listed below folders it was allowed to read
+    /// (`find . -name '*.rs' | xargs wc -l`): paths, which a shell must not run.
+    Found,
 }
 
 /// Everything in one command line that holds data from the network.
@@ -59,9 +62,32 @@ impl Tainted {
         }
     }
 
-    /// Whether `path` (lexical) may hold data from the network.
+    /// Whether `path` (lexical) may hold data from the network. A path with glob
+    /// characters holds it when it may match such a file (`sh ./*.sh`).
     pub fn holds(&self, path: &Path) -> bool {
-        self.files.iter().any(|f| f == path) || self.folders.iter().any(|d| path.starts_with(d))
+        if self.files.iter().any(|f| f == path) || self.folders.iter().any(|d| path.starts_with(d))
+        {
+            return true;
+        }
+        let text = path.to_string_lossy();
+        if !text.contains(['*', '?', '[']) {
+            return false;
+        }
+        let Ok(glob) = globset::GlobBuilder::new(&text)
+            .literal_separator(true)
+            .build()
+            .map(|g| g.compile_matcher())
+        else {
+            // A pattern Warden cannot read may match anything.
+            return true;
+        };
+        self.files.iter().any(|f| glob.is_match(f))
+            || self.folders.iter().any(|d| {
+                // A pattern below a marked folder may match a file in it.
+                let prefix: String = text.split(['*', '?', '[']).next().unwrap_or("").to_string();
+                Path::new(&prefix).starts_with(d)
+                    || d.starts_with(Path::new(prefix.trim_end_matches('/')))
+            })
     }
 
     /// Whether some file or folder holding network data lies within `folder` (or

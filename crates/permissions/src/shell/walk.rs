@@ -2,6 +2,8 @@
 
 mod cwd;
 mod functions;
+mod loops;
+mod modelled;
 mod parse;
 mod plain;
 mod redirect;
@@ -88,13 +90,29 @@ pub(super) fn analyse_in_dialect(
 }
 
 /// What a script gets from the command line that runs it.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct Outer {
     /// Its standard input.
     pub stdin: Stdin,
     /// The files and folders (and, for `eval` and `source`, variables) that hold data
     /// from the network: files are shared by every shell.
     pub tainted: Tainted,
+    /// The functions the line defined so far: `eval` and `source` define them in the
+    /// same shell, so a cycle split across several is still one cycle.
+    pub functions: functions::Functions,
+    /// Whether calls of those functions are judged as their bodies.
+    pub expand_calls: bool,
+}
+
+impl Default for Outer {
+    fn default() -> Outer {
+        Outer {
+            stdin: Stdin::default(),
+            tainted: Tainted::default(),
+            functions: functions::Functions::default(),
+            expand_calls: true,
+        }
+    }
 }
 
 /// [`analyse_at_depth`], with the reader of plain commands given (the tests pass one
@@ -108,7 +126,7 @@ fn analyse_with(
     plain_words: fn(&str) -> Option<Vec<Word>>,
     dialect: Dialect,
     outer: Outer,
-) -> (CommandAnalysis, PathBuf, Tainted) {
+) -> (CommandAnalysis, PathBuf, Tainted, functions::Functions) {
     // Where the shell is when Warden cannot know (see `cwd.rs`).
     let unknown = PathBuf::from("/");
     let mut problems: Vec<String> = Vec::new();
@@ -121,7 +139,7 @@ fn analyse_with(
                 command.len()
             )),
         };
-        return (analysis, unknown, outer.tainted);
+        return (analysis, unknown, outer.tainted, outer.functions);
     }
     if command.len() > MAX_COMMAND_BYTES {
         problems.push(format!(
@@ -146,8 +164,14 @@ fn analyse_with(
         network: Vec::new(),
         place: cwd::Place::default(),
         dialect,
-        functions: functions::Functions::default(),
+        functions: outer.functions,
         secrets: Vec::new(),
+        unmodelled: Vec::new(),
+        in_function: 0,
+        expand_calls: outer.expand_calls,
+        calling: false,
+        path_relative: false,
+        written_texts: Vec::new(),
     };
     // The fast way is only for a command well within the bound on tree depth: the
     // parser's tree puts a simple command's words three levels below the program node
@@ -170,7 +194,7 @@ fn analyse_with(
                 segments: Vec::new(),
                 problem: Some("the shell parser failed".to_string()),
             };
-            return (analysis, unknown, walker.tainted);
+            return (analysis, unknown, walker.tainted, walker.functions);
         };
         let root = tree.root_node();
         walker.walk(root, level);
@@ -180,6 +204,9 @@ fn analyse_with(
         }
     }
     walker.secrets_leaving();
+    for segment in std::mem::take(&mut walker.unmodelled) {
+        walker.push(segment);
+    }
     problems.extend(walker.problems);
     problems.dedup();
     let mut risk = walker
@@ -213,7 +240,7 @@ fn analyse_with(
         segments: walker.segments,
         problem,
     };
-    (analysis, cwd, walker.tainted)
+    (analysis, cwd, walker.tainted, walker.functions)
 }
 
 struct Walker<'s> {
@@ -248,6 +275,22 @@ struct Walker<'s> {
     functions: functions::Functions,
     /// For each segment: whether it reads or prints what may be secrets.
     secrets: Vec<bool>,
+    /// Constructs the analyser does not model, one segment each (`modelled.rs`),
+    /// added after the walk.
+    unmodelled: Vec<Segment>,
+    /// How many function bodies the walk is inside: calls there are not expanded
+    /// (the call graph is judged by `functions.rs`).
+    in_function: usize,
+    /// Calls of the line's functions are judged as their bodies (off inside such a
+    /// body, so that mutual recursion does not multiply the work).
+    expand_calls: bool,
+    /// A call's body is being analysed (see `expand_calls`).
+    calling: bool,
+    /// The command being judged has `PATH` set for it with a relative or empty entry.
+    path_relative: bool,
+    /// Files this line wrote with a text Warden knows (`echo 'ls' > s.sh`): a shell
+    /// that runs one later runs that text, which is judged as its script.
+    written_texts: Vec<(PathBuf, String)>,
 }
 
 impl Walker<'_> {
@@ -286,8 +329,23 @@ impl Walker<'_> {
         if self.full() {
             return;
         }
+        // The one place that asks whether the walk models this piece of syntax.
+        if node.is_named() {
+            self.check_modelled(node);
+        }
         match node.kind() {
             "command" => self.command(node, &[], level),
+            "for_statement" => self.for_loop(node, level),
+            "while_statement" | "c_style_for_statement" => self.loop_statement(node, level),
+            "unset_command" => {
+                let mut cursor = node.walk();
+                let names: Vec<String> = node
+                    .named_children(&mut cursor)
+                    .map(|c| self.text(c).to_string())
+                    .collect();
+                self.walk_children(node, level);
+                self.forget(vars::Assigns::Names(names));
+            }
             "redirected_statement" => {
                 let mut cursor = node.walk();
                 let redirects: Vec<Node<'_>> = node
@@ -296,6 +354,11 @@ impl Walker<'_> {
                 match node.child_by_field_name("body") {
                     Some(body) if body.kind() == "command" => {
                         self.command(body, &redirects, level + 1);
+                    }
+                    // `a && sh <<EOF`: the grammar hangs the redirections on the
+                    // whole list, bash gives them to its last command.
+                    Some(body) if body.kind() == "list" => {
+                        self.list_redirected(body, &redirects, level + 1);
                     }
                     body => {
                         if let Some(body) = body {
@@ -411,6 +474,19 @@ impl Walker<'_> {
                 Stdin::Text(None) => Provenance::Unseen,
                 Stdin::Inherited => Provenance::Plain,
             },
+            "find"
+                if seg.risk == Risk::Low
+                    && !seg.dynamic_args
+                    && !seg.argv.iter().any(|a| {
+                        a.starts_with("-exec")
+                            || a.starts_with("-ok")
+                            || a.starts_with("-fprint")
+                            || a.starts_with("-fls")
+                            || a == "-delete"
+                    }) =>
+            {
+                Provenance::Found
+            }
             p if (READERS.contains(&p) || PATTERN_READERS.contains(&p))
                 && !seg.reads.is_empty()
                 && !seg.dynamic_args =>
@@ -620,7 +696,32 @@ impl Walker<'_> {
         };
         seg.dynamic_args = inner.iter().skip(1).any(|w| w.dynamic);
         let mut scripts: Vec<String> = Vec::new();
+        // The body of a line's function this command calls, with its arguments.
+        let mut call: Option<String> = None;
 
+        // A wrapper given as a path outside the system folders (`./busybox cat f`) is
+        // a program of that folder, whatever it is named.
+        if let Some(w) = words_
+            .get(..unwrapped.start.min(words_.len()))
+            .and_then(|peeled| {
+                peeled.iter().find(|w| {
+                    w.text.contains('/')
+                        && !is_system_program(&w.text)
+                        && unwrapped
+                            .wrappers
+                            .contains(&basename(&w.text).to_ascii_lowercase())
+                })
+            })
+        {
+            raise(
+                &mut seg,
+                Risk::High,
+                format!(
+                    "Runs {}, a program outside the standard system folders.",
+                    w.text
+                ),
+            );
+        }
         if let Some((risk, why)) = &unwrapped.floor {
             raise(&mut seg, *risk, why.clone());
         }
@@ -739,16 +840,74 @@ impl Walker<'_> {
                     };
                     ctx
                 });
-                let verdict = judge::judge(&Input {
-                    program: &name,
-                    args,
-                    ctx: moved_ctx.as_ref().unwrap_or(&self.ctx),
-                    resolver: &self.resolver,
-                    xargs: unwrapped.xargs,
-                    stdin: &stdin,
-                    substituted_download,
-                });
+                // A function the line defined (and that shadows no program) is judged
+                // by its body, called with these arguments, below.
+                let function = self
+                    .functions
+                    .body_of(written)
+                    .filter(|_| !unwrapped.xargs && !judge::knows(&name));
+                let expands = self.expand_calls && self.in_function == 0;
+                let verdict = if function.is_some() {
+                    if expands || args.is_empty() {
+                        judge::Verdict {
+                            reason: format!(
+                                "Calls {written}, a function this command defines, whose body is judged with these arguments."
+                            ),
+                            ..judge::Verdict::default()
+                        }
+                    } else {
+                        judge::Verdict {
+                            risk: Risk::Medium,
+                            reason: format!(
+                                "Calls {written}, a function this command defines, with arguments Warden does not follow into its body here."
+                            ),
+                            ..judge::Verdict::default()
+                        }
+                    }
+                } else {
+                    judge::judge(&Input {
+                        program: &name,
+                        args,
+                        ctx: moved_ctx.as_ref().unwrap_or(&self.ctx),
+                        resolver: &self.resolver,
+                        xargs: unwrapped.xargs,
+                        stdin: &stdin,
+                        substituted_download,
+                    })
+                };
                 raise(&mut seg, verdict.risk, verdict.reason);
+                // What the analyser does not model raises the line (`modelled.rs`).
+                let known_arithmetic = name == "let" && self.let_is_known(args);
+                let construct = if unwrapped.wrappers.iter().any(|w| w == "coproc") {
+                    Some(
+                        "coproc, which runs a command beside the shell with pipes Warden does not follow",
+                    )
+                } else {
+                    modelled::unmodelled_command(&name, args, known_arithmetic)
+                };
+                if let Some(construct) = construct {
+                    raise(
+                        &mut seg,
+                        Risk::Medium,
+                        format!(
+                            "Uses {construct}: Warden does not model it, so the command is not low-risk."
+                        ),
+                    );
+                    self.forget(vars::Assigns::All);
+                }
+                if let Some(word) = modelled::unpinned_value(&name, args) {
+                    raise(
+                        &mut seg,
+                        Risk::Medium,
+                        format!(
+                            "Gives {name} {}, a value only known at run time, which may be an option or a path Warden did not judge.",
+                            word.text
+                        ),
+                    );
+                }
+                if let Some(assigns) = vars::assigned_by(&name, args) {
+                    self.forget(assigns);
+                }
                 secrets |= verdict.secrets;
                 seg.writes.extend(verdict.writes);
                 seg.reads.extend(verdict.reads);
@@ -761,9 +920,43 @@ impl Walker<'_> {
                         format!("Runs {written}, a program outside the standard system folders."),
                     );
                 }
+                // A call of a function the line defined runs its body with these
+                // arguments: judged as such (`cat(){ rm "$@"; }; cat -rf ~`).
+                // A script file this line wrote with a known text, run by a shell
+                // (`sh s.sh`, `. s.sh`) or as a program (`./s.sh`).
+                let script_file =
+                    if SHELLS.contains(&name.as_str()) || matches!(name.as_str(), "source" | ".") {
+                        args.iter()
+                            .find(|a| !a.text.starts_with('-'))
+                            .filter(|a| !a.dynamic)
+                            .map(|a| a.text.clone())
+                    } else if written.contains('/') {
+                        Some(written.to_string())
+                    } else {
+                        None
+                    };
+                if let Some(file) = script_file {
+                    let path = self.resolver.resolve(&file, &self.ctx).lexical;
+                    if let Some((_, text)) =
+                        self.written_texts.iter().rev().find(|(p, _)| *p == path)
+                    {
+                        scripts.push(text.clone());
+                    }
+                }
+                if expands && let Some(body) = self.functions.body_of(written) {
+                    call = Some(functions::called_body(&body, args));
+                }
                 network |= DOWNLOADERS.contains(&name.as_str())
                     || matches!(stdin, Stdin::Pipe(Provenance::Network));
+                self.path_relative = assignments.iter().any(|(n, w)| {
+                    n == "PATH"
+                        && (w.dynamic
+                            || w.text
+                                .split(':')
+                                .any(|d| d.is_empty() || !d.starts_with('/')))
+                });
                 self.follow_network_data(&mut seg, &name, written, args, socket, &mut network);
+                self.path_relative = false;
                 let mut argv = vec![argv0];
                 argv.extend(args.iter().map(|w| w.text.clone()));
                 seg.argv = normalize_argv(&argv);
@@ -842,6 +1035,9 @@ impl Walker<'_> {
             return;
         }
 
+        // What a printer of known text writes into a file is that file's text.
+        let text_written =
+            matches!(seg.program.as_str(), "echo" | "printf" | "cat") && !seg.writes.is_empty();
         let index = self.segments.len();
         let secrets = secrets
             || seg
@@ -851,10 +1047,24 @@ impl Walker<'_> {
             || effects
                 .iter()
                 .any(|e| matches!(e, Effect::SecretExpansion(_)));
+        let writes: Vec<PathBuf> = seg.writes.iter().map(|w| w.lexical.clone()).collect();
         self.push_with(seg, network, secrets);
+        if text_written {
+            let stdin = script_stdin.clone();
+            if let Provenance::Known(texts) = self.stage_output(index..index + 1, &stdin) {
+                for w in writes {
+                    self.written_texts.push((w, texts.concat()));
+                }
+            }
+        }
         self.script_stdin = script_stdin;
         for script in scripts {
             self.nested(index, &script, level);
+        }
+        if let Some(body) = call {
+            self.calling = true;
+            self.nested(index, &body, level);
+            self.calling = false;
         }
         self.script_stdin = Stdin::Inherited;
     }
@@ -918,6 +1128,17 @@ impl Walker<'_> {
             return false;
         }
         let ctx = &self.ctx;
+        // `/proc/self/cwd/x` (and any process's `cwd`) is the shell's folder.
+        let raw = match raw.strip_prefix("/proc/") {
+            Some(rest) => match rest.split_once("/cwd") {
+                Some((_, after)) if after.is_empty() || after.starts_with('/') => {
+                    format!("./{}", after.trim_start_matches('/'))
+                }
+                _ => raw.to_string(),
+            },
+            None => raw.to_string(),
+        };
+        let raw = raw.as_str();
         let absolute = warden_paths::absolute(&ctx.cwd, ctx.home.as_deref(), Path::new(raw));
         self.tainted
             .holds(&crate::paths::normalize_lexically(&absolute))
@@ -950,7 +1171,15 @@ impl Walker<'_> {
             );
         }
         if !self.tainted.is_empty() {
-            if !is_system_program(written) && self.holds_network_data(written) {
+            // `PATH=.:$PATH x`: a bare name may be a file of the shell's folder.
+            let path_has_cwd = self.vars.iter().any(|(n, v)| {
+                n == "PATH"
+                    && v.as_ref()
+                        .is_none_or(|v| v.split(':').any(|d| d.is_empty() || !d.starts_with('/')))
+            }) || self.path_relative;
+            if (!is_system_program(written) || (path_has_cwd && !written.contains('/')))
+                && self.holds_network_data(written)
+            {
                 raise(
                     seg,
                     Risk::Critical,
@@ -960,8 +1189,20 @@ impl Walker<'_> {
             let consumed = args
                 .iter()
                 .filter(|a| !a.dynamic && !a.text.starts_with('-'))
-                .find(|a| self.holds_network_data(&a.text))
-                .map(|a| a.text.clone());
+                .map(|a| a.text.strip_prefix("if=").unwrap_or(&a.text).to_string())
+                .find(|a| self.holds_network_data(a));
+            // A program that writes files its arguments name in ways Warden does not
+            // list (`sed 'w FILE'`, awk's `print > FILE`, a script) copies the data
+            // anywhere in the shell's folder.
+            if consumed.is_some()
+                && (matches!(
+                    name,
+                    "sed" | "awk" | "gawk" | "mawk" | "nawk" | "perl" | "ruby"
+                ) || INTERPRETERS.contains(&name))
+            {
+                let cwd = self.ctx.cwd.clone();
+                self.tainted.add_folder(&cwd);
+            }
             if let Some(file) = consumed {
                 *network = true;
                 if interpreter {
@@ -1032,8 +1273,12 @@ impl Walker<'_> {
         let outer = Outer {
             stdin: self.script_stdin.clone(),
             tainted: self.tainted.clone(),
+            functions: self.functions.clone(),
+            // A call's body may expand calls of its own, one level more: the work
+            // stays bounded however the functions call each other.
+            expand_calls: self.expand_calls && !(self.calling && self.depth >= 1),
         };
-        let (analysis, cwd, tainted) = analyse_with(
+        let (analysis, cwd, tainted, functions) = analyse_with(
             script,
             &self.ctx,
             self.depth + 1,
@@ -1052,6 +1297,7 @@ impl Walker<'_> {
         if same_shell {
             self.ctx.cwd = cwd;
             self.tainted = tainted;
+            self.functions = functions;
         } else {
             let variables = std::mem::take(&mut self.tainted.variables);
             self.tainted = tainted;
@@ -1157,6 +1403,33 @@ fn download_folder(name: &str, args: &[Word]) -> Option<Option<String>> {
                     || (a.text.starts_with("-O") && !a.text.starts_with("--"))
             });
             (!named).then(|| value(&["-P", "--directory-prefix"]))
+        }
+        // `scp host:x .`, `rsync host:x dir`: files from another machine.
+        "scp" | "rsync" | "sftp" => {
+            let operands: Vec<&Word> = args.iter().filter(|a| !a.text.starts_with('-')).collect();
+            let (dest, sources) = operands.split_last()?;
+            let remote = sources
+                .iter()
+                .any(|s| s.dynamic || (s.text.contains(':') && !s.text.starts_with('/')));
+            remote.then(|| {
+                Some(if dest.dynamic {
+                    ".".to_string()
+                } else {
+                    dest.text.clone()
+                })
+            })
+        }
+        // `curl -o '#1.sh' URL/{a,b}`: names made from the URL.
+        "curl"
+            if args.iter().enumerate().any(|(i, a)| {
+                (a.text == "-o" || a.text == "--output")
+                    && args
+                        .get(i + 1)
+                        .is_some_and(|v| v.dynamic || v.text.contains('#'))
+                    || a.text.starts_with("--output=") && a.text.contains('#')
+            }) =>
+        {
+            Some(value(&["--output-dir"]))
         }
         "curl" => {
             let remote = args.iter().any(|a| {

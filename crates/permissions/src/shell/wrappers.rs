@@ -341,6 +341,89 @@ const SPECS: &[Spec] = &[
             "Runs a command inside another process's namespaces.",
         )),
     },
+    // Privilege wrappers: Critical by themselves, and peeled so that the command
+    // they run is judged and rules see it (`sudo rm -rf build` is `rm -rf build`
+    // to a deny rule).
+    Spec {
+        name: "sudo",
+        valued: &[
+            "-u",
+            "--user",
+            "-g",
+            "--group",
+            "-p",
+            "--prompt",
+            "-C",
+            "--close-from",
+            "-D",
+            "--chdir",
+            "-r",
+            "--role",
+            "-t",
+            "--type",
+            "-T",
+            "--command-timeout",
+            "-U",
+            "--other-user",
+            "-R",
+            "--chroot",
+            "-h",
+            "--host",
+        ],
+        flags: &[
+            "-E",
+            "--preserve-env",
+            "-H",
+            "--set-home",
+            "-n",
+            "--non-interactive",
+            "-S",
+            "--stdin",
+            "-b",
+            "--background",
+            "-k",
+            "--reset-timestamp",
+            "-P",
+            "--preserve-groups",
+            "-A",
+            "--askpass",
+            "-B",
+            "--bell",
+            "-i",
+            "--login",
+            "-s",
+            "--shell",
+        ],
+        no_program: &[
+            "-l",
+            "--list",
+            "-v",
+            "--validate",
+            "-V",
+            "--version",
+            "--help",
+            "-K",
+            "--remove-timestamp",
+            "-e",
+            "--edit",
+        ],
+        operands: 0,
+        floor: Some((
+            crate::Risk::Critical,
+            "Runs a command with administrator rights.",
+        )),
+    },
+    Spec {
+        name: "doas",
+        valued: &["-u", "-C"],
+        flags: &["-n", "-s", "-L"],
+        no_program: &[],
+        operands: 0,
+        floor: Some((
+            crate::Risk::Critical,
+            "Runs a command with administrator rights.",
+        )),
+    },
     Spec {
         name: "chroot",
         valued: &["--userspec", "--groups"],
@@ -506,7 +589,11 @@ fn data_wrapper(spec: &Spec, words: &[Word], mut i: usize, out: &mut Unwrapped) 
     {
         return Ok(None);
     }
-    if let Some((risk, why)) = spec.floor {
+    // The strictest floor of the wrappers peeled wins: `sudo chroot /` stays
+    // Critical for `sudo`, though `chroot` alone is High.
+    if let Some((risk, why)) = spec.floor
+        && out.floor.as_ref().is_none_or(|(r, _)| risk > *r)
+    {
         out.floor = Some((risk, why.to_string()));
     }
     Ok(Some(i + spec.operands))
@@ -626,7 +713,9 @@ fn env(words: &[Word], mut i: usize, out: &mut Unwrapped) -> Step {
                 i += 2;
             }
             "-S" | "--split-string" => {
-                out.split_string = words.get(i + 1).cloned();
+                out.split_string = words
+                    .get(i + 1)
+                    .map(|w| split_with_rest(w, &words[i + 2..]));
                 return Ok(None);
             }
             "--" => {
@@ -650,7 +739,13 @@ fn env(words: &[Word], mut i: usize, out: &mut Unwrapped) -> Step {
                     .strip_prefix("--split-string=")
                     .or_else(|| a.strip_prefix("-S"))
                     .unwrap_or("");
-                out.split_string = Some(Word::literal(value));
+                out.split_string = Some(split_with_rest(
+                    &Word {
+                        text: value.to_string(),
+                        dynamic: words[i].dynamic,
+                    },
+                    &words[i + 1..],
+                ));
                 return Ok(None);
             }
             _ if a.starts_with('-') => return Err(unknown("env", a)),
@@ -888,6 +983,25 @@ fn xargs(words: &[Word], mut i: usize) -> Step {
         }
     }
     Ok(Some(i))
+}
+
+/// `env -S STRING ARGS…` runs the words of STRING followed by ARGS: one script.
+fn split_with_rest(string: &Word, rest: &[Word]) -> Word {
+    let mut text = string.text.clone();
+    for w in rest {
+        text.push(' ');
+        if w.dynamic {
+            text.push_str(&w.text);
+        } else {
+            text.push('\'');
+            text.push_str(&w.text.replace('\'', "'\\''"));
+            text.push('\'');
+        }
+    }
+    Word {
+        text,
+        dynamic: string.dynamic || rest.iter().any(|w| w.dynamic),
+    }
 }
 
 #[cfg(test)]

@@ -8,5 +8,6 @@ mod invariants;
 mod lint;
 mod props;
 mod read_rules;
+mod see_through;
 mod support;
 mod table;

@@ -115,11 +115,12 @@ const FORK_BOMBS: &[(&str, Risk)] = &[
     ("f(){ f; }; f", Critical),
 ];
 
-/// Guards: functions that call others without a cycle stay as their bodies are.
+/// Guards: functions that call others without a cycle are judged as their bodies
+/// (a call of the line's own function runs its body, which Warden reads).
 const NOT_BOMBS: &[(&str, Risk)] = &[
-    ("g(){ echo hi; }; g", High),
-    ("a(){ ls; }; b(){ a | cat; }; b", High),
-    ("a(){ ls & }; b(){ a; }; b", High),
+    ("g(){ echo hi; }; g", Low),
+    ("a(){ ls; }; b(){ a | cat; }; b", Low),
+    ("a(){ ls & }; b(){ a; }; b", Low),
 ];
 
 #[test]

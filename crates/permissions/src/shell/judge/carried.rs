@@ -92,6 +92,8 @@ const TABLE: &[CommandArg] = &[
     ),
     arg("runuser", None, &["-c", "--command"], Script),
     arg("flock", None, &["-c", "--command"], Script),
+    arg("sg", None, &["-c"], Script),
+    arg("mosh", None, &["--server", "--ssh"], Script),
     arg("ssh", None, &["-oProxyCommand", "-oLocalCommand"], Script),
     arg("scp", None, &["-oProxyCommand", "-S"], Script),
     arg("sftp", None, &["-oProxyCommand", "-S"], Script),
@@ -245,6 +247,35 @@ pub(super) fn quote(word: &str) -> String {
     }
 }
 
+/// `word` spelled as `option` when it is another spelling of it: a long option
+/// abbreviated to a prefix (GNU `getopt_long` and git take any unambiguous one;
+/// taking every prefix of four letters or more is stricter), or an `ssh -o` option
+/// in another case or with a blank for `=`.
+fn canonical_spelling(word: &str, option: &str) -> String {
+    if option.starts_with("--") && word.starts_with("--") && !option.contains('=') {
+        let (name, value) = match word.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (word, None),
+        };
+        if name.len() >= 6 && name.len() < option.len() && option.starts_with(name) {
+            return match value {
+                Some(v) => format!("{option}={v}"),
+                None => option.to_string(),
+            };
+        }
+    }
+    if option.starts_with("-o") && option.len() > 2 && word.len() > option.len() {
+        let lower = word.to_ascii_lowercase();
+        if lower.starts_with(&option.to_ascii_lowercase()) {
+            let rest = word[option.len()..]
+                .trim_start_matches([' ', '\t'])
+                .trim_start_matches('=');
+            return format!("{option}={rest}");
+        }
+    }
+    word.to_string()
+}
+
 fn joined(words: &[Word], quoted: bool) -> Option<String> {
     if words.iter().any(|w| w.dynamic && !w.text.contains("{}")) {
         return None;
@@ -325,6 +356,13 @@ pub(super) fn carried(program: &str, args: &[Word]) -> Vec<Carried> {
                 continue;
             }
             for (i, a) in rest.iter().enumerate() {
+                // Spellings of the same option: `--to-comm` for `--to-command`,
+                // `-oproxycommand` for `-oProxyCommand`.
+                let spelled = canonical_spelling(&a.text, option);
+                let a = &Word {
+                    text: spelled,
+                    dynamic: a.dynamic,
+                };
                 // A short option at the end of a cluster takes the next word:
                 // `script -qc CMD`.
                 let clustered = option.len() == 2
@@ -355,15 +393,20 @@ pub(super) fn carried(program: &str, args: &[Word]) -> Vec<Carried> {
                 } else if option.starts_with("-o")
                     && a.text == "-o"
                     && rest.get(i + 1).is_some_and(|n| {
-                        n.text
-                            .to_ascii_lowercase()
-                            .starts_with(&format!("{}=", option[2..].to_ascii_lowercase()))
+                        let lower = n.text.to_ascii_lowercase();
+                        let name = option[2..].to_ascii_lowercase();
+                        lower.starts_with(&format!("{name}="))
+                            || lower.starts_with(&format!("{name} "))
+                            || lower.starts_with(&format!("{name}\t"))
                     })
                 {
-                    // `ssh -o ProxyCommand=CMD`.
+                    // `ssh -o ProxyCommand=CMD`, `ssh -o 'ProxyCommand CMD'`.
                     rest.get(i + 1).map(|n| {
+                        let value = n.text[option.len() - 2..]
+                            .trim_start_matches([' ', '\t'])
+                            .trim_start_matches('=');
                         vec![Word {
-                            text: n.text.split_once('=').map_or("", |(_, v)| v).to_string(),
+                            text: value.to_string(),
                             dynamic: n.dynamic,
                         }]
                     })

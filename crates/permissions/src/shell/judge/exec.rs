@@ -143,7 +143,7 @@ pub(super) fn stdin_script(input: &Input<'_>, p: &str) -> Verdict {
             v.scripts.extend(texts);
             v
         }
-        (Stdin::Pipe(Provenance::Unseen) | Stdin::Text(None), _) => Verdict {
+        (Stdin::Pipe(Provenance::Unseen | Provenance::Found) | Stdin::Text(None), _) => Verdict {
             opaque: true,
             ..Verdict::new(
                 Risk::High,
@@ -537,6 +537,26 @@ pub(super) fn awk(input: &Input<'_>) -> Verdict {
     while i < args.len() {
         let a = &args[i];
         i += 1;
+        // gawk's `-i LIB`/`--include` (`-i inplace` rewrites the files it reads),
+        // `-l LIB`/`--load` (a shared library's code) and `-E FILE`.
+        if !a.dynamic
+            && (matches!(a.text.as_str(), "-i" | "-l" | "-E" | "--exec")
+                || a.text.starts_with("--include")
+                || a.text.starts_with("--load"))
+        {
+            let loads = a.text == "-l" || a.text.starts_with("--load");
+            v.raise(
+                if loads || a.text == "-E" || a.text == "--exec" {
+                    Risk::High
+                } else {
+                    Risk::Medium
+                },
+                "Runs awk with a library or program file that can rewrite files or run code.",
+            );
+            program_seen |= a.text == "-E" || a.text == "--exec";
+            i += usize::from(!a.text.contains('='));
+            continue;
+        }
         if !a.dynamic && matches!(a.text.as_str(), "-F" | "-v" | "-f") {
             if a.text == "-f" {
                 v.raise(
@@ -553,12 +573,7 @@ pub(super) fn awk(input: &Input<'_>) -> Verdict {
         }
         if !program_seen {
             program_seen = true;
-            if a.dynamic
-                || a.text.contains("system")
-                || a.text.contains('|')
-                || a.text.contains('>')
-                || a.text.contains("getline")
-            {
+            if a.dynamic || awk_runs_or_writes(&a.text) {
                 v.raise(
                     Risk::High,
                     "Runs an awk program that can run commands or write files.",
@@ -606,4 +621,96 @@ pub(super) fn alias_or_trap(input: &Input<'_>) -> Verdict {
         v.scripts.push(script.to_string());
     }
     v
+}
+
+/// The code of an awk program with its strings, regular expressions and comments
+/// blanked out, so that a `|` or `>` inside them is not taken for a pipe or a
+/// redirection.
+fn awk_code(program: &str) -> String {
+    let mut out = String::with_capacity(program.len());
+    let mut chars = program.chars().peekable();
+    // The last character of code that was not a blank: a `/` after an operand
+    // divides, anywhere else it opens a regular expression.
+    let mut last = ' ';
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                while let Some(d) = chars.next() {
+                    match d {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '"' => break,
+                        _ => {}
+                    }
+                }
+                out.push_str(" \"\" ");
+                last = '"';
+            }
+            '/' if !(last.is_ascii_alphanumeric()
+                || matches!(last, '_' | ')' | ']' | '$' | '"')) =>
+            {
+                while let Some(d) = chars.next() {
+                    match d {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '/' | '\n' => break,
+                        _ => {}
+                    }
+                }
+                out.push_str(" /re/ ");
+                last = '/';
+            }
+            '#' => {
+                for d in chars.by_ref() {
+                    if d == '\n' {
+                        break;
+                    }
+                }
+                out.push('\n');
+                last = ' ';
+            }
+            _ => {
+                out.push(c);
+                if !c.is_whitespace() {
+                    last = c;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether an awk program can run commands or write files: `system`, `getline`, a
+/// pipe (`|`, not `||`), or a `>`/`>>` redirection of `print`/`printf` (outside
+/// parentheses: elsewhere `>` compares).
+pub(super) fn awk_runs_or_writes(program: &str) -> bool {
+    let code = awk_code(program);
+    if code.contains("system") || code.contains("getline") {
+        return true;
+    }
+    let bytes = code.as_bytes();
+    let mut in_print = false;
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let word_start = i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_');
+        if word_start && code[i..].starts_with("print") {
+            in_print = true;
+            depth = 0;
+        }
+        match b {
+            b'|' if bytes.get(i + 1) == Some(&b'|') => i += 1,
+            b'|' => return true,
+            b'(' => depth += 1,
+            b')' => depth = depth.saturating_sub(1),
+            b';' | b'{' | b'}' | b'\n' => in_print = false,
+            b'>' if in_print && depth == 0 => return true,
+            _ => {}
+        }
+        i += 1;
+    }
+    false
 }

@@ -150,6 +150,16 @@ pub(super) fn readers(input: &Input<'_>, pattern_reader: bool) -> Verdict {
         if a.text == "-" && !a.dynamic {
             continue;
         }
+        // Devices that only give bytes or nothing (`head -c 16 /dev/urandom`).
+        if op == FileOp::Read
+            && !a.dynamic
+            && matches!(
+                a.text.as_str(),
+                "/dev/urandom" | "/dev/random" | "/dev/zero" | "/dev/null"
+            )
+        {
+            continue;
+        }
         if recursive {
             recursive_read(&mut v, a, input);
             swept.push(a.clone());
@@ -780,6 +790,24 @@ pub(super) fn find(input: &Input<'_>) -> Verdict {
                     })
                     .collect();
                 i += 1;
+                // The command is also a script of its own, so that wrappers in it
+                // (`-exec env rm …`, `-exec sudo …`) are peeled as anywhere else and
+                // rules see what runs; a file name stands as a value only known at
+                // run time.
+                let found = format!(
+                    "{}/found",
+                    roots.first().map_or(".", |r| r.text.trim_end_matches('/'))
+                );
+                let script: Vec<String> = inner
+                    .iter()
+                    .map(|w| super::carried::quote(&w.text.replace("{}", &found)))
+                    .collect();
+                if !script.is_empty()
+                    && !roots.iter().any(|r| r.dynamic)
+                    && !inner.iter().any(|w| w.dynamic && !w.text.contains("{}"))
+                {
+                    v.scripts.push(script.join(" "));
+                }
                 if let Some((program, rest)) = inner.split_first() {
                     if program.dynamic {
                         v.opaque = true;

@@ -13,6 +13,21 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
     // Global options left by the normal form before the subcommand.
     let mut i = 0;
     let mut v = Verdict::new(Risk::Low, "");
+    // `git -C DIR` works in DIR (the normal form drops it): DIR is read like any
+    // folder, so `git -C ~/.ssh log` is judged as reading `~/.ssh`.
+    let mut k = 0;
+    while let Some(a) = input.args.get(k) {
+        if a.dynamic || !a.text.starts_with('-') {
+            break;
+        }
+        if a.text == "-C" {
+            if let Some(dir) = input.args.get(k + 1) {
+                v.word(FileOp::Read, dir, input);
+            }
+            k += 1;
+        }
+        k += 1;
+    }
     while i < args.len() && args[i].text.starts_with('-') && !args[i].dynamic {
         match args[i].text.as_str() {
             "-c" => {
@@ -115,7 +130,9 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
             v.word(FileOp::Read, &Word::literal(source), input);
         }
     }
-    if sub == "diff" && has("--no-index") {
+    // `git diff /dev/null FILE` compares files outside git's index (as
+    // `--no-index` does), so both are read.
+    if sub == "diff" && (has("--no-index") || operands.iter().any(|o| o.text == "/dev/null")) {
         for operand in &operands {
             v.word(FileOp::Read, operand, input);
         }
@@ -128,8 +145,14 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
         | "shortlog" | "describe" | "grep" | "cat-file" | "whatchanged" | "count-objects"
         | "merge-base" | "name-rev" | "for-each-ref" | "show-ref" | "rev-list" | "check-ignore"
         | "var" | "version" | "help" | "annotate" | "show-branch" | "ls-remote" | "range-diff"
-        | "diff-tree" | "diff-files" | "diff-index" | "verify-commit" | "verify-tag" | "fsck" => {
-            if has("--output") || has("--ext-diff") {
+        | "diff-tree" | "diff-files" | "diff-index" | "verify-commit" | "verify-tag" | "fsck"
+        | "cherry" => {
+            if sub == "cat-file" && flags.iter().any(|f| f.starts_with("--batch")) {
+                (
+                    Risk::Medium,
+                    "Runs git cat-file --batch, which prints the objects named on its input, which Warden cannot see.".into(),
+                )
+            } else if has("--output") || has("--ext-diff") {
                 (
                     Risk::Medium,
                     format!("Runs git {sub} with an option that writes a file or runs a program."),
@@ -369,6 +392,13 @@ fn secret_reads(
     if let Some(dashdash) = rest.iter().position(|w| w.text == "--") {
         for path in &rest[dashdash + 1..] {
             v.word(FileOp::Read, path, input);
+        }
+    } else if matches!(sub, "log" | "diff" | "show" | "whatchanged") {
+        // Without `--`, git takes an operand that names a file as a path (`git log
+        // -p .env` prints its history): each is judged as a read of that file. A
+        // revision read as a path names nothing sensitive.
+        for operand in operands.iter().filter(|o| !o.text.contains(':')) {
+            v.word(FileOp::Read, operand, input);
         }
     } else if sub == "blame"
         && let Some(path) = operands.last()

@@ -151,6 +151,46 @@ fn names_a_host(input: &Input<'_>) -> Option<String> {
 
 fn package_tool_command(input: &Input<'_>) -> Verdict {
     let p = input.program;
+    // `npm pkg set scripts.test=CMD` (and `npm set-script test CMD`) writes a
+    // script that `npm test` runs later in the same line: CMD is judged now.
+    if matches!(p, "npm" | "pnpm" | "yarn" | "bun") {
+        let texts: Vec<&str> = input.args.iter().map(|a| a.text.as_str()).collect();
+        let mut scripts = Vec::new();
+        let mut unknown = false;
+        if texts.starts_with(&["pkg", "set"]) {
+            for a in &input.args[2..] {
+                if let Some(value) = a
+                    .text
+                    .strip_prefix("scripts.")
+                    .and_then(|r| r.split_once('='))
+                    .map(|(_, v)| v)
+                {
+                    if a.dynamic {
+                        unknown = true;
+                    } else {
+                        scripts.push(value.to_string());
+                    }
+                }
+            }
+        } else if texts.first() == Some(&"set-script") {
+            match input.args.get(2) {
+                Some(cmd) if !cmd.dynamic => scripts.push(cmd.text.clone()),
+                Some(_) => unknown = true,
+                None => {}
+            }
+        }
+        if unknown || !scripts.is_empty() {
+            let mut v = Verdict::new(
+                Risk::Medium,
+                format!(
+                    "Runs {p} to set a package script, which later commands run; the script is judged on its own."
+                ),
+            );
+            v.opaque = unknown;
+            v.scripts = scripts;
+            return v;
+        }
+    }
     let sub = input
         .args
         .iter()
@@ -214,6 +254,8 @@ fn package_tool_command(input: &Input<'_>) -> Verdict {
                 | "link"
         ),
         "go" => matches!(sub, "install" | "get" | "generate"),
+        // `uv run` runs a script or a tool, fetching what it names (`--with`).
+        "uv" if sub == "run" => true,
         "pip" | "pip3" | "uv" | "poetry" | "pipenv" | "gem" | "bundle" | "composer" => matches!(
             sub,
             "install"
@@ -242,12 +284,42 @@ fn package_tool_command(input: &Input<'_>) -> Verdict {
             ),
         );
     }
+    let only = |flags: &[&str]| {
+        !input.args.is_empty()
+            && input
+                .args
+                .iter()
+                .all(|a| !a.dynamic && flags.contains(&a.text.as_str()))
+    };
     let low = match p {
         "pip" | "pip3" => matches!(sub, "list" | "show" | "freeze" | "check"),
+        // `cargo --list` prints its subcommands; `-vV` its version.
+        "cargo" if only(&["--list", "-V", "-v", "-vV", "--version", "--verbose"]) => true,
         "cargo" => matches!(
             sub,
             "tree" | "metadata" | "search" | "version" | "--version" | "-V"
         ),
+        "rustup" => {
+            matches!(sub, "show" | "which" | "--version")
+                && input.args.iter().all(|a| {
+                    !a.dynamic && !a.text.starts_with("--toolchain") && !a.text.starts_with('+')
+                })
+        }
+        // `npm config get KEY` prints a setting; the registry's credentials are
+        // secrets, so a key that names one is not here.
+        "npm" | "pnpm" | "yarn"
+            if sub == "config"
+                && input.args.get(1).is_some_and(|a| a.text == "get")
+                && input.args.iter().skip(2).all(|a| {
+                    let t = a.text.to_ascii_lowercase();
+                    !a.dynamic
+                        && !["auth", "token", "pass", "cert", "key", "_", "//"]
+                            .iter()
+                            .any(|s| t.contains(s))
+                }) =>
+        {
+            true
+        }
         "go" => matches!(sub, "version" | "env" | "list"),
         "npm" | "pnpm" | "yarn" => matches!(
             sub,
@@ -297,4 +369,71 @@ fn copy_destination(v: &mut Verdict, input: &Input<'_>) {
         }
     }
     v.word(FileOp::Write, dest, input);
+}
+
+/// `docker`/`podman`: `run`, `create` and `exec` with `--privileged`, the host's
+/// namespaces, or a folder of the host mounted that is the root, the home or
+/// anything precious give the container the machine: Critical. Any other use is
+/// High (it runs an image's code), as an unknown program is.
+pub(super) fn container(input: &Input<'_>) -> Verdict {
+    let p = input.program;
+    let mut v = Verdict::new(Risk::High, format!("Runs {p}, which runs an image's code."));
+    let texts: Vec<&str> = input.args.iter().map(|a| a.text.as_str()).collect();
+    for (i, t) in texts.iter().enumerate() {
+        let value = |name: &str| -> Option<&str> {
+            if *t == name {
+                texts.get(i + 1).copied()
+            } else {
+                t.strip_prefix(name).and_then(|r| r.strip_prefix('='))
+            }
+        };
+        if *t == "--privileged"
+            || [
+                "--pid",
+                "--net",
+                "--network",
+                "--ipc",
+                "--uts",
+                "--userns",
+                "--cgroupns",
+            ]
+            .iter()
+            .any(|n| value(n) == Some("host"))
+            || value("--cap-add").is_some_and(|c| {
+                c.eq_ignore_ascii_case("ALL") || c.to_ascii_uppercase().contains("SYS_ADMIN")
+            })
+            || value("--device").is_some()
+        {
+            v.raise(
+                Risk::Critical,
+                format!("Runs {p} with {t}, which gives the container the host machine."),
+            );
+        }
+        let host = value("-v")
+            .or_else(|| value("--volume"))
+            .map(|m| m.split(':').next().unwrap_or(""))
+            .or_else(|| {
+                value("--mount").and_then(|m| {
+                    m.split(',').find_map(|kv| {
+                        kv.strip_prefix("source=")
+                            .or_else(|| kv.strip_prefix("src="))
+                    })
+                })
+            });
+        if let Some(host) = host {
+            let dynamic = input.args.get(i).is_some_and(|a| a.dynamic)
+                || input.args.get(i + 1).is_some_and(|a| a.dynamic);
+            let path = input.resolve(host);
+            let precious = crate::paths::is_precious(&path, input.ctx);
+            if dynamic || precious || host == "/" || path.sensitive.is_some() {
+                v.raise(
+                    Risk::Critical,
+                    format!("Runs {p} with {host} of the host mounted, which gives the container the files that run the machine."),
+                );
+            } else if host.starts_with('/') || host.starts_with('~') || host.starts_with('.') {
+                v.word(FileOp::Write, &Word::literal(host), input);
+            }
+        }
+    }
+    v
 }

@@ -13,15 +13,21 @@ use crate::Risk;
 /// of its own (a pipeline or a command in the background).
 #[derive(Debug, Clone)]
 struct Function {
+    /// In lower case: programs are compared in lower case (`walk.rs`), so a cycle
+    /// cannot hide behind a name's case.
     name: String,
+    /// The name as written, which is what a call must spell.
+    written: String,
     calls: Vec<String>,
     spawns: bool,
+    /// The body's source text, judged again at each call with the call's arguments.
+    body: String,
 }
 
 /// The functions defined so far in the line, at most [`MAX_FUNCTIONS`] of them (more
 /// are not followed; the graph's search is bounded by its size).
 #[derive(Debug, Default, Clone)]
-pub(super) struct Functions {
+pub(in crate::shell) struct Functions {
     defined: Vec<Function>,
 }
 
@@ -47,6 +53,15 @@ fn spawns(node: Node<'_>, depth: usize) -> bool {
 }
 
 impl Functions {
+    /// The body of the function a call of `written` runs, when the line defined it.
+    pub(super) fn body_of(&self, written: &str) -> Option<String> {
+        self.defined
+            .iter()
+            .rev()
+            .find(|f| f.written == written)
+            .map(|f| f.body.clone())
+    }
+
     /// The functions on a cycle through `start` that starts processes, in call order,
     /// when there is one.
     fn spawning_cycle(&self, start: &str) -> Option<Vec<String>> {
@@ -93,15 +108,18 @@ impl Walker<'_> {
         let start = self.segments.len();
         let body = node.child_by_field_name("body");
         if let Some(body) = body {
+            self.in_function += 1;
             self.walk(body, level + 1);
+            self.in_function -= 1;
         }
+        let lower = name.to_ascii_lowercase();
         let calls: Vec<String> = self.segments[start..]
             .iter()
             .map(|s| {
                 if is_funcname(&s.program) {
-                    name.clone()
+                    lower.clone()
                 } else {
-                    s.program.clone()
+                    s.program.to_ascii_lowercase()
                 }
             })
             .filter(|p| !p.is_empty())
@@ -109,14 +127,32 @@ impl Walker<'_> {
         if name.is_empty() {
             return;
         }
-        let direct = calls.contains(&name);
+        // A function named like a program runs instead of it everywhere after.
+        if crate::shell::judge::knows(&lower) {
+            let text = self.text(node).to_string();
+            self.not_modelled(
+                "a function named like a program, which runs instead of it",
+                &text,
+            );
+        }
+        let direct = calls.contains(&lower);
         if self.functions.defined.len() < MAX_FUNCTIONS {
             self.functions.defined.push(Function {
-                name: name.clone(),
+                name: lower.clone(),
+                written: name.clone(),
                 calls,
                 spawns: body.is_some_and(|b| spawns(b, 0)),
+                body: body.map(|b| self.text(b).to_string()).unwrap_or_default(),
             });
+        } else {
+            // Past the bound the call graph is not followed: not read, so Critical.
+            let msg = format!("the command defines more than {MAX_FUNCTIONS} functions");
+            self.unread = true;
+            if !self.problems.contains(&msg) {
+                self.problems.push(msg);
+            }
         }
+        let name = lower;
         let reason = if direct {
             Some(format!(
                 "Defines the function {name}, which calls itself: a fork bomb that can bring the machine down."
@@ -134,4 +170,39 @@ impl Walker<'_> {
             self.push(segment);
         }
     }
+}
+
+/// The body of a function as called with `args`: `"$@"`, `$*`, `$1`… replaced by the
+/// call's words (quoted; a word only known at run time stays an expansion).
+pub(super) fn called_body(body: &str, args: &[crate::shell::words::Word]) -> String {
+    let quote = |w: &crate::shell::words::Word| {
+        if w.dynamic {
+            format!("\"{}\"", w.text.replace('"', ""))
+        } else {
+            format!("'{}'", w.text.replace('\'', "'\\''"))
+        }
+    };
+    let all: Vec<String> = args.iter().map(quote).collect();
+    let all = all.join(" ");
+    let mut out = body.to_string();
+    for pattern in [
+        "\"$@\"", "\"${@}\"", "\"$*\"", "\"${*}\"", "$@", "${@}", "$*", "${*}",
+    ] {
+        out = out.replace(pattern, &all);
+    }
+    for n in (1..=9).rev() {
+        let value = args
+            .get(n - 1)
+            .map(quote)
+            .unwrap_or_else(|| "''".to_string());
+        for pattern in [
+            format!("\"${n}\""),
+            format!("\"${{{n}}}\""),
+            format!("${{{n}}}"),
+            format!("${n}"),
+        ] {
+            out = out.replace(&pattern, &value);
+        }
+    }
+    out
 }

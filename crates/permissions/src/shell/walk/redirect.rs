@@ -92,7 +92,7 @@ impl Walker<'_> {
                 let expands = !children.iter().any(|c| {
                     c.kind() == "heredoc_start" && self.text(*c).contains(['\'', '"', '\\'])
                 });
-                for child in children {
+                for child in children.iter().copied() {
                     match child.kind() {
                         "heredoc_body" => {
                             body_text = Some(self.text(child).to_string());
@@ -105,6 +105,25 @@ impl Walker<'_> {
                         }
                         _ => {}
                     }
+                }
+                // The body as bash reads it: every line between the one that holds the
+                // operator and the delimiter line. The grammar's body node leaves out
+                // some lines (one starting with a backslash), which would hide them.
+                let start = children
+                    .iter()
+                    .find(|c| c.kind() == "heredoc_start")
+                    .and_then(|c| {
+                        let after = c.end_byte();
+                        self.src.get(after..)?.find('\n').map(|i| after + i + 1)
+                    });
+                let end = children
+                    .iter()
+                    .find(|c| c.kind() == "heredoc_end")
+                    .map(|c| c.start_byte());
+                if let (Some(start), Some(end)) = (start, end)
+                    && let Some(full) = self.src.get(start..end)
+                {
+                    body_text = Some(full.to_string());
                 }
                 out.push(Effect::Stdin(body_text));
             }

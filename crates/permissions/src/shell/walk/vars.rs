@@ -117,3 +117,141 @@ impl Walker<'_> {
         }
     }
 }
+
+/// Which variables a command assigns in ways the analyser does not follow value by
+/// value: after it, their tracked values are stale.
+pub(super) enum Assigns {
+    /// These names.
+    Names(Vec<String>),
+    /// Any variable (`eval`, `source`, traps, `let`, `declare`, ...).
+    All,
+}
+
+/// What `program ARGS` assigns, or `None` when it assigns nothing.
+pub(super) fn assigned_by(program: &str, args: &[Word]) -> Option<Assigns> {
+    let names = |skip: usize| {
+        Assigns::Names(
+            args.iter()
+                .skip(skip)
+                .filter(|a| !a.text.starts_with('-'))
+                .map(|a| a.text.split(['[', '=']).next().unwrap_or("").to_string())
+                .collect(),
+        )
+    };
+    match program {
+        "read" | "mapfile" | "readarray" | "unset" => Some(names(0)),
+        "getopts" => {
+            let mut n = vec!["OPTARG".to_string(), "OPTIND".to_string()];
+            if let Some(name) = args.get(1) {
+                n.push(name.text.clone());
+            }
+            Some(Assigns::Names(n))
+        }
+        "printf" => {
+            let first = args.first()?;
+            if first.dynamic {
+                return Some(Assigns::All);
+            }
+            let target = match first.text.strip_prefix("-v")? {
+                "" => args.get(1)?.text.clone(),
+                rest => rest.to_string(),
+            };
+            Some(Assigns::Names(vec![
+                target.split('[').next().unwrap_or("").to_string(),
+            ]))
+        }
+        "eval" | "source" | "." | "trap" | "let" | "declare" | "typeset" | "export" | "local"
+        | "readonly" | "set" | "shopt" | "alias" | "coproc" => Some(Assigns::All),
+        _ => None,
+    }
+}
+
+impl Walker<'_> {
+    /// Forgets what the line knew of these variables: they are only known at run time
+    /// from now on.
+    pub(super) fn forget(&mut self, assigns: Assigns) {
+        let names: Vec<String> = match assigns {
+            Assigns::Names(names) => names,
+            Assigns::All => {
+                let mut all: Vec<String> = self.vars.iter().map(|(n, _)| n.clone()).collect();
+                all.extend(["HOME".to_string(), "PWD".to_string()]);
+                all
+            }
+        };
+        for name in names.into_iter().filter(|n| !n.is_empty()) {
+            self.note_cd_variable(&name);
+            self.vars.retain(|(n, _)| *n != name);
+            self.vars.push((name, None));
+        }
+    }
+
+    /// Forgets every variable a loop's body may assign, before the body is judged:
+    /// the second pass of a loop sees what the first one set.
+    pub(super) fn forget_assigned_within(&mut self, node: Node<'_>) {
+        let mut stack = vec![node];
+        let mut names: Vec<String> = Vec::new();
+        let mut all = false;
+        let mut steps = 0;
+        while let Some(n) = stack.pop() {
+            steps += 1;
+            if steps > 100_000 {
+                all = true;
+                break;
+            }
+            match n.kind() {
+                "variable_assignment" => {
+                    if let Some(name) = n.child_by_field_name("name") {
+                        let name = self.text(name);
+                        names.push(name.split('[').next().unwrap_or("").to_string());
+                    }
+                }
+                "command" => {
+                    let program = n
+                        .child_by_field_name("name")
+                        .map(|c| self.text(c).to_string())
+                        .unwrap_or_default();
+                    let program = crate::shell::wrappers::basename(&program).to_string();
+                    let mut cursor = n.walk();
+                    let args: Vec<Word> = n
+                        .children_by_field_name("argument", &mut cursor)
+                        .map(|a| {
+                            let t = self.text(a);
+                            Word {
+                                text: t.to_string(),
+                                dynamic: t.contains(['$', '`']),
+                            }
+                        })
+                        .collect();
+                    match assigned_by(&program, &args) {
+                        Some(Assigns::All) => all = true,
+                        Some(Assigns::Names(more)) => names.extend(more),
+                        None => {}
+                    }
+                }
+                "for_statement" => {
+                    if let Some(v) = n.child_by_field_name("variable") {
+                        names.push(self.text(v).to_string());
+                    }
+                }
+                "expansion" if self.text(n).contains('=') => all = true,
+                "declaration_command"
+                | "unset_command"
+                | "arithmetic_expansion"
+                | "c_style_for_statement"
+                | "compound_statement"
+                    if n.kind() != "compound_statement" || self.text(n).starts_with("((") =>
+                {
+                    all = true;
+                }
+                _ => {}
+            }
+            let mut cursor = n.walk();
+            stack.extend(n.named_children(&mut cursor));
+        }
+        if all {
+            self.forget(Assigns::All);
+        } else {
+            self.forget(Assigns::Names(names));
+        }
+    }
+}
