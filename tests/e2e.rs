@@ -20,6 +20,7 @@ mod e2e {
     mod cli_policy;
     mod cli_sessions;
     mod commands;
+    mod denials;
     mod explain;
     mod lifecycle;
     mod mcp;

@@ -48,4 +48,4 @@ pub use store::{
 pub use turn::{
     AnswerOutcome, AuditKind, AuditNote, Command, Event, Stored, ToolResult, Turn, TurnLimits,
 };
-pub use user_config::{ConfigError, UserConfig};
+pub use user_config::{ConfigError, McpServerEntry, UserConfig, read as read_user_config};
