@@ -15,6 +15,7 @@ mod e2e {
     mod approvals;
     mod bad_input;
     mod chat_pty;
+    mod chat_sessions;
     mod cli_audit;
     mod cli_chat;
     mod cli_policy;
