@@ -85,10 +85,7 @@ fn init_logging(file: Option<PathBuf>) {
         if let Some(parent) = path.parent() {
             let _ = std::fs::create_dir_all(parent);
         }
-        let opened = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path);
+        let opened = private_log(&path);
         match opened {
             Ok(file) => {
                 let _ = tracing_subscriber::fmt()
@@ -121,4 +118,18 @@ fn init_logging_to_stderr(
     if let Some((path, err)) = failed {
         tracing::warn!(path = %path.display(), %err, "cannot open the chat's log file; logging to stderr");
     }
+}
+
+/// Opens a log file to append to, readable by the user only (0600, like everything else
+/// Warden keeps): a chat's log holds what the agent and the user said.
+pub fn private_log(path: &std::path::Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::{OpenOptionsExt as _, PermissionsExt as _};
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        .open(path)?;
+    // A file created before (0644) is made private too.
+    file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+    Ok(file)
 }

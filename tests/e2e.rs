@@ -15,11 +15,13 @@ mod e2e {
     mod approvals;
     mod bad_input;
     mod chat_pty;
+    mod chat_sessions;
     mod cli_audit;
     mod cli_chat;
     mod cli_policy;
     mod cli_sessions;
     mod commands;
+    mod denials;
     mod explain;
     mod lifecycle;
     mod mcp;

@@ -19,7 +19,7 @@ pub fn run(trace: Option<&Path>) -> anyhow::Result<ExitCode> {
         {
             eprintln!(
                 "warden: an ACP agent speaking JSON-RPC on stdin/stdout, for editors such as Zed \
-                 (see the README); press Ctrl-D to quit"
+                 (see the README); to talk to it yourself, run `warden chat`. Press Ctrl-D to quit"
             );
         }
     }

@@ -106,7 +106,19 @@ fn human(line: &TailLine) -> String {
     let dash = |s: Option<&str>| s.unwrap_or("-").to_string();
     let by = match body.kind {
         AuditKind::Dropped => format!("{} records lost", body.dropped.unwrap_or(0)),
-        AuditKind::Outcome => body.outcome.as_ref().map_or_else(String::new, outcome),
+        AuditKind::Outcome => {
+            let mut by = body.outcome.as_ref().map_or_else(String::new, outcome);
+            // Who answered: the editor, `warden pending`, ...
+            if let Some(who) = body
+                .decided_by
+                .as_ref()
+                .and_then(|d| d.get("answered_by"))
+                .and_then(Value::as_str)
+            {
+                let _ = write!(by, " (answered by {who})");
+            }
+            by
+        }
         AuditKind::Evaluation => body.decided_by.as_ref().map_or_else(String::new, summary),
     };
     let mut out = String::new();
@@ -120,6 +132,11 @@ fn human(line: &TailLine) -> String {
         decision(record),
         by,
     );
+    // What the call was: the beginning of its (redacted) arguments, the command of a
+    // `terminal` call among them.
+    if let Some(args) = &body.args {
+        let _ = write!(out, "  {}", cut(&args.preview, 100));
+    }
     out.trim_end().to_string()
 }
 

@@ -39,6 +39,10 @@ pub struct ChatArgs {
     /// offers it.
     #[arg(long, value_name = "ID")]
     pub resume: Option<String>,
+    /// MCP servers for the session, in the `mcpServers` JSON other clients use, on top
+    /// of the `[[mcp_server]]` entries of the user's config.toml.
+    #[arg(long, value_name = "FILE")]
+    pub mcp_config: Option<PathBuf>,
 }
 
 /// Whether the chat will be interactive: no `--prompt`, and a terminal on both ends.
@@ -51,14 +55,77 @@ pub fn log_file() -> PathBuf {
     Locations::from_env().audit_log().with_file_name("chat.log")
 }
 
+/// The MCP servers of the user's `config.toml` (`[[mcp_server]]`), then those of
+/// `--mcp-config`. A config.toml that cannot be read is said and skipped (Warden's agent
+/// says why too); a `--mcp-config` file that cannot be used stops the chat.
+fn servers(file: Option<&std::path::Path>) -> anyhow::Result<Vec<warden_chat::McpServer>> {
+    let path = Locations::from_env().user_config();
+    let mut servers = match warden_session::read_user_config(&path) {
+        Ok(config) => warden_chat::from_config(&config.mcp_servers, &path)?,
+        Err(err) => {
+            #[allow(clippy::print_stderr)]
+            {
+                eprintln!("warden chat: {err}; its MCP servers are not used");
+            }
+            Vec::new()
+        }
+    };
+    if let Some(file) = file {
+        servers.extend(warden_chat::from_json_file(file)?);
+    }
+    Ok(servers)
+}
+
+/// The stored session `query` names (its id, or a start of it only one id has) and its
+/// folder; an error in one line when there is none.
+fn stored_session(query: &str) -> anyhow::Result<(String, PathBuf)> {
+    let store = warden_session::SessionStore::open(Locations::from_env().sessions_dir())?;
+    match super::sessions::find(&store, query)? {
+        super::sessions::Found::One(summary) => Ok((summary.id, summary.cwd)),
+        super::sessions::Found::None => {
+            anyhow::bail!("no stored session has the id {query} (see `warden sessions list`)")
+        }
+        super::sessions::Found::Many(ids) => anyhow::bail!(
+            "{query} starts more than one session's id ({}); give more of it",
+            ids.join(", ")
+        ),
+    }
+}
+
 pub fn run(args: ChatArgs) -> anyhow::Result<ExitCode> {
     let interactive = is_interactive(&args);
+    let given_cwd = args.cwd.is_some();
     let cwd = match args.cwd {
         Some(dir) => dir,
         None => std::env::current_dir().context("cannot read the current folder")?,
     };
-    let cwd = std::fs::canonicalize(&cwd)
+    let mut cwd = std::fs::canonicalize(&cwd)
         .with_context(|| format!("the folder {} cannot be used", cwd.display()))?;
+    let mut resume = args.resume.clone();
+    // Warden's own sessions are in its store: a unique start of an id names one, and the
+    // session is resumed in its own folder.
+    if let (Some(query), None) = (&args.resume, &args.agent) {
+        let (id, folder) = stored_session(query)?;
+        if folder != cwd {
+            if given_cwd {
+                anyhow::bail!(
+                    "session {id} belongs to {}, not to {} (--cwd); leave --cwd out to resume it there",
+                    folder.display(),
+                    cwd.display()
+                );
+            }
+            #[allow(clippy::print_stderr)]
+            {
+                eprintln!(
+                    "Resuming session {id} in its own folder {} (not in {}).",
+                    folder.display(),
+                    cwd.display()
+                );
+            }
+            cwd = folder;
+        }
+        resume = Some(id);
+    }
     let prompts = match args.prompt {
         Some(text) => Prompts::One(text),
         // A person at a terminal: both ends of it, or the screen would go to a file.
@@ -90,14 +157,16 @@ pub fn run(args: ChatArgs) -> anyhow::Result<ExitCode> {
             .audit_log()
             .with_file_name("chat-history")
     });
+    let mcp_servers = servers(args.mcp_config.as_deref())?;
     let options = ChatOptions {
         agent,
         cwd,
         approve,
         prompts,
         agent_log,
-        resume: args.resume,
+        resume,
         history,
+        mcp_servers,
     };
     // One thread, as for `warden acp` (decision 0004): the agent, the client and the
     // transcript share it; blocking work goes to the blocking pool.

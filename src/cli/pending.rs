@@ -1,19 +1,24 @@
-//! `warden pending list|approve ID|deny ID [--note TEXT]`: the tool calls waiting for
-//! approval in every stored session, answered from another terminal.
+//! `warden pending list|show ID|approve ID|deny ID [--note TEXT]`: the tool calls waiting
+//! for approval in every stored session, shown whole and answered from another terminal.
+//! Approving a High or Critical call takes its full id and a confirmation (`--yes` when
+//! there is no terminal to confirm on).
 
-use std::io::Write as _;
+use std::io::{IsTerminal as _, Write as _};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context as _;
 use serde_json::json;
 use warden_audit::{AuditEvent, AuditLog, Outcome};
-use warden_permissions::{Decision, Locations};
+use warden_permissions::{Context, Decision, Engine, Locations, Risk, SessionGrants, ToolCall};
 use warden_session::{AnsweredBy, ClaimResult, Lookup, PendingCall, SessionStore, now_ms};
 
 #[derive(Debug, clap::Subcommand)]
 pub enum PendingCommand {
     /// List the calls waiting for approval.
     List(ListArgs),
+    /// Show a waiting call whole: its arguments, the diff of a write, its risk.
+    Show(ShowArgs),
     /// Allow a waiting call once.
     Approve(AnswerArgs),
     /// Deny a waiting call once.
@@ -28,6 +33,13 @@ pub struct ListArgs {
 }
 
 #[derive(Debug, clap::Args)]
+pub struct ShowArgs {
+    /// The call's id as `warden pending list` shows it, or a prefix of it that only one
+    /// waiting call has.
+    id: String,
+}
+
+#[derive(Debug, clap::Args)]
 pub struct AnswerArgs {
     /// The call's id as `warden pending list` shows it (`<session>/<call>`), or a
     /// prefix of it that only one waiting call has.
@@ -35,6 +47,10 @@ pub struct AnswerArgs {
     /// A note for the model, sent with the answer.
     #[arg(long, value_name = "TEXT")]
     note: Option<String>,
+    /// Approve a High or Critical call without asking to confirm (for scripts: without a
+    /// terminal there is no one to ask). Its full id is still needed.
+    #[arg(long)]
+    yes: bool,
 }
 
 pub fn run(cmd: PendingCommand) -> anyhow::Result<ExitCode> {
@@ -42,6 +58,7 @@ pub fn run(cmd: PendingCommand) -> anyhow::Result<ExitCode> {
     let store = SessionStore::open(locations.sessions_dir())?;
     match cmd {
         PendingCommand::List(args) => list(&store, args.json),
+        PendingCommand::Show(args) => show(&store, &args.id),
         PendingCommand::Approve(args) => answer(&store, &locations, &args, true),
         PendingCommand::Deny(args) => answer(&store, &locations, &args, false),
     }
@@ -81,7 +98,7 @@ fn list(store: &SessionStore, json: bool) -> anyhow::Result<ExitCode> {
                 "tool": p.call.tool,
                 "title": p.call.title,
                 "risk": p.call.risk,
-                "reason": p.call.reason,
+                "reason": risk_sentence(p),
                 "args": p.call.args,
                 "since_ms": p.call.at_ms,
             });
@@ -131,6 +148,9 @@ fn answer(
     let mut out = std::io::stdout().lock();
     let (call, result) = match store.find_pending(&args.id)? {
         Lookup::Found(call) => {
+            if allow && let Some(code) = confirmed(&call, args, &mut out)? {
+                return Ok(code);
+            }
             let result = store.answer_pending(&call, allow, args.note.clone())?;
             (call, result)
         }
@@ -230,4 +250,193 @@ fn answer(
         tracing::warn!(error = %e, "cannot write the audit log");
     }
     Ok(code)
+}
+
+/// `low` as `Low`, as a risk reads at the start of a sentence.
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// The call's risk in words, as its permission request says it
+/// (`Critical: recursively deletes /root, the home folder`). The journal keeps the risk
+/// and what the call does; the sentence of why it has that risk is the engine's, for the
+/// same call in the same folder, whenever it rates the call as the session did
+/// (otherwise the journal's words stand).
+fn risk_sentence(p: &PendingCall) -> String {
+    let word = capitalised(p.call.risk.as_str());
+    match fresh_risk_reason(p) {
+        Some(reason) => format!("{word}: {reason}"),
+        None => format!("{word}: {}", p.call.reason),
+    }
+}
+
+fn fresh_risk_reason(p: &PendingCall) -> Option<String> {
+    let locations = Locations::from_env();
+    let engine = Engine::load(&locations, &p.cwd);
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let ctx = Context::for_session(&p.cwd, home.as_deref(), &[], &locations);
+    let call = ToolCall::from_model(p.call.tool.clone(), p.call.args.clone()).ok()?;
+    let evaluation = engine.evaluate(
+        &call,
+        &ctx,
+        engine.settings().mode,
+        &SessionGrants::new("warden-pending"),
+    );
+    (evaluation.risk == p.call.risk && !evaluation.risk_reason.is_empty())
+        .then_some(evaluation.risk_reason)
+}
+
+/// Everything a person needs to decide on a waiting call, in lines.
+fn details(p: &PendingCall) -> Vec<String> {
+    let mut lines = vec![
+        format!("Call      {}", p.id()),
+        format!("Session   {} in {}", p.session, p.cwd.display()),
+        format!("Tool      {}", p.call.tool),
+        format!("Title     {}", one_line(&p.call.title)),
+        format!("Risk      {}", one_line(&risk_sentence(p))),
+        format!("Waiting   {}", age(p.call.at_ms)),
+    ];
+    if let Some(command) = p.call.args.get("command").and_then(|c| c.as_str()) {
+        lines.push("Command".to_owned());
+        for (i, line) in command.lines().enumerate() {
+            let mark = if i == 0 { "$" } else { " " };
+            lines.push(format!("  {mark} {}", warden_chat::clean(line)));
+        }
+    }
+    lines.push("Arguments".to_owned());
+    let pretty = serde_json::to_string_pretty(&p.call.args).unwrap_or_default();
+    lines.extend(
+        pretty
+            .lines()
+            .map(|line| format!("  {}", warden_chat::clean(line))),
+    );
+    if let Some(diff) = diff_of(p) {
+        lines.push("Diff".to_owned());
+        lines.extend(diff);
+    }
+    lines
+}
+
+/// The largest file `pending show` reads to diff a write against.
+const DIFF_READ_LIMIT: u64 = 1 << 20;
+
+/// What a write or an edit would change, against the file as it is now.
+fn diff_of(p: &PendingCall) -> Option<Vec<String>> {
+    let arg = |name: &str| p.call.args.get(name).and_then(|v| v.as_str());
+    let path = p.cwd.join(arg("path")?);
+    let current = read_small(&path);
+    let (old, new) = match (p.call.tool.as_str(), current) {
+        ("fs_write", Ok(old)) => (old, arg("content")?.to_owned()),
+        ("fs_edit", Ok(Some(old))) => {
+            let new = old.replacen(arg("old_text")?, arg("new_text")?, 1);
+            (Some(old), new)
+        }
+        ("fs_write" | "fs_edit", Err(problem)) => {
+            return Some(vec![format!("  (no diff: {problem})")]);
+        }
+        _ => return None,
+    };
+    let item = json!({"path": path, "oldText": old, "newText": new});
+    Some(warden_chat::whole_diff(warden_chat::Style::PLAIN, &item))
+}
+
+/// A file's text; `None` when it does not exist (a new file).
+fn read_small(path: &Path) -> Result<Option<String>, String> {
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("{} cannot be read: {e}", path.display())),
+        Ok(meta) if meta.len() > DIFF_READ_LIMIT => {
+            return Err(format!("{} is larger than 1 MiB", path.display()));
+        }
+        Ok(_) => {}
+    }
+    std::fs::read_to_string(path)
+        .map(Some)
+        .map_err(|e| format!("{} cannot be read as text: {e}", path.display()))
+}
+
+#[allow(clippy::print_stdout)]
+fn show(store: &SessionStore, id: &str) -> anyhow::Result<ExitCode> {
+    let mut out = std::io::stdout().lock();
+    match store.find_pending(id)? {
+        Lookup::Found(call) => {
+            for line in details(&call) {
+                writeln!(out, "{line}")?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Lookup::Answered { call, first } => {
+            writeln!(
+                out,
+                "{} is no longer waiting: it was answered ({} by {}).",
+                call.id(),
+                first.option,
+                first.by.as_words()
+            )?;
+            Ok(ExitCode::from(1))
+        }
+        Lookup::NotFound => {
+            writeln!(
+                out,
+                "No tool call waiting for approval has the id {id} (see `warden pending list`)."
+            )?;
+            Ok(ExitCode::from(1))
+        }
+        Lookup::Ambiguous(ids) => {
+            writeln!(out, "{id} names more than one waiting call:")?;
+            for id in ids {
+                writeln!(out, "  {id}")?;
+            }
+            Ok(ExitCode::from(2))
+        }
+    }
+}
+
+/// For a High or Critical call: its full id, then a confirmation at the terminal, or
+/// `--yes`. `Some(code)` when the approval does not go ahead (and why was printed).
+fn confirmed(
+    call: &PendingCall,
+    args: &AnswerArgs,
+    out: &mut impl std::io::Write,
+) -> anyhow::Result<Option<ExitCode>> {
+    if call.call.risk < Risk::High {
+        return Ok(None);
+    }
+    let risk = capitalised(call.call.risk.as_str());
+    if args.id != call.id() {
+        writeln!(
+            out,
+            "{} is a {risk} call: approve it by its full id, after reading it with `warden pending show {}`.",
+            call.id(),
+            call.id()
+        )?;
+        return Ok(Some(ExitCode::from(2)));
+    }
+    if args.yes {
+        return Ok(None);
+    }
+    if !std::io::stdin().is_terminal() {
+        writeln!(
+            out,
+            "{} is a {risk} call: without a terminal to confirm on, approve it with --yes.",
+            call.id()
+        )?;
+        return Ok(Some(ExitCode::from(2)));
+    }
+    for line in details(call) {
+        writeln!(out, "{line}")?;
+    }
+    write!(out, "Approve this {risk} call? Type yes to approve: ")?;
+    out.flush()?;
+    let mut answer = String::new();
+    std::io::stdin().read_line(&mut answer)?;
+    if answer.trim() == "yes" {
+        return Ok(None);
+    }
+    writeln!(out, "Not approved; {} is still waiting.", call.id())?;
+    Ok(Some(ExitCode::from(1)))
 }

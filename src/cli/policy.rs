@@ -88,7 +88,20 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     // As the agent would: a system that cannot confine commands makes every one ask.
     let ctx = Context::for_session(&cwd, home.as_deref(), &[], &locations)
         .with_sandbox_missing(warden_sandbox::Support::probe().missing());
+    // A tool no session has is refused there as an invalid call, before any policy: the
+    // same here. MCP tools (`mcp__server__tool`) depend on the session's servers.
+    let builtins = warden_tools::Toolbox::builtins().names();
+    let known = args.tool.starts_with("mcp__") || builtins.contains(&args.tool);
     let evaluation = match serde_json::from_str::<serde_json::Value>(&args.args) {
+        _ if !known => engine.reject_malformed(
+            &args.tool,
+            &format!(
+                "there is no tool `{}`; the tools are: {}",
+                args.tool,
+                builtins.join(", ")
+            ),
+            mode,
+        ),
         // A malformed hint makes the call malformed, as in the agent, with the same
         // message.
         Ok(value) => match ToolCall::from_model(args.tool.clone(), value) {

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use serde_json::json;
 use warden_permissions::Locations;
-use warden_session::{ReplayItem, ReplayStatus, SessionStore, SessionStoreError};
+use warden_session::{ReplayItem, ReplayStatus, SessionStore, SessionStoreError, SessionSummary};
 
 use super::pending::age;
 
@@ -29,16 +29,75 @@ pub struct ListArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct IdArgs {
-    /// The session's id, as `warden sessions list` shows it.
+    /// The session's id, as `warden sessions list` shows it, or the start of it that only
+    /// one stored session has.
     id: String,
+}
+
+/// What an id, or the start of one, names among the stored sessions.
+#[derive(Debug)]
+pub enum Found {
+    One(Box<SessionSummary>),
+    None,
+    /// The ids that start with it, when more than one does.
+    Many(Vec<String>),
+}
+
+/// The stored session `query` names: the one with exactly that id, else the only one
+/// whose id starts with it.
+pub fn find(store: &SessionStore, query: &str) -> anyhow::Result<Found> {
+    let all = store
+        .list()
+        .with_context(|| format!("cannot read the sessions in {}", store.dir().display()))?;
+    if let Some(exact) = all.iter().find(|s| s.id == query) {
+        return Ok(Found::One(Box::new(exact.clone())));
+    }
+    let mut matching: Vec<SessionSummary> = all
+        .into_iter()
+        .filter(|s| !query.is_empty() && s.id.starts_with(query))
+        .collect();
+    Ok(match matching.len() {
+        0 => Found::None,
+        1 => Found::One(Box::new(matching.remove(0))),
+        _ => Found::Many(matching.into_iter().map(|s| s.id).collect()),
+    })
+}
+
+/// The full id `query` names, or the exit code after saying why there is none.
+#[allow(clippy::print_stdout)]
+fn resolve(store: &SessionStore, query: &str) -> anyhow::Result<Result<String, ExitCode>> {
+    let mut out = std::io::stdout().lock();
+    match find(store, query)? {
+        Found::One(summary) => Ok(Ok(summary.id)),
+        Found::None => {
+            writeln!(
+                out,
+                "No stored session has the id {query} (see `warden sessions list`)."
+            )?;
+            Ok(Err(ExitCode::from(1)))
+        }
+        Found::Many(ids) => {
+            writeln!(out, "{query} starts more than one session's id:")?;
+            for id in ids {
+                writeln!(out, "  {id}")?;
+            }
+            Ok(Err(ExitCode::from(2)))
+        }
+    }
 }
 
 pub fn run(cmd: SessionsCommand) -> anyhow::Result<ExitCode> {
     let store = SessionStore::open(Locations::from_env().sessions_dir())?;
     match cmd {
         SessionsCommand::List(args) => list(&store, args.json),
-        SessionsCommand::Show(args) => show(&store, &args.id),
-        SessionsCommand::Delete(args) => delete(&store, &args.id),
+        SessionsCommand::Show(args) => match resolve(&store, &args.id)? {
+            Ok(id) => show(&store, &id),
+            Err(code) => Ok(code),
+        },
+        SessionsCommand::Delete(args) => match resolve(&store, &args.id)? {
+            Ok(id) => delete(&store, &id),
+            Err(code) => Ok(code),
+        },
     }
 }
 

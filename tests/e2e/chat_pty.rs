@@ -59,8 +59,7 @@ fn a_newcomer_writes_notes_txt_sees_the_prompt_with_the_diff_allows_once() {
         "+hello",
         "Malicious MCP servers or conversation content could potentially trick the agent into attempting harmful actions through your installed tools.",
         "Review each action carefully before approving",
-        "[Allow for this chat] [Allow once] [Deny]",
-        "Enter Allow once",
+        "[a] Allow for this chat  [o] Allow once (Enter)  [d] Deny",
     ] {
         chat.expect(text);
     }
@@ -85,14 +84,20 @@ fn a_batch_of_three_is_answered_one_at_a_time_with_undo_and_sent_together() {
     chat.send("write a.txt: one\\\rwrite b.txt: two\\\rwrite c.txt: three\r");
     chat.expect("Allow tool call from Warden?  (1 of 3)");
     chat.expect("+one");
-    chat.expect("Enter Allow once");
+    chat.expect("[o] Allow once (Enter)");
     chat.send("a");
     chat.expect("✓ Approved for session  (u undoes)");
     chat.expect("(2 of 3)");
     chat.expect("u undo");
     chat.send("u");
-    chat.expect("Undone: request 1 is open again");
     chat.expect("(1 of 3)");
+    chat.expect("[o] Allow once (Enter)");
+    // Undone in place: the first request's prompt is back where it was, its answer and
+    // the second prompt gone from the screen.
+    let screen = chat.screen();
+    assert!(!screen.contains("Approved for session"), "{screen}");
+    assert!(!screen.contains("(2 of 3)"), "{screen}");
+    assert_eq!(screen.matches("(1 of 3)").count(), 1, "{screen}");
     chat.send("o");
     chat.expect("✓ Approved once  (u undoes)");
     chat.expect("(2 of 3)");
@@ -101,7 +106,7 @@ fn a_batch_of_three_is_answered_one_at_a_time_with_undo_and_sent_together() {
     chat.expect("✗ Denied  (u undoes)");
     chat.expect("(3 of 3)");
     chat.expect("+three");
-    chat.expect("Enter Allow once");
+    chat.expect("[o] Allow once (Enter)");
     // Two answered, none sent: nothing has run yet.
     assert_eq!(env.file("a.txt"), None);
     chat.send("\r");
@@ -129,9 +134,10 @@ fn enter_denies_a_critical_call() {
     let mut chat = start(env.command(&[]));
     chat.send("run echo pwned > ~/.bashrc\r");
     chat.expect("Allow tool call from Warden?");
+    // The command itself, in full, without a key press.
+    chat.expect("$ echo pwned > ~/.bashrc");
     chat.expect("Critical: ");
-    chat.expect("[Allow once] [Deny]");
-    chat.expect("Enter Deny");
+    chat.expect("[o] Allow once  [d] Deny (Enter)");
     chat.send("\r");
     chat.expect("✗ Denied");
     chat.expect("\n> ");
@@ -156,7 +162,7 @@ fn arguments_edited_in_the_editor_and_a_note_reach_the_agent() {
     chat.expect("note> ");
     chat.send("keep it short\r");
     chat.expect("Note: keep it short");
-    chat.expect("Enter Allow once");
+    chat.expect("[o] Allow once (Enter)");
     chat.send("o");
     chat.expect("✓ Approved once");
     // The scripted model repeats the note it was given: it reached the model.
@@ -178,7 +184,7 @@ fn arguments_edited_inline_as_json_without_an_editor() {
     // Ctrl-U clears the line the arguments were put on.
     chat.send("\x15{\"path\": \"notes.txt\", \"content\": \"inline\"}\r");
     chat.expect("Arguments edited");
-    chat.expect("Enter Allow once");
+    chat.expect("[o] Allow once (Enter)");
     chat.send("\r");
     chat.expect("✓ Approved once");
     chat.expect("\n> ");
@@ -201,6 +207,10 @@ fn ctrl_c_cancels_the_turn_answers_open_requests_cancelled_and_a_second_one_leav
     chat.expect("\n> ");
     assert_eq!(env.file("a.txt"), None);
     assert_eq!(env.file("b.txt"), None);
+    // At the prompt a Ctrl-C only warns; the second one leaves.
+    chat.send("\x03");
+    chat.expect("press Ctrl-C again to quit");
+    chat.expect("\n> ");
     chat.send("\x03");
     assert_eq!(chat.wait().code(), Some(130), "{}", chat.text());
 }
@@ -225,7 +235,7 @@ fn leaving_stops_a_child_agent_and_its_stderr_goes_to_a_log() {
     chat.expect("hi there");
     chat.expect("\n> ");
     chat.send("\x03");
-    chat.expect("(Ctrl-C again or Ctrl-D to leave)");
+    chat.expect("press Ctrl-C again to quit");
     chat.expect("\n> ");
     chat.send("\x04");
     assert_eq!(chat.wait().code(), Some(0), "{}", chat.text());
@@ -236,6 +246,15 @@ fn leaving_stops_a_child_agent_and_its_stderr_goes_to_a_log() {
     assert!(!chat.text().contains("TRACE"), "{}", chat.text());
     let own = std::fs::read_to_string(env.warden_home().join("chat.log")).unwrap_or_default();
     assert!(own.contains("TRACE"), "{own}");
+    // Both logs are the user's own: 0600, like everything else Warden keeps.
+    for name in ["chat.log", "chat-agent.log"] {
+        let mode = std::os::unix::fs::PermissionsExt::mode(
+            &std::fs::metadata(env.warden_home().join(name))
+                .expect("log")
+                .permissions(),
+        );
+        assert_eq!(mode & 0o777, 0o600, "{name}");
+    }
 }
 
 #[test]
@@ -246,7 +265,7 @@ fn no_color_writes_no_colour_codes() {
     let mut chat = start(command);
     chat.send("write notes.txt: hello\r");
     chat.expect("Review each action carefully before approving");
-    chat.expect("Enter Allow once");
+    chat.expect("[o] Allow once (Enter)");
     chat.send("d");
     chat.expect("✗ Denied");
     chat.expect("\n> ");
@@ -265,7 +284,7 @@ fn a_narrow_terminal_shows_the_whole_prompt() {
     let mut chat = start_cols(env.command(&[]), 40);
     chat.send("write notes.txt: hello\r");
     chat.expect("Allow tool call from Warden?");
-    chat.expect("Enter Allow once");
+    chat.expect("[o] Allow once (Enter)");
     chat.send("o");
     chat.expect("✓ Approved once");
     chat.expect("\n> ");
@@ -302,20 +321,17 @@ fn resume_loads_a_stored_session_and_an_unknown_one_is_an_error() {
         replayed.contains("Write 5 bytes to notes.txt"),
         "{replayed}"
     );
-    // An id the agent does not know is an error, said once.
+    // An id no stored session has is an error, in one line.
     let unknown = env
-        .command(&["--resume", "sess_1", "--prompt", "hi"])
+        .command(&["--resume", "sess_nosuch", "--prompt", "hi"])
         .stdin(std::process::Stdio::null())
         .output()
         .expect("run");
-    assert_ne!(unknown.status.code(), Some(0));
+    assert_eq!(unknown.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&unknown.stderr);
     assert_eq!(
-        stderr
-            .matches("the agent answered `session/load` with an error")
-            .count(),
-        1,
-        "{stderr}"
+        stderr,
+        "warden: no stored session has the id sess_nosuch (see `warden sessions list`)\n"
     );
 }
 
@@ -364,5 +380,169 @@ fn what_is_typed_during_a_turn_is_neither_shown_nor_sent() {
     let screen = chat.text();
     assert!(!screen.contains("typed during"), "{screen}");
     chat.send("\x04");
+    assert_eq!(chat.wait().code(), Some(0));
+}
+
+/// `warden chat --agent` with the small agent of `chat_pty/fake_agent.py` (python3).
+fn fake_agent(env: &Env) -> Pty {
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/e2e/chat_pty/fake_agent.py"
+    );
+    let agent = format!("python3 {script}");
+    start(env.command(&["--agent", &agent]))
+}
+
+/// How often `text` is on the screen a person sees now.
+fn on_screen(chat: &Pty, text: &str) -> usize {
+    chat.screen().matches(text).count()
+}
+
+#[test]
+fn regression_the_command_is_on_screen_in_full_in_every_prompt() {
+    let env = Env::new();
+    let mut chat = start(env.command(&[]));
+    let command = "cd /tmp && echo one two three four five six seven eight nine ten > ~/.bashrc";
+    chat.send(&format!("run {command}\r"));
+    chat.expect("Allow tool call from Warden?");
+    chat.expect(&format!("$ {command}"));
+    chat.expect("Decided by the part");
+    chat.expect("[d] Deny (Enter)");
+    chat.send("d");
+    chat.expect("✗ Denied");
+    chat.expect("\n> ");
+    chat.send("\x04");
+    assert_eq!(chat.wait().code(), Some(0));
+}
+
+#[test]
+fn the_prompt_redraws_in_place_on_arguments_and_a_note() {
+    let env = Env::new();
+    let mut chat = start(env.command(&[]));
+    chat.send("write notes.txt: hello\r");
+    chat.expect("[o] Allow once (Enter)");
+    chat.send(">");
+    chat.expect("(> hides the arguments as JSON)");
+    chat.expect("[o] Allow once (Enter)");
+    assert_eq!(
+        on_screen(&chat, "Allow tool call from Warden?"),
+        1,
+        "{}",
+        chat.screen()
+    );
+    chat.send(">");
+    chat.expect("(> shows the arguments)");
+    chat.expect("[o] Allow once (Enter)");
+    chat.send("n");
+    chat.expect("note> ");
+    chat.send("keep it short\r");
+    chat.expect("Note: keep it short");
+    chat.expect("[o] Allow once (Enter)");
+    let screen = chat.screen();
+    assert_eq!(
+        screen.matches("Allow tool call from Warden?").count(),
+        1,
+        "{screen}"
+    );
+    assert_eq!(
+        screen.matches("Review each action carefully").count(),
+        1,
+        "{screen}"
+    );
+    assert!(!screen.contains("note> "), "{screen}");
+    chat.send("o");
+    chat.expect("✓ Approved once");
+    chat.expect("\n> ");
+    assert_eq!(env.file("notes.txt").as_deref(), Some("hello"));
+    chat.send("\x04");
+    assert_eq!(chat.wait().code(), Some(0));
+}
+
+#[test]
+fn a_long_write_can_be_read_whole_before_it_is_approved() {
+    let env = Env::new();
+    let mut chat = start(env.command(&[]));
+    let content: String = (1..=40).map(|i| format!("line {i}\\n")).collect();
+    chat.send(&format!(
+        "/call fs_write {{\"path\": \"long.txt\", \"content\": \"{content}\"}}\r"
+    ));
+    chat.expect("… 16 more lines (folded)");
+    chat.expect("v whole diff");
+    assert!(!chat.screen().contains("+line 40"), "{}", chat.screen());
+    chat.send("v");
+    chat.expect("+line 40");
+    chat.expect("(v folds the diff again)");
+    chat.expect("[o] Allow once (Enter)");
+    chat.send("o");
+    chat.expect("✓ Approved once");
+    chat.expect("\n> ");
+    assert_eq!(env.file("long.txt").map(|t| t.lines().count()), Some(40));
+    chat.send("\x04");
+    assert_eq!(chat.wait().code(), Some(0));
+}
+
+#[test]
+fn a_running_tool_shows_a_spinner_with_its_time_and_its_streamed_output() {
+    let env = Env::new();
+    let mut chat = fake_agent(&env);
+    chat.send("stream\r");
+    chat.expect("Build running");
+    // The live line: a spinner, the call and how long it has run.
+    chat.expect("Build running · 1.");
+    // The output as it streams, folded to its last lines.
+    chat.expect("│ step 5");
+    chat.expect("✓ Build completed");
+    chat.expect("all 8 steps done");
+    chat.expect("\n> ");
+    // The live lines are gone once the call is done.
+    let screen = chat.screen();
+    assert!(!screen.contains("running ·"), "{screen}");
+    chat.send("\x04");
+    assert_eq!(chat.wait().code(), Some(0), "{}", chat.text());
+}
+
+#[test]
+fn another_agents_options_keep_their_names_and_enter_picks_nothing_without_a_risk() {
+    let env = Env::new();
+    let mut chat = fake_agent(&env);
+    chat.send("ask\r");
+    chat.expect("Allow tool call from fake-agent?");
+    chat.expect("[a] Yes, and don't ask again  [o] Just this once");
+    chat.expect("Enter picks nothing: choose an option's key");
+    chat.expect("the agent offers no option to refuse: Ctrl-C cancels the turn");
+    // Enter does nothing; a key answers.
+    chat.send("\r");
+    chat.send("o");
+    chat.expect("answered: once");
+    chat.expect("\n> ");
+    chat.send("\x04");
+    assert_eq!(chat.wait().code(), Some(0), "{}", chat.text());
+}
+
+#[test]
+fn markdown_keeps_list_numbers_and_lays_out_tables() {
+    let env = Env::new();
+    let mut chat = fake_agent(&env);
+    chat.send("markdown\r");
+    chat.expect("1. first");
+    chat.expect("2. second");
+    chat.expect("3. third");
+    chat.expect("│ tool │ what        │");
+    chat.expect("│ ls   │ lists files │");
+    chat.expect("old");
+    chat.expect("\n> ");
+    chat.send("\x04");
+    assert_eq!(chat.wait().code(), Some(0), "{}", chat.text());
+}
+
+#[test]
+fn leaving_prints_how_to_resume_the_session() {
+    let env = Env::new();
+    let mut chat = start(env.command(&[]));
+    chat.send("/say hi\r");
+    chat.expect("hi");
+    chat.expect("\n> ");
+    chat.send("\x04");
+    chat.expect("resume with: warden chat --resume sess_");
     assert_eq!(chat.wait().code(), Some(0));
 }

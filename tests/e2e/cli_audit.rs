@@ -50,7 +50,8 @@ fn write_log(path: &Path) {
             },
         )
         .with_time(at + Duration::from_secs(2))
-        .with_decision(Decision::Allow),
+        .with_decision(Decision::Allow)
+        .with_decided_by(json!({"answered_by": "warden pending"})),
     );
     log.record(
         AuditEvent::evaluation("sess-1", "c2", "fs_read", json!({"path": "README.md"}))
@@ -74,11 +75,14 @@ fn tail_prints_readable_lines_and_raw_json() {
     let out = warden(home.path(), &["audit", "tail"]);
     assert!(out.status.success(), "{out:?}");
     expect_test::expect![[r#"
-        2026-11-22T20:35:15.000000Z  sess-1  terminal  high  ask  rule.file=defaults rule.id=terminal-ask
-        2026-11-22T20:35:17.000000Z  sess-1  terminal  -  allow  user granted allow-once
-        2026-11-22T20:35:18.000000Z  sess-1  fs_read  low  allow  mode=ask
+        2026-11-22T20:35:15.000000Z  sess-1  terminal  high  ask  rule.file=defaults rule.id=terminal-ask  {"command":"npm install --token [REDACTED]"}
+        2026-11-22T20:35:17.000000Z  sess-1  terminal  -  allow  user granted allow-once (answered by warden pending)
+        2026-11-22T20:35:18.000000Z  sess-1  fs_read  low  allow  mode=ask  {"path":"README.md"}
     "#]]
     .assert_eq(&stdout(&out));
+    // The command is shown, its secret is not.
+    assert!(stdout(&out).contains("npm install"), "{}", stdout(&out));
+    assert!(!stdout(&out).contains("s3cr3t"), "{}", stdout(&out));
 
     let raw = warden(home.path(), &["audit", "tail", "-n", "2", "--json"]);
     assert!(raw.status.success());

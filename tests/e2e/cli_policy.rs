@@ -278,3 +278,24 @@ fn grants_list_and_revoke() {
     let out = env.warden(&["grants", "revoke", "g-0000000000000001"]);
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// A session refuses a call of a tool it does not have as invalid; `policy check` says
+/// the same, rather than ask about it.
+#[test]
+fn regression_policy_check_of_an_unknown_tool_agrees_with_the_session() {
+    let env = Env::new();
+    let v = env.check("nosuch", "{}", &[]);
+    assert_eq!(v["decision"], "deny", "{v}");
+    assert!(
+        v["explanation"]
+            .as_str()
+            .is_some_and(|e| e.contains("there is no tool `nosuch`")),
+        "{v}"
+    );
+    // Built-in tools and MCP tools are evaluated as before.
+    assert_eq!(
+        env.check("fs_read", r#"{"path": "README.md"}"#, &[])["decision"],
+        "allow"
+    );
+    assert_ne!(env.check("mcp__gh__list", "{}", &[])["decision"], "deny");
+}

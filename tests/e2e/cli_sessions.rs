@@ -118,7 +118,7 @@ fn pending_lists_waiting_calls_across_sessions_and_answers_each_once() {
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(stdout(&out).contains("sess_a/c1") && stdout(&out).contains("sess_b/c1"));
 
-    let out = warden(home.path(), &["pending", "approve", "sess_a/c1"]);
+    let out = warden(home.path(), &["pending", "approve", "sess_a/c1", "--yes"]);
     assert!(out.status.success(), "{out:?}");
     assert!(
         stdout(&out).starts_with("Approved sess_a/c1"),
@@ -179,7 +179,7 @@ fn two_processes_answering_one_call_have_one_winner() {
     write_session(home.path(), "sess_a", "/work/alpha");
     let spawn = |verb: &str| {
         Command::new(env!("CARGO_BIN_EXE_warden"))
-            .args(["pending", verb, "sess_a/c1"])
+            .args(["pending", verb, "sess_a/c1", "--yes"])
             .env("WARDEN_HOME", home.path())
             .stdout(std::process::Stdio::piped())
             .spawn()
@@ -281,4 +281,119 @@ fn a_sessions_folder_others_may_use_is_refused() {
         "{err}"
     );
     assert!(!sessions.join("sess_a.answers").exists());
+}
+
+#[test]
+fn pending_show_prints_the_arguments_the_diff_of_a_write_and_the_risk_sentence() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let project = tempfile::tempdir().expect("project");
+    let cwd = project.path().to_str().expect("utf-8").to_owned();
+    std::fs::write(project.path().join("notes.txt"), "one\ntwo\n").expect("write");
+    write_session(home.path(), "sess_a", &cwd);
+    // A second waiting call: a write, whose diff is against the file as it is now.
+    let store = SessionStore::open(home.path().join("sessions")).expect("open");
+    let mut write = call("c2", "");
+    write.tool = "fs_write".into();
+    write.args = json!({"path": "notes.txt", "content": "one\n2\n"});
+    write.kind = "edit".into();
+    write.risk = Risk::Medium;
+    write.title = "Write notes.txt".into();
+    let mut j = store.reopen("sess_a").expect("journal");
+    j.append(&Record::Proposed(write)).expect("append");
+    j.append(&Record::Asked {
+        call: "c2".into(),
+        request: "4".into(),
+    })
+    .expect("append");
+    let mut critical = call("c3", "rm -rf ~");
+    critical.risk = Risk::Critical;
+    j.append(&Record::Proposed(critical)).expect("append");
+    j.append(&Record::Asked {
+        call: "c3".into(),
+        request: "5".into(),
+    })
+    .expect("append");
+    drop(j);
+
+    let out = warden(home.path(), &["pending", "show", "sess_a/c2"]);
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout(&out);
+    for line in [
+        "Call      sess_a/c2",
+        "Tool      fs_write",
+        "Risk      Medium: ",
+        "  \"path\": \"notes.txt\",",
+        "   one",
+        "  -two",
+        "  +2",
+    ] {
+        assert!(text.contains(line), "{line:?} in\n{text}");
+    }
+
+    // A command is shown as the command, and the risk sentence is the engine's words,
+    // in `list --json`'s `reason` too (not the title).
+    let out = warden(home.path(), &["pending", "show", "sess_a/c1"]);
+    let text = stdout(&out);
+    assert!(text.contains("  $ echo x >> log.txt"), "{text}");
+    let out = warden(home.path(), &["pending", "list", "--json"]);
+    let listed: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    let c3 = listed
+        .iter()
+        .find(|l| l["id"] == "sess_a/c3")
+        .unwrap_or_else(|| panic!("{listed:?}"));
+    let reason = c3["reason"].as_str().unwrap_or_default();
+    assert!(reason.starts_with("Critical: "), "{c3}");
+    assert_ne!(reason, "Critical: runs a command", "{c3}");
+    assert_eq!(c3["title"], "rm -rf ~", "{c3}");
+}
+
+#[test]
+fn approving_a_high_call_needs_its_full_id_and_a_confirmation() {
+    let home = tempfile::tempdir().expect("tempdir");
+    write_session(home.path(), "sess_a", "/work/alpha");
+    // A unique prefix names the call, but is not enough to approve a High one.
+    let out = warden(home.path(), &["pending", "approve", "sess_a/c", "--yes"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(
+        stdout(&out).contains("approve it by its full id"),
+        "{}",
+        stdout(&out)
+    );
+    // The full id without a terminal to confirm on: --yes is needed.
+    let out = warden(home.path(), &["pending", "approve", "sess_a/c1"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(stdout(&out).contains("--yes"), "{}", stdout(&out));
+    // Nothing was answered by either.
+    assert!(stdout(&warden(home.path(), &["pending", "list"])).contains("sess_a/c1"));
+    // A denial needs neither: refusing is always safe.
+    let out = warden(home.path(), &["pending", "deny", "sess_a/c"]);
+    assert!(out.status.success(), "{out:?}");
+}
+
+#[test]
+fn a_unique_start_of_a_session_id_names_it() {
+    let home = tempfile::tempdir().expect("tempdir");
+    write_session(home.path(), "sess_alpha", "/work/alpha");
+    write_session(home.path(), "sess_beta", "/work/beta");
+    let out = warden(home.path(), &["sessions", "show", "sess_al"]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        stdout(&out).starts_with("session sess_alpha\n"),
+        "{}",
+        stdout(&out)
+    );
+    // A start two ids share names neither.
+    let out = warden(home.path(), &["sessions", "delete", "sess_"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(stdout(&out).contains("sess_alpha") && stdout(&out).contains("sess_beta"));
+    let out = warden(home.path(), &["sessions", "delete", "sess_b"]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        stdout(&out).contains("Deleted session sess_beta."),
+        "{}",
+        stdout(&out)
+    );
 }

@@ -46,7 +46,8 @@ fn the_commands_list_follows_the_new_sessions_answer() {
             "grants",
             "revoke ID",
             "why",
-            "mode ask | accept-edits | read-only | auto-approve | auto-deny"
+            "mode ask | accept-edits | read-only | auto-approve | auto-deny",
+            "tools"
         ]
     );
     // After the answer that told the client the session's id.

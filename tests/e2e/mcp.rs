@@ -14,7 +14,7 @@ mod http;
 
 /// The test server's binary, built once for the whole test run: it is a binary of
 /// another package of the workspace, which `cargo test` does not build for this one.
-fn server_binary() -> PathBuf {
+pub(super) fn server_binary() -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     BUILT
         .get_or_init(|| {

@@ -96,6 +96,7 @@ fn prompt_say_hello_streams_chunks_and_ends_the_turn() {
     assert_eq!(client.agent_text(), "hello");
     expect![[r#"
         -> {"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"<session-1>","prompt":[{"type":"text","text":"/say hello"}]}}
+        <- {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"<session-1>","update":{"sessionUpdate":"session_info_update","title":"/say hello"}}}
         <- {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"<session-1>","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hello"}}}}
         <- {"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}
     "#]].assert_eq(&client.snapshot_since(mark));

@@ -20,7 +20,8 @@ use crate::style::Style;
 #[derive(Debug, Clone)]
 pub struct Button {
     pub key: char,
-    /// What the button reads: the contract's words for the three known kinds.
+    /// What the button reads: for Warden's own agent the contract's words for the three
+    /// known kinds; for any other agent its own option name, as it sent it.
     pub label: String,
     pub option: PermissionOption,
 }
@@ -31,13 +32,27 @@ pub struct Button {
 pub struct Buttons {
     pub list: Vec<Button>,
     /// Never an allow option for a call the agent marks Critical, never an "always"
-    /// option: the agent's first once-option, or its reject-once option when Critical.
+    /// option, and nothing at all for an agent that sends no risk: the agent's first
+    /// once-option, or its reject-once option when Critical.
     pub preselected: Option<usize>,
+    /// Whether the agent offers any option that refuses the call.
+    pub can_refuse: bool,
+}
+
+/// Whether the request carries Warden's `_meta.warden.risk` (Warden's own agent, or an
+/// agent behind Warden): then the risk is known, and the contract's labels apply.
+fn risk_known(request: &RequestPermissionRequest) -> bool {
+    request
+        .meta
+        .as_ref()
+        .and_then(|meta| meta.get("warden"))
+        .is_some_and(|warden| warden.get("risk").is_some())
 }
 
 impl Buttons {
     pub fn new(request: &RequestPermissionRequest) -> Buttons {
         let options = &request.options;
+        let known = risk_known(request);
         let first = |kind: PermissionOptionKind| options.iter().position(|o| o.kind == kind);
         let mut taken = Vec::new();
         let mut list = Vec::new();
@@ -52,9 +67,16 @@ impl Buttons {
         ] {
             if let Some(i) = first(kind) {
                 taken.push(i);
+                // Another agent's options keep its own names: its "Yes, and don't ask
+                // again" is not "Allow for this chat".
+                let label = if known {
+                    label.to_owned()
+                } else {
+                    clean(&options[i].name)
+                };
                 list.push(Button {
                     key,
-                    label: label.to_owned(),
+                    label,
                     option: options[i].clone(),
                 });
             }
@@ -75,8 +97,10 @@ impl Buttons {
                 option: option.clone(),
             });
         }
-        let critical = marked_critical(request);
-        let preselected = if critical {
+        let preselected = if !known {
+            // Without the agent's risk, Enter means nothing: a person picks a key.
+            None
+        } else if marked_critical(request) {
             list.iter()
                 .position(|b| b.option.kind == PermissionOptionKind::RejectOnce)
         } else {
@@ -92,25 +116,35 @@ impl Buttons {
                 })
                 .and_then(|o| list.iter().position(|b| b.option.option_id == o.option_id))
         };
-        Buttons { list, preselected }
+        let can_refuse = options.iter().any(|o| {
+            matches!(
+                o.kind,
+                PermissionOptionKind::RejectOnce | PermissionOptionKind::RejectAlways
+            )
+        });
+        Buttons {
+            list,
+            preselected,
+            can_refuse,
+        }
     }
 
-    /// `[Allow for this chat] [Allow once] [Deny] [<further option>]`, the preselected
-    /// one in reverse video.
+    /// `[a] Allow for this chat  [o] Allow once (Enter)  [d] Deny  [1] <further option>`:
+    /// each option with its key, the one Enter picks marked (and in reverse video).
     pub fn line(&self, style: Style) -> String {
         self.list
             .iter()
             .enumerate()
             .map(|(i, b)| {
-                let text = format!("[{}]", b.label);
+                let text = format!("[{}] {}", b.key, b.label);
                 if Some(i) == self.preselected {
-                    style.reverse(&text)
+                    format!("{} {}", style.reverse(&text), style.bold("(Enter)"))
                 } else {
                     text
                 }
             })
             .collect::<Vec<_>>()
-            .join(" ")
+            .join("  ")
     }
 
     /// What the "Allow for this chat" button stores, in the agent's words, when they
@@ -121,24 +155,12 @@ impl Buttons {
         (name != button.label).then(|| format!("  {}: {name}", button.label))
     }
 
-    /// The line of keys: one per button, in the buttons' order, then the rest.
-    pub fn keys(&self, extras: bool, undo: bool) -> String {
-        let mut parts: Vec<String> = Vec::new();
-        let mut further: Vec<char> = Vec::new();
-        for button in &self.list {
-            match button.key {
-                'a' => parts.push("a for this chat".to_owned()),
-                'o' => parts.push("o once".to_owned()),
-                'd' => parts.push("d deny".to_owned()),
-                key => further.push(key),
-            }
+    /// The line of the keys that are not options: the options carry their own.
+    pub fn keys(&self, extras: bool, undo: bool, diff: bool) -> String {
+        let mut parts: Vec<String> = vec!["> arguments".to_owned()];
+        if diff {
+            parts.push("v whole diff".to_owned());
         }
-        match further.as_slice() {
-            [] => {}
-            [one] => parts.push(format!("{one} the option after Deny")),
-            [first, .., last] => parts.push(format!("{first}-{last} the options after Deny")),
-        }
-        parts.push("> arguments".to_owned());
         if extras {
             parts.push("e edit".to_owned());
             parts.push("n note".to_owned());
@@ -146,8 +168,11 @@ impl Buttons {
         if undo {
             parts.push("u undo".to_owned());
         }
-        if let Some(i) = self.preselected {
-            parts.push(format!("Enter {}", self.list[i].label));
+        if self.preselected.is_none() {
+            parts.push("Enter picks nothing: choose an option's key".to_owned());
+        }
+        if !self.can_refuse {
+            parts.push("the agent offers no option to refuse: Ctrl-C cancels the turn".to_owned());
         }
         format!("keys: {}", parts.join(" · "))
     }
@@ -160,7 +185,9 @@ impl Buttons {
 /// The words an answered request shows instead of its buttons.
 pub fn disposition(button: &Button) -> String {
     match button.option.kind {
-        PermissionOptionKind::AllowAlways if button.key == 'a' => "Approved for session".to_owned(),
+        PermissionOptionKind::AllowAlways if button.label == "Allow for this chat" => {
+            "Approved for session".to_owned()
+        }
         PermissionOptionKind::AllowOnce => "Approved once".to_owned(),
         PermissionOptionKind::RejectOnce => "Denied".to_owned(),
         PermissionOptionKind::AllowAlways => format!("Approved: {}", button.label),
@@ -176,6 +203,8 @@ pub struct Pending {
     /// The button picked, once answered.
     pub choice: Option<usize>,
     pub show_args: bool,
+    /// Whether the call's diffs are shown whole rather than folded (`v`).
+    pub whole_diff: bool,
     pub edited: Option<Value>,
     pub note: Option<String>,
     reply: Option<oneshot::Sender<RequestPermissionResponse>>,
@@ -220,7 +249,7 @@ fn cancelled() -> RequestPermissionResponse {
 pub enum Step {
     /// Nothing: a key without a meaning here.
     Ignored,
-    /// The prompt changed (arguments shown or hidden): draw it again.
+    /// The prompt changed (arguments or the whole diff shown or hidden): draw it again.
     Redraw,
     /// Request `index` was answered; more are open.
     Answered {
@@ -269,6 +298,7 @@ impl Batch {
             buttons,
             choice: None,
             show_args: false,
+            whole_diff: false,
             edited: None,
             note: None,
             reply: Some(reply),
@@ -310,6 +340,10 @@ impl Batch {
             Key::Enter => pending.buttons.preselected,
             Key::Char('>') => {
                 pending.show_args = !pending.show_args;
+                return Step::Redraw;
+            }
+            Key::Char('v') => {
+                pending.whole_diff = !pending.whole_diff;
                 return Step::Redraw;
             }
             Key::Char('u') => {

@@ -1,6 +1,7 @@
 //! The interactive chat on a terminal: prompts read with line editing, each turn's
-//! permission requests answered on keys one at a time, Ctrl-C to cancel a turn, a second
-//! Ctrl-C or Ctrl-D at the prompt to leave.
+//! permission requests answered on keys one at a time, Ctrl-C to cancel a turn; at the
+//! prompt a Ctrl-C warns ("press Ctrl-C again to quit") and a second one soon after, or
+//! Ctrl-D, leaves.
 
 use std::sync::Arc;
 
@@ -30,7 +31,8 @@ pub(crate) async fn prompts(
     interrupts: &mut Interrupts,
 ) -> Exit {
     let style = transcript.style();
-    let mut armed = false;
+    // When the last Ctrl-C at the prompt was pressed: a second one soon after leaves.
+    let mut armed: Option<std::time::Instant> = None;
     let mut last = Exit::Ended;
     loop {
         transcript.synced().await;
@@ -40,16 +42,22 @@ pub(crate) async fn prompts(
         };
         let text = match line {
             Line::Eof => return last,
-            Line::Interrupted if armed => return Exit::Cancelled,
+            Line::Interrupted if armed.is_some_and(|at| at.elapsed() < QUIT_WINDOW) => {
+                return Exit::Cancelled;
+            }
             Line::Interrupted => {
-                armed = true;
-                transcript.lines(&[style.dim("(Ctrl-C again or Ctrl-D to leave)")]);
+                armed = Some(std::time::Instant::now());
+                transcript.lines(&[style.yellow("press Ctrl-C again to quit (or Ctrl-D)")]);
                 continue;
             }
             Line::Text(text) => joined(&text),
         };
-        armed = false;
+        armed = None;
         if text.trim().is_empty() {
+            continue;
+        }
+        if text.trim() == "/help" {
+            transcript.lines(&help(transcript));
             continue;
         }
         person.terminal.turn_started();
@@ -59,10 +67,40 @@ pub(crate) async fn prompts(
         if stop {
             return exit;
         }
-        // After a cancelled turn one more Ctrl-C leaves.
-        armed = exit == Exit::Cancelled;
     }
 }
+
+/// `/help`: the agent's commands and the chat's own keys. Answered by the chat itself,
+/// never sent to the agent.
+fn help(transcript: &Transcript) -> Vec<String> {
+    let style = transcript.style();
+    let mut commands = transcript.commands();
+    commands.retain(|c| c != "/help");
+    let mut lines = vec![style.bold("Commands")];
+    if commands.is_empty() {
+        lines.push("  (the agent offers none)".to_owned());
+    } else {
+        lines.push(format!("  {}  (Tab completes them)", commands.join(" ")));
+    }
+    lines.push("  /help  this help".to_owned());
+    lines.push(style.bold("At the prompt"));
+    lines.push(
+        "  Enter sends · a line ending in \\ goes on · Up recalls · Ctrl-R searches".to_owned(),
+    );
+    lines.push(
+        "  Ctrl-C cancels a turn; at the prompt it warns, and a second one quits · Ctrl-D quits"
+            .to_owned(),
+    );
+    lines.push(style.bold("Answering a permission request"));
+    lines.push("  each option shows its key: [a] Allow for this chat  [o] Allow once  [d] Deny  [1]… the agent's others".to_owned());
+    lines.push("  Enter picks the option marked (Enter), never an allow for a Critical call or an unknown risk".to_owned());
+    lines.push("  > the arguments as JSON · v a folded diff whole · e edit the arguments · n a note · u undo".to_owned());
+    lines
+}
+
+/// How long after a Ctrl-C at the prompt a second one leaves the chat; later, it only
+/// warns again.
+const QUIT_WINDOW: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// One turn; returns its outcome and whether the chat must stop (a second Ctrl-C while
 /// cancelling, or the agent is gone).
@@ -83,7 +121,12 @@ async fn turn(
     tokio::pin!(prompt);
     let mut terminated = false;
     let result = {
-        let ui = answer_requests(transcript, person);
+        let ui = async {
+            tokio::select! {
+                () = answer_requests(transcript, person) => {}
+                () = ticks(transcript) => {}
+            }
+        };
         tokio::pin!(ui);
         tokio::select! {
             result = &mut prompt => Some(result),
@@ -147,6 +190,19 @@ async fn turn(
     }
 }
 
+/// How often the live lines (a running tool's spinner, its time and output) are drawn.
+const TICK: std::time::Duration = std::time::Duration::from_millis(120);
+
+/// Draws the live lines while a turn runs; never ends.
+async fn ticks(transcript: &Transcript) {
+    let mut frame = 0usize;
+    loop {
+        tokio::time::sleep(TICK).await;
+        transcript.tick(frame);
+        frame = frame.wrapping_add(1);
+    }
+}
+
 /// Awaits `opening` (`initialize` and `session/new` or `session/load`) while answering the
 /// requests the agent sends meanwhile. Requests still open when it is done wait for the
 /// first turn's screen.
@@ -198,7 +254,8 @@ pub(crate) async fn answer_requests(transcript: &Transcript, person: &Person<'_>
                 key = person.terminal.key() => key,
                 () = arrived => {
                     // A wake-up left from the requests already drawn changes nothing.
-                    if approvals.batch().len() != drawn {
+                    let redraw = approvals.redraw.swap(false, std::sync::atomic::Ordering::SeqCst);
+                    if redraw || approvals.batch().len() != drawn {
                         break None;
                     }
                     continue;
@@ -244,8 +301,13 @@ async fn show(transcript: &Transcript, person: &Person<'_>, step: Step) {
             transcript.lines(&[style.dim(&format!("{what}; waiting for the agent…"))]);
         }
         Step::Undone { index } => {
-            transcript
-                .lines(&[style.yellow(&format!("Undone: request {} is open again", index + 1))]);
+            // In place where the screen allows: the request's prompt comes back where it
+            // was, its answer and the next prompt gone.
+            if !transcript.undo(index) {
+                transcript.lines(&[
+                    style.yellow(&format!("Undone: request {} is open again", index + 1))
+                ]);
+            }
         }
         Step::Edit => {
             let Some((index, args)) = ({
@@ -270,7 +332,14 @@ async fn show(transcript: &Transcript, person: &Person<'_>, step: Step) {
                 }
                 None => {
                     let text = serde_json::to_string(&args).unwrap_or_default();
-                    match person.terminal.line("arguments> ", &text, false).await {
+                    let line = person.terminal.line("arguments> ", &text, false).await;
+                    // The line read under the prompt goes when the prompt is drawn again.
+                    let typed = match &line {
+                        Line::Text(text) => text.as_str(),
+                        _ => "",
+                    };
+                    transcript.below_prompt(transcript.rows_of(&format!("arguments> {typed}")));
+                    match line {
                         Line::Text(text) => Ok(text),
                         _ => Err("not edited".to_owned()),
                     }
@@ -303,7 +372,13 @@ async fn show(transcript: &Transcript, person: &Person<'_>, step: Step) {
                 return;
             };
             transcript.synced().await;
-            if let Line::Text(text) = person.terminal.line("note> ", &note, false).await
+            let line = person.terminal.line("note> ", &note, false).await;
+            let typed = match &line {
+                Line::Text(text) => text.as_str(),
+                _ => "",
+            };
+            transcript.below_prompt(transcript.rows_of(&format!("note> {typed}")));
+            if let Line::Text(text) = line
                 && let Some(pending) = approvals.batch().get_mut(index)
             {
                 let text = text.trim().to_owned();

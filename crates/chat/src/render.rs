@@ -206,12 +206,31 @@ pub fn permission(request: &RequestPermissionRequest, agent: &str, picked: &Pick
         lines.push(line.clone());
     }
     // The agent may say the risk again in the call's content (Warden does, for clients
-    // that do not read `_meta`): that text block is not printed a second time.
+    // that do not read `_meta`): that line is not printed a second time, the rest of its
+    // block (the deciding part, the command) is.
     let mut shown = serde_json::to_value(&fields.content).ok();
     if let (Some(line), Some(Value::Array(items))) = (&risk_line, shown.as_mut()) {
+        for item in items.iter_mut() {
+            let Some(text) = item.get("content").and_then(|c| str_of(c, "text")) else {
+                continue;
+            };
+            if text.lines().next().map(clean).as_deref() == Some(line) {
+                let rest: Vec<&str> = text.lines().skip(1).collect();
+                let command = fields
+                    .raw_input
+                    .as_ref()
+                    .and_then(|a| a.get("command"))
+                    .and_then(Value::as_str);
+                // The command is on the arguments' line already.
+                let rest = crate::screen::without_fence_of(&rest.join("\n"), command);
+                let rest = rest.trim().to_owned();
+                item["content"]["text"] = Value::String(rest);
+            }
+        }
         items.retain(|item| {
-            let text = item.get("content").and_then(|c| str_of(c, "text"));
-            text.is_none_or(|text| text.lines().next().map(clean).as_deref() != Some(line))
+            item.get("content")
+                .and_then(|c| str_of(c, "text"))
+                .is_none_or(|text| !text.is_empty())
         });
     }
     content(shown.as_ref(), &mut lines);

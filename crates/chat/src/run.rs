@@ -9,7 +9,7 @@ use std::time::Duration;
 use agent_client_protocol::schema::ProtocolVersion;
 use agent_client_protocol::v1::schema::{
     ContentBlock, Implementation, InitializeRequest, InitializeResponse, LoadSessionRequest,
-    NewSessionRequest, PromptRequest, SessionId, StopReason, TextContent,
+    McpServer, NewSessionRequest, PromptRequest, SessionId, StopReason, TextContent,
 };
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 use tokio::signal::unix::{Signal, SignalKind, signal};
@@ -91,6 +91,8 @@ pub struct ChatOptions {
     pub resume: Option<String>,
     /// The interactive prompt's history file; `None` keeps it in memory only.
     pub history: Option<PathBuf>,
+    /// MCP servers for the session (`session/new`, `session/load`).
+    pub mcp_servers: Vec<McpServer>,
 }
 
 /// How the chat ended, as the exit code says it.
@@ -219,15 +221,22 @@ async fn start(
                     if let Some(parent) = path.parent() {
                         let _ = std::fs::create_dir_all(parent);
                     }
-                    std::fs::OpenOptions::new()
+                    // Readable by the user only: the agent's log may hold what was said.
+                    use std::os::unix::fs::{OpenOptionsExt as _, PermissionsExt as _};
+                    let file = std::fs::OpenOptions::new()
                         .create(true)
                         .append(true)
+                        .mode(0o600)
                         .open(path)
+                        .and_then(|file| {
+                            file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+                            Ok(file)
+                        })
                         .map_err(|source| ChatError::Log {
                             path: path.to_path_buf(),
                             source,
-                        })?
-                        .into()
+                        })?;
+                    file.into()
                 }
                 None => std::process::Stdio::null(),
             };
@@ -271,7 +280,21 @@ pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<
         approve,
         resume,
         history,
+        mcp_servers,
     } = options;
+    // How to come back to this session: the command line of the agent, when it is not
+    // Warden's own.
+    let again = match &agent {
+        AgentSpec::Own(_) => String::new(),
+        AgentSpec::Command(argv) => {
+            let line = shlex::try_join(argv.iter().map(String::as_str)).unwrap_or_default();
+            format!(
+                " --agent {} --cwd {}",
+                shlex::try_quote(&line).unwrap_or_default(),
+                shlex::try_quote(&cwd.display().to_string()).unwrap_or_default()
+            )
+        }
+    };
     let mut person = None;
     let transcript = match prompts {
         Prompts::Terminal => {
@@ -295,7 +318,7 @@ pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<
             return Err(err);
         }
     };
-    let opening = open(&peer.connection, &cwd, resume, &transcript);
+    let opening = open(&peer.connection, &cwd, resume, mcp_servers, &transcript);
     let opened = match &person {
         None => opening.await,
         // An agent may ask while it loads a session (a call that was waiting for approval
@@ -313,6 +336,11 @@ pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<
             opened
         }
     };
+    let resumable = opened
+        .as_ref()
+        .ok()
+        .filter(|(_, init)| init.agent_capabilities.load_session)
+        .map(|(session, _)| crate::render::clean(&session.to_string()));
     let result = match (opened, &person) {
         (Err(err), _) => Err(err),
         (Ok((session, _)), None) => {
@@ -348,6 +376,10 @@ pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<
         terminal.restore();
     }
     transcript.end_text();
+    if let Some(id) = resumable {
+        let style = transcript.style();
+        transcript.lines(&[style.dim(&format!("resume with: warden chat{again} --resume {id}"))]);
+    }
     peer.stop().await;
     // Blocks until the output is written: the last thing the chat does.
     transcript.finish();
@@ -376,6 +408,7 @@ async fn open(
     connection: &AgentConnection,
     cwd: &std::path::Path,
     resume: Option<String>,
+    servers: Vec<McpServer>,
     transcript: &Transcript,
 ) -> Result<(SessionId, InitializeResponse), ChatError> {
     let init =
@@ -395,7 +428,9 @@ async fn open(
             let id = SessionId::new(id);
             // The agent replays the conversation as updates before it answers.
             connection
-                .load_session(LoadSessionRequest::new(id.clone(), cwd.to_path_buf()))
+                .load_session(
+                    LoadSessionRequest::new(id.clone(), cwd.to_path_buf()).mcp_servers(servers),
+                )
                 .await?;
             id
         }
@@ -406,7 +441,7 @@ async fn open(
         }
         None => {
             connection
-                .new_session(NewSessionRequest::new(cwd.to_path_buf()))
+                .new_session(NewSessionRequest::new(cwd.to_path_buf()).mcp_servers(servers))
                 .await?
                 .session_id
         }

@@ -300,6 +300,7 @@ fn serve(
             None
         }
     };
+    let mut pending: Vec<u8> = Vec::new();
     while let Ok(job) = jobs.recv() {
         match job {
             Job::Line {
@@ -308,6 +309,11 @@ fn serve(
                 history: keep,
                 reply,
             } => {
+                // Keys typed for a permission prompt that is gone mean nothing at the
+                // chat's prompt.
+                if keep {
+                    pending.clear();
+                }
                 let Some(editor) = editor.as_mut() else {
                     let _ = reply.send(Line::Eof);
                     continue;
@@ -331,7 +337,7 @@ fn serve(
                 let _ = reply.send(line);
             }
             Job::Key { id, reply } => {
-                let key = read_key(id, &abandoned, wake.as_fd());
+                let key = read_key(id, &abandoned, wake.as_fd(), &mut pending);
                 let _ = reply.send(key);
             }
             Job::Editor {
@@ -364,13 +370,28 @@ fn save_history(editor: &mut Editor<Completion, DefaultHistory>, path: &std::pat
     }
 }
 
-/// Waits for a key on stdin, or for the read to be abandoned.
-fn read_key(id: u64, abandoned: &AtomicU64, wake: BorrowedFd<'_>) -> Option<Key> {
+/// Waits for a key on stdin, or for the read to be abandoned. Keys typed faster than
+/// they are read arrive together: the ones after the first wait in `pending` for the next
+/// reads, none is lost.
+fn read_key(
+    id: u64,
+    abandoned: &AtomicU64,
+    wake: BorrowedFd<'_>,
+    pending: &mut Vec<u8>,
+) -> Option<Key> {
     use rustix::event::{PollFd, PollFlags, poll};
     loop {
         if abandoned.load(Ordering::SeqCst) >= id {
             drain(wake);
             return None;
+        }
+        if !pending.is_empty() {
+            let (key, used) = decode_one(pending);
+            pending.drain(..used.clamp(1, pending.len()));
+            if key.is_some() {
+                return key;
+            }
+            continue;
         }
         let stdin = std::io::stdin();
         let mut fds = [
@@ -397,9 +418,7 @@ fn read_key(id: u64, abandoned: &AtomicU64, wake: BorrowedFd<'_>) -> Option<Key>
             Ok(0) | Err(_) => return None,
             Ok(n) => n,
         };
-        if let Some(key) = decode(&buffer[..n]) {
-            return Some(key);
-        }
+        pending.extend_from_slice(&buffer[..n]);
     }
 }
 
@@ -421,14 +440,23 @@ fn drain(wake: BorrowedFd<'_>) {
     }
 }
 
-/// The key in what one read gave: Enter, or a character. Escape sequences (arrows,
-/// function keys) and other control bytes mean nothing here.
-pub fn decode(bytes: &[u8]) -> Option<Key> {
-    match bytes.first()? {
-        b'\r' | b'\n' => Some(Key::Enter),
-        0x1b => None,
-        b if b.is_ascii_control() => None,
-        _ => String::from_utf8_lossy(bytes).chars().next().map(Key::Char),
+/// The first key in `bytes` (Enter, or a character; escape sequences such as arrows and
+/// other control bytes mean nothing here) and how many bytes it took. An escape sequence takes the
+/// rest of the read (it arrives whole); a byte that starts no character takes one.
+fn decode_one(bytes: &[u8]) -> (Option<Key>, usize) {
+    match bytes.first() {
+        None => (None, 0),
+        Some(b'\r' | b'\n') => (Some(Key::Enter), 1),
+        Some(0x1b) => (None, bytes.len()),
+        Some(b) if b.is_ascii_control() => (None, 1),
+        Some(_) => {
+            let len = bytes.len().min(4);
+            let text = (1..=len).find_map(|n| std::str::from_utf8(&bytes[..n]).ok());
+            match text.and_then(|t| t.chars().next()) {
+                Some(c) => (Some(Key::Char(c)), c.len_utf8()),
+                None => (None, 1),
+            }
+        }
     }
 }
 
@@ -477,8 +505,9 @@ mod tests {
 
     #[test]
     fn keys_decode_from_bytes() {
-        let check =
-            |bytes: &[u8], expect: Option<Key>| assert_eq!(decode(bytes), expect, "{bytes:?}");
+        let check = |bytes: &[u8], expect: Option<Key>| {
+            assert_eq!(decode_one(bytes).0, expect, "{bytes:?}");
+        };
         check(b"o", Some(Key::Char('o')));
         check(b"\r", Some(Key::Enter));
         check(b"\n", Some(Key::Enter));
@@ -486,5 +515,9 @@ mod tests {
         check(b"\x03", None);
         check("é".as_bytes(), Some(Key::Char('é')));
         check(b"", None);
+        // Keys typed together are taken one at a time.
+        assert_eq!(decode_one(b"\ro"), (Some(Key::Enter), 1));
+        assert_eq!(decode_one("éo".as_bytes()), (Some(Key::Char('é')), 2));
+        assert_eq!(decode_one(b"\x1b[Ao"), (None, 4));
     }
 }

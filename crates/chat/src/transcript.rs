@@ -29,14 +29,25 @@ struct Layout {
     /// How many rows the last prompt's buttons take, while nothing was drawn after them
     /// (so the disposition can take their place).
     buttons_rows: Option<usize>,
+    /// The request whose prompt is the last thing on screen, and how many rows the whole
+    /// prompt takes: drawing it again replaces it rather than adding a copy.
+    prompt: Option<(usize, usize)>,
+    /// How many rows the live lines (running tools) take at the bottom, the cursor at
+    /// the end of the last one; everything else drawn replaces them first.
+    live_rows: usize,
+    /// The answered requests of the batch drawn one after the other with nothing else
+    /// between them and the prompt on screen: (request, rows of its block).
+    answered: Vec<(usize, usize)>,
 }
 
 /// The permission requests waiting for the person at the terminal.
 #[derive(Debug, Default)]
 pub struct Approvals {
     pub batch: Mutex<Batch>,
-    /// Woken when a request arrives.
+    /// Woken when a request arrives, or the prompt must be drawn again.
     pub arrived: Notify,
+    /// The prompt on screen was taken away for an update: draw it again.
+    pub redraw: std::sync::atomic::AtomicBool,
 }
 
 impl Approvals {
@@ -186,6 +197,7 @@ impl Transcript {
             index,
             total,
             show_args: pending.show_args,
+            whole_diff: pending.whole_diff,
             edited: pending.edited.as_ref(),
             note: pending.note.as_deref(),
             buttons: &pending.buttons,
@@ -194,21 +206,45 @@ impl Transcript {
         };
         let mut lines = screen.prompt(&pending.request, &agent, &view);
         lines.insert(0, String::new());
+        let ansi = screen.style().ansi;
         let width = terminal_width();
-        let rows = lines
+        let buttons: usize = lines
             .iter()
             .rev()
             .take(2)
             .map(|line| rows(line, width))
             .sum();
+        let all: usize = lines.iter().map(|line| rows(line, width)).sum();
         let mut buffer = layout
             .screen
             .as_mut()
             .map(Screen::end_text)
             .unwrap_or_default();
+        // The same request's prompt, still the last thing on screen: drawn over in place.
+        if let (true, true, Some((shown, shown_rows))) = (ansi, buffer.is_empty(), layout.prompt)
+            && shown == index
+        {
+            buffer.push_str(&crate::style::Style { ansi }.erase_up(shown_rows));
+        }
         push_lines(&mut layout, &mut buffer, &lines);
-        self.send(buffer);
-        layout.buttons_rows = Some(rows);
+        self.out(&mut layout, buffer);
+        layout.buttons_rows = Some(buttons);
+        layout.prompt = Some((index, all));
+    }
+
+    /// The prompt on screen gets `extra` rows below it (a line read under it), which a
+    /// redraw in place clears too.
+    pub fn below_prompt(&self, extra: usize) {
+        let mut layout = lock(&self.layout);
+        layout.buttons_rows = None;
+        if let Some((_, shown)) = layout.prompt.as_mut() {
+            *shown += extra;
+        }
+    }
+
+    /// How many rows `line` takes on this terminal.
+    pub fn rows_of(&self, line: &str) -> usize {
+        rows(line, terminal_width())
     }
 
     /// Shows what became of the prompt on screen: in place of its buttons when nothing
@@ -217,11 +253,54 @@ impl Transcript {
         let mut layout = lock(&self.layout);
         let ansi = layout.screen.as_ref().is_some_and(|s| s.style().ansi);
         let mut buffer = String::new();
-        if let (true, Some(rows)) = (ansi, layout.buttons_rows) {
-            buffer.push_str(&crate::style::Style { ansi }.erase_up(rows));
-        }
+        // The answered request's block (its prompt without the options, and this line),
+        // while nothing else is drawn after it, so that an undo can take it away.
+        let block = match (ansi, layout.buttons_rows, layout.prompt) {
+            (true, Some(rows), Some((index, all))) => {
+                buffer.push_str(&crate::style::Style { ansi }.erase_up(rows));
+                Some((index, all - rows + self.rows_of(line)))
+            }
+            (true, Some(rows), None) => {
+                buffer.push_str(&crate::style::Style { ansi }.erase_up(rows));
+                None
+            }
+            _ => None,
+        };
         push_lines(&mut layout, &mut buffer, &[line.to_owned()]);
-        self.send(buffer);
+        self.out(&mut layout, buffer);
+        match block {
+            Some(block) => layout.answered.push(block),
+            None => layout.answered.clear(),
+        }
+    }
+
+    /// Takes away the prompt on screen and the block of answered request `index` above
+    /// it, when they are the last things drawn, so that its prompt is drawn again in
+    /// their place. `false` when they are not (the undone prompt then comes below).
+    pub fn undo(&self, index: usize) -> bool {
+        let mut layout = lock(&self.layout);
+        let ansi = screen_ansi(&layout);
+        let (Some(&(answered, block)), Some((_, shown))) = (layout.answered.last(), layout.prompt)
+        else {
+            return false;
+        };
+        if !ansi || answered != index || layout.live_rows > 0 {
+            return false;
+        }
+        layout.answered.pop();
+        layout.prompt = None;
+        layout.buttons_rows = None;
+        self.send(crate::style::Style { ansi }.erase_up(shown + block));
+        true
+    }
+
+    /// The agent's slash commands, as it last sent them.
+    pub fn commands(&self) -> Vec<String> {
+        lock(&self.layout)
+            .screen
+            .as_ref()
+            .map(Screen::commands)
+            .unwrap_or_default()
     }
 
     /// The screen's style (plain for the log).
@@ -238,6 +317,48 @@ impl Transcript {
         *lock(&self.agent) = render::clean(name);
     }
 
+    /// Sends `text`, replacing the live lines if they are on screen (they come back with
+    /// the next tick).
+    fn out(&self, layout: &mut Layout, text: String) {
+        if text.is_empty() {
+            return;
+        }
+        let live = std::mem::take(&mut layout.live_rows);
+        if live == 0 {
+            return self.send(text);
+        }
+        let ansi = screen_ansi(layout);
+        let mut cleared = crate::style::Style { ansi }.erase_up(live - 1);
+        cleared.push_str(&text);
+        self.send(cleared);
+    }
+
+    /// Draws the live lines again (frame `frame` of the spinner): the running tools with
+    /// their time and streamed output. Nothing without escape codes, and nothing while
+    /// a permission prompt is the last thing on screen.
+    pub fn tick(&self, frame: usize) {
+        let mut layout = lock(&self.layout);
+        let Some(screen) = layout.screen.as_ref() else {
+            return;
+        };
+        let style = screen.style();
+        if !style.ansi || layout.prompt.is_some() || layout.buttons_rows.is_some() {
+            return;
+        }
+        let lines = screen.live(frame);
+        if lines.is_empty() && layout.live_rows == 0 {
+            return;
+        }
+        let width = terminal_width();
+        let mut text = match layout.live_rows {
+            0 => String::new(),
+            rows => style.erase_up(rows - 1),
+        };
+        text.push_str(&lines.join("\n"));
+        layout.live_rows = lines.iter().map(|line| rows(line, width)).sum();
+        self.send(text);
+    }
+
     fn send(&self, text: String) {
         if text.is_empty() {
             return;
@@ -250,10 +371,11 @@ impl Transcript {
     /// Prints whole lines, after ending any streamed text's line.
     pub fn lines(&self, lines: &[String]) {
         let mut layout = lock(&self.layout);
+        layout.answered.clear();
         let mut buffer = String::new();
         push_lines(&mut layout, &mut buffer, lines);
         // Sent under the layout's lock, so texts leave in the order they were laid out.
-        self.send(buffer);
+        self.out(&mut layout, buffer);
     }
 
     /// Ends the line streamed text left open, if any.
@@ -262,7 +384,17 @@ impl Transcript {
         if let Some(screen) = layout.screen.as_mut() {
             let rest = screen.end_text();
             layout.buttons_rows = None;
-            self.send(rest);
+            layout.prompt = None;
+            // The turn is over: the live lines go too.
+            let clear = std::mem::take(&mut layout.live_rows);
+            if clear > 0 {
+                let ansi = screen_ansi(&layout);
+                let mut text = crate::style::Style { ansi }.erase_up(clear - 1);
+                text.push_str(&rest);
+                self.send(text);
+            } else {
+                self.send(rest);
+            }
             return;
         }
         if layout.mid_line {
@@ -288,8 +420,13 @@ impl Transcript {
     }
 }
 
+/// Whether the screen may use escape codes.
+fn screen_ansi(layout: &Layout) -> bool {
+    layout.screen.as_ref().is_some_and(|s| s.style().ansi)
+}
+
 /// The terminal's width in columns (80 when it cannot be read).
-fn terminal_width() -> usize {
+pub(crate) fn terminal_width() -> usize {
     use std::os::fd::AsFd;
     rustix::termios::tcgetwinsize(std::io::stdout().as_fd())
         .ok()
@@ -322,6 +459,7 @@ fn push_lines(layout: &mut Layout, buffer: &mut String, lines: &[String]) {
         return;
     }
     layout.buttons_rows = None;
+    layout.prompt = None;
     if layout.mid_line {
         buffer.push('\n');
         layout.mid_line = false;
@@ -339,11 +477,25 @@ impl ClientHandler for Transcript {
         };
         let mut layout = lock(&self.layout);
         if let Some(screen) = layout.screen.as_mut() {
-            let drawn = screen.update(&update);
+            let mut drawn = screen.update(&update);
+            let ansi = screen.style().ansi;
             if !drawn.is_empty() {
+                // The prompt on screen stays the last thing there: it is taken away, the
+                // update drawn, and the prompt drawn again below it.
+                if let (true, Some((_, rows))) = (ansi, layout.prompt) {
+                    drawn.insert_str(0, &crate::style::Style { ansi }.erase_up(rows));
+                    if let Some(approvals) = &self.approvals {
+                        approvals
+                            .redraw
+                            .store(true, std::sync::atomic::Ordering::SeqCst);
+                        approvals.arrived.notify_one();
+                    }
+                }
                 layout.buttons_rows = None;
+                layout.prompt = None;
+                layout.answered.clear();
             }
-            self.send(drawn);
+            self.out(&mut layout, drawn);
             return;
         }
         let rendered = render::update(&update, &mut layout.titles);
@@ -353,7 +505,7 @@ impl ClientHandler for Transcript {
             layout.mid_line = !rendered.text.ends_with('\n');
         }
         push_lines(&mut layout, &mut buffer, &rendered.lines);
-        self.send(buffer);
+        self.out(&mut layout, buffer);
     }
 
     async fn request_permission(

@@ -729,6 +729,7 @@ impl WardenAgent {
                 session.engine.project_root(),
             ),
             Ok(commands::Command::Why) => commands::why_text(session.gate.explain_last()),
+            Ok(commands::Command::Tools) => commands::tools_text(&session.gate.tool_names()),
             Ok(commands::Command::Mode(None)) => {
                 let known: Vec<String> = Mode::ALL.iter().map(|m| code_span(m.id())).collect();
                 format!(
@@ -972,6 +973,7 @@ impl AgentHandler for WardenAgent {
             });
             token
         };
+        session.title_from_prompt(&text, &client);
         let guard = RunningGuard(session.clone());
         let setup = match self.turn_setup(&session, client.clone()) {
             Ok(setup) => setup,

@@ -1,6 +1,6 @@
 //! Slash commands: the ones the agent advertises (`available_commands_update`), and
 //! Warden's own, which Warden answers itself without the model: `/grants`, `/revoke ID`,
-//! `/why` and `/mode MODE`.
+//! `/why`, `/mode MODE` and `/tools`.
 //!
 //! Advertising matters because clients offer their own slash menus: a command the agent
 //! does not advertise often cannot be typed at all.
@@ -25,6 +25,8 @@ pub enum Command {
     Why,
     /// `/mode` alone shows the mode; with an argument it changes it.
     Mode(Option<String>),
+    /// The tools the session offers, built-in and MCP.
+    Tools,
 }
 
 /// A command used wrongly; its text says what to type instead.
@@ -51,7 +53,8 @@ pub fn parse(prompt: &str) -> Option<Result<Command, UsageError>> {
     let command = match (word, rest) {
         ("/grants", "") => Ok(Command::Grants),
         ("/why", "") => Ok(Command::Why),
-        ("/grants" | "/why", _) => Err(UsageError::TakesNoArgument(code_span(word))),
+        ("/tools", "") => Ok(Command::Tools),
+        ("/grants" | "/why" | "/tools", _) => Err(UsageError::TakesNoArgument(code_span(word))),
         ("/revoke", "") => Err(UsageError::RevokeNeedsAnId),
         ("/revoke", id) => Ok(Command::Revoke(id.to_owned())),
         ("/mode", "") => Ok(Command::Mode(None)),
@@ -88,6 +91,7 @@ pub fn available(scripted: bool) -> Vec<AvailableCommand> {
         AvailableCommand::new("why", "Explain the last decision (Warden)"),
         AvailableCommand::new("mode", "Show or change the session mode (Warden)")
             .input(input(&modes.join(" | "))),
+        AvailableCommand::new("tools", "The tools this session offers (Warden)"),
     ]);
     commands
 }
@@ -146,6 +150,30 @@ pub fn grants_text(grants: &[Grant], mode: Mode, root: &Path) -> String {
     s
 }
 
+/// `/tools`: the session's tools by the names the model and the policy use, built-in
+/// first, then each MCP server's.
+pub fn tools_text(names: &[String]) -> String {
+    if names.is_empty() {
+        return "This session offers no tools.".to_owned();
+    }
+    let (mcp, builtin): (Vec<&String>, Vec<&String>) =
+        names.iter().partition(|n| n.starts_with("mcp__"));
+    let list = |names: &[&String]| {
+        names
+            .iter()
+            .map(|n| format!("- {}", code_span(n)))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let mut s = format!("**Built-in tools**:\n\n{}", list(&builtin));
+    if mcp.is_empty() {
+        s.push_str("\n\nNo MCP server's tools.");
+    } else {
+        s.push_str(&format!("\n\n**MCP tools**:\n\n{}", list(&mcp)));
+    }
+    s
+}
+
 /// `/why`: the last call's evaluation, in words and as `warden policy check` prints it.
 pub fn why_text(last: Option<(Prepared, Evaluation)>) -> String {
     let Some((prepared, evaluation)) = last else {
@@ -192,6 +220,7 @@ mod tests {
         check("  /why \n", Some(Ok(Command::Why)));
         check("/revoke g_1", Some(Ok(Command::Revoke("g_1".to_owned()))));
         check("/mode", Some(Ok(Command::Mode(None))));
+        check("/tools", Some(Ok(Command::Tools)));
         check(
             "/mode read-only",
             Some(Ok(Command::Mode(Some("read-only".to_owned())))),
@@ -235,10 +264,11 @@ mod tests {
                 "grants",
                 "revoke ID",
                 "why",
-                "mode ask | accept-edits | read-only | auto-approve | auto-deny"
+                "mode ask | accept-edits | read-only | auto-approve | auto-deny",
+                "tools"
             ]
         );
         assert_eq!(names(false)[0], "grants");
-        assert_eq!(names(false).len(), 4);
+        assert_eq!(names(false).len(), 5);
     }
 }

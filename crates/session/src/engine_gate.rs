@@ -155,6 +155,11 @@ impl EngineGate {
         )
     }
 
+    /// The names of the session's tools, as the model sees them (`/tools`).
+    pub fn tool_names(&self) -> Vec<String> {
+        self.toolbox.names()
+    }
+
     /// The last call this session evaluated, evaluated again now exactly as `warden
     /// policy check` would (grants stored since then count).
     pub fn explain_last(&self) -> Option<(Prepared, Evaluation)> {

@@ -51,4 +51,4 @@ pub use turn::{
     AnswerOutcome, AuditKind, AuditNote, Command, Event, Resumed, ResumedBatch, Stored,
     StoredAnswer, ToolResult, Turn, TurnLimits,
 };
-pub use user_config::{ConfigError, UserConfig};
+pub use user_config::{ConfigError, McpServerEntry, UserConfig, read as read_user_config};

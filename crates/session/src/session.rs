@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use tokio_util::sync::CancellationToken;
 use warden_acp_transport::ClientHandle;
 use warden_acp_transport::schema::{
-    CurrentModeUpdate, SessionId, SessionNotification, SessionUpdate,
+    CurrentModeUpdate, SessionId, SessionInfoUpdate, SessionNotification, SessionUpdate,
 };
 use warden_model::{Conversation, Model, ModelError};
 use warden_permissions::{Engine, Mode};
@@ -92,10 +92,70 @@ impl Session {
         ));
     }
 
+    /// Names the session after its first prompt, once: the prompt's first line (at most
+    /// [`TITLE_CHARS`] characters) goes to the journal's title record and to the client
+    /// as `session_info_update`, so that `warden sessions list` and editors show it. A
+    /// session whose conversation already has a prompt (a restored one) keeps its title.
+    pub(crate) fn title_from_prompt(&self, prompt: &str, client: &ClientHandle) {
+        let first = !lock(&self.conversation)
+            .messages()
+            .iter()
+            .any(|m| matches!(m, warden_model::Message::User { .. }));
+        let Some(title) = title_of(prompt).filter(|_| first) else {
+            return;
+        };
+        if let Some(c) = &self.checkpoints {
+            c.write(&crate::store::Record::Title {
+                title: title.clone(),
+            });
+        }
+        client.notify(SessionNotification::new(
+            self.id.clone(),
+            SessionUpdate::SessionInfoUpdate(SessionInfoUpdate::new().title(title)),
+        ));
+    }
+
     /// Cancels the running turn, if any; its prompt answers `cancelled`.
     pub(crate) fn cancel_turn(&self) {
         if let Some(turn) = lock(&self.running).as_ref() {
             turn.cancel.cancel();
         }
+    }
+}
+
+/// The most characters of a prompt a session's title keeps.
+pub(crate) const TITLE_CHARS: usize = 60;
+
+/// A title from a prompt: its first line that is not empty, without control
+/// characters, cut at [`TITLE_CHARS`] characters (with `…`); `None` for an empty prompt.
+pub(crate) fn title_of(prompt: &str) -> Option<String> {
+    let line = prompt.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let clean: String = line
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let mut title: String = clean.chars().take(TITLE_CHARS).collect();
+    if clean.chars().count() > TITLE_CHARS {
+        title = format!("{}…", title.trim_end());
+    }
+    Some(title)
+}
+
+#[cfg(test)]
+mod title_tests {
+    use super::title_of;
+
+    #[test]
+    fn a_title_is_the_first_line_of_the_prompt_cut_short() {
+        assert_eq!(
+            title_of("\n  fix the build  \nthen test").as_deref(),
+            Some("fix the build")
+        );
+        assert_eq!(title_of("   \n"), None);
+        let long = "x".repeat(80);
+        let title = title_of(&long).unwrap_or_default();
+        assert_eq!(title.chars().count(), 61);
+        assert!(title.ends_with('…'));
+        assert_eq!(title_of("a\u{1b}[2Jb").as_deref(), Some("a [2Jb"));
     }
 }

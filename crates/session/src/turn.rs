@@ -697,7 +697,7 @@ impl Turn {
         match verdict.decision {
             Decision::Allow => self.run(id, prepared, out),
             Decision::Deny => {
-                let reason = format!("Denied by policy: {}", verdict.reason);
+                let reason = denial(&verdict);
                 self.finish(id, &tool, ToolOutcome::Denied, &reason, out);
                 CallState::Done
             }
@@ -1322,6 +1322,26 @@ fn answered(
         option_id,
         note,
         reason,
+    }
+}
+
+/// Why a call was denied, for the model (its tool result) and the client (the call's
+/// content): what the call does, then the sentence of what decided, with a deny rule's
+/// own `reason` or the mode's words (as `warden policy check` says it), so that a model
+/// stops trying variants of a call the policy will never allow.
+fn denial(verdict: &Verdict) -> String {
+    let why = verdict
+        .why
+        .get("explanation")
+        .and_then(serde_json::Value::as_str)
+        .map(str::trim)
+        .filter(|why| !why.is_empty());
+    match why {
+        Some(why) => format!(
+            "Denied by policy: {}. {why}",
+            verdict.reason.trim_end_matches('.')
+        ),
+        None => format!("Denied by policy: {}", verdict.reason),
     }
 }
 

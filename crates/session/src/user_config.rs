@@ -21,6 +21,26 @@ pub struct UserConfig {
     /// their values are redacted from tool output.
     #[serde(default)]
     pub secret_env: Vec<String>,
+    /// MCP servers `warden chat` passes in `session/new` (`[[mcp_server]]`), as an
+    /// editor passes its own. Warden's agent connects only the servers its client names.
+    #[serde(default, rename = "mcp_server")]
+    pub mcp_servers: Vec<McpServerEntry>,
+}
+
+/// One `[[mcp_server]]` of the user's `config.toml`: a stdio server (`command`, `args`,
+/// `env`) or an HTTP one (`url`, `headers`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct McpServerEntry {
+    pub name: String,
+    pub command: Option<String>,
+    #[serde(default)]
+    pub args: Vec<String>,
+    #[serde(default)]
+    pub env: std::collections::BTreeMap<String, String>,
+    pub url: Option<String>,
+    #[serde(default)]
+    pub headers: std::collections::BTreeMap<String, String>,
 }
 
 #[derive(Debug, thiserror::Error)]

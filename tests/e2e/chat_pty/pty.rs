@@ -9,6 +9,9 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
+/// The terminal's height in rows.
+const ROWS: u16 = 50;
+
 /// How long a test waits for something to appear before it fails.
 const DEADLINE: Duration = Duration::from_secs(20);
 
@@ -19,6 +22,7 @@ struct Output {
 }
 
 pub struct Pty {
+    cols: u16,
     master: std::fs::File,
     child: Child,
     output: Arc<(Mutex<Output>, Condvar)>,
@@ -61,7 +65,7 @@ impl Pty {
     /// Starts `command` on a new pty `cols` columns wide.
     pub fn spawn(command: Command, cols: u16) -> Pty {
         let size = nix::pty::Winsize {
-            ws_row: 50,
+            ws_row: ROWS,
             ws_col: cols,
             ws_xpixel: 0,
             ws_ypixel: 0,
@@ -121,6 +125,7 @@ impl Pty {
             }
         });
         Pty {
+            cols,
             master,
             child,
             output,
@@ -142,6 +147,15 @@ impl Pty {
     /// The screen's text so far.
     pub fn text(&self) -> String {
         strip(&self.raw())
+    }
+
+    /// The terminal's screen as a person sees it now: every byte written so far run
+    /// through a terminal emulator, so that what was drawn over in place is gone.
+    pub fn screen(&self) -> String {
+        let size = |n: u16| std::num::NonZeroU16::new(n).expect("a terminal has rows and columns");
+        let mut parser = vt100::Parser::new(size(ROWS), size(self.cols), 0);
+        parser.process(&self.raw());
+        parser.screen().contents()
     }
 
     /// Waits until `text` appears after what earlier waits found; returns the screen.

@@ -49,48 +49,100 @@ fn request(
 }
 
 #[test]
-fn buttons_follow_seed_002_and_never_preselect_an_allow_for_a_critical_call() {
+fn each_option_shows_its_key_and_enter_never_allows_a_critical_call_or_an_unknown_risk() {
     let check = |risk: Option<&str>, options, line: &str, keys: &str| {
         let buttons = Buttons::new(&request("c", risk, options));
         assert_eq!(buttons.line(Style::PLAIN), line, "{risk:?}");
-        assert_eq!(buttons.keys(true, false), keys, "{risk:?}");
+        assert_eq!(buttons.keys(true, false, false), keys, "{risk:?}");
     };
     check(
         Some("medium"),
         WARDEN,
-        "[Allow for this chat] [Allow once] [Deny] [Always allow in this project] [Always reject in this project]",
-        "keys: a for this chat · o once · d deny · 1-2 the options after Deny · > arguments · e edit · n note · Enter Allow once",
+        "[a] Allow for this chat  [o] Allow once (Enter)  [d] Deny  [1] Always allow in this project  [2] Always reject in this project",
+        "keys: > arguments · e edit · n note",
     );
     check(
         Some("critical"),
         CRITICAL,
-        "[Allow once] [Deny]",
-        "keys: o once · d deny · > arguments · e edit · n note · Enter Deny",
+        "[o] Allow once  [d] Deny (Enter)",
+        "keys: > arguments · e edit · n note",
     );
     // Marked Critical but ordered allow-first by another agent: Enter still denies.
     check(
         Some("critical"),
         WARDEN,
-        "[Allow for this chat] [Allow once] [Deny] [Always allow in this project] [Always reject in this project]",
-        "keys: a for this chat · o once · d deny · 1-2 the options after Deny · > arguments · e edit · n note · Enter Deny",
+        "[a] Allow for this chat  [o] Allow once  [d] Deny (Enter)  [1] Always allow in this project  [2] Always reject in this project",
+        "keys: > arguments · e edit · n note",
     );
-    // Warden's Critical order without the `_meta` rating: the first once-option, reject.
+    // An agent that sends no risk: its own option names, and Enter picks nothing, not
+    // even a denial, until a key is chosen.
     check(
         None,
         CRITICAL,
-        "[Allow once] [Deny]",
-        "keys: o once · d deny · > arguments · e edit · n note · Enter Deny",
+        "[o] Allow once  [d] Reject",
+        "keys: > arguments · e edit · n note · Enter picks nothing: choose an option's key",
     );
-    // Only "always" options: Enter picks nothing.
     check(
         None,
         &[
-            ("yes", "Yes", PermissionOptionKind::AllowAlways),
+            (
+                "yes",
+                "Yes, and don't ask again",
+                PermissionOptionKind::AllowAlways,
+            ),
             ("no", "No", PermissionOptionKind::RejectAlways),
         ],
-        "[Allow for this chat] [No]",
-        "keys: a for this chat · 1 the option after Deny · > arguments · e edit · n note",
+        "[a] Yes, and don't ask again  [1] No",
+        "keys: > arguments · e edit · n note · Enter picks nothing: choose an option's key",
     );
+    // No option that refuses: the person is told how to refuse anyway.
+    check(
+        None,
+        &[("yes", "Yes", PermissionOptionKind::AllowOnce)],
+        "[o] Yes",
+        "keys: > arguments · e edit · n note · Enter picks nothing: choose an option's key · the agent offers no option to refuse: Ctrl-C cancels the turn",
+    );
+    // A folded diff offers its key; undo when there is something to undo.
+    let buttons = Buttons::new(&request("c", Some("low"), WARDEN));
+    assert_eq!(
+        buttons.keys(false, true, true),
+        "keys: > arguments · v whole diff · u undo"
+    );
+}
+
+#[test]
+fn enter_does_nothing_for_an_agent_that_sends_no_risk() {
+    let (steps, answers) = run(
+        vec![request("1", None, WARDEN)],
+        &[Key::Enter, Key::Char('d')],
+        false,
+    );
+    assert_eq!(
+        steps,
+        [
+            Step::Ignored,
+            Step::Sent {
+                index: 0,
+                disposition: "Denied".to_owned(),
+                count: 1
+            }
+        ]
+    );
+    assert_eq!(
+        answers,
+        [r#"{"outcome":{"outcome":"selected","optionId":"reject-once"}}"#]
+    );
+}
+
+#[test]
+fn v_shows_the_whole_diff_and_folds_it_again() {
+    let mut batch = Batch::default();
+    let (tx, _rx) = oneshot::channel();
+    batch.push(request("1", Some("medium"), WARDEN), tx);
+    assert_eq!(batch.key(Key::Char('v'), false), Step::Redraw);
+    assert!(batch.get(0).expect("open").whole_diff);
+    assert_eq!(batch.key(Key::Char('v'), false), Step::Redraw);
+    assert!(!batch.get(0).expect("open").whole_diff);
 }
 
 /// Runs `keys` over a batch of `requests`; returns each step and the answers that went
@@ -186,7 +238,12 @@ fn a_batch_is_answered_one_at_a_time_and_goes_back_together() {
 
 #[test]
 fn undo_reopens_the_last_answer_until_the_batch_is_sent() {
-    let two = || vec![request("1", None, WARDEN), request("2", None, WARDEN)];
+    let two = || {
+        vec![
+            request("1", Some("medium"), WARDEN),
+            request("2", Some("medium"), WARDEN),
+        ]
+    };
     let (steps, answers) = run(
         two(),
         &[

@@ -66,7 +66,10 @@ fn updates_draw_markdown_tool_calls_plans_and_commands() {
         Mode: read-only
     "#]]
     .assert_eq(&out);
-    assert_eq!(*s.commands.lock().expect("lock"), ["/say", "/grants"]);
+    assert_eq!(
+        *s.commands.lock().expect("lock"),
+        ["/say", "/grants", "/help"]
+    );
 }
 
 #[test]
@@ -133,6 +136,7 @@ fn the_prompt_is_laid_out_as_seed_002_says() {
         index: 0,
         total: 2,
         show_args: false,
+        whole_diff: false,
         edited: None,
         note: None,
         buttons: &buttons,
@@ -143,14 +147,15 @@ fn the_prompt_is_laid_out_as_seed_002_says() {
     expect![[r#"
         Allow tool call from Warden?  (1 of 2)
           Run fs_write from Warden  (> shows the arguments)
+          {"path":"notes.txt","content":"(5 bytes, in the diff below)"}
         Medium: writes notes.txt
           /p/notes.txt (new file)
           +hello
         Malicious MCP servers or conversation content could potentially trick the agent into attempting harmful actions through your installed tools.
         Review each action carefully before approving
           Allow for this chat: Always allow in this session
-        [Allow for this chat] [Allow once] [Deny]
-        keys: a for this chat · o once · d deny · > arguments · e edit · n note · Enter Allow once"#]]
+        [a] Allow for this chat  [o] Allow once (Enter)  [d] Deny
+        keys: > arguments · e edit · n note"#]]
     .assert_eq(&out);
 
     let edited = json!({"path": "notes.txt", "content": "bye"});
@@ -161,7 +166,7 @@ fn the_prompt_is_laid_out_as_seed_002_says() {
     let out = screen(false).prompt(&request, "Warden", &view).join("\n");
     expect![[r#"
         Allow tool call from Warden?  (1 of 2)
-          Run fs_write from Warden  (> hides the arguments)
+          Run fs_write from Warden  (> hides the arguments as JSON)
             {
               "path": "notes.txt",
               "content": "bye"
@@ -175,8 +180,8 @@ fn the_prompt_is_laid_out_as_seed_002_says() {
         Malicious MCP servers or conversation content could potentially trick the agent into attempting harmful actions through your installed tools.
         Review each action carefully before approving
           Allow for this chat: Always allow in this session
-        [Allow for this chat] [Allow once] [Deny]
-        keys: a for this chat · o once · d deny · > arguments · e edit · n note · u undo · Enter Allow once"#]]
+        [a] Allow for this chat  [o] Allow once (Enter)  [d] Deny
+        keys: > arguments · e edit · n note · u undo"#]]
     .assert_eq(&out);
 
     // With escape codes: the review line is bold and the preselected button reversed.
@@ -185,5 +190,135 @@ fn the_prompt_is_laid_out_as_seed_002_says() {
         out.contains("\u{1b}[1mReview each action carefully before approving\u{1b}[0m"),
         "{out}"
     );
-    assert!(out.contains("\u{1b}[7m[Allow once]\u{1b}[0m"), "{out}");
+    assert!(out.contains("\u{1b}[7m[o] Allow once\u{1b}[0m"), "{out}");
+}
+
+fn view(buttons: &Buttons) -> PromptView<'_> {
+    PromptView {
+        index: 0,
+        total: 1,
+        show_args: false,
+        whole_diff: false,
+        edited: None,
+        note: None,
+        buttons,
+        extras: false,
+        undo: false,
+    }
+}
+
+/// Warden's request for a `terminal` call: the risk in `_meta`, and a content block that
+/// says the risk again, then the deciding part and the command.
+fn terminal_request(command: &str) -> RequestPermissionRequest {
+    let text = format!(
+        "Critical: writes to ~/.bashrc, a shell startup file\n\nDecided by the part `echo pwned > ~/.bashrc`.\n\n```sh\n{command}\n```"
+    );
+    let fields = ToolCallUpdateFields::new()
+        .title(format!("Run `{command}`"))
+        .raw_input(json!({"command": command}))
+        .content(vec![
+            serde_json::from_value(
+                json!({"type": "content", "content": {"type": "text", "text": text}}),
+            )
+            .expect("text"),
+        ]);
+    RequestPermissionRequest::new(
+        "s".to_owned(),
+        ToolCallUpdate::new("call_9".to_owned(), fields),
+        vec![
+            PermissionOption::new(
+                "reject-once".to_owned(),
+                "Reject".to_owned(),
+                PermissionOptionKind::RejectOnce,
+            ),
+            PermissionOption::new(
+                "allow-once".to_owned(),
+                "Allow once".to_owned(),
+                PermissionOptionKind::AllowOnce,
+            ),
+        ],
+    )
+    .meta(
+        json!({"warden": {"risk": "critical", "reason": "writes to ~/.bashrc, a shell startup file", "tool": "terminal"}})
+            .as_object()
+            .cloned(),
+    )
+}
+
+#[test]
+fn regression_the_prompt_shows_the_command_that_came_in_the_risk_block() {
+    let command = "cd /tmp && echo pwned > ~/.bashrc";
+    let request = terminal_request(command);
+    let buttons = Buttons::new(&request);
+    let out = screen(false)
+        .prompt(&request, "Warden", &view(&buttons))
+        .join("\n");
+    expect![[r#"
+        Allow tool call from Warden?
+          Run terminal from Warden  (> shows the arguments)
+          $ cd /tmp && echo pwned > ~/.bashrc
+        Critical: writes to ~/.bashrc, a shell startup file
+          Decided by the part `echo pwned > ~/.bashrc`.
+        Malicious MCP servers or conversation content could potentially trick the agent into attempting harmful actions through your installed tools.
+        Review each action carefully before approving
+        [o] Allow once  [d] Deny (Enter)
+        keys: > arguments"#]].assert_eq(&out);
+    // Once, not twice: the command's code block in the risk text is not repeated.
+    assert_eq!(out.matches(command).count(), 1, "{out}");
+}
+
+#[test]
+fn a_command_of_several_lines_is_shown_whole() {
+    let command = "for f in *.txt; do\n  rm \"$f\"\ndone";
+    let request = terminal_request(command);
+    let buttons = Buttons::new(&request);
+    let out = screen(false)
+        .prompt(&request, "Warden", &view(&buttons))
+        .join("\n");
+    for line in command.lines() {
+        assert!(out.contains(line), "{line:?} missing in {out}");
+    }
+}
+
+#[test]
+fn a_long_diff_folds_and_v_shows_it_whole() {
+    let new: String = (1..=60).map(|i| format!("line {i}\n")).collect();
+    let fields = ToolCallUpdateFields::new()
+        .raw_input(json!({"path": "long.txt", "content": new}))
+        .content(vec![
+            serde_json::from_value(
+                json!({"type": "diff", "path": "/p/long.txt", "oldText": null, "newText": new}),
+            )
+            .expect("diff"),
+        ]);
+    let request = RequestPermissionRequest::new(
+        "s".to_owned(),
+        ToolCallUpdate::new("call_2".to_owned(), fields),
+        vec![PermissionOption::new(
+            "allow-once".to_owned(),
+            "Allow once".to_owned(),
+            PermissionOptionKind::AllowOnce,
+        )],
+    )
+    .meta(
+        json!({"warden": {"risk": "medium", "reason": "writes long.txt", "tool": "fs_write"}})
+            .as_object()
+            .cloned(),
+    );
+    let buttons = Buttons::new(&request);
+    let mut v = view(&buttons);
+    let folded = screen(false).prompt(&request, "Warden", &v).join("\n");
+    assert!(folded.contains("… 36 more lines (folded)"), "{folded}");
+    assert!(folded.contains("v whole diff"), "{folded}");
+    assert!(!folded.contains("+line 60"), "{folded}");
+    // The arguments are on screen in full, the written text pointed at in the diff.
+    assert!(
+        folded.contains(r#"{"path":"long.txt","content":"(471 bytes, in the diff below)"}"#),
+        "{folded}"
+    );
+    v.whole_diff = true;
+    let whole = screen(false).prompt(&request, "Warden", &v).join("\n");
+    assert!(whole.contains("+line 60"), "{whole}");
+    assert!(!whole.contains("more lines (folded)"), "{whole}");
+    assert!(whole.contains("v whole diff"), "{whole}");
 }
