@@ -47,6 +47,6 @@ pub use policy::{
     FileProblem, HintPolicy, McpServerEntry, McpServerId, Policy, PolicyError, PolicyFile, Settings,
 };
 pub use rule::{Layer, RawRule, Rule, RuleError};
-pub use store::{Fingerprint, GrantStore, LoadedGrants, StoreError, TrustStore};
+pub use store::{Fingerprint, GrantStore, LoadedGrants, Repair, StoreError, TrustStore};
 pub mod lint;
 pub use lint::{Finding, Severity, lint};
