@@ -121,8 +121,13 @@ fn file_whole_lines_end(file: &mut File, len: u64) -> std::io::Result<u64> {
     Ok(0)
 }
 
-/// Syncs a folder, so that a file created or renamed in it survives a crash.
-fn sync_dir(dir: &Path) -> Result<(), StoreError> {
+/// Syncs the folder that holds `file`, so that a file created or renamed there survives
+/// a crash. (A bare file name's folder is the current one.)
+fn sync_dir_of(file: &Path) -> Result<(), StoreError> {
+    let dir = match file.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
     File::open(dir)
         .and_then(|d| d.sync_all())
         .map_err(|e| StoreError::io(dir, "sync the folder", e))
@@ -405,8 +410,8 @@ impl JsonlFile {
             .map_err(|e| StoreError::io(&self.path, "write", e))?;
         file.sync_all()
             .map_err(|e| StoreError::io(&self.path, "sync", e))?;
-        if !existed && let Some(dir) = self.path.parent() {
-            sync_dir(dir)?;
+        if !existed {
+            sync_dir_of(&self.path)?;
         }
         Ok(())
     }
@@ -444,10 +449,7 @@ impl JsonlFile {
         file.sync_all()
             .map_err(|e| StoreError::io(&tmp, "sync", e))?;
         std::fs::rename(&tmp, &self.path).map_err(|e| StoreError::io(&self.path, "replace", e))?;
-        match self.path.parent() {
-            Some(dir) => sync_dir(dir),
-            None => Ok(()),
-        }
+        sync_dir_of(&self.path)
     }
 
     /// Writes `lines` to a new private file beside this one, named
@@ -487,9 +489,7 @@ impl JsonlFile {
                 .map_err(|e| StoreError::io(&path, "write", e))?;
             file.sync_all()
                 .map_err(|e| StoreError::io(&path, "sync", e))?;
-            if let Some(dir) = path.parent() {
-                sync_dir(dir)?;
-            }
+            sync_dir_of(&path)?;
             return Ok(path);
         }
         Err(StoreError::io(
