@@ -18,6 +18,7 @@ mod e2e {
     mod chat_sessions;
     mod cli_audit;
     mod cli_chat;
+    mod cli_grants;
     mod cli_policy;
     mod cli_sessions;
     mod commands;

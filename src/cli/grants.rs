@@ -1,4 +1,5 @@
-//! `warden grants list` and `warden grants revoke ID`.
+//! `warden grants list`, `warden grants revoke ID`, `warden grants expire` and
+//! `warden grants repair`.
 
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -6,7 +7,7 @@ use std::time::SystemTime;
 
 use anyhow::Context as _;
 use warden_permissions::grant::time;
-use warden_permissions::{Effect, GrantStore, Locations};
+use warden_permissions::{Effect, Grant, GrantStore, Locations};
 
 #[derive(Debug, clap::Subcommand)]
 pub enum GrantsCommand {
@@ -16,6 +17,9 @@ pub enum GrantsCommand {
     Revoke(RevokeArgs),
     /// Drop expired and revoked grants from the file.
     Expire,
+    /// Keep the lines of the file that cannot be read aside, in
+    /// grants.jsonl.corrupt-<time>, and rewrite the file with the others.
+    Repair,
 }
 
 #[derive(Debug, clap::Args)]
@@ -37,32 +41,52 @@ pub fn run(cmd: GrantsCommand) -> anyhow::Result<ExitCode> {
         GrantsCommand::List(args) => list(&store, args.json),
         GrantsCommand::Revoke(args) => revoke(&store, &args.id),
         GrantsCommand::Expire => expire(&store),
+        GrantsCommand::Repair => repair(&store),
     }
 }
 
 #[allow(clippy::print_stdout)]
 fn list(store: &GrantStore, json: bool) -> anyhow::Result<ExitCode> {
-    let grants = store
-        .load()
+    let loaded = store
+        .load_checked()
         .with_context(|| format!("cannot read {}", store.path().display()))?;
-    let now = SystemTime::now();
+    let grants = &loaded.grants;
     let mut out = std::io::stdout().lock();
     if json {
-        for g in &grants {
+        for g in grants {
             writeln!(out, "{}", serde_json::to_string(g)?)?;
+        }
+        // Standard output holds only grants, one a line.
+        if let Some(damage) = loaded.damage() {
+            #[allow(clippy::print_stderr)]
+            {
+                eprintln!("{damage}.");
+            }
         }
         return Ok(ExitCode::SUCCESS);
     }
     if grants.is_empty() {
         writeln!(out, "No stored grants ({}).", store.path().display())?;
-        return Ok(ExitCode::SUCCESS);
+    } else {
+        table(&mut out, grants)?;
     }
+    if let Some(damage) = loaded.damage() {
+        writeln!(
+            out,
+            "{damage}. Until then, calls that would be allowed ask instead."
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn table(out: &mut impl std::io::Write, grants: &[Grant]) -> anyhow::Result<()> {
+    let now = SystemTime::now();
     writeln!(
         out,
         "{:<18} {:<6} {:<8} {:<20} {:<12} {:<8} WHAT",
         "ID", "EFFECT", "SCOPE", "CREATED", "CLIENT", "STATUS"
     )?;
-    for g in &grants {
+    for g in grants {
         let effect = match g.effect {
             Effect::Allow => "allow",
             Effect::Deny => "deny",
@@ -94,7 +118,7 @@ fn list(store: &GrantStore, json: bool) -> anyhow::Result<ExitCode> {
             status
         )?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 #[allow(clippy::print_stdout)]
@@ -121,5 +145,41 @@ fn expire(store: &GrantStore) -> anyhow::Result<ExitCode> {
         std::io::stdout().lock(),
         "Dropped {dropped} expired grant(s)."
     )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[allow(clippy::print_stdout)]
+fn repair(store: &GrantStore) -> anyhow::Result<ExitCode> {
+    let repair = store
+        .repair(SystemTime::now())
+        .with_context(|| format!("cannot repair {}", store.path().display()))?;
+    let mut out = std::io::stdout().lock();
+    let Some(aside) = &repair.aside else {
+        writeln!(
+            out,
+            "Nothing to repair: every line of {} can be read ({} line(s)).",
+            store.path().display(),
+            repair.kept
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    };
+    let mut moved = format!("{} unreadable line(s)", repair.unreadable);
+    if repair.torn {
+        moved.push_str(" and an unfinished last line");
+    }
+    writeln!(
+        out,
+        "Moved {moved} to {}; rewrote {} with the {} line(s) that can be read.",
+        aside.display(),
+        store.path().display(),
+        repair.kept
+    )?;
+    if repair.unreadable > 0 {
+        writeln!(
+            out,
+            "Look at them: a revocation or an \"always reject\" among them no longer applies; \
+             `warden grants revoke ID` revokes a grant again."
+        )?;
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -50,6 +50,6 @@ pub use policy::{
 };
 pub use rule::{Layer, RawRule, Rule, RuleError};
 pub use sandbox::{SandboxNeeds, Unconfined};
-pub use store::{Fingerprint, GrantStore, LoadedGrants, StoreError, TrustStore};
+pub use store::{Fingerprint, GrantStore, LoadedGrants, Repair, StoreError, TrustStore};
 pub mod lint;
 pub use lint::{Finding, Severity, lint};

@@ -170,6 +170,13 @@ impl WardenAgent {
                 )),
             ));
         }
+        if let Some(err) = engine.grants_error() {
+            startup.push(Notice::new(
+                Severity::Warning,
+                "The stored grants could not all be read, so calls they would allow ask instead",
+                Some(format!("{}: {}.", err.file, err.error)),
+            ));
+        }
         let mode = mode.unwrap_or(engine.settings().mode);
         let home = (self.config.env)("HOME").map(PathBuf::from);
         let sandbox = crate::sandbox::SessionSandbox::new(

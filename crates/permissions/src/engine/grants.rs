@@ -27,22 +27,17 @@ impl Stored {
     /// The grants of a successful read. Unreadable lines make it fail closed: a lost
     /// line may have been a revocation or a "reject always", so nothing that would be
     /// allowed is allowed unasked until the file is repaired. The grants that were read
-    /// are kept, so their deny grants still deny.
+    /// are kept, so their deny grants still deny. A last line without its newline is
+    /// not among them: its append never finished, so it was never acknowledged.
     pub(super) fn of(store: &GrantStore, loaded: LoadedGrants) -> Stored {
-        let error = (loaded.skipped > 0).then(|| {
+        let error = loaded.damage().map(|damage| {
             tracing::warn!(
                 file = %store.path().display(),
                 lines = loaded.skipped,
                 "some stored grants cannot be read; calls that would be allowed ask instead \
-                 (`warden grants expire` rewrites the file without them)"
+                 (`warden grants repair` keeps them aside and rewrites the file)"
             );
-            grants_error(
-                store,
-                format!(
-                    "{} line(s) of the stored grants cannot be read (`warden grants expire` drops them)",
-                    loaded.skipped
-                ),
-            )
+            grants_error(store, damage)
         });
         Stored {
             set: GrantSet::new(loaded.grants),
@@ -205,6 +200,14 @@ impl Engine {
             found = true;
         }
         Ok(found)
+    }
+
+    /// Why the stored grants cannot be trusted to allow, when they cannot (the file, or
+    /// some of its lines, cannot be read), as of now: the file is read again first if it
+    /// changed. This is what a session tells the user when it starts.
+    pub fn grants_error(&self) -> Option<PolicyError> {
+        self.refresh_grants();
+        read(&self.stored).error.clone()
     }
 
     /// Re-reads the stored grants now, whether or not the file changed. (Evaluations

@@ -532,7 +532,7 @@ fn a_torn_or_corrupt_line_is_skipped_and_the_others_load() {
     std::fs::write(&path, text).expect("write");
     let store = GrantStore::new(&path);
     assert_eq!(store.load().expect("load").len(), 1);
-    // A grant appended after a torn line starts on a line of its own.
+    // A grant appended after a torn line cuts it off and starts on a line of its own.
     let q =
         proposal_of(&w, &engine, "terminal", r#"{"command": "cargo build"}"#).expect("proposal");
     engine
@@ -669,12 +669,67 @@ fn a_grants_file_compacted_by_another_process_is_read_again() {
     );
 }
 
-/// A line of the grants file that cannot be read may have been a revocation or a
-/// "reject always": while it is there nothing is allowed unasked, the grants that
-/// were read still deny, and nothing is lost from the file. Once the file is repaired
-/// the grants allow again.
+/// A crash during an append leaves a last line without its newline. Such a line was
+/// never acknowledged, so it is not damage: every good grant keeps applying, those
+/// stored after it too (the append that stores them cuts it off), and the engine
+/// reports no error. (It once made every would-be-allowed call ask, for good.)
 #[test]
-fn a_corrupt_grants_line_fails_closed_and_loses_no_grant() {
+fn a_torn_last_line_keeps_every_good_grant_applying() {
+    let w = World::new();
+    let engine = w.engine(&[], false);
+    let npm = r#"{"command": "npm test"}"#;
+    let cargo = r#"{"command": "cargo build"}"#;
+    let p = proposal_of(&w, &engine, "terminal", npm).expect("proposal");
+    let q = proposal_of(&w, &engine, "terminal", cargo).expect("proposal");
+    let g = engine
+        .grant(&w.s1, &p, Scope::User, Effect::Allow, "zed")
+        .expect("grant");
+    let path = w.state.join("grants.jsonl");
+    let good = std::fs::read_to_string(&path).expect("read");
+    // The torn line is the start of a revocation of the grant: never acknowledged, so
+    // it revokes nothing.
+    std::fs::write(
+        &path,
+        format!("{good}{{\"revoke\":{{\"id\":\"{}\",\"at", g.id),
+    )
+    .expect("write");
+    let e = w.eval(&engine, "terminal", npm, Mode::Ask);
+    assert_eq!(e.decision, Decision::Allow, "{}", e.explanation);
+    assert!(e.policy_errors.is_empty(), "{:?}", e.policy_errors);
+    assert_eq!(engine.grants_error(), None);
+
+    // Another process stores a grant after the torn line.
+    let other = w.engine(&[], false);
+    other
+        .grant(
+            &SessionGrants::new("s2"),
+            &q,
+            Scope::User,
+            Effect::Allow,
+            "zed",
+        )
+        .expect("grant");
+    for engine in [&engine, &other, &w.engine(&[], false)] {
+        for call in [npm, cargo] {
+            let e = w.eval(engine, "terminal", call, Mode::Ask);
+            assert_eq!(e.decision, Decision::Allow, "{call}: {}", e.explanation);
+            assert!(e.policy_errors.is_empty(), "{:?}", e.policy_errors);
+        }
+    }
+    let loaded = GrantStore::new(&path).load_checked().expect("load");
+    assert_eq!(
+        (loaded.grants.len(), loaded.skipped, loaded.torn),
+        (2, 0, false)
+    );
+}
+
+/// A line in the middle of the grants file that cannot be read may have been a
+/// revocation or a "reject always": while it is there nothing is allowed unasked, the
+/// grants that were read still deny, nothing is lost from the file, and the error says
+/// how to repair it. Once `warden grants repair` has kept the line aside, the grants
+/// allow again.
+#[test]
+fn middle_corruption_makes_allow_grants_ask_but_deny_grants_still_deny() {
     let w = World::new();
     let engine = w.engine(&[], false);
     let npm = r#"{"command": "npm test"}"#;
@@ -694,30 +749,45 @@ fn a_corrupt_grants_line_fails_closed_and_loses_no_grant() {
 
     let path = w.state.join("grants.jsonl");
     let good = std::fs::read_to_string(&path).expect("read");
-    std::fs::write(&path, format!("{good}{{\"revoke\":{{\"id\":\n")).expect("write");
-    let e = w.eval(&engine, "terminal", npm, Mode::Ask);
-    assert_eq!(e.decision, Decision::Ask, "{}", e.explanation);
-    assert!(
-        matches!(&e.decided_by, DecidedBy::PolicyError { file, error }
-            if file.ends_with("grants.jsonl") && error.contains("1 line(s)")),
-        "{:?}",
-        e.decided_by
-    );
-    assert_eq!(e.policy_errors.len(), 1);
-    assert_eq!(
-        w.eval(&engine, "terminal", cargo, Mode::Ask).decision,
-        Decision::Deny
-    );
+    let (first, second) = good.split_at(good.find('\n').expect("two lines") + 1);
+    std::fs::write(&path, format!("{first}{{\"revoke\":{{\"id\":\n{second}")).expect("write");
+    for mode in [Mode::Ask, Mode::AutoApprove] {
+        let e = w.eval(&engine, "terminal", npm, mode);
+        assert_eq!(e.decision, Decision::Ask, "{mode:?}: {}", e.explanation);
+        assert!(
+            matches!(&e.decided_by, DecidedBy::PolicyError { file, error }
+                if file.ends_with("grants.jsonl")
+                    && error.starts_with("1 unreadable line skipped")
+                    && error.contains("warden grants repair")),
+            "{:?}",
+            e.decided_by
+        );
+        assert_eq!(e.policy_errors.len(), 1);
+        let e = w.eval(&engine, "terminal", cargo, mode);
+        assert_eq!(e.decision, Decision::Deny, "{mode:?}: {}", e.explanation);
+    }
+    let error = engine
+        .grants_error()
+        .expect("the engine says the grants are damaged");
+    assert!(error.file.ends_with("grants.jsonl"), "{error:?}");
     assert_eq!(
         GrantStore::new(&path).load().expect("load").len(),
         2,
         "the grants that were read are still in the file"
     );
 
-    std::fs::write(&path, good).expect("repair");
+    let repair = GrantStore::new(&path)
+        .repair(SystemTime::now())
+        .expect("repair");
+    assert_eq!((repair.kept, repair.unreadable), (2, 1));
     let e = w.eval(&engine, "terminal", npm, Mode::Ask);
     assert_eq!(e.decision, Decision::Allow, "{}", e.explanation);
     assert!(e.policy_errors.is_empty());
+    assert_eq!(engine.grants_error(), None);
+    assert_eq!(
+        w.eval(&engine, "terminal", cargo, Mode::Ask).decision,
+        Decision::Deny
+    );
 }
 
 /// A grants file that becomes unreadable while the engine runs (here: replaced by a
