@@ -1013,17 +1013,7 @@ impl Turn {
                         Some("approved with edits that need a new answer".to_owned()),
                     ),
                 ));
-                let mut questions = self.batch[index].questions;
-                let state = self.decide(
-                    &id,
-                    edited_call,
-                    edited_verdict,
-                    content,
-                    &mut questions,
-                    out,
-                );
-                self.batch[index].questions = questions;
-                self.batch[index].state = state;
+                self.decide_again(index, edited_call, edited_verdict, content, out);
                 self.continue_if_settled(out);
                 return;
             }
@@ -1165,11 +1155,25 @@ impl Turn {
                 call_id: id.clone(),
             });
             out.push(evaluation_note(&id, &prepared, &verdict));
-            let mut questions = self.batch[index].questions;
-            let state = self.decide(&id, prepared, verdict, content, &mut questions, out);
-            self.batch[index].questions = questions;
-            self.batch[index].state = state;
+            self.decide_again(index, prepared, verdict, content, out);
         }
+    }
+
+    /// Decides again about a call of the batch (edited, or covered by a grant stored
+    /// since): its new state, asked as its next question when the verdict asks.
+    fn decide_again(
+        &mut self,
+        index: usize,
+        prepared: Prepared,
+        verdict: Verdict,
+        content: Vec<ToolCallContent>,
+        out: &mut Vec<Command>,
+    ) {
+        let id = self.batch[index].id.clone();
+        let mut questions = self.batch[index].questions;
+        let state = self.decide(&id, prepared, verdict, content, &mut questions, out);
+        self.batch[index].questions = questions;
+        self.batch[index].state = state;
     }
 
     /// The arguments the model proposed for a call, from the reply in the conversation
