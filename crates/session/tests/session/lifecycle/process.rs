@@ -117,6 +117,8 @@ impl Warden {
             env: Arc::new(|_| None),
             tool_limits: warden_tools::Limits::default(),
             max_model_requests: 50,
+            // No helper in a test process: commands are unconfined, so every one asks.
+            sandbox_helper: None,
         }));
         let (writer, incoming) = runtime.block_on(async {
             let (client_end, agent_end) = tokio::io::duplex(1024 * 1024);
