@@ -303,6 +303,8 @@ fn pending_show_prints_the_arguments_the_diff_of_a_write_and_the_risk_sentence()
     j.append(&Record::Asked {
         call: "c2".into(),
         request: "4".into(),
+        question: 1,
+        edited: false,
     })
     .expect("append");
     let mut critical = call("c3", "rm -rf ~");
@@ -311,6 +313,8 @@ fn pending_show_prints_the_arguments_the_diff_of_a_write_and_the_risk_sentence()
     j.append(&Record::Asked {
         call: "c3".into(),
         request: "5".into(),
+        question: 1,
+        edited: false,
     })
     .expect("append");
     drop(j);
