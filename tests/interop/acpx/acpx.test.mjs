@@ -217,7 +217,7 @@ describe("warden through acpx", { timeout: 5 * RUN_TIMEOUT_MS }, () => {
     assert.ok(listed, run.stdout);
     assert.deepEqual(
       listed.availableCommands.map((c) => c.name),
-      ["call", "say", "grants", "revoke", "why", "mode"],
+      ["call", "say", "grants", "revoke", "why", "mode", "tools"],
     );
     assert.equal(run.text(), "No grants apply here: calls are decided by the policy and the session mode `ask`.");
   });

@@ -119,9 +119,10 @@ def test_prompt_batch_and_undo_at_a_terminal_with_another_agent(tmp_path: Path) 
             "  Run Create one.txt from Toy Agent  (> shows the arguments)",
             "Malicious MCP servers or conversation content could potentially trick the agent into attempting harmful actions through your installed tools.",
             "Review each action carefully before approving",
-            "  Allow for this chat: Yes, always",
-            "[Allow for this chat] [Allow once] [Deny]",
-            "Enter Allow once",
+            # Another agent's own option names, each on its key; the toy agent sends no
+            # risk, so Enter picks nothing.
+            "[a] Yes, always  [o] Yes, once  [d] No",
+            "Enter picks nothing: choose an option's key",
         ]:
             chat.expect(text)
         # The toy agent does not read Warden's `_meta`: no edit or note keys.
@@ -156,7 +157,7 @@ def test_ctrl_c_answers_the_other_agents_open_requests_cancelled(tmp_path: Path)
         chat.expect("> ")
         chat.send("touch-many one.txt two.txt\r")
         chat.expect("(1 of 2)")
-        chat.expect("Enter Allow once")
+        chat.expect("[o] Yes, once")
         chat.send("o")
         chat.expect("(2 of 2)")
         chat.send("\x03")
@@ -189,7 +190,7 @@ def test_a_request_sent_while_a_session_loads_is_answered_at_the_terminal(tmp_pa
         chat.expect("resumed toy-asks")
         chat.expect("Allow tool call from Toy Agent?")
         chat.expect("Run Create loaded.txt from Toy Agent")
-        chat.expect("Enter Allow once")
+        chat.expect("[o] Yes, once")
         chat.send("o")
         chat.expect("Approved once")
         chat.expect("loaded.txt: toy-yes")

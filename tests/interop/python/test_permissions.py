@@ -202,7 +202,7 @@ def test_the_commands_arrive_and_wardens_own_are_answered_without_the_model(home
             assert turn.message() == "No grants apply here: calls are decided by the policy and the session mode `ask`."
             [listed] = [u for u in w.recorder.updates if u.get("sessionUpdate") == "available_commands_update"]
             names = [c["name"] for c in listed["availableCommands"]]
-            assert names == ["call", "say", "grants", "revoke", "why", "mode"]
+            assert names == ["call", "say", "grants", "revoke", "why", "mode", "tools"]
 
     run(scenario())
 

@@ -169,7 +169,7 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       assert.equal(turn.message(), "No grants apply here: calls are decided by the policy and the session mode `ask`.");
       const listed = w.recorder.updates.filter((u) => u.sessionUpdate === "available_commands_update");
       assert.equal(listed.length, 1);
-      assert.deepEqual(listed[0].availableCommands.map((c) => c.name), ["call", "say", "grants", "revoke", "why", "mode"]);
+      assert.deepEqual(listed[0].availableCommands.map((c) => c.name), ["call", "say", "grants", "revoke", "why", "mode", "tools"]);
     });
   });
 
