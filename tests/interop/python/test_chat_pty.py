@@ -131,7 +131,7 @@ def test_prompt_batch_and_undo_at_a_terminal_with_another_agent(tmp_path: Path) 
         chat.expect("Denied  (u undoes)")
         chat.expect("(2 of 2)")
         chat.send("u")
-        chat.expect("Undone: request 1 is open again")
+        # The prompt is redrawn in place: request 1 is open again.
         chat.expect("(1 of 2)")
         chat.send("o")
         chat.expect("Approved once  (u undoes)")
@@ -165,7 +165,9 @@ def test_ctrl_c_answers_the_other_agents_open_requests_cancelled(tmp_path: Path)
         chat.expect("one.txt: cancelled, two.txt: cancelled")
         chat.expect("\n> ")
         assert not (chat.project / "one.txt").exists()
-        # The turn's Ctrl-C was the first: a second one at the prompt leaves.
+        # At the prompt, a Ctrl-C warns first, and a second one leaves.
+        chat.send("\x03")
+        chat.expect("press Ctrl-C again to quit")
         chat.send("\x03")
         assert chat.wait() == 130, chat.text()
     finally:
