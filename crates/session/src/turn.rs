@@ -955,6 +955,12 @@ impl Turn {
         } = allowed;
         let (id, tool) = (self.batch[index].id.clone(), self.batch[index].tool.clone());
         let original_args = prepared.args.clone();
+        // The audit line of this answer, to the question as it was asked.
+        let granted = |note: Option<String>, reason: Option<String>| {
+            let option_id = Some(choice.option_id().to_owned());
+            let kind = answered(AnswerOutcome::Granted, option_id, note, reason);
+            audit(&id, &tool, &original_args, kind)
+        };
         if let Some(edited) = edited_input {
             // Edited input is a new call: validated, evaluated again, and a deny still
             // wins. An edit that raises the risk must be asked about again.
@@ -1002,16 +1008,9 @@ impl Turn {
                 }
                 // The answer was to the question as it was; the edited call is a new
                 // question (or a denial), and only its own answer can run it.
-                out.push(audit(
-                    &id,
-                    &tool,
-                    &original_args,
-                    answered(
-                        AnswerOutcome::Granted,
-                        Some(choice.option_id().to_owned()),
-                        None,
-                        Some("approved with edits that need a new answer".to_owned()),
-                    ),
+                out.push(granted(
+                    None,
+                    Some("approved with edits that need a new answer".to_owned()),
                 ));
                 self.decide_again(index, edited_call, edited_verdict, content, out);
                 self.continue_if_settled(out);
@@ -1020,17 +1019,7 @@ impl Turn {
             prepared = edited_call;
             verdict = edited_verdict;
         }
-        out.push(audit(
-            &id,
-            &tool,
-            &original_args,
-            answered(
-                AnswerOutcome::Granted,
-                Some(choice.option_id().to_owned()),
-                note.clone(),
-                None,
-            ),
-        ));
+        out.push(granted(note.clone(), None));
         let scope = match choice {
             Choice::AllowSession => Some(GrantScope::Session),
             Choice::AllowProject => Some(GrantScope::Project),

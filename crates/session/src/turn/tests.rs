@@ -1314,12 +1314,9 @@ fn a_prompt_a_resumed_turn_could_not_take_is_given_back() {
     );
 }
 
-/// What broke: a call edited to a higher risk was asked again, the user rejected the
-/// second question, and the call ran anyway (the first question's `allow-once` stood
-/// in for the second's answer). The rejection of the latest question is final.
-#[test]
-fn a_rejected_reask_after_a_raising_edit_never_runs() {
-    let raise = answer_to(
+/// `allow-once` to the first question about `c1`, with an edit that makes it Critical.
+fn raising_edit() -> Event {
+    answer_to(
         "c1",
         1,
         Answer::Selected {
@@ -1327,11 +1324,18 @@ fn a_rejected_reask_after_a_raising_edit_never_runs() {
             edited_input: Some(json!({"path": "b", "risky": true})),
             note: None,
         },
-    );
+    )
+}
+
+/// What broke: a call edited to a higher risk was asked again, the user rejected the
+/// second question, and the call ran anyway (the first question's `allow-once` stood
+/// in for the second's answer). The rejection of the latest question is final.
+#[test]
+fn a_rejected_reask_after_a_raising_edit_never_runs() {
     check(
         vec![
             reply(vec![call("c1", "write", json!({"path": "a"}))]),
-            raise,
+            raising_edit(),
             pick_q("c1", 2, "reject-once"),
         ],
         expect![[r#"
@@ -1357,19 +1361,10 @@ fn a_rejected_reask_after_a_raising_edit_never_runs() {
 /// to its latest question: it changes nothing, and the call waits for its own answer.
 #[test]
 fn an_answer_to_an_earlier_question_changes_nothing() {
-    let raise = answer_to(
-        "c1",
-        1,
-        Answer::Selected {
-            option_id: "allow-once".to_owned(),
-            edited_input: Some(json!({"path": "b", "risky": true})),
-            note: None,
-        },
-    );
     check(
         vec![
             reply(vec![call("c1", "write", json!({"path": "a"}))]),
-            raise,
+            raising_edit(),
             pick_q("c1", 1, "allow-once"),
             pick_q("c1", 3, "allow-once"),
             pick_q("c1", 2, "allow-once"),
