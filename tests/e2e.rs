@@ -22,6 +22,7 @@ mod e2e {
     mod cli_policy;
     mod cli_sessions;
     mod commands;
+    mod crate_graph;
     mod denials;
     mod explain;
     mod lifecycle;

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::json;
 use warden_audit::{AuditEvent, AuditLog, args_digest};
-use warden_permissions::{Decision, Risk};
+use warden_verdict::{Decision, Risk};
 
 /// A typical evaluation: a shell command with a secret to redact, a rule that decided.
 fn event(i: u64) -> AuditEvent {

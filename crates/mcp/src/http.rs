@@ -55,7 +55,7 @@ pub(crate) fn transport(
     }
     // The server's identity is its URL: a redirect elsewhere would carry the editor's
     // headers (its credentials) to a server nobody named, so none is followed.
-    let client = warden_tools::http_client()
+    let client = warden_http::http_client()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .map_err(ConnectError::HttpClient)?;

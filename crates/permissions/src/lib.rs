@@ -2,24 +2,16 @@
 //! with a risk level and an explanation.
 //!
 //! The crate has no ACP types and does no I/O outside its `store` module (and the
-//! read-only path resolution that risk assessment needs). The audit log and redaction
-//! live in `warden-audit`, which depends on this crate.
+//! read-only path resolution that risk assessment needs). The words of a verdict (risk,
+//! decision, mode) are the leaf crate `warden-verdict`'s and are re-exported here; what
+//! a secret looks like is `warden-redact`'s.
 
 mod context;
-mod decision;
 mod locations;
-mod mode;
-mod risk;
 
 pub use context::Context;
-pub use decision::Decision;
 pub use locations::{Locations, PROJECT_POLICY};
-pub use mode::Mode;
-pub use risk::Risk;
-
-pub mod secrets;
-
-pub use secrets::is_secret_variable;
+pub use warden_verdict::{Decision, Mode, Risk};
 
 pub mod paths;
 pub mod shell;

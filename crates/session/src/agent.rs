@@ -644,7 +644,7 @@ impl WardenAgent {
                     None => {
                         let names: Vec<String> = std::env::vars_os()
                             .filter_map(|(name, _)| name.into_string().ok())
-                            .filter(|name| warden_permissions::is_secret_variable(name))
+                            .filter(|name| warden_redact::is_secret_variable(name))
                             .collect();
                         tracing::error!(
                             ?names,

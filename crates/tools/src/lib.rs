@@ -20,7 +20,6 @@ mod def;
 mod describe;
 mod editor;
 mod exec;
-mod http_client;
 mod launch;
 mod paths;
 mod secrets;
@@ -40,7 +39,6 @@ pub use exec::{
     CommandShell, ExecContext, Limits, SHELL_STARTUP_ENV, ToolOutput, command_shell, execute,
     execute_with,
 };
-pub use http_client::http_client;
 pub use launch::{Confined, Launch};
 pub use paths::resolve;
 pub use secrets::{BUILTIN_SECRET_ENV, Secrets};

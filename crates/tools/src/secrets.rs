@@ -14,7 +14,7 @@
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;
 
-use warden_audit::KnownSecrets;
+use warden_redact::KnownSecrets;
 
 use crate::content::Content;
 use crate::exec::ToolOutput;
@@ -32,7 +32,7 @@ pub struct Secrets {
 impl Secrets {
     /// The built-in names and `listed`, with their values read by `read` (Warden's
     /// environment). Values shorter than
-    /// [`MIN_SECRET_LEN`](warden_audit::MIN_SECRET_LEN) are kept out of
+    /// [`MIN_SECRET_LEN`](warden_redact::MIN_SECRET_LEN) are kept out of
     /// tool environments but not redacted (a warning says so).
     pub fn new(listed: &[String], read: impl Fn(&str) -> Option<String>) -> Secrets {
         let mut names: Vec<String> = BUILTIN_SECRET_ENV.iter().map(|n| (*n).to_owned()).collect();

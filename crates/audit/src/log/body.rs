@@ -10,7 +10,7 @@ use sha2::{Digest, Sha256};
 use super::canonical::{canonical_json, sort_keys};
 use super::chain::hex;
 use super::record::{ArgsDigest, AuditEvent, AuditKind, Outcome, RecordBody};
-use crate::redact::{redact_json, redact_text};
+use warden_redact::{redact_json, redact_text};
 
 /// How many characters of the redacted arguments a line shows.
 pub const PREVIEW_CHARS: usize = 240;

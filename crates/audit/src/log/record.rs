@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use warden_permissions::{Decision, Risk};
+use warden_verdict::{Decision, Risk};
 
 /// The kind of an audit entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

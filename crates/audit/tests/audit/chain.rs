@@ -8,7 +8,7 @@ use serde_json::json;
 use warden_audit::{
     AuditEvent, AuditLog, AuditRecord, GENESIS, Outcome, ProblemKind, line_hash, tail, verify,
 };
-use warden_permissions::{Decision, Risk};
+use warden_verdict::{Decision, Risk};
 
 fn log_path(dir: &tempfile::TempDir) -> PathBuf {
     dir.path().join("state").join("audit.jsonl")

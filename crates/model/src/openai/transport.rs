@@ -23,7 +23,7 @@ pub(crate) struct Transport {
 
 impl Transport {
     pub(crate) fn new(config: OpenAiConfig) -> Result<Transport, ModelError> {
-        let client = warden_tools::http_client()
+        let client = warden_http::http_client()
             .connect_timeout(config.connect_timeout)
             .build()
             .map_err(|source| ModelError::Connection {

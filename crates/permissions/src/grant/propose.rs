@@ -290,7 +290,7 @@ fn exact_matcher(unit: &Unit) -> Option<GrantMatcher> {
     if unit
         .argv
         .iter()
-        .any(|w| matches!(crate::secrets::redact_text(w), std::borrow::Cow::Owned(_)))
+        .any(|w| matches!(warden_redact::redact_text(w), std::borrow::Cow::Owned(_)))
     {
         return None;
     }

@@ -4,7 +4,7 @@
 
 use std::collections::VecDeque;
 
-use warden_audit::RedactStream;
+use warden_redact::RedactStream;
 
 /// Output kept within a byte budget.
 #[derive(Debug)]
@@ -78,7 +78,7 @@ impl Capture {
 
 #[cfg(test)]
 mod tests {
-    use warden_audit::{KnownSecrets, RedactStream};
+    use warden_redact::{KnownSecrets, RedactStream};
 
     use super::Capture;
 

@@ -34,7 +34,7 @@ fn client(max_redirects: usize) -> reqwest::Result<reqwest::Client> {
             attempt.follow()
         }
     });
-    crate::http_client().redirect(policy).build()
+    warden_http::http_client().redirect(policy).build()
 }
 
 /// The error and its causes, e.g. "could not connect: ...: Connection refused".

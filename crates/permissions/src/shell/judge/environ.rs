@@ -3,8 +3,8 @@
 //! credentials). Such output goes to the model and the client, so reading it is never
 //! Low, even though the command changes nothing.
 
-use crate::secrets::is_secret_variable;
 use crate::shell::words::Word;
+use warden_redact::is_secret_variable;
 
 /// The end of every reason given here, so that people (and the table tests) recognise
 /// the judgement.

@@ -1,7 +1,7 @@
 //! Redacting the known values of Warden's own secrets from tool output: whole text,
 //! text in chunks, overlapping values, and values too short to redact.
 
-use warden_audit::{KnownSecrets, MIN_SECRET_LEN};
+use warden_redact::{KnownSecrets, MIN_SECRET_LEN};
 
 const KEY: &str = "sk-test-0123456789abcdef";
 

@@ -1,7 +1,7 @@
 //! Secret redaction, one case a line: what goes in, and what the log may show.
 
 use serde_json::json;
-use warden_audit::{is_secret_key, redact_json, redact_text};
+use warden_redact::{is_secret_key, redact_json, redact_text};
 
 #[track_caller]
 fn check(input: &str, expected: &str) {

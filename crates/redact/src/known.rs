@@ -1,27 +1,10 @@
-//! Secret redaction for everything Warden writes down about a tool call.
-//!
-//! Two layers: in JSON, the value of any key that names a secret (`password`,
-//! `api_key`, `Authorization`, ...) is replaced whole; in every string, patterns
-//! that look like secrets (bearer tokens, `sk-...` and other vendor keys, AWS key
-//! ids, private key blocks, `://user:pass@` in URLs, `--password=x` and
-//! `TOKEN=x` in commands) are replaced. Redaction errs towards hiding too much:
-//! the redacted text is for people, the digest only has to be stable.
-//!
-//! A third layer knows the values themselves: [`KnownSecrets`] holds Warden's own
-//! credentials (the model's API key, the variables the user lists) and replaces every
-//! occurrence of their values in tool output with `[redacted: NAME]` before the output
-//! reaches the model or the client. Which environment variable *names* hold secrets is
-//! a policy question and is answered by `warden_permissions::is_secret_variable`; so are
-//! the first two layers' keys and patterns (`warden_permissions::secrets`), which the engine
-//! also uses to propose no grant that would store a secret.
+//! Redaction of JSON by key, and of Warden's own secret values wherever they appear.
 
 use std::borrow::Cow;
 
 use serde_json::Value;
 
-// What looks like a secret (keys, patterns in text) is the permission crate's: the
-// engine uses it too, to propose no grant that would store a secret.
-pub use warden_permissions::secrets::{REDACTED, is_secret_key, redact_text};
+use crate::patterns::{REDACTED, is_secret_key, redact_text};
 
 /// Returns `value` with the values of secret-named keys replaced whole and every
 /// string redacted with [`redact_text`].

@@ -3,11 +3,10 @@
 //! keys, AWS key ids, private key blocks, `://user:pass@` in URLs, `--password=x` and
 //! `TOKEN=x` in commands), with [`redact_text`] to hide them.
 //!
-//! This is a policy concept: the shell analysis uses the names to judge commands that
-//! print the environment, the grant proposal uses the patterns to store no grant that
-//! holds a secret, and the session keeps secret variables out of tool processes. The
-//! audit log's redaction (and of Warden's own secret *values*) lives in the audit
-//! crate, which depends on this crate, never the other way round.
+//! The shell analysis uses the names to judge commands that print the environment, the
+//! grant proposal uses the patterns to store no grant that holds a secret, the session
+//! keeps secret variables out of tool processes, and the audit log and tool output are
+//! redacted with the same patterns.
 
 use std::borrow::Cow;
 use std::sync::LazyLock;

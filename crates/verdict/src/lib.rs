@@ -1,0 +1,14 @@
+//! The vocabulary of a permission verdict, shared by every crate that speaks of one:
+//! how much harm a call can do ([`Risk`]), what happens to it ([`Decision`]) and the
+//! session's stance when no rule decided ([`Mode`]).
+//!
+//! A leaf crate on purpose: the audit log, the tools and the clients need these words
+//! without compiling the policy engine and its shell analyser.
+
+mod decision;
+mod mode;
+mod risk;
+
+pub use decision::Decision;
+pub use mode::Mode;
+pub use risk::Risk;
