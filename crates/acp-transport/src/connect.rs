@@ -9,10 +9,11 @@ use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
     CancelNotification, ClientCapabilities, CloseSessionRequest, CloseSessionResponse,
     CreateTerminalRequest, InitializeRequest, InitializeResponse, KillTerminalRequest,
-    LoadSessionRequest, LoadSessionResponse, NewSessionRequest, NewSessionResponse, PromptRequest,
-    PromptResponse, ReadTextFileRequest, ReleaseTerminalRequest, RequestPermissionRequest,
-    SessionId, SessionNotification, SetSessionModeRequest, SetSessionModeResponse,
-    TerminalOutputRequest, WaitForTerminalExitRequest, WriteTextFileRequest,
+    ListSessionsRequest, ListSessionsResponse, LoadSessionRequest, LoadSessionResponse,
+    NewSessionRequest, NewSessionResponse, PromptRequest, PromptResponse, ReadTextFileRequest,
+    ReleaseTerminalRequest, RequestPermissionRequest, SessionId, SessionNotification,
+    SetSessionModeRequest, SetSessionModeResponse, TerminalOutputRequest,
+    WaitForTerminalExitRequest, WriteTextFileRequest,
 };
 use agent_client_protocol::{Agent, Client, JsonRpcRequest, Lines};
 use futures::SinkExt;
@@ -232,6 +233,15 @@ impl AgentConnection {
         &self,
         request: PromptRequest,
     ) -> Result<PromptResponse, AgentRequestError> {
+        self.call(request).await
+    }
+
+    /// `session/list`; call it only when the agent's `initialize` answer offers
+    /// `sessionCapabilities.list`.
+    pub async fn list_sessions(
+        &self,
+        request: ListSessionsRequest,
+    ) -> Result<ListSessionsResponse, AgentRequestError> {
         self.call(request).await
     }
 

@@ -35,9 +35,13 @@ impl PromptResponder {
     }
 }
 
-/// The methods Warden serves. Every method but `prompt` answers promptly; `prompt`
-/// must start the turn elsewhere and return at once, because awaiting a client reply
-/// inside a request handler would stall the connection.
+/// The methods Warden serves.
+///
+/// A request handler never waits on anything slow inside the connection's dispatch loop:
+/// `prompt` starts the turn elsewhere and returns at once (awaiting a client reply there
+/// would stall the connection), and the transport runs `session/new`, `session/load`,
+/// `session/resume` and `session/list`, which start MCP servers or read the journals, as
+/// tasks of their own that answer when ready. The other methods answer at once.
 pub trait AgentHandler: Send + Sync + 'static {
     fn initialize(
         &self,
@@ -99,9 +103,10 @@ pub trait AgentHandler: Send + Sync + 'static {
     fn list_sessions(
         &self,
         request: ListSessionsRequest,
-    ) -> Result<ListSessionsResponse, agent_client_protocol::Error> {
+    ) -> impl Future<Output = Result<ListSessionsResponse, agent_client_protocol::Error>> + Send
+    {
         let _ = request;
-        Err(agent_client_protocol::Error::method_not_found())
+        async { Err(agent_client_protocol::Error::method_not_found()) }
     }
 
     fn set_mode(

@@ -198,17 +198,23 @@ where
         )
         .on_receive_request(
             async move |request: NewSessionRequest, responder, cx| {
-                let result = h_new
-                    .new_session(request, ClientHandle::new(cx.clone()))
-                    .await;
-                let started = result.as_ref().ok().map(|r| r.session_id.clone());
-                // The answer is queued first; what follows about the session goes out
-                // after it, on the same ordered output.
-                let sent = responder.respond_with_result(result);
-                if let Some(id) = started {
-                    h_new.session_started(&id, ClientHandle::new(cx));
-                }
-                sent
+                // Starting a session's MCP servers can take seconds: the work runs as
+                // its own task and answers when ready, so the dispatch loop goes on
+                // handling other sessions' answers and cancels meanwhile.
+                let handler = h_new.clone();
+                cx.clone().spawn(async move {
+                    let result = handler
+                        .new_session(request, ClientHandle::new(cx.clone()))
+                        .await;
+                    let started = result.as_ref().ok().map(|r| r.session_id.clone());
+                    // The answer is queued first; what follows about the session goes
+                    // out after it, on the same ordered output.
+                    let sent = responder.respond_with_result(result);
+                    if let Some(id) = started {
+                        handler.session_started(&id, ClientHandle::new(cx));
+                    }
+                    sent
+                })
             },
             agent_client_protocol::on_receive_request!(),
         )
@@ -225,38 +231,50 @@ where
         )
         .on_receive_request(
             async move |request: LoadSessionRequest, responder, cx| {
-                let id = request.session_id.clone();
-                // The replay goes out before the answer, on the same ordered output.
-                let result = h_load
-                    .load_session(request, ClientHandle::new(cx.clone()))
-                    .await;
-                let loaded = result.is_ok();
-                let sent = responder.respond_with_result(result);
-                if loaded {
-                    h_load.session_started(&id, ClientHandle::new(cx));
-                }
-                sent
+                // Reopening a journal and its MCP servers is slow work: spawned, like
+                // `session/new`.
+                let handler = h_load.clone();
+                cx.clone().spawn(async move {
+                    let id = request.session_id.clone();
+                    // The replay goes out before the answer, on the same ordered output.
+                    let result = handler
+                        .load_session(request, ClientHandle::new(cx.clone()))
+                        .await;
+                    let loaded = result.is_ok();
+                    let sent = responder.respond_with_result(result);
+                    if loaded {
+                        handler.session_started(&id, ClientHandle::new(cx));
+                    }
+                    sent
+                })
             },
             agent_client_protocol::on_receive_request!(),
         )
         .on_receive_request(
             async move |request: ResumeSessionRequest, responder, cx| {
-                let id = request.session_id.clone();
-                let result = h_resume
-                    .resume_session(request, ClientHandle::new(cx.clone()))
-                    .await;
-                let resumed = result.is_ok();
-                let sent = responder.respond_with_result(result);
-                if resumed {
-                    h_resume.session_started(&id, ClientHandle::new(cx));
-                }
-                sent
+                let handler = h_resume.clone();
+                cx.clone().spawn(async move {
+                    let id = request.session_id.clone();
+                    let result = handler
+                        .resume_session(request, ClientHandle::new(cx.clone()))
+                        .await;
+                    let resumed = result.is_ok();
+                    let sent = responder.respond_with_result(result);
+                    if resumed {
+                        handler.session_started(&id, ClientHandle::new(cx));
+                    }
+                    sent
+                })
             },
             agent_client_protocol::on_receive_request!(),
         )
         .on_receive_request(
-            async move |request: ListSessionsRequest, responder, _cx| {
-                responder.respond_with_result(h_list.list_sessions(request))
+            async move |request: ListSessionsRequest, responder, cx| {
+                // Listing reads every stored journal: off the dispatch loop too.
+                let handler = h_list.clone();
+                cx.spawn(async move {
+                    responder.respond_with_result(handler.list_sessions(request).await)
+                })
             },
             agent_client_protocol::on_receive_request!(),
         )

@@ -1055,12 +1055,17 @@ impl AgentHandler for WardenAgent {
             .config_options(vec![model_option(self.model_spec(), &current)]))
     }
 
-    fn list_sessions(&self, request: ListSessionsRequest) -> Result<ListSessionsResponse, Error> {
+    async fn list_sessions(
+        &self,
+        request: ListSessionsRequest,
+    ) -> Result<ListSessionsResponse, Error> {
         let Some(store) = self.store() else {
             return Ok(ListSessionsResponse::new(Vec::new()));
         };
-        let all = store
-            .list()
+        // Every stored journal is read: on the blocking pool, never the runtime thread.
+        let all = tokio::task::spawn_blocking(move || store.list())
+            .await
+            .map_err(|e| Error::internal_error().data(json!(e.to_string())))?
             .map_err(|e| Error::internal_error().data(json!(e.to_string())))?;
         let page = crate::restore::page(all, request.cwd.as_deref(), request.cursor.as_deref())
             .map_err(invalid_params)?;

@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod session {
+    mod dispatch;
     mod in_process;
     mod lifecycle;
 }

@@ -22,7 +22,7 @@ use warden_acp_transport::{
 use warden_permissions::Locations;
 use warden_session::{AgentConfig, WardenAgent};
 
-type Asked = (
+pub(super) type Asked = (
     RequestPermissionRequest,
     oneshot::Sender<RequestPermissionResponse>,
 );
@@ -74,19 +74,19 @@ impl ClientHandler for Recorder {
     }
 }
 
-struct Harness {
+pub(super) struct Harness {
     agent: Arc<WardenAgent>,
-    home: PathBuf,
-    connection: AgentConnection,
-    session: SessionId,
+    pub(super) home: PathBuf,
+    pub(super) connection: AgentConnection,
+    pub(super) session: SessionId,
     recorder: Arc<Recorder>,
-    asked: mpsc::UnboundedReceiver<Asked>,
+    pub(super) asked: mpsc::UnboundedReceiver<Asked>,
     _dir: tempfile::TempDir,
     project: PathBuf,
 }
 
 impl Harness {
-    async fn start() -> Harness {
+    pub(super) async fn start() -> Harness {
         Harness::start_with(false).await
     }
 
@@ -163,7 +163,7 @@ impl Harness {
         }
     }
 
-    fn prompt_request(&self, text: &str) -> PromptRequest {
+    pub(super) fn prompt_request(&self, text: &str) -> PromptRequest {
         PromptRequest::new(
             self.session.clone(),
             vec![ContentBlock::Text(TextContent::new(text))],
@@ -216,14 +216,17 @@ impl Harness {
             .collect()
     }
 
-    fn file(&self, name: &str) -> PathBuf {
+    pub(super) fn file(&self, name: &str) -> PathBuf {
         self.project.join(name)
     }
 }
 
 /// The first permission request of a prompt still running; the test fails if the turn
 /// ends first.
-async fn first_request<F>(asked: &mut mpsc::UnboundedReceiver<Asked>, prompt: &mut F) -> Asked
+pub(super) async fn first_request<F>(
+    asked: &mut mpsc::UnboundedReceiver<Asked>,
+    prompt: &mut F,
+) -> Asked
 where
     F: std::future::Future + Unpin,
     F::Output: std::fmt::Debug,
@@ -234,13 +237,13 @@ where
     }
 }
 
-fn selected(option: &str) -> RequestPermissionResponse {
+pub(super) fn selected(option: &str) -> RequestPermissionResponse {
     RequestPermissionResponse::new(RequestPermissionOutcome::Selected(
         SelectedPermissionOutcome::new(option.to_owned()),
     ))
 }
 
-fn read(path: &Path) -> Option<String> {
+pub(super) fn read(path: &Path) -> Option<String> {
     std::fs::read_to_string(path).ok()
 }
 
