@@ -9,11 +9,16 @@
 //! It also speaks the client side: an [`AgentConnection`] to an agent over any byte
 //! pair or a child process ([`AgentCommand`]), whose requests a [`ClientHandler`]
 //! answers. `warden chat` and the in-process tests use it.
+//!
+//! Warden's extension of the protocol, `_meta.warden`, is typed here ([`RequestExtension`],
+//! [`AnswerExtension`], [`AgentExtension`]), so that the agent that writes it and the
+//! client that reads it share one definition.
 
 mod agent_process;
 mod client;
 mod client_handler;
 mod connect;
+mod ext;
 mod handler;
 mod lines;
 mod serve;
@@ -26,6 +31,10 @@ pub use agent_process::{AgentCommand, AgentProcess};
 pub use client::{ClientHandle, ClientRequestError, PendingRequest};
 pub use client_handler::ClientHandler;
 pub use connect::{AgentConnection, AgentRequestError, ConnectError, ConnectOptions};
+pub use ext::{
+    AgentExtension, AnswerExtension, AnswerSupport, ExtensionError, RequestExtension, RiskMark,
+    WARDEN, extension, to_meta,
+};
 pub use handler::{AgentHandler, PromptResponder};
 pub use serve::{Ended, ServeError, ServeOptions, serve};
 pub use trace::Trace;

@@ -17,7 +17,9 @@ use warden_acp_transport::schema::{
     SessionId, SessionListCapabilities, SessionResumeCapabilities, SetSessionConfigOptionRequest,
     SetSessionConfigOptionResponse, SetSessionModeRequest, SetSessionModeResponse, StopReason,
 };
-use warden_acp_transport::{AgentHandler, ClientHandle, Error, PromptResponder};
+use warden_acp_transport::{
+    AgentExtension, AgentHandler, AnswerSupport, ClientHandle, Error, PromptResponder, to_meta,
+};
 use warden_audit::AuditLog;
 use warden_model::{Conversation, Model, code_span};
 use warden_permissions::{Context, Engine, Locations, Mode, SessionGrants};
@@ -851,17 +853,17 @@ impl AgentHandler for WardenAgent {
             .load_session(true)
             .session_capabilities(sessions)
             .mcp_capabilities(warden_acp_transport::schema::McpCapabilities::new().http(true))
-            .meta(
-            json!({
-                "warden": {
-                    "version": env!("CARGO_PKG_VERSION"),
-                    "permissionResponseMeta": { "editedInput": true, "note": true },
-                    "permissionOptions": ["allow-once", "allow-session", "allow-project", "reject-once", "reject-project", "edit-or-note"],
-                }
-            })
-            .as_object()
-            .cloned(),
-        );
+            .meta(to_meta(&AgentExtension {
+                version: env!("CARGO_PKG_VERSION").to_owned(),
+                permission_response_meta: AnswerSupport {
+                    edited_input: true,
+                    note: true,
+                },
+                permission_options: crate::permission::Choice::ALL
+                    .iter()
+                    .map(|choice| choice.option_id().to_owned())
+                    .collect(),
+            }));
         Ok(
             InitializeResponse::new(agent_client_protocol::schema::ProtocolVersion::V1)
                 .agent_capabilities(capabilities)

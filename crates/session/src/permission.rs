@@ -9,6 +9,8 @@ use warden_acp_transport::schema::{
     ToolCallUpdateFields,
 };
 
+use warden_acp_transport::{AnswerExtension, RequestExtension, RiskMark, extension, to_meta};
+
 use crate::gate::{Prepared, Verdict};
 use crate::updates::locations;
 
@@ -33,6 +35,16 @@ pub enum Choice {
 }
 
 impl Choice {
+    /// Every choice, in the contract's order of option ids.
+    pub const ALL: [Choice; 6] = [
+        Choice::AllowOnce,
+        Choice::AllowSession,
+        Choice::AllowProject,
+        Choice::RejectOnce,
+        Choice::RejectProject,
+        Choice::EditOrNote,
+    ];
+
     pub fn option_id(self) -> &'static str {
         match self {
             Choice::AllowOnce => ALLOW_ONCE,
@@ -172,25 +184,23 @@ pub fn request(
         .content(content)
         .raw_input(call.args.clone())
         .locations(locations(&call.locations));
-    // Built as a map rather than with `json!`, which would copy the evaluation twice
-    // (through serialisation, then out of the `Value`); this is the proposal path.
-    let mut warden = serde_json::Map::new();
-    warden.insert("prompt".to_owned(), prompt.into());
-    // The tool's own name, for clients that lay out "Run <tool> from <server>": the
-    // ACP tool call carries only a title meant for people.
-    warden.insert("tool".to_owned(), call.tool.clone().into());
-    warden.insert("risk".to_owned(), verdict.risk.as_str().into());
-    warden.insert("reason".to_owned(), verdict.risk_reason.clone().into());
-    warden.insert("grant".to_owned(), verdict.proposal_words().into());
-    warden.insert("evaluation".to_owned(), verdict.why.as_ref().clone());
-    let mut meta = serde_json::Map::new();
-    meta.insert("warden".to_owned(), warden.into());
+    let warden = RequestExtension {
+        prompt: Some(prompt),
+        // The tool's own name, for clients that lay out "Run <tool> from <server>": the
+        // ACP tool call carries only a title meant for people.
+        tool: Some(call.tool.clone()),
+        server: call.origin.as_ref().map(|origin| origin.server.clone()),
+        risk: Some(RiskMark::Rated(verdict.risk)),
+        reason: Some(verdict.risk_reason.clone()),
+        grant: verdict.proposal_words().map(str::to_owned),
+        evaluation: Some(verdict.why.as_ref().clone()),
+    };
     RequestPermissionRequest::new(
         session_id.clone(),
         ToolCallUpdate::new(call_id.to_owned(), fields),
         options,
     )
-    .meta(meta)
+    .meta(to_meta(&warden))
 }
 
 /// Reads the client's answer. `_meta.warden` may sit on the response or on the
@@ -205,58 +215,21 @@ pub fn read_answer(response: RequestPermissionResponse) -> Answer {
             };
         }
     };
-    let warden = response
-        .meta
-        .as_ref()
-        .and_then(|m| m.get("warden"))
-        .or_else(|| outcome_meta.as_ref().and_then(|m| m.get("warden")));
-    let (edited_input, note) = match warden {
+    let warden = extension(response.meta.as_ref()).or(extension(outcome_meta.as_ref()));
+    let (edited_input, note) = match warden.map(AnswerExtension::read) {
         None => (None, None),
-        Some(ext) => match read_extension(ext) {
-            Ok(parts) => parts,
-            Err(err) => {
-                return Answer::Failed {
-                    reason: err.to_string(),
-                };
-            }
-        },
+        Some(Ok(ext)) => (ext.edited_input.map(serde_json::Value::Object), ext.note),
+        Some(Err(err)) => {
+            return Answer::Failed {
+                reason: err.to_string(),
+            };
+        }
     };
     Answer::Selected {
         option_id: option_id.0.to_string(),
         edited_input,
         note,
     }
-}
-
-type Extension = (Option<serde_json::Value>, Option<String>);
-
-/// Why Warden's extension of an answer cannot be read: the answer is then a denial.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ExtensionError {
-    #[error("`_meta.warden` is not an object")]
-    NotAnObject,
-    #[error("`_meta.warden.editedInput` is not an object")]
-    EditedInputNotAnObject,
-    #[error("`_meta.warden.note` is not a string")]
-    NoteNotAString,
-}
-
-fn read_extension(ext: &serde_json::Value) -> Result<Extension, ExtensionError> {
-    let Some(ext) = ext.as_object() else {
-        return Err(ExtensionError::NotAnObject);
-    };
-    let edited = match ext.get("editedInput") {
-        None | Some(serde_json::Value::Null) => None,
-        Some(v @ serde_json::Value::Object(_)) => Some(v.clone()),
-        Some(_) => return Err(ExtensionError::EditedInputNotAnObject),
-    };
-    let note = match ext.get("note") {
-        None | Some(serde_json::Value::Null) => None,
-        Some(serde_json::Value::String(s)) if s.trim().is_empty() => None,
-        Some(serde_json::Value::String(s)) => Some(s.clone()),
-        Some(_) => return Err(ExtensionError::NoteNotAString),
-    };
-    Ok((edited, note))
 }
 
 /// Maps an option id to the choice, if it was one of the options offered.
