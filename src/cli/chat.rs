@@ -79,7 +79,7 @@ fn servers(file: Option<&std::path::Path>) -> anyhow::Result<Vec<warden_chat::Mc
 /// The stored session `query` names (its id, or a start of it only one id has) and its
 /// folder; an error in one line when there is none.
 fn stored_session(query: &str) -> anyhow::Result<(String, PathBuf)> {
-    let store = warden_session::SessionStore::open(Locations::from_env().sessions_dir())?;
+    let store = warden_journal::SessionStore::open(Locations::from_env().sessions_dir())?;
     match super::sessions::find(&store, query)? {
         super::sessions::Found::One(summary) => Ok((summary.id, summary.cwd)),
         super::sessions::Found::None => {

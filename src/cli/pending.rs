@@ -10,8 +10,8 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use serde_json::json;
 use warden_audit::{AuditEvent, AuditLog, Outcome};
+use warden_journal::{AnsweredBy, ClaimResult, Lookup, PendingCall, SessionStore, now_ms};
 use warden_permissions::{Context, Decision, Engine, Locations, Risk, SessionGrants, ToolCall};
-use warden_session::{AnsweredBy, ClaimResult, Lookup, PendingCall, SessionStore, now_ms};
 
 #[derive(Debug, clap::Subcommand)]
 pub enum PendingCommand {

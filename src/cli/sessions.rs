@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use serde_json::json;
+use warden_journal::{ReplayItem, ReplayStatus, SessionStore, SessionStoreError, SessionSummary};
 use warden_permissions::Locations;
-use warden_session::{ReplayItem, ReplayStatus, SessionStore, SessionStoreError, SessionSummary};
 
 use super::pending::age;
 
@@ -151,7 +151,7 @@ fn list(store: &SessionStore, json: bool) -> anyhow::Result<ExitCode> {
 fn show(store: &SessionStore, id: &str) -> anyhow::Result<ExitCode> {
     let session = match store.load(id) {
         Ok(s) => s,
-        Err(warden_session::SessionStoreError::NotFound { .. }) => {
+        Err(warden_journal::SessionStoreError::NotFound { .. }) => {
             writeln!(
                 std::io::stdout().lock(),
                 "No stored session has the id {id}."

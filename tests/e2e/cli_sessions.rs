@@ -5,11 +5,11 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::json;
-use warden_model::ToolOutcome;
-use warden_permissions::Risk;
-use warden_session::{
-    FinishedCall, Header, OfferedOption, ProposedCall, Record, SessionStore, now_ms,
+use warden_journal::{
+    CallStatus, FinishedCall, Header, OfferedOption, OptionKind, ProposedCall, Record,
+    SessionStore, ToolKind, now_ms,
 };
+use warden_permissions::Risk;
 
 fn warden(home: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_warden"))
@@ -30,19 +30,19 @@ fn call(id: &str, command: &str) -> ProposedCall {
         tool: "terminal".into(),
         args: json!({ "command": command }),
         title: command.into(),
-        kind: "execute".into(),
+        kind: ToolKind::Execute,
         risk: Risk::High,
         reason: "runs a command".into(),
         options: vec![
             OfferedOption {
                 id: "allow-once".into(),
                 name: "Allow once".into(),
-                kind: "allow_once".into(),
+                kind: OptionKind::AllowOnce,
             },
             OfferedOption {
                 id: "reject-once".into(),
                 name: "Reject".into(),
-                kind: "reject_once".into(),
+                kind: OptionKind::RejectOnce,
             },
         ],
         grant: None,
@@ -71,7 +71,7 @@ fn write_session(home: &Path, id: &str, cwd: &str) {
         Record::Running { call: "c0".into() },
         Record::Finished(FinishedCall {
             call: "c0".into(),
-            status: ToolOutcome::Completed,
+            status: CallStatus::Completed,
             summary: "a.txt".into(),
             told: "a.txt".into(),
         }),
@@ -147,7 +147,7 @@ fn pending_lists_waiting_calls_across_sessions_and_answers_each_once() {
     let store = SessionStore::open(home.path().join("sessions")).expect("open");
     let a = store.load("sess_a").expect("load");
     let b = store.load("sess_b").expect("load");
-    let answer = |s: &warden_session::LoadedSession| {
+    let answer = |s: &warden_journal::LoadedSession| {
         let a = &s.answered[0].answer;
         (a.option.clone(), a.note.clone())
     };
@@ -295,7 +295,7 @@ fn pending_show_prints_the_arguments_the_diff_of_a_write_and_the_risk_sentence()
     let mut write = call("c2", "");
     write.tool = "fs_write".into();
     write.args = json!({"path": "notes.txt", "content": "one\n2\n"});
-    write.kind = "edit".into();
+    write.kind = ToolKind::Edit;
     write.risk = Risk::Medium;
     write.title = "Write notes.txt".into();
     let mut j = store.reopen("sess_a").expect("journal");

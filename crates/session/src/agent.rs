@@ -36,9 +36,9 @@ use crate::modes::mode_state;
 use crate::notice::{self, Notice, Severity};
 use crate::registry::Registry;
 use crate::session::{Adoption, RunningTurn, Session, lock};
-use crate::store::{Header, SessionStore};
 use crate::turn::TurnLimits;
 use crate::updates;
+use warden_journal::{Header, SessionStore};
 
 /// Reads one environment variable (injected, so tests need not touch the process's).
 pub type EnvReader = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
@@ -341,12 +341,12 @@ impl WardenAgent {
             match tokio::task::spawn_blocking(move || store.reopen(&sid)).await {
                 Ok(Ok(journal)) => Some(journal),
                 Ok(Err(
-                    crate::store::SessionStoreError::NotFound { .. }
-                    | crate::store::SessionStoreError::InvalidId { .. },
+                    warden_journal::SessionStoreError::NotFound { .. }
+                    | warden_journal::SessionStoreError::InvalidId { .. },
                 )) => return Err(not_found()),
                 Ok(Err(
-                    e @ (crate::store::SessionStoreError::Busy { .. }
-                    | crate::store::SessionStoreError::BusyHere { .. }),
+                    e @ (warden_journal::SessionStoreError::Busy { .. }
+                    | warden_journal::SessionStoreError::BusyHere { .. }),
                 )) => {
                     return Err(Error::new(-32600, e.to_string()).data(json!({ "sessionId": id })));
                 }
@@ -363,8 +363,8 @@ impl WardenAgent {
         let mut loaded = match store.load(&id.0) {
             Ok(loaded) => loaded,
             Err(
-                crate::store::SessionStoreError::NotFound { .. }
-                | crate::store::SessionStoreError::InvalidId { .. },
+                warden_journal::SessionStoreError::NotFound { .. }
+                | warden_journal::SessionStoreError::InvalidId { .. },
             ) => return Err(not_found()),
             Err(e) => return Err(Error::internal_error().data(json!(e.to_string()))),
         };
@@ -422,7 +422,12 @@ impl WardenAgent {
         }
         let mode = parse_mode(&loaded.mode).ok();
         let grants = std::mem::take(&mut loaded.grants);
-        let conversation = Conversation::from_messages(loaded.conversation);
+        let conversation = Conversation::from_messages(
+            std::mem::take(&mut loaded.conversation)
+                .into_iter()
+                .map(crate::stored::restored_message)
+                .collect(),
+        );
         // The servers the client passes now are connected as for a new session.
         let mcp = self
             .connect_mcp(mcp_servers, cwd, additional_directories, id, client)
@@ -757,7 +762,7 @@ impl WardenAgent {
             Ok(commands::Command::Revoke(id)) if session.gate.grants().revoke(&id) => {
                 // Journaled, so that loading the session does not bring it back.
                 if let Some(c) = &session.checkpoints {
-                    c.write(&crate::store::Record::Revoked { id: id.clone() });
+                    c.write(&warden_journal::Record::Revoked { id: id.clone() });
                 }
                 format!(
                     "Revoked {}: calls it allowed or denied are asked about again.",
@@ -838,7 +843,7 @@ impl AgentHandler for WardenAgent {
             let locations = self.config.locations.clone();
             self.turns.spawn(async move {
                 let _ = tokio::task::spawn_blocking(move || {
-                    crate::store::prune_at_start(&locations, &[])
+                    warden_journal::prune_at_start(&locations, &[])
                 })
                 .await;
             });
@@ -917,7 +922,7 @@ impl AgentHandler for WardenAgent {
                 self.journal(&Header {
                     id: id.0.to_string(),
                     cwd: cwd.to_path_buf(),
-                    created_ms: crate::store::now_ms(),
+                    created_ms: warden_journal::now_ms(),
                     model: model.to_owned(),
                     mode: mode.id().to_owned(),
                     title: None,
@@ -1115,7 +1120,7 @@ impl AgentHandler for WardenAgent {
         let current = model.id().to_owned();
         *lock(&session.model) = Ok(model);
         if let Some(c) = &session.checkpoints {
-            c.write(&crate::store::Record::Model {
+            c.write(&warden_journal::Record::Model {
                 model: current.clone(),
             });
         }

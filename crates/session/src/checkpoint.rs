@@ -12,11 +12,9 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
-use warden_model::Message;
-
-use crate::store::{
-    AnsweredBy, Claim, ClaimResult, FinishedCall, Journal, OfferedOption, ProposedCall, Record,
-    SessionStore, SessionStoreError, Spare, Taken, Unsynced, now_ms,
+use warden_journal::{
+    AnsweredBy, Claim, ClaimResult, FinishedCall, Journal, Message, OfferedOption, ProposedCall,
+    Record, SessionStore, SessionStoreError, Spare, Taken, ToolKind, Unsynced, now_ms,
 };
 
 /// The journal of one live session and the store it lives in. Cheap to clone.
@@ -26,7 +24,7 @@ pub struct Checkpoints {
     session: String,
     journal: Arc<Mutex<Journal>>,
     /// The calls of this session that may have answer files, by file name (see
-    /// [`crate::store::call_file_name`]), with the highest question number that may
+    /// [`warden_journal::call_file_name`]), with the highest question number that may
     /// have one: those asked by this process, and those found in the answers folder when
     /// a stored session was opened. A new call whose id is not among them cannot have
     /// an old answer, so asking it costs no look at the disk.
@@ -80,7 +78,7 @@ pub fn answered(claim: &Claim) -> Record {
 /// The earlier answer that owns a call; one that cannot be read is a denial.
 fn first_answer(first: Option<Claim>, claim: &Claim) -> Claim {
     first.unwrap_or_else(|| Claim {
-        option: crate::store::UNREADABLE_CLAIM_OPTION.to_owned(),
+        option: warden_journal::UNREADABLE_CLAIM_OPTION.to_owned(),
         note: Some("the earlier answer could not be read".to_owned()),
         ..claim.clone()
     })
@@ -106,7 +104,7 @@ impl Checkpoints {
     }
 
     /// The journal of a stored session opened again, with the names of the files its
-    /// answers folder held when it was loaded ([`crate::store::LoadedSession`]).
+    /// answers folder held when it was loaded ([`warden_journal::LoadedSession`]).
     pub fn reopened(
         store: SessionStore,
         session: String,
@@ -117,7 +115,7 @@ impl Checkpoints {
         {
             let mut answerable = lock(&checkpoints.answerable);
             for name in &answer_files {
-                if let Some((call, question)) = crate::store::parse_answer_file_name(name) {
+                if let Some((call, question)) = warden_journal::parse_answer_file_name(name) {
                     let max = answerable.entry(call.to_owned()).or_default();
                     *max = (*max).max(question);
                 }
@@ -272,7 +270,7 @@ impl Checkpoints {
     /// id that was asked before in this session (or had answers when it was opened) can
     /// have files.
     pub fn forget_old_answer(&self, call: &str) {
-        let Some(questions) = lock(&self.answerable).remove(&crate::store::call_file_name(call))
+        let Some(questions) = lock(&self.answerable).remove(&warden_journal::call_file_name(call))
         else {
             return;
         };
@@ -280,7 +278,7 @@ impl Checkpoints {
             return;
         };
         for question in 1..=questions {
-            let path = dir.join(crate::store::answer_file_name(call, question));
+            let path = dir.join(warden_journal::answer_file_name(call, question));
             match std::fs::remove_file(&path) {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
@@ -296,7 +294,7 @@ impl Checkpoints {
     pub fn asking(&self, call: &str, question: u32) {
         let mut answerable = lock(&self.answerable);
         let max = answerable
-            .entry(crate::store::call_file_name(call))
+            .entry(warden_journal::call_file_name(call))
             .or_default();
         *max = (*max).max(question);
     }
@@ -340,10 +338,10 @@ impl CallNotes {
     }
 
     /// The call's `tool_call`, as the client was shown it.
-    pub fn shown(&mut self, call: &str, title: &str, kind: &str) {
+    pub fn shown(&mut self, call: &str, title: &str, kind: ToolKind) {
         let entry = self.entry(call);
         entry.title = title.to_owned();
-        entry.kind = kind.to_owned();
+        entry.kind = kind;
     }
 
     /// The call shown again under a new title (edited, or asked again after a restart).
@@ -363,7 +361,7 @@ impl CallNotes {
                 tool: String::new(),
                 args: serde_json::Value::Null,
                 title: String::new(),
-                kind: String::new(),
+                kind: ToolKind::Other,
                 risk: warden_permissions::Risk::Low,
                 reason: String::new(),
                 options: Vec::new(),
@@ -432,7 +430,7 @@ pub fn finished(message: &Message) -> Option<Record> {
 #[cfg(test)]
 mod tests {
     use super::Checkpoints;
-    use crate::store::{AnsweredBy, Claim, Header, SessionStore};
+    use warden_journal::{AnsweredBy, Claim, Header, SessionStore};
 
     fn claim(call: &str) -> Claim {
         Claim {

@@ -29,9 +29,9 @@ use crate::gate::Gate;
 use crate::gate::{GrantEffect, GrantScope, Prepared, Verdict};
 use crate::permission::{self, Answer};
 use crate::preview::{self, Files};
-use crate::store::AnsweredBy;
 use crate::turn::{AuditNote, Command, Event, Stored, ToolResult, Turn, TurnLimits};
 use crate::updates;
+use warden_journal::AnsweredBy;
 
 /// Where audit notes go. Recording must not block the turn.
 pub trait AuditSink: Send + Sync {
@@ -57,7 +57,7 @@ struct Answered {
     by: Option<AnsweredBy>,
     refused: Option<String>,
     /// The claim this answer won with a spare, to be synced before the call runs.
-    unsynced: Option<crate::store::Unsynced>,
+    unsynced: Option<warden_journal::Unsynced>,
 }
 
 /// Everything a turn works with.
@@ -260,7 +260,7 @@ pub async fn drive(
             (&state.setup.checkpoints, &event)
             && !text.is_empty()
         {
-            c.stage(&crate::store::Record::AgentText { text: text.clone() });
+            c.stage(&warden_journal::Record::AgentText { text: text.clone() });
         }
         let gate = state.setup.gate.clone();
         queue.extend(turn.handle(event, gate.as_ref()));
@@ -357,7 +357,7 @@ struct DriverState {
     /// Who answered each call whose `Answered` audit note is still to come.
     answered_by: HashMap<String, AnsweredBy>,
     /// Claims the editor's answers won with a spare, synced before their calls run.
-    unsynced: HashMap<String, crate::store::Unsynced>,
+    unsynced: HashMap<String, warden_journal::Unsynced>,
     /// Calls of a restored session settled with an answer given while no Warden ran:
     /// the journal, which records that the answer was applied, is synced before such a
     /// call runs (see `restore.rs`).
@@ -411,13 +411,13 @@ impl DriverState {
             // A prompt is recorded for the replay as it joins the conversation (a prompt
             // a resumed turn took joins after the calls in flight).
             if let warden_model::Message::User { text } = message {
-                c.stage(&crate::store::Record::UserMessage { text: text.clone() });
+                c.stage(&warden_journal::Record::UserMessage { text: text.clone() });
             }
-            c.stage(&crate::store::Record::Conversation {
-                message: message.clone(),
-            });
-            if let Some(finished) = crate::checkpoint::finished(message)
-                && let crate::store::Record::Finished(f) = &finished
+            let message = crate::stored::message(message);
+            let finished = crate::checkpoint::finished(&message);
+            c.stage(&warden_journal::Record::Conversation { message });
+            if let Some(finished) = finished
+                && let warden_journal::Record::Finished(f) = &finished
                 && self.notes.is_written(&f.call)
             {
                 c.stage(&finished);
@@ -621,11 +621,8 @@ impl DriverState {
             }
             Command::Notify(n) => match &n.update {
                 warden_acp_transport::schema::SessionUpdate::ToolCall(call) => {
-                    let kind = serde_json::to_value(call.kind)
-                        .ok()
-                        .and_then(|k| k.as_str().map(str::to_owned))
-                        .unwrap_or_default();
-                    self.notes.shown(&call.tool_call_id.0, &call.title, &kind);
+                    let kind = crate::stored::tool_kind(call.kind);
+                    self.notes.shown(&call.tool_call_id.0, &call.title, kind);
                 }
                 // A call shown again (edited, or asked again after a restart).
                 warden_acp_transport::schema::SessionUpdate::ToolCallUpdate(update) => {
@@ -645,13 +642,10 @@ impl DriverState {
                 let options = request
                     .options
                     .iter()
-                    .map(|o| crate::store::OfferedOption {
+                    .map(|o| warden_journal::OfferedOption {
                         id: o.option_id.0.to_string(),
                         name: o.name.clone(),
-                        kind: serde_json::to_value(o.kind)
-                            .ok()
-                            .and_then(|k| k.as_str().map(str::to_owned))
-                            .unwrap_or_default(),
+                        kind: crate::stored::option_kind(o.kind),
                     })
                     .collect();
                 self.notes.offered(call_id, options);
@@ -662,7 +656,7 @@ impl DriverState {
                 // Written with what was staged before it (the reply's conversation entry,
                 // the call's `proposed` record) before the request is sent: a request the
                 // client saw is one the journal knows was asked.
-                c.write(&crate::store::Record::Asked {
+                c.write(&warden_journal::Record::Asked {
                     call: call_id.clone(),
                     request: {
                         self.asked += 1;
@@ -835,7 +829,7 @@ impl DriverState {
                 .map_err(|e| format!("its answer could not be written to disk ({e})"))
                 .and_then(|()| match &checkpoints {
                     Some(c) => c
-                        .try_write(&crate::store::Record::Running {
+                        .try_write(&warden_journal::Record::Running {
                             call: call_id.clone(),
                         })
                         .map_err(|e| {
@@ -911,7 +905,7 @@ impl DriverState {
                 if let (Some(c), Some(grant)) = (&checkpoints, &grant)
                     && grant.scope == warden_permissions::Scope::Session
                 {
-                    c.write(&crate::store::Record::Grant {
+                    c.write(&warden_journal::Record::Grant {
                         grant: grant.clone(),
                     });
                 }
@@ -1070,13 +1064,13 @@ async fn claim_answer(
         ),
         Answer::Failed { reason } => (permission::REJECT_ONCE.to_owned(), Some(reason.clone())),
     };
-    let claim = crate::store::Claim {
+    let claim = warden_journal::Claim {
         call: call_id.clone(),
         question,
         option: option.clone(),
         by: AnsweredBy::Editor,
         note,
-        at_ms: crate::store::now_ms(),
+        at_ms: warden_journal::now_ms(),
     };
     let failed = |e: String| Answered {
         call_id: call_id.clone(),

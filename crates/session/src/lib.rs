@@ -21,7 +21,7 @@ mod registry;
 mod restore;
 mod sandbox;
 mod session;
-mod store;
+mod stored;
 mod turn;
 mod updates;
 mod user_config;
@@ -39,14 +39,6 @@ pub use notice::{Notice, Severity};
 pub use permission::{Answer, Choice};
 pub use preview::{FileState, Files};
 pub use sandbox::SessionSandbox;
-pub use store::{
-    AnswerRecord, AnsweredBy, AnsweredCall, Claim, ClaimResult, Durability, FinishedCall, Header,
-    InterruptedCall, Interruption, Journal, LineProblem, LoadedSession, Lookup, OfferedOption,
-    Parsed, PendingCall, Problem, ProposedCall, Rebuilt, Record, ReplayCall, ReplayItem,
-    ReplayStatus, Retention, SUPERSEDED_OPTION, SessionStore, SessionStoreError, SessionSummary,
-    UNREADABLE_CLAIM_OPTION, VERSION as JOURNAL_VERSION, WaitingCall, decode, encode, now_ms,
-    parse, prune_at_start, valid_session_id,
-};
 pub use turn::{
     AnswerOutcome, AuditKind, AuditNote, Command, Event, Resumed, ResumedBatch, Stored,
     StoredAnswer, ToolResult, Turn, TurnLimits,

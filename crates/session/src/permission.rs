@@ -14,14 +14,9 @@ use warden_acp_transport::{AnswerExtension, RequestExtension, RiskMark, extensio
 use crate::gate::{Prepared, Verdict};
 use crate::updates::locations;
 
-pub const ALLOW_ONCE: &str = "allow-once";
-pub const ALLOW_SESSION: &str = "allow-session";
-pub const ALLOW_PROJECT: &str = "allow-project";
-pub const REJECT_ONCE: &str = "reject-once";
-pub const REJECT_PROJECT: &str = "reject-project";
-/// Opens a form (`elicitation/create`) to approve with edits or deny with a note; only
-/// for clients that show forms.
-pub const EDIT_OR_NOTE: &str = "edit-or-note";
+pub use warden_verdict::option_id::{
+    ALLOW_ONCE, ALLOW_PROJECT, ALLOW_SESSION, EDIT_OR_NOTE, REJECT_ONCE, REJECT_PROJECT,
+};
 
 /// What the user chose, in Warden's terms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,14 +4,15 @@
 use warden_acp_transport::ClientHandle;
 use warden_acp_transport::schema::{
     ContentChunk, SessionId, SessionNotification, SessionUpdate, ToolCall, ToolCallContent,
-    ToolCallStatus, ToolKind,
+    ToolCallStatus,
 };
-use warden_model::{Message, ToolCallRequest, ToolOutcome};
+use warden_journal::{CallStatus, Message};
+use warden_model::ToolCallRequest;
 
 use crate::checkpoint::Checkpoints;
-use crate::store::{AnsweredBy, LoadedSession, Record, ReplayItem, ReplayStatus};
 use crate::turn::{Resumed, StoredAnswer};
 use crate::updates::{message_chunk, text};
+use warden_journal::{AnsweredBy, LoadedSession, Record, ReplayItem, ReplayStatus};
 
 /// What the model is told about a call that waited for an answer when Warden stopped.
 pub const NOT_RUN_AFTER_RESTART: &str = "Not run: Warden restarted while this call waited for approval, and the call could not be found in the conversation to ask again. Propose it again if it is still needed.";
@@ -53,9 +54,11 @@ pub fn settle(loaded: &mut LoadedSession, checkpoints: Option<&Checkpoints>) -> 
     loaded.added = 0;
     let request_of = |id: &str| {
         loaded.conversation.iter().rev().find_map(|m| match m {
-            Message::Assistant { tool_calls, .. } => {
-                tool_calls.iter().find(|c| c.id == id).cloned()
-            }
+            Message::Assistant { tool_calls, .. } => tool_calls
+                .iter()
+                .find(|c| c.id == id)
+                .cloned()
+                .map(crate::stored::restored_tool_call),
             _ => None,
         })
     };
@@ -83,7 +86,7 @@ pub fn settle(loaded: &mut LoadedSession, checkpoints: Option<&Checkpoints>) -> 
             None => told.push(result(
                 &waiting.call.id,
                 &waiting.call.tool,
-                ToolOutcome::Cancelled,
+                CallStatus::Cancelled,
                 if waiting.asked.is_some() {
                     NOT_RUN_AFTER_RESTART
                 } else {
@@ -124,7 +127,7 @@ pub fn settle(loaded: &mut LoadedSession, checkpoints: Option<&Checkpoints>) -> 
         told.push(result(
             &answered.call.id,
             &answered.call.tool,
-            ToolOutcome::Cancelled,
+            CallStatus::Cancelled,
             &content,
         ));
     }
@@ -146,7 +149,7 @@ pub fn settle(loaded: &mut LoadedSession, checkpoints: Option<&Checkpoints>) -> 
                 if let ReplayItem::ToolCall(call) = item
                     && &call.id == call_id
                 {
-                    call.status = if *outcome == ToolOutcome::Completed {
+                    call.status = if *outcome == CallStatus::Completed {
                         ReplayStatus::Completed
                     } else {
                         ReplayStatus::Failed
@@ -162,7 +165,7 @@ pub fn settle(loaded: &mut LoadedSession, checkpoints: Option<&Checkpoints>) -> 
 
 /// The call as a question that showed the user's edit showed it (its `proposed`
 /// record).
-fn edited_request(call: &crate::store::ProposedCall) -> ToolCallRequest {
+fn edited_request(call: &warden_journal::ProposedCall) -> ToolCallRequest {
     ToolCallRequest {
         id: call.id.clone(),
         name: call.tool.clone(),
@@ -170,7 +173,7 @@ fn edited_request(call: &crate::store::ProposedCall) -> ToolCallRequest {
     }
 }
 
-fn result(call: &str, tool: &str, outcome: ToolOutcome, content: &str) -> Message {
+fn result(call: &str, tool: &str, outcome: CallStatus, content: &str) -> Message {
     Message::ToolResult {
         call_id: call.to_owned(),
         tool: tool.to_owned(),
@@ -197,9 +200,7 @@ pub fn replay(session: &SessionId, loaded: &LoadedSession, client: &ClientHandle
                     ReplayStatus::Completed => ToolCallStatus::Completed,
                     ReplayStatus::Failed => ToolCallStatus::Failed,
                 };
-                let kind: ToolKind =
-                    serde_json::from_value(serde_json::Value::String(call.kind.clone()))
-                        .unwrap_or(ToolKind::Other);
+                let kind = crate::stored::shown_kind(call.kind);
                 let content: Vec<ToolCallContent> = call
                     .content
                     .iter()
@@ -227,7 +228,7 @@ pub const LIST_PAGE: usize = 50;
 /// The cursor is the offset of the page's first session, as text; it is opaque to the
 /// client, and one that is not such a number is refused.
 pub fn page(
-    sessions: Vec<crate::store::SessionSummary>,
+    sessions: Vec<warden_journal::SessionSummary>,
     cwd: Option<&std::path::Path>,
     cursor: Option<&str>,
 ) -> Result<warden_acp_transport::schema::ListSessionsResponse, String> {
@@ -269,7 +270,7 @@ mod tests {
     use std::path::{Path, PathBuf};
 
     use super::{LIST_PAGE, page};
-    use crate::store::SessionSummary;
+    use warden_journal::SessionSummary;
 
     fn summary(i: usize) -> SessionSummary {
         SessionSummary {

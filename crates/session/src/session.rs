@@ -82,7 +82,7 @@ impl Session {
     pub(crate) fn set_mode(&self, mode: Mode, client: &ClientHandle) {
         self.mode.set(mode);
         if let Some(c) = &self.checkpoints {
-            c.write(&crate::store::Record::Mode {
+            c.write(&warden_journal::Record::Mode {
                 mode: mode.id().to_owned(),
             });
         }
@@ -105,7 +105,7 @@ impl Session {
             return;
         };
         if let Some(c) = &self.checkpoints {
-            c.write(&crate::store::Record::Title {
+            c.write(&warden_journal::Record::Title {
                 title: title.clone(),
             });
         }

@@ -412,18 +412,18 @@ async fn an_editor_s_answer_after_one_from_another_terminal_is_refused_and_audit
     tokio::pin!(prompt);
     let (request, answer) = first_request(&mut h.asked, &mut prompt).await;
     let call = request.tool_call.tool_call_id.0.to_string();
-    let store = warden_session::SessionStore::open(h.home.join("sessions")).expect("store");
-    let first = warden_session::Claim {
+    let store = warden_journal::SessionStore::open(h.home.join("sessions")).expect("store");
+    let first = warden_journal::Claim {
         call: call.clone(),
         question: 1,
         option: "reject-once".to_owned(),
-        by: warden_session::AnsweredBy::Pending,
+        by: warden_journal::AnsweredBy::Pending,
         note: None,
-        at_ms: warden_session::now_ms(),
+        at_ms: warden_journal::now_ms(),
     };
     assert_eq!(
         store.claim(&h.session.0, &first).expect("claim"),
-        warden_session::ClaimResult::Won
+        warden_journal::ClaimResult::Won
     );
     answer.send(selected("allow-once")).expect("test step");
     let stop = prompt.await.expect("test step").stop_reason;

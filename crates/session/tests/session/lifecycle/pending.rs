@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use warden_session::{ClaimResult, Lookup, SessionStore};
+use warden_journal::{ClaimResult, Lookup, SessionStore};
 
 /// What `warden pending` said.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

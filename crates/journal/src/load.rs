@@ -2,11 +2,12 @@
 
 use std::collections::{HashMap, HashSet};
 
-use warden_model::{Message, ToolOutcome};
 use warden_permissions::Grant;
 
-use super::claim::Claim;
-use super::record::{AnswerRecord, Header, LineProblem, ProposedCall, Record, decode};
+use crate::message::{CallStatus, Message, ToolKind};
+
+use crate::claim::Claim;
+use crate::record::{AnswerRecord, Header, LineProblem, ProposedCall, Record, decode};
 
 /// A line that was not loaded, by its 1-based number.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,7 +74,7 @@ pub struct ReplayCall {
     pub id: String,
     pub tool: String,
     pub title: String,
-    pub kind: String,
+    pub kind: ToolKind,
     pub status: ReplayStatus,
     pub content: Option<String>,
 }
@@ -255,7 +256,7 @@ impl Rebuilt {
                     id: call.id.clone(),
                     tool: call.tool.clone(),
                     title: call.title.clone(),
-                    kind: call.kind.clone(),
+                    kind: call.kind,
                     status: ReplayStatus::Pending,
                     content: None,
                 }));
@@ -311,7 +312,7 @@ impl Rebuilt {
                 if let Some(i) = track(&f.call) {
                     self.tracks[i].done = true;
                     let status = match f.status {
-                        ToolOutcome::Completed => ReplayStatus::Completed,
+                        CallStatus::Completed => ReplayStatus::Completed,
                         _ => ReplayStatus::Failed,
                     };
                     self.set_status(i, status, Some(f.summary));
@@ -405,7 +406,7 @@ impl Rebuilt {
                     self.conversation.push(Message::ToolResult {
                         call_id: t.call.id.clone(),
                         tool: t.call.tool.clone(),
-                        outcome: ToolOutcome::Failed,
+                        outcome: CallStatus::Failed,
                         content: why.as_text().to_owned(),
                     });
                 }

@@ -10,8 +10,10 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use warden_model::{Message, ToolOutcome};
-use warden_permissions::{Grant, Risk};
+use warden_permissions::Grant;
+use warden_verdict::Risk;
+
+use crate::message::{CallStatus, Message, OptionKind, ToolKind};
 
 /// The version of the line format and of the records this build writes.
 pub const VERSION: u64 = 1;
@@ -58,7 +60,8 @@ pub enum Record {
     Finished(FinishedCall),
     /// The call was running when Warden stopped; it was not run again.
     Interrupted { call: String },
-    /// A grant that holds for this session only.
+    /// A grant that holds for this session only, in the grant store's own record
+    /// format (versioned and tested with the grant store).
     Grant { grant: Grant },
     /// A grant of this session was revoked (`/revoke`): a load must not bring it back.
     Revoked { id: String },
@@ -85,8 +88,8 @@ pub struct ProposedCall {
     pub tool: String,
     pub args: serde_json::Value,
     pub title: String,
-    /// The ACP tool kind (`read`, `edit`, `execute`, ...).
-    pub kind: String,
+    /// The tool kind the client was shown (`read`, `edit`, `execute`, ...).
+    pub kind: ToolKind,
     pub risk: Risk,
     pub reason: String,
     /// The options a permission request offers (or offered), in their order.
@@ -102,8 +105,7 @@ pub struct ProposedCall {
 pub struct OfferedOption {
     pub id: String,
     pub name: String,
-    /// The ACP option kind (`allow_once`, `reject_once`, ...).
-    pub kind: String,
+    pub kind: OptionKind,
 }
 
 /// Who answered a permission request.
@@ -149,7 +151,7 @@ pub struct AnswerRecord {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FinishedCall {
     pub call: String,
-    pub status: ToolOutcome,
+    pub status: CallStatus,
     /// The content the client was shown, shortened.
     pub summary: String,
     /// What the model was told.
@@ -173,7 +175,7 @@ const REC: &str = "\",\"rec\":";
 
 fn checksum(rec: &[u8]) -> String {
     let digest = Sha256::digest(rec);
-    warden_audit::hex(&digest[..SUM_LEN / 2])
+    hex::encode(&digest[..SUM_LEN / 2])
 }
 
 /// The line for a record, with its newline.

@@ -4,11 +4,13 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use super::claim::{Claim, ClaimResult};
-use super::folder::valid_session_id;
-use super::record::{AnswerRecord, AnsweredBy, ProposedCall};
-use super::{SessionStore, SessionStoreError, now_ms};
-use crate::permission::{ALLOW_ONCE, REJECT_ONCE};
+use crate::claim::{Claim, ClaimResult};
+use crate::folder::valid_session_id;
+use crate::record::{AnswerRecord, AnsweredBy, ProposedCall};
+use crate::{SessionStore, SessionStoreError, now_ms};
+use warden_verdict::option_id::{ALLOW_ONCE, REJECT_ONCE};
+
+use crate::message::OptionKind;
 
 /// A call whose latest question was asked and has no answer yet.
 #[derive(Debug, Clone, PartialEq)]
@@ -193,9 +195,9 @@ impl SessionStore {
         note: Option<String>,
     ) -> Result<ClaimResult, SessionStoreError> {
         let (kind, fallback) = if allow {
-            ("allow_once", ALLOW_ONCE)
+            (OptionKind::AllowOnce, ALLOW_ONCE)
         } else {
-            ("reject_once", REJECT_ONCE)
+            (OptionKind::RejectOnce, REJECT_ONCE)
         };
         let option = pending
             .call

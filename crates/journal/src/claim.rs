@@ -25,9 +25,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::SessionStoreError;
-use super::folder::{answer_file_name, ensure_private, private_file, sync_dir};
-use super::record::AnsweredBy;
+use crate::SessionStoreError;
+use crate::folder::{answer_file_name, ensure_private, private_file, sync_dir};
+use crate::record::AnsweredBy;
 
 /// An answer as its claim file holds it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -48,8 +48,8 @@ pub struct Claim {
 
 impl Claim {
     /// The journal's record of this answer.
-    pub fn record(&self) -> super::record::AnswerRecord {
-        super::record::AnswerRecord {
+    pub fn record(&self) -> crate::record::AnswerRecord {
+        crate::record::AnswerRecord {
             call: self.call.clone(),
             question: self.question,
             option: self.option.clone(),
@@ -265,7 +265,7 @@ impl Answers {
         if names.is_empty() {
             return Ok(HashMap::new());
         }
-        super::folder::check_private(&self.dir)?;
+        crate::folder::check_private(&self.dir)?;
         Ok(questions
             .into_iter()
             .filter(|(call, question)| names.contains(&answer_file_name(call, *question)))

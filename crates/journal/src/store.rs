@@ -1,50 +1,15 @@
-//! Sessions that survive a restart: one append-only journal per session under the
-//! state folder's `sessions/`, and the answers to its permission requests, claimed
-//! once across processes.
-//!
-//! `sessions/<id>.jsonl` is the journal (`journal.rs`, records in `record.rs`): every
-//! state change of a session, appended as it happens, one checked line each, so that a
-//! process killed at any point leaves a journal that loads (`load.rs` skips and reports
-//! a torn or damaged line). `sessions/<id>.answers/<call>` (and `<call>#<n>`) is the
-//! answer to one question about a call (`claim.rs`): created exclusively, so each
-//! question takes exactly one answer, from the editor, from `warden pending`, or from
-//! Warden closing a question it asks again. A journal is held by one process at a time, under
-//! an exclusive lock, for as long as that process has the session open (`lock.rs`).
-//! The folders are the user's own, mode 0700, and the files 0600; a folder that others
-//! could read or write is refused (`folder.rs`). Old sessions are pruned at start-up
-//! (`retention.rs`).
-
-mod claim;
-mod error;
-mod folder;
-mod journal;
-mod load;
-mod lock;
-mod pending;
-mod record;
-mod retention;
+//! The sessions folder: opening, listing, reopening and removing stored sessions, and
+//! claiming the answers to their questions.
 
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-pub use claim::{
-    Claim, ClaimResult, SUPERSEDED_OPTION, Spare, Taken, UNREADABLE_CLAIM_OPTION, Unsynced,
+use crate::claim::{self, Answers};
+use crate::load::{self, LoadedSession, Rebuilt, ReplayItem, parse};
+use crate::{
+    AnsweredBy, Claim, ClaimResult, Header, Journal, SUPERSEDED_OPTION, SessionStoreError, Spare,
+    Taken, folder, lock, valid_session_id,
 };
-pub use error::SessionStoreError;
-pub use folder::{answer_file_name, call_file_name, parse_answer_file_name, valid_session_id};
-pub use journal::{Durability, Journal};
-pub use load::{
-    AnsweredCall, InterruptedCall, Interruption, LoadedSession, Parsed, Problem, Rebuilt,
-    ReplayCall, ReplayItem, ReplayStatus, WaitingCall, parse,
-};
-pub use pending::{Lookup, PendingCall};
-pub use record::{
-    AnswerRecord, AnsweredBy, FinishedCall, Header, LineProblem, OfferedOption, ProposedCall,
-    Record, VERSION, decode, encode,
-};
-pub use retention::{Retention, prune_at_start};
-
-use claim::Answers;
 
 /// The sessions folder.
 #[derive(Debug, Clone)]
@@ -106,7 +71,7 @@ impl SessionStore {
         Ok(self.dir.join(format!("{}.jsonl", self.checked_id(id)?)))
     }
 
-    fn answers(&self, id: &str) -> Result<Answers, SessionStoreError> {
+    pub(crate) fn answers(&self, id: &str) -> Result<Answers, SessionStoreError> {
         Ok(Answers::new(
             self.dir.join(format!("{}.answers", self.checked_id(id)?)),
         ))
@@ -137,7 +102,7 @@ impl SessionStore {
     }
 
     /// A stored session's records applied in order, before its answers are looked at.
-    fn rebuilt(&self, id: &str) -> Result<Rebuilt, SessionStoreError> {
+    pub(crate) fn rebuilt(&self, id: &str) -> Result<Rebuilt, SessionStoreError> {
         let path = self.journal_path(id)?;
         let bytes = match std::fs::read(&path) {
             Ok(bytes) => bytes,
@@ -234,7 +199,7 @@ impl SessionStore {
     }
 
     /// The ids of the stored sessions with their journals' last change, newest first.
-    fn ids(&self) -> Result<Vec<(String, SystemTime)>, SessionStoreError> {
+    pub(crate) fn ids(&self) -> Result<Vec<(String, SystemTime)>, SessionStoreError> {
         let entries = std::fs::read_dir(&self.dir)
             .map_err(|e| SessionStoreError::io(&self.dir, "read", e))?;
         let mut ids = Vec::new();
@@ -307,6 +272,3 @@ impl SessionStore {
         Ok(true)
     }
 }
-
-#[cfg(test)]
-mod tests;

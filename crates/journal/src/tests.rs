@@ -6,11 +6,10 @@ use std::fmt::Write as _;
 
 use expect_test::{Expect, expect};
 use serde_json::json;
-use warden_model::{Message, ToolOutcome};
-use warden_permissions::Risk;
+use warden_verdict::Risk;
 
-use super::record::encode_into;
-use super::*;
+use crate::record::encode_into;
+use crate::*;
 
 fn header(id: &str) -> Header {
     Header {
@@ -29,19 +28,19 @@ fn proposed(id: &str) -> ProposedCall {
         tool: "terminal".into(),
         args: json!({"command": "echo hi >> log.txt"}),
         title: "echo hi >> log.txt".into(),
-        kind: "execute".into(),
+        kind: ToolKind::Execute,
         risk: Risk::Medium,
         reason: "writes log.txt".into(),
         options: vec![
             OfferedOption {
                 id: "allow-once".into(),
                 name: "Allow once".into(),
-                kind: "allow_once".into(),
+                kind: OptionKind::AllowOnce,
             },
             OfferedOption {
                 id: "reject-once".into(),
                 name: "Reject".into(),
-                kind: "reject_once".into(),
+                kind: OptionKind::RejectOnce,
             },
         ],
         grant: None,
@@ -49,7 +48,7 @@ fn proposed(id: &str) -> ProposedCall {
     }
 }
 
-fn finished(id: &str, status: ToolOutcome) -> Record {
+fn finished(id: &str, status: CallStatus) -> Record {
     Record::Finished(FinishedCall {
         call: id.into(),
         status,
@@ -85,7 +84,7 @@ fn turn() -> Vec<Record> {
         },
         Record::Proposed(proposed("c1")),
         Record::Running { call: "c1".into() },
-        finished("c1", ToolOutcome::Completed),
+        finished("c1", CallStatus::Completed),
         Record::Proposed(proposed("c2")),
         Record::Asked {
             call: "c2".into(),
@@ -181,7 +180,7 @@ fn a_whole_journal_loads_every_call_where_it_stood() {
 fn a_torn_last_record_is_reported_and_the_rest_loads() {
     let mut b = bytes(&turn());
     let whole = b.len();
-    b.extend_from_slice(&encode(&finished("c3", ToolOutcome::Completed)).expect("encode"));
+    b.extend_from_slice(&encode(&finished("c3", CallStatus::Completed)).expect("encode"));
     // Cut the last record in its middle: the crash happened while it was written.
     b.truncate(whole + 30);
     check(
@@ -275,7 +274,7 @@ fn an_unknown_record_type_is_corrupt() {
     let rec = br#"{"type":"telepathy","call":"c9"}"#;
     let sum = {
         use sha2::{Digest, Sha256};
-        warden_audit::hex(&Sha256::digest(rec)[..8])
+        hex::encode(&Sha256::digest(rec)[..8])
     };
     let mut b = bytes(&turn()[..1]);
     b.extend_from_slice(format!("{{\"v\":1,\"sum\":\"{sum}\",\"rec\":").as_bytes());

@@ -10,7 +10,7 @@
 //! - `load/1000_messages_200_calls`: reading, checking and rebuilding a journal of
 //!   1,000 conversation messages, 400 replayed messages and 200 finished calls.
 //!
-//! Run with `cargo bench -p warden-session --bench store`.
+//! Run with `cargo bench -p warden-journal --bench store`.
 
 // Benchmark code: a failed setup step panics, which is how a benchmark fails.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -19,12 +19,11 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::json;
-use warden_model::{Message, ToolCallRequest, ToolOutcome};
-use warden_permissions::Risk;
-use warden_session::{
-    AnswerRecord, AnsweredBy, FinishedCall, Header, OfferedOption, ProposedCall, Record,
-    SessionStore,
+use warden_journal::{
+    AnswerRecord, AnsweredBy, CallStatus, FinishedCall, Header, Message, OfferedOption, OptionKind,
+    ProposedCall, Record, SessionStore, ToolCall, ToolKind,
 };
+use warden_verdict::Risk;
 
 fn header(id: &str) -> Header {
     Header {
@@ -47,17 +46,21 @@ fn call_records(i: usize) -> Vec<Record> {
             tool: "terminal".into(),
             args: json!({"command": format!("cargo test -p crate_{i} -- --nocapture")}),
             title: format!("cargo test -p crate_{i} -- --nocapture"),
-            kind: "execute".into(),
+            kind: ToolKind::Execute,
             risk: Risk::Medium,
             reason: "runs the project's tests".into(),
-            options: ["allow-once", "allow-session", "reject-once"]
-                .iter()
-                .map(|o| OfferedOption {
-                    id: (*o).into(),
-                    name: (*o).into(),
-                    kind: o.replace('-', "_"),
-                })
-                .collect(),
+            options: [
+                ("allow-once", OptionKind::AllowOnce),
+                ("allow-session", OptionKind::AllowAlways),
+                ("reject-once", OptionKind::RejectOnce),
+            ]
+            .iter()
+            .map(|(id, kind)| OfferedOption {
+                id: (*id).into(),
+                name: (*id).into(),
+                kind: *kind,
+            })
+            .collect(),
             grant: Some("`cargo test` in this project".into()),
             at_ms: 1_790_000_000_000,
         }),
@@ -77,7 +80,7 @@ fn call_records(i: usize) -> Vec<Record> {
         Record::Running { call: id.clone() },
         Record::Finished(FinishedCall {
             call: id.clone(),
-            status: ToolOutcome::Completed,
+            status: CallStatus::Completed,
             summary: output[..200].to_owned(),
             told: "exit 0".into(),
         }),
@@ -85,7 +88,7 @@ fn call_records(i: usize) -> Vec<Record> {
             message: Message::ToolResult {
                 call_id: id,
                 tool: "terminal".into(),
-                outcome: ToolOutcome::Completed,
+                outcome: CallStatus::Completed,
                 content: output,
             },
         },
@@ -101,7 +104,7 @@ fn bench(c: &mut Criterion) {
     // As the driver writes them: staged, and written together before what depends on
     // them (the request after `asked`, the tool after `running`) and before the turn
     // waits (after the result's records).
-    let one_call = |journal: &mut warden_session::Journal| {
+    let one_call = |journal: &mut warden_journal::Journal| {
         for r in &records {
             match r {
                 Record::Asked { .. } | Record::Answered(_) | Record::Running { .. } => {
@@ -135,7 +138,7 @@ fn bench(c: &mut Criterion) {
             Record::Conversation {
                 message: Message::Assistant {
                     text: "I will run them.".into(),
-                    tool_calls: vec![ToolCallRequest {
+                    tool_calls: vec![ToolCall {
                         id: format!("call_{i}"),
                         name: "terminal".into(),
                         arguments: json!({"command": format!("cargo test -p crate_{i}")}),

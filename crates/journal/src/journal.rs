@@ -5,10 +5,10 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::SessionStoreError;
-use super::folder::{private_file, sync_dir};
-use super::lock::Locked;
-use super::record::{Header, Record, encode_into};
+use crate::SessionStoreError;
+use crate::folder::{private_file, sync_dir};
+use crate::lock::Locked;
+use crate::record::{Header, Record, encode_into};
 
 /// The open journal of one session, held by this process alone (`lock.rs`) until it is
 /// dropped. Records are written whole, one or more lines in one `write`, so a process

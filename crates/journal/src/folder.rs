@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::SessionStoreError;
+use crate::SessionStoreError;
 
 /// Creates `dir` (and its parents) with mode 0700 when it is missing, then checks that
 /// it is a real folder (not a symlink), owned by the user Warden runs as, with no
@@ -101,7 +101,7 @@ pub fn call_file_name(call: &str) -> String {
     if valid_session_id(call) && call.len() <= 100 {
         call.to_owned()
     } else {
-        format!("%{}", warden_audit::hex(&Sha256::digest(call.as_bytes())))
+        format!("%{}", hex::encode(&Sha256::digest(call.as_bytes())))
     }
 }
 

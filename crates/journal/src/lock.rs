@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use super::SessionStoreError;
+use crate::SessionStoreError;
 
 /// How long an open waits for this process's own hold on a journal to end: enough for a
 /// closed session's cancelled turn to record its last calls and finish.

@@ -2,7 +2,7 @@
 
 use std::time::{Duration, SystemTime};
 
-use super::{SessionStore, SessionStoreError};
+use crate::{SessionStore, SessionStoreError};
 
 /// How long sessions are kept and how many: the user's `session_retention_days` and
 /// `max_sessions`.
