@@ -6,7 +6,8 @@ use futures::FutureExt;
 use futures::future::BoxFuture;
 use serde_json::Value;
 
-use crate::exec::{ExecContext, ToolOutput};
+use crate::exec::ExecContext;
+use crate::output::ToolOutput;
 use crate::source::{Place, PreparedCall, ToolInfo, ToolSource};
 use crate::{ValidationError, builtin_tools, locations, title, validate};
 

@@ -8,9 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::content::ToolKind;
-
-/// The largest `timeout_secs` the `terminal` tool accepts.
-pub const MAX_TIMEOUT_SECS: u64 = 3600;
+use crate::def::MAX_TIMEOUT_SECS;
 
 /// Arguments of `fs_read`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

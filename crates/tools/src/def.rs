@@ -4,8 +4,10 @@ use std::sync::LazyLock;
 
 use serde_json::{Value, json};
 
-use crate::call::MAX_TIMEOUT_SECS;
 use crate::content::ToolKind;
+
+/// The largest `timeout_secs` the `terminal` tool accepts.
+pub const MAX_TIMEOUT_SECS: u64 = 3600;
 
 /// One built-in tool as offered to the model and announced to the editor.
 #[derive(Debug, Clone)]

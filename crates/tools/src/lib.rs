@@ -21,6 +21,7 @@ mod describe;
 mod editor;
 mod exec;
 mod launch;
+mod output;
 mod paths;
 mod secrets;
 mod source;
@@ -28,18 +29,17 @@ mod source;
 pub use builtin::Builtins;
 pub use call::{
     FsDeleteArgs, FsEditArgs, FsListArgs, FsMoveArgs, FsReadArgs, FsSearchArgs, FsWriteArgs,
-    HttpFetchArgs, HttpMethod, MAX_TIMEOUT_SECS, ParsedCall, TerminalArgs, ValidationError,
-    validate,
+    HttpFetchArgs, HttpMethod, ParsedCall, TerminalArgs, ValidationError, validate,
 };
 pub use content::{Content, ToolKind};
-pub use def::{ToolDef, builtin_tools, find};
+pub use def::{MAX_TIMEOUT_SECS, ToolDef, builtin_tools, find};
 pub use describe::{locations, title};
 pub use editor::{Editor, EditorError, TerminalExit, TerminalOutput, TerminalRequest};
 pub use exec::{
-    CommandShell, ExecContext, Limits, SHELL_STARTUP_ENV, ToolOutput, command_shell, execute,
-    execute_with,
+    CommandShell, ExecContext, Limits, SHELL_STARTUP_ENV, command_shell, execute, execute_with,
 };
 pub use launch::{Confined, Launch};
+pub use output::ToolOutput;
 pub use paths::resolve;
 pub use secrets::{BUILTIN_SECRET_ENV, Secrets};
 pub use source::{Annotations, Origin, Place, PreparedCall, ToolInfo, ToolSource, Toolbox};

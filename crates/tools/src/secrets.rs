@@ -17,7 +17,7 @@ use std::os::unix::ffi::OsStrExt;
 use warden_redact::KnownSecrets;
 
 use crate::content::Content;
-use crate::exec::ToolOutput;
+use crate::output::ToolOutput;
 
 /// The variables that always hold Warden's own credentials: the model's API key.
 pub const BUILTIN_SECRET_ENV: &[&str] = &["OPENAI_API_KEY"];
@@ -149,7 +149,7 @@ mod tests {
 
     use super::Secrets;
     use crate::content::Content;
-    use crate::exec::ToolOutput;
+    use crate::output::ToolOutput;
 
     const KEY: &str = "sk-test-0123456789abcdef";
 

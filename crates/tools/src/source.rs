@@ -16,7 +16,8 @@ use futures::future::BoxFuture;
 use serde_json::Value;
 
 use crate::content::ToolKind;
-use crate::exec::{ExecContext, ToolOutput};
+use crate::exec::ExecContext;
+use crate::output::ToolOutput;
 use crate::{ParsedCall, ValidationError};
 
 /// One tool as the model is offered it.
