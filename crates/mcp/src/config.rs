@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use warden_tools::Secrets;
 
-use crate::handler::Relay;
 use crate::naming::NameError;
+use crate::relay::Relay;
 
 /// One server as the editor names it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,39 +8,14 @@ use std::future::Future;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use futures::future::BoxFuture;
 #[allow(deprecated)]
 use rmcp::model::{ClientConfig, ElicitRequestParams, ElicitResult, ListRootsResult};
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ClientHandler, ErrorData, RoleClient};
 use serde_json::{Value, json};
 
+use crate::relay::{ElicitAnswer, Relay};
 use crate::server::Shared;
-
-/// The user's answer to a server's elicitation request, in MCP's terms.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ElicitAnswer {
-    /// `accept`, `decline` or `cancel`.
-    pub action: String,
-    /// The form's content, with `accept`.
-    pub content: Option<Value>,
-}
-
-impl ElicitAnswer {
-    pub fn decline() -> ElicitAnswer {
-        ElicitAnswer {
-            action: "decline".to_owned(),
-            content: None,
-        }
-    }
-}
-
-/// Shows a server's elicitation request to the user (the editor's
-/// `elicitation/create`). `request` is the MCP request's parameters as JSON
-/// (`message`, `requestedSchema`, ...).
-pub trait Relay: Send + Sync {
-    fn elicit(&self, server: &str, request: Value) -> BoxFuture<'static, ElicitAnswer>;
-}
 
 /// The client handler of one server's connection.
 pub(crate) struct Handler {
@@ -104,13 +79,19 @@ impl ClientHandler for Handler {
                         server,
                         "declined an elicitation request: the editor shows no forms"
                     );
-                    ElicitAnswer::decline()
+                    ElicitAnswer::Decline
                 }
             };
-            let mut result = json!({ "action": answer.action });
-            if let Some(content) = answer.content {
-                result["content"] = content;
-            }
+            let result = match answer {
+                ElicitAnswer::Accept {
+                    content: Some(content),
+                } => {
+                    json!({ "action": "accept", "content": content })
+                }
+                ElicitAnswer::Accept { content: None } => json!({ "action": "accept" }),
+                ElicitAnswer::Decline => json!({ "action": "decline" }),
+                ElicitAnswer::Cancel => json!({ "action": "cancel" }),
+            };
             serde_json::from_value(result)
                 .map_err(|err| ErrorData::internal_error(err.to_string(), None))
         }

@@ -23,12 +23,13 @@ mod handler;
 mod http;
 pub mod naming;
 mod process;
+mod relay;
 pub mod result;
 mod server;
 mod source;
 
 pub use config::{ConnectError, Options, ServerConfig, Transport};
-pub use handler::{ElicitAnswer, Relay};
 pub use naming::NameError;
+pub use relay::{ElicitAnswer, Relay};
 pub use server::{Connected, Server, connect_all};
 pub use source::McpSource;

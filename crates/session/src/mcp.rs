@@ -217,7 +217,7 @@ impl Relay for EditorRelay {
     fn elicit(&self, server: &str, request: Value) -> BoxFuture<'static, ElicitAnswer> {
         let Some(form) = self.form(server, &request) else {
             tracing::info!(server, "declined an elicitation request that is not a form");
-            return Box::pin(std::future::ready(ElicitAnswer::decline()));
+            return Box::pin(std::future::ready(ElicitAnswer::Decline));
         };
         let client = self.client.clone();
         let timeout = self.timeout;
@@ -228,21 +228,17 @@ impl Relay for EditorRelay {
                 .await
             {
                 Ok(response) => match response.action {
-                    ElicitationAction::Accept(accept) => ElicitAnswer {
-                        action: "accept".to_owned(),
+                    ElicitationAction::Accept(accept) => ElicitAnswer::Accept {
                         content: accept
                             .content
                             .and_then(|content| serde_json::to_value(content).ok()),
                     },
-                    ElicitationAction::Cancel => ElicitAnswer {
-                        action: "cancel".to_owned(),
-                        content: None,
-                    },
-                    _ => ElicitAnswer::decline(),
+                    ElicitationAction::Cancel => ElicitAnswer::Cancel,
+                    _ => ElicitAnswer::Decline,
                 },
                 Err(err) => {
                     tracing::info!(server, %err, "an elicitation request got no answer; declined");
-                    ElicitAnswer::decline()
+                    ElicitAnswer::Decline
                 }
             }
         })
