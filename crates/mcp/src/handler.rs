@@ -15,7 +15,7 @@ use rmcp::{ClientHandler, ErrorData, RoleClient};
 use serde_json::{Value, json};
 
 use crate::relay::{ElicitAnswer, Relay};
-use crate::server::Shared;
+use crate::tool_list::Shared;
 
 /// The client handler of one server's connection.
 pub(crate) struct Handler {

@@ -27,6 +27,7 @@ mod relay;
 pub mod result;
 mod server;
 mod source;
+mod tool_list;
 
 pub use config::{ConnectError, Options, ServerConfig, Transport};
 pub use naming::NameError;

@@ -1,22 +1,23 @@
 //! One server's connection for a session: started on `session/new`, started again by
 //! the next call after a crash or a hang, stopped with the session.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use rmcp::model::{CallToolRequestParams, CallToolResponse, Tool};
+use rmcp::model::{CallToolRequestParams, CallToolResponse};
 use rmcp::service::RunningService;
 use rmcp::transport::async_rw::AsyncRwTransport;
-use rmcp::{Peer, RoleClient, ServiceError, ServiceExt};
+use rmcp::{RoleClient, ServiceError, ServiceExt};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
-use warden_tools::{Annotations, ToolInfo, ToolOutput};
+use warden_tools::ToolOutput;
 
 use crate::config::{ConnectError, Options, ServerConfig, Transport};
 use crate::handler::Handler;
 use crate::naming;
 use crate::process::{self, Group};
+use crate::tool_list::Shared;
 
 /// The longest message line read from a server. Longer lines are dropped by the SDK
 /// (the call they answer then fails as hung); a result up to this size is read and
@@ -25,142 +26,6 @@ const MAX_LINE: usize = 64 * 1024 * 1024;
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-/// A tool as the server described it.
-#[derive(Debug, Clone)]
-pub(crate) struct Spec {
-    /// Its own name on the server.
-    pub(crate) real: String,
-    pub(crate) annotations: Option<Annotations>,
-    /// The properties its schema requires.
-    pub(crate) required: Vec<String>,
-}
-
-/// What the connection's handler and the tool source share: the tool list.
-#[derive(Debug)]
-pub(crate) struct Shared {
-    server: String,
-    tools: Mutex<Arc<[ToolInfo]>>,
-    specs: Mutex<HashMap<String, Spec>>,
-    refreshing: AtomicBool,
-    again: AtomicBool,
-}
-
-impl Shared {
-    fn new(server: &str) -> Shared {
-        Shared {
-            server: server.to_owned(),
-            tools: Mutex::new(Arc::from(Vec::new())),
-            specs: Mutex::new(HashMap::new()),
-            refreshing: AtomicBool::new(false),
-            again: AtomicBool::new(false),
-        }
-    }
-
-    pub(crate) fn tools(&self) -> Arc<[ToolInfo]> {
-        lock(&self.tools).clone()
-    }
-
-    pub(crate) fn spec(&self, model_name: &str) -> Option<Spec> {
-        lock(&self.specs).get(model_name).cloned()
-    }
-
-    /// Takes a new tool list; returns what was refused, in words. A tool whose name
-    /// cannot be shown faithfully, a second tool of the same name, or one whose input
-    /// schema is not an object schema is left out.
-    pub(crate) fn set_tools(&self, tools: &[Tool]) -> Vec<String> {
-        let mut problems = Vec::new();
-        let mut infos = Vec::new();
-        let mut specs = HashMap::new();
-        let mut seen = HashSet::new();
-        for tool in tools {
-            let real = tool.name.to_string();
-            let name = match naming::model_name(&self.server, &real) {
-                Ok(name) => name,
-                Err(err) => {
-                    problems.push(format!("tool `{real}` left out: {err}"));
-                    continue;
-                }
-            };
-            if !seen.insert(real.clone()) {
-                problems.push(format!("tool `{real}` left out: the server lists it twice"));
-                continue;
-            }
-            let schema = Value::Object((*tool.input_schema).clone());
-            if schema.get("type").and_then(Value::as_str) != Some("object") {
-                problems.push(format!(
-                    "tool `{real}` left out: its input schema is not an object schema"
-                ));
-                continue;
-            }
-            let required = match schema.get("required") {
-                None => Vec::new(),
-                Some(Value::Array(list)) if list.iter().all(Value::is_string) => list
-                    .iter()
-                    .filter_map(|v| v.as_str().map(str::to_owned))
-                    .collect(),
-                Some(_) => {
-                    problems.push(format!(
-                        "tool `{real}` left out: its schema's `required` is not a list of names"
-                    ));
-                    continue;
-                }
-            };
-            let annotations = tool.annotations.as_ref().map(|a| Annotations {
-                read_only: a.read_only_hint,
-                destructive: a.destructive_hint,
-                idempotent: a.idempotent_hint,
-                open_world: a.open_world_hint,
-            });
-            infos.push(ToolInfo {
-                name: name.clone(),
-                description: tool
-                    .description
-                    .as_deref()
-                    .unwrap_or("A tool of an MCP server.")
-                    .to_owned(),
-                schema,
-            });
-            specs.insert(
-                name,
-                Spec {
-                    real,
-                    annotations,
-                    required,
-                },
-            );
-        }
-        *lock(&self.specs) = specs;
-        *lock(&self.tools) = Arc::from(infos);
-        problems
-    }
-
-    /// Reads the tool list again (after `tools/list_changed`), one read at a time: a
-    /// flood of notifications causes at most one more read after the one under way.
-    pub(crate) fn refresh(self: &Arc<Self>, peer: Peer<RoleClient>) {
-        self.again.store(true, Ordering::Release);
-        if self.refreshing.swap(true, Ordering::AcqRel) {
-            return;
-        }
-        let shared = self.clone();
-        tokio::spawn(async move {
-            while shared.again.swap(false, Ordering::AcqRel) {
-                match peer.list_all_tools().await {
-                    Ok(tools) => {
-                        for problem in shared.set_tools(&tools) {
-                            tracing::warn!(server = %shared.server, "{problem}");
-                        }
-                    }
-                    Err(err) => {
-                        tracing::warn!(server = %shared.server, %err, "could not read the changed tool list");
-                        break;
-                    }
-                }
-            }
-            shared.refreshing.store(false, Ordering::Release);
-        });
-    }
 }
 
 /// A live connection: the SDK's service and, for a stdio server, its process group.
