@@ -3,7 +3,7 @@
 //! and its disposition, undo, a batch of three answered together, editing and a note,
 //! Ctrl-C, leaving without an orphan agent, `NO_COLOR` and a narrow terminal.
 
-mod pty;
+pub(super) mod pty;
 
 use std::path::Path;
 use std::process::Command;
@@ -545,4 +545,58 @@ fn leaving_prints_how_to_resume_the_session() {
     chat.send("\x04");
     chat.expect("resume with: warden chat --resume sess_");
     assert_eq!(chat.wait().code(), Some(0));
+}
+
+#[test]
+fn help_lists_the_commands_and_the_keys_without_asking_the_agent() {
+    let env = Env::new();
+    let mut chat = start(env.command(&[]));
+    chat.send("/help\r");
+    chat.expect("Commands");
+    chat.expect("/say");
+    chat.expect("/help  this help");
+    chat.expect("At the prompt");
+    chat.expect("Answering a permission request");
+    chat.expect("[a] Allow for this chat  [o] Allow once  [d] Deny");
+    chat.expect("\n> ");
+    // Answered by the chat: no turn ran (the agent would have said it does not know it).
+    assert!(!chat.text().contains("[turn ended"), "{}", chat.text());
+    assert!(!chat.text().contains("Unknown command"), "{}", chat.text());
+    chat.send("\x04");
+    assert_eq!(chat.wait().code(), Some(0));
+}
+
+/// A bare `warden` on a terminal is the ACP agent waiting for an editor: it says so and
+/// points at `warden chat`; Ctrl-D leaves. Without a terminal it says nothing (an editor
+/// reads only protocol lines).
+#[test]
+fn a_bare_warden_on_a_terminal_points_at_warden_chat() {
+    let env = Env::new();
+    let mut command = env.command(&[]);
+    // `warden` with no subcommand, in the same environment as the chat.
+    let mut bare = Command::new(command.get_program());
+    bare.current_dir(&env.project);
+    for (key, value) in command.get_envs() {
+        match value {
+            Some(value) => bare.env(key, value),
+            None => bare.env_remove(key),
+        };
+    }
+    let mut warden = Pty::spawn(bare, 100);
+    warden.expect("to talk to it yourself, run `warden chat`");
+    warden.send("\x04");
+    assert_eq!(warden.wait().code(), Some(0), "{}", warden.text());
+
+    command = Command::new(env!("CARGO_BIN_EXE_warden"));
+    let out = command
+        .env("WARDEN_HOME", env.warden_home())
+        .env("HOME", env.home())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run");
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("warden chat"),
+        "{out:?}"
+    );
+    assert!(out.stdout.is_empty(), "{out:?}");
 }
