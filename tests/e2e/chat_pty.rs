@@ -600,3 +600,79 @@ fn a_bare_warden_on_a_terminal_points_at_warden_chat() {
     );
     assert!(out.stdout.is_empty(), "{out:?}");
 }
+/// The session's id, from the line the chat prints when it opens one.
+fn session_id(screen: &str) -> String {
+    screen
+        .split_whitespace()
+        .skip_while(|w| *w != "Session")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no session id in {screen}"))
+        .to_owned()
+}
+
+/// What broke: after `warden chat --resume` of a session whose call was waiting for an
+/// answer when Warden died, the call was asked again only after the user typed
+/// something, and without its diff. It is on screen at once, with the same content as
+/// the first time (the diff of a write, the command of a `terminal` call), and the
+/// answer given then is the one that counts.
+#[test]
+fn regression_resume_shows_a_call_left_waiting_at_once_with_the_same_content() {
+    let cases: [(&str, &[&str], &str); 2] = [
+        (
+            "write notes.txt: hello",
+            &["Run fs_write from Warden", "notes.txt (new file)", "+hello"],
+            "o",
+        ),
+        (
+            "run echo pwned > ~/.bashrc",
+            &["$ echo pwned > ~/.bashrc", "Critical: "],
+            "d",
+        ),
+    ];
+    for (prompt, content, key) in cases {
+        let env = Env::new();
+        let mut chat = Pty::spawn(env.command(&[]), 100);
+        let screen = chat.expect("Ctrl-D leaves.");
+        let id = session_id(&screen);
+        chat.expect("> ");
+        chat.send(&format!("{prompt}\r"));
+        chat.expect("Allow tool call from Warden?");
+        for text in content {
+            chat.expect(text);
+        }
+        chat.expect("[d] Deny");
+        // Warden dies while the question is open: nothing winds down.
+        chat.kill();
+        assert_eq!(env.file("notes.txt"), None);
+
+        let mut again = Pty::spawn(env.command(&["--resume", &id]), 100);
+        // Nothing is typed: the question is back on its own, whole.
+        again.expect(&format!("Session {id}"));
+        again.expect("Allow tool call from Warden?");
+        for text in content {
+            again.expect(text);
+        }
+        again.expect("[d] Deny");
+        // Drawn once, below the session's line.
+        assert_eq!(
+            on_screen(&again, "Allow tool call from Warden?"),
+            1,
+            "{}",
+            again.screen()
+        );
+        again.send(key);
+        if key == "o" {
+            again.expect("✓ Approved once");
+            again.expect("Write 5 bytes to notes.txt completed");
+        } else {
+            again.expect("✗ Denied");
+        }
+        again.expect("\n> ");
+        if key == "o" {
+            assert_eq!(env.file("notes.txt").as_deref(), Some("hello"));
+        }
+        assert!(!env.home().join(".bashrc").exists());
+        again.send("\x04");
+        assert_eq!(again.wait().code(), Some(0), "{}", again.text());
+    }
+}
