@@ -108,6 +108,20 @@ fn grants_are_listed_with_ids_and_revoked_by_id() {
         said_since(&client, mark),
         format!("There is no grant `{id}`; `/grants` lists them.")
     );
+    // The revocation is in the audit log (once: the second `/revoke` found nothing),
+    // which is complete once Warden exits.
+    assert!(client.finish().success());
+    let audit =
+        std::fs::read_to_string(client.process().home().join("audit.jsonl")).unwrap_or_default();
+    let revocations: Vec<serde_json::Value> = audit
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .filter(|r: &serde_json::Value| r["kind"] == "revocation")
+        .collect();
+    assert_eq!(revocations.len(), 1, "{audit}");
+    assert_eq!(revocations[0]["decided_by"]["grant_id"], id.as_str());
+    assert_eq!(revocations[0]["decided_by"]["revoked_by"], "/revoke");
+    assert_eq!(revocations[0]["session_id"], session.as_str());
 }
 
 #[test]
