@@ -676,3 +676,71 @@ fn regression_resume_shows_a_call_left_waiting_at_once_with_the_same_content() {
         assert_eq!(again.wait().code(), Some(0), "{}", again.text());
     }
 }
+
+/// The screen as docs/chat.md shows it: the project's folder as `/home/me/project`, the
+/// session's id as `sess_771a_18ebce1602ff43c7_0`, and from the first line that holds
+/// `from` on.
+fn as_documented(env: &Env, screen: &str, from: &str) -> String {
+    let id = session_id(screen);
+    let screen = screen
+        .replace(&env.project.display().to_string(), "/home/me/project")
+        .replace(&id, "sess_771a_18ebce1602ff43c7_0");
+    let start = screen
+        .rfind(from)
+        .map_or(0, |at| screen[..at].rfind('\n').map_or(0, |nl| nl + 1));
+    screen[start..].trim_end().to_owned()
+}
+
+/// The screens docs/chat.md and the README show are a real session's, as this test sees
+/// them through a terminal emulator (100 columns): a newcomer's write, its approval, a
+/// command with its risk and the keys, and the way back. When the chat's screen changes, this fails with
+/// the screen as it is now, to be copied into the page.
+#[test]
+fn the_screens_docs_chat_md_shows_are_what_a_session_shows() {
+    let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/chat.md"))
+        .expect("docs/chat.md");
+    let env = Env::new();
+    let mut chat = start(env.command(&[]));
+    let mut shown = Vec::new();
+    chat.send("write notes.txt: hello\r");
+    chat.expect("keys: > arguments · e edit · n note");
+    shown.push(as_documented(
+        &env,
+        &chat.screen(),
+        "Commands (Tab completes)",
+    ));
+    chat.send("o");
+    chat.expect("• fs_write: completed");
+    chat.expect("\n> ");
+    shown.push(as_documented(&env, &chat.screen(), "✓ Approved once"));
+    chat.send("run git push origin main\r");
+    chat.expect("keys: > arguments · e edit · n note");
+    shown.push(as_documented(
+        &env,
+        &chat.screen(),
+        "Allow tool call from Warden?",
+    ));
+    // The README's first screen: the same, from the prompt typed.
+    let readme_shows = as_documented(&env, &chat.screen(), "> run git push origin main");
+    chat.send("d");
+    chat.expect("\n> ");
+    chat.send("\x04");
+    chat.expect("resume with: ");
+    assert_eq!(chat.wait().code(), Some(0));
+    shown.push(as_documented(&env, &chat.screen(), "resume with: "));
+    let missing: Vec<String> = shown
+        .into_iter()
+        .filter(|screen| !docs.contains(&format!("```text\n{screen}\n```")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "docs/chat.md does not show these screens as they are now:\n\n{}",
+        missing.join("\n\n")
+    );
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    assert!(
+        readme.contains(&format!("```text\n{readme_shows}\n```")),
+        "README.md does not show this screen as it is now:\n\n{readme_shows}"
+    );
+}
