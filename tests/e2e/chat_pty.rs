@@ -744,3 +744,36 @@ fn the_screens_docs_chat_md_shows_are_what_a_session_shows() {
         "README.md does not show this screen as it is now:\n\n{readme_shows}"
     );
 }
+
+/// In a batch, what a call that runs without asking prints while another call's prompt
+/// is on screen comes above the prompt, which is drawn again below it: the options stay
+/// the last thing on screen, once.
+#[test]
+fn output_of_a_call_that_ran_in_a_batch_comes_above_the_prompt() {
+    let env = Env::new();
+    std::fs::write(env.project.join("a.txt"), "alpha\n").expect("write");
+    let mut chat = start(env.command(&[]));
+    chat.send("write b.txt: two\\\rread a.txt\r");
+    chat.expect("[o] Allow once (Enter)");
+    chat.expect("keys: ");
+    chat.expect("completed");
+    chat.expect("keys: ");
+    let screen = chat.screen();
+    let prompt = screen
+        .rfind("Allow tool call from Warden?")
+        .expect("a prompt");
+    let read = screen.find("alpha").expect("the read's output on screen");
+    assert!(read < prompt, "{screen}");
+    assert_eq!(
+        screen.matches("Allow tool call from Warden?").count(),
+        1,
+        "{screen}"
+    );
+    assert!(screen.trim_end().ends_with("n note"), "{screen}");
+    chat.send("o");
+    chat.expect("✓ Approved once");
+    chat.expect("\n> ");
+    assert_eq!(env.file("b.txt").as_deref(), Some("two"));
+    chat.send("\x04");
+    assert_eq!(chat.wait().code(), Some(0));
+}
