@@ -120,6 +120,10 @@ fn human(line: &TailLine) -> String {
             by
         }
         AuditKind::Evaluation => body.decided_by.as_ref().map_or_else(String::new, summary),
+        AuditKind::Revocation => body
+            .decided_by
+            .as_ref()
+            .map_or_else(|| "grant revoked".to_owned(), revocation),
     };
     let mut out = String::new();
     let _ = write!(
@@ -140,9 +144,29 @@ fn human(line: &TailLine) -> String {
     out.trim_end().to_string()
 }
 
+/// A revocation's line: "revoked grant g-1 (allow `npm test …`, project) by warden
+/// grants revoke".
+fn revocation(by: &Value) -> String {
+    let text = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or("?").to_owned();
+    let grant = by.get("grant");
+    let mut out = format!("revoked grant {}", text(by.get("grant_id")));
+    if let Some(grant) = grant.filter(|g| g.is_object()) {
+        let _ = write!(
+            out,
+            " ({} {}, {})",
+            text(grant.get("effect")),
+            text(grant.get("what")),
+            text(grant.get("scope"))
+        );
+    }
+    let _ = write!(out, " by {}", text(by.get("revoked_by")));
+    out
+}
+
 fn decision(record: &AuditRecord) -> String {
     match (record.body.kind, record.body.decision) {
         (AuditKind::Dropped, _) => "DROPPED".to_string(),
+        (AuditKind::Revocation, _) => "REVOKED".to_string(),
         (_, Some(d)) => d.to_string(),
         (_, None) => "-".to_string(),
     }

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::time::SystemTime;
 
 use anyhow::Context as _;
+use warden_audit::{AuditEvent, AuditLog};
 use warden_permissions::grant::time;
 use warden_permissions::{Effect, Grant, GrantStore, Locations};
 
@@ -123,16 +124,47 @@ fn table(out: &mut impl std::io::Write, grants: &[Grant]) -> anyhow::Result<()> 
 
 #[allow(clippy::print_stdout)]
 fn revoke(store: &GrantStore, id: &str) -> anyhow::Result<ExitCode> {
+    // What the grant covered, for the audit line: read before it is revoked. A file
+    // that cannot be read still lets the revocation through (it is appended).
+    let grant = store
+        .load_checked()
+        .ok()
+        .and_then(|loaded| loaded.grants.into_iter().find(|g| g.id == id));
     let found = store
         .revoke(id)
         .with_context(|| format!("cannot revoke in {}", store.path().display()))?;
     let mut out = std::io::stdout().lock();
     if found {
+        audit_revocation(id, grant.as_ref());
         writeln!(out, "Revoked {id}.")?;
         Ok(ExitCode::SUCCESS)
     } else {
         writeln!(out, "No stored grant has the id {id}.")?;
         Ok(ExitCode::from(1))
+    }
+}
+
+/// Writes the revocation's line to the audit log: which grant, what it covered, and
+/// that `warden grants revoke` revoked it. A log that cannot be written is reported,
+/// not fatal: the grant is revoked either way.
+fn audit_revocation(id: &str, grant: Option<&Grant>) {
+    let what = grant.map_or(serde_json::Value::Null, |g| {
+        serde_json::json!({
+            "effect": g.effect,
+            "scope": g.scope,
+            "what": g.subject(),
+            "project": g.project,
+        })
+    });
+    let event = AuditEvent::revocation(id, what, "warden grants revoke");
+    match AuditLog::open(Locations::from_env().audit_log()) {
+        Ok(log) => {
+            log.record(event);
+            if let Err(err) = log.flush() {
+                tracing::warn!(error = %err, "cannot write the revocation to the audit log");
+            }
+        }
+        Err(err) => tracing::warn!(error = %err, "cannot open the audit log"),
     }
 }
 

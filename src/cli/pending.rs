@@ -430,11 +430,12 @@ fn confirmed(
     for line in details(call) {
         writeln!(out, "{line}")?;
     }
-    write!(out, "Approve this {risk} call? Type yes to approve: ")?;
+    write!(out, "Approve this {risk} call? [y/N] ")?;
     out.flush()?;
     let mut answer = String::new();
     std::io::stdin().read_line(&mut answer)?;
-    if answer.trim() == "yes" {
+    // Only a yes approves; Enter, "n", anything else or the end of input refuses.
+    if matches!(answer.trim().to_lowercase().as_str(), "y" | "yes") {
         return Ok(None);
     }
     writeln!(out, "Not approved; {} is still waiting.", call.id())?;

@@ -3,7 +3,7 @@
 //! and its disposition, undo, a batch of three answered together, editing and a note,
 //! Ctrl-C, leaving without an orphan agent, `NO_COLOR` and a narrow terminal.
 
-mod pty;
+pub(super) mod pty;
 
 use std::path::Path;
 use std::process::Command;
@@ -544,5 +544,236 @@ fn leaving_prints_how_to_resume_the_session() {
     chat.expect("\n> ");
     chat.send("\x04");
     chat.expect("resume with: warden chat --resume sess_");
+    assert_eq!(chat.wait().code(), Some(0));
+}
+
+#[test]
+fn help_lists_the_commands_and_the_keys_without_asking_the_agent() {
+    let env = Env::new();
+    let mut chat = start(env.command(&[]));
+    chat.send("/help\r");
+    chat.expect("Commands");
+    chat.expect("/say");
+    chat.expect("/help  this help");
+    chat.expect("At the prompt");
+    chat.expect("Answering a permission request");
+    chat.expect("[a] Allow for this chat  [o] Allow once  [d] Deny");
+    chat.expect("\n> ");
+    // Answered by the chat: no turn ran (the agent would have said it does not know it).
+    assert!(!chat.text().contains("[turn ended"), "{}", chat.text());
+    assert!(!chat.text().contains("Unknown command"), "{}", chat.text());
+    chat.send("\x04");
+    assert_eq!(chat.wait().code(), Some(0));
+}
+
+/// A bare `warden` on a terminal is the ACP agent waiting for an editor: it says so and
+/// points at `warden chat`; Ctrl-D leaves. Without a terminal it says nothing (an editor
+/// reads only protocol lines).
+#[test]
+fn a_bare_warden_on_a_terminal_points_at_warden_chat() {
+    let env = Env::new();
+    let mut command = env.command(&[]);
+    // `warden` with no subcommand, in the same environment as the chat.
+    let mut bare = Command::new(command.get_program());
+    bare.current_dir(&env.project);
+    for (key, value) in command.get_envs() {
+        match value {
+            Some(value) => bare.env(key, value),
+            None => bare.env_remove(key),
+        };
+    }
+    let mut warden = Pty::spawn(bare, 100);
+    warden.expect("to talk to it yourself, run `warden chat`");
+    warden.send("\x04");
+    assert_eq!(warden.wait().code(), Some(0), "{}", warden.text());
+
+    command = Command::new(env!("CARGO_BIN_EXE_warden"));
+    let out = command
+        .env("WARDEN_HOME", env.warden_home())
+        .env("HOME", env.home())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run");
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("warden chat"),
+        "{out:?}"
+    );
+    assert!(out.stdout.is_empty(), "{out:?}");
+}
+/// The session's id, from the line the chat prints when it opens one.
+fn session_id(screen: &str) -> String {
+    screen
+        .split_whitespace()
+        .skip_while(|w| *w != "Session")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no session id in {screen}"))
+        .to_owned()
+}
+
+/// What broke: after `warden chat --resume` of a session whose call was waiting for an
+/// answer when Warden died, the call was asked again only after the user typed
+/// something, and without its diff. It is on screen at once, with the same content as
+/// the first time (the diff of a write, the command of a `terminal` call), and the
+/// answer given then is the one that counts.
+#[test]
+fn regression_resume_shows_a_call_left_waiting_at_once_with_the_same_content() {
+    let cases: [(&str, &[&str], &str); 2] = [
+        (
+            "write notes.txt: hello",
+            &["Run fs_write from Warden", "notes.txt (new file)", "+hello"],
+            "o",
+        ),
+        (
+            "run echo pwned > ~/.bashrc",
+            &["$ echo pwned > ~/.bashrc", "Critical: "],
+            "d",
+        ),
+    ];
+    for (prompt, content, key) in cases {
+        let env = Env::new();
+        let mut chat = Pty::spawn(env.command(&[]), 100);
+        let screen = chat.expect("Ctrl-D leaves.");
+        let id = session_id(&screen);
+        chat.expect("> ");
+        chat.send(&format!("{prompt}\r"));
+        chat.expect("Allow tool call from Warden?");
+        for text in content {
+            chat.expect(text);
+        }
+        chat.expect("[d] Deny");
+        // Warden dies while the question is open: nothing winds down.
+        chat.kill();
+        assert_eq!(env.file("notes.txt"), None);
+
+        let mut again = Pty::spawn(env.command(&["--resume", &id]), 100);
+        // Nothing is typed: the question is back on its own, whole.
+        again.expect(&format!("Session {id}"));
+        again.expect("Allow tool call from Warden?");
+        for text in content {
+            again.expect(text);
+        }
+        again.expect("[d] Deny");
+        // Drawn once, below the session's line.
+        assert_eq!(
+            on_screen(&again, "Allow tool call from Warden?"),
+            1,
+            "{}",
+            again.screen()
+        );
+        again.send(key);
+        if key == "o" {
+            again.expect("✓ Approved once");
+            again.expect("Write 5 bytes to notes.txt completed");
+        } else {
+            again.expect("✗ Denied");
+        }
+        again.expect("\n> ");
+        if key == "o" {
+            assert_eq!(env.file("notes.txt").as_deref(), Some("hello"));
+        }
+        assert!(!env.home().join(".bashrc").exists());
+        again.send("\x04");
+        assert_eq!(again.wait().code(), Some(0), "{}", again.text());
+    }
+}
+
+/// The screen as docs/chat.md shows it: the project's folder as `/home/me/project`, the
+/// session's id as `sess_771a_18ebce1602ff43c7_0`, and from the first line that holds
+/// `from` on.
+fn as_documented(env: &Env, screen: &str, from: &str) -> String {
+    let id = session_id(screen);
+    let screen = screen
+        .replace(&env.project.display().to_string(), "/home/me/project")
+        .replace(&id, "sess_771a_18ebce1602ff43c7_0");
+    let start = screen
+        .rfind(from)
+        .map_or(0, |at| screen[..at].rfind('\n').map_or(0, |nl| nl + 1));
+    screen[start..].trim_end().to_owned()
+}
+
+/// The screens docs/chat.md and the README show are a real session's, as this test sees
+/// them through a terminal emulator (100 columns): a newcomer's write, its approval, a
+/// command with its risk and the keys, and the way back. When the chat's screen changes, this fails with
+/// the screen as it is now, to be copied into the page.
+#[test]
+fn the_screens_docs_chat_md_shows_are_what_a_session_shows() {
+    let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/chat.md"))
+        .expect("docs/chat.md");
+    let env = Env::new();
+    let mut chat = start(env.command(&[]));
+    let mut shown = Vec::new();
+    chat.send("write notes.txt: hello\r");
+    chat.expect("keys: > arguments · e edit · n note");
+    shown.push(as_documented(
+        &env,
+        &chat.screen(),
+        "Commands (Tab completes)",
+    ));
+    chat.send("o");
+    chat.expect("• fs_write: completed");
+    chat.expect("\n> ");
+    shown.push(as_documented(&env, &chat.screen(), "✓ Approved once"));
+    chat.send("run git push origin main\r");
+    chat.expect("keys: > arguments · e edit · n note");
+    shown.push(as_documented(
+        &env,
+        &chat.screen(),
+        "Allow tool call from Warden?",
+    ));
+    // The README's first screen: the same, from the prompt typed.
+    let readme_shows = as_documented(&env, &chat.screen(), "> run git push origin main");
+    chat.send("d");
+    chat.expect("\n> ");
+    chat.send("\x04");
+    chat.expect("resume with: ");
+    assert_eq!(chat.wait().code(), Some(0));
+    shown.push(as_documented(&env, &chat.screen(), "resume with: "));
+    let missing: Vec<String> = shown
+        .into_iter()
+        .filter(|screen| !docs.contains(&format!("```text\n{screen}\n```")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "docs/chat.md does not show these screens as they are now:\n\n{}",
+        missing.join("\n\n")
+    );
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    assert!(
+        readme.contains(&format!("```text\n{readme_shows}\n```")),
+        "README.md does not show this screen as it is now:\n\n{readme_shows}"
+    );
+}
+
+/// In a batch, what a call that runs without asking prints while another call's prompt
+/// is on screen comes above the prompt, which is drawn again below it: the options stay
+/// the last thing on screen, once.
+#[test]
+fn output_of_a_call_that_ran_in_a_batch_comes_above_the_prompt() {
+    let env = Env::new();
+    std::fs::write(env.project.join("a.txt"), "alpha\n").expect("write");
+    let mut chat = start(env.command(&[]));
+    chat.send("write b.txt: two\\\rread a.txt\r");
+    chat.expect("[o] Allow once (Enter)");
+    chat.expect("keys: ");
+    chat.expect("completed");
+    chat.expect("keys: ");
+    let screen = chat.screen();
+    let prompt = screen
+        .rfind("Allow tool call from Warden?")
+        .expect("a prompt");
+    let read = screen.find("alpha").expect("the read's output on screen");
+    assert!(read < prompt, "{screen}");
+    assert_eq!(
+        screen.matches("Allow tool call from Warden?").count(),
+        1,
+        "{screen}"
+    );
+    assert!(screen.trim_end().ends_with("n note"), "{screen}");
+    chat.send("o");
+    chat.expect("✓ Approved once");
+    chat.expect("\n> ");
+    assert_eq!(env.file("b.txt").as_deref(), Some("two"));
+    chat.send("\x04");
     assert_eq!(chat.wait().code(), Some(0));
 }

@@ -160,3 +160,51 @@ fn an_unreadable_log_is_an_error_not_a_verdict() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("cannot read the audit log"), "{stderr}");
 }
+
+/// What broke: `warden grants revoke` left no line in the audit log, so the log could
+/// not say when a decision stopped holding. The line names the grant, what it covered
+/// (the redirect target of an exact command too) and who revoked it; the chain stays
+/// intact.
+#[test]
+fn regression_a_revocation_leaves_an_audit_line_that_tail_shows() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let out_txt = home.path().join("out.txt");
+    let grant = json!({"grant": {
+        "id": "g-00000000000000aa",
+        "created_at": "2026-11-22T20:00:00Z",
+        "client": "zed",
+        "effect": "allow",
+        "scope": "user",
+        "matchers": [{"exact": {"argv": ["echo", "hi"], "paths": [out_txt]}}],
+        "max_risk": "medium",
+    }});
+    fs::write(home.path().join("grants.jsonl"), format!("{grant}\n")).expect("write");
+    let listed = warden(home.path(), &["grants", "list"]);
+    let what = format!("exactly `echo hi` writing {}", out_txt.display());
+    assert!(stdout(&listed).contains(&what), "{listed:?}");
+
+    let revoked = warden(home.path(), &["grants", "revoke", "g-00000000000000aa"]);
+    assert_eq!(revoked.status.code(), Some(0), "{revoked:?}");
+    let tail = warden(home.path(), &["audit", "tail"]);
+    let text = stdout(&tail);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1, "{text}");
+    assert!(lines[0].contains("REVOKED"), "{text}");
+    assert!(
+        lines[0].ends_with(&format!(
+            "revoked grant g-00000000000000aa (allow {what}, user) by warden grants revoke"
+        )),
+        "{text}"
+    );
+    let raw = warden(home.path(), &["audit", "tail", "--json"]);
+    let record: serde_json::Value = serde_json::from_str(stdout(&raw).trim()).expect("json");
+    assert_eq!(record["kind"], "revocation", "{record}");
+    assert_eq!(record["decided_by"]["grant_id"], "g-00000000000000aa");
+    assert!(warden(home.path(), &["audit", "verify"]).status.success());
+
+    // An id no grant has is refused and leaves no line.
+    let unknown = warden(home.path(), &["grants", "revoke", "g-nosuch"]);
+    assert_eq!(unknown.status.code(), Some(1), "{unknown:?}");
+    let tail = warden(home.path(), &["audit", "tail"]);
+    assert_eq!(stdout(&tail).lines().count(), 1, "{}", stdout(&tail));
+}

@@ -247,6 +247,73 @@ fn lint_checks_named_files_and_exits_0_when_clean() {
     assert_eq!(out.status.code(), Some(1));
 }
 
+/// What broke: lint stopped at a file's first parse error, so fixing a file took one
+/// run per mistake. Every error is reported, each with its line: two syntax errors, an
+/// unknown key in a rule, a wrong type in another rule and a setting the format does
+/// not know; the rule between them that is fine is not reported.
+#[test]
+fn regression_lint_reports_every_parse_error_of_a_file_with_its_line() {
+    let env = Env::new();
+    let bad = env.home.join("several.toml");
+    let text = [
+        "mode = \"ask\"",            // 1
+        "approval_timeout_sec = 30", // 2: unknown setting
+        "",                          // 3
+        "[[rule]]",                  // 4
+        "tool = \"terminal\"",       // 5
+        "comand = \"git push\"",     // 6: unknown key
+        "decision = \"deny\"",       // 7
+        "",                          // 8
+        "[[rule]]",                  // 9
+        "tool = \"fs_read\"",        // 10
+        "decision = \"allow\"",      // 11: fine
+        "",                          // 12
+        "[[rule]]",                  // 13
+        "tool = \"fs_write\"",       // 14
+        "decision = 3",              // 15: wrong type
+        "",                          // 16
+        "[[rule]]",                  // 17
+        "tool = = \"x\"",            // 18: syntax
+        "decision = \"deny\"",       // 19
+        "",                          // 20
+        "[[rule]]",                  // 21
+        "tool = \"terminal\"",       // 22
+        "decision = \"ask",          // 23: syntax (unterminated string)
+    ]
+    .join("\n");
+    fs::write(&bad, format!("{text}\n")).expect("write");
+    let out = env.warden(&["policy", "lint", "--json", bad.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let findings: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
+    let lines: Vec<usize> = findings
+        .iter()
+        .map(|f| {
+            assert_eq!(f["kind"], "parse", "{f}");
+            let message = f["message"].as_str().unwrap_or_default();
+            message
+                .split_once("at line ")
+                .and_then(|(_, rest)| rest.split(|c: char| !c.is_ascii_digit()).next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("no line in {message}"))
+        })
+        .collect();
+    assert_eq!(lines, [2, 6, 15, 18, 23], "{}", stdout(&out));
+    let all = stdout(&out);
+    for word in ["approval_timeout_sec", "comand"] {
+        assert!(all.contains(word), "{all}");
+    }
+    // The readable form says the same, one finding each, and counts them.
+    let out = env.warden(&["policy", "lint", bad.to_str().expect("utf-8")]);
+    assert!(
+        stdout(&out).contains(": 5 error(s), 0 warning(s)"),
+        "{}",
+        stdout(&out)
+    );
+}
+
 #[test]
 fn grants_list_and_revoke() {
     let env = Env::new();

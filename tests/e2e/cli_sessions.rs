@@ -11,6 +11,8 @@ use warden_journal::{
 };
 use warden_permissions::Risk;
 
+use super::chat_pty::pty::Pty;
+
 fn warden(home: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_warden"))
         .args(args)
@@ -375,6 +377,69 @@ fn approving_a_high_call_needs_its_full_id_and_a_confirmation() {
     // A denial needs neither: refusing is always safe.
     let out = warden(home.path(), &["pending", "deny", "sess_a/c"]);
     assert!(out.status.success(), "{out:?}");
+}
+
+/// `warden pending approve ID` of a Critical call on a pseudo-terminal, typed at as a
+/// person would: a session in `cwd` whose waiting call `c3` is `rm -rf ~`.
+fn approve_at_a_terminal(home: &Path, cwd: &str) -> Pty {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_warden"));
+    command
+        .args(["pending", "approve", "sess_a/c3"])
+        .env("WARDEN_HOME", home)
+        .env("HOME", home)
+        .env_remove("XDG_STATE_HOME")
+        .current_dir(cwd);
+    Pty::spawn(command, 100)
+}
+
+/// The confirmation at a terminal: the call is shown whole with its risk sentence and
+/// its command before the question; "n" (and a bare Enter) refuses and leaves it
+/// waiting, "y" approves it. `--yes` approves without a terminal, for scripts.
+#[test]
+fn approving_a_critical_call_at_a_terminal_shows_it_and_asks_to_confirm() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let project = tempfile::tempdir().expect("project");
+    let cwd = project.path().to_str().expect("utf-8").to_owned();
+    write_session(home.path(), "sess_a", &cwd);
+    let store = SessionStore::open(home.path().join("sessions")).expect("open");
+    let mut critical = call("c3", "rm -rf ~");
+    critical.risk = Risk::Critical;
+    let mut j = store.reopen("sess_a").expect("journal");
+    j.append(&Record::Proposed(critical)).expect("append");
+    j.append(&Record::Asked {
+        call: "c3".into(),
+        request: "5".into(),
+        question: 1,
+        edited: false,
+    })
+    .expect("append");
+    drop(j);
+    let waiting = |id: &str| stdout(&warden(home.path(), &["pending", "list"])).contains(id);
+
+    for refusal in ["n\r", "\r"] {
+        let mut pty = approve_at_a_terminal(home.path(), &cwd);
+        pty.expect("Call      sess_a/c3");
+        pty.expect("Risk      Critical: ");
+        pty.expect("  $ rm -rf ~");
+        pty.expect("Approve this Critical call? [y/N] ");
+        pty.send(refusal);
+        pty.expect("Not approved; sess_a/c3 is still waiting.");
+        assert_eq!(pty.wait().code(), Some(1), "{}", pty.text());
+        assert!(waiting("sess_a/c3"), "{refusal:?}");
+    }
+
+    let mut pty = approve_at_a_terminal(home.path(), &cwd);
+    pty.expect("Approve this Critical call? [y/N] ");
+    pty.send("y\r");
+    pty.expect("Approved sess_a/c3");
+    assert_eq!(pty.wait().code(), Some(0), "{}", pty.text());
+    assert!(!waiting("sess_a/c3"));
+
+    // A script has no terminal: `--yes` (with the full id) approves without a question.
+    let out = warden(home.path(), &["pending", "approve", "sess_a/c1", "--yes"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(!stdout(&out).contains("[y/N]"), "{}", stdout(&out));
+    assert!(!waiting("sess_a/c1"));
 }
 
 #[test]

@@ -108,6 +108,58 @@ fn grants_are_listed_with_ids_and_revoked_by_id() {
         said_since(&client, mark),
         format!("There is no grant `{id}`; `/grants` lists them.")
     );
+    // The revocation is in the audit log (once: the second `/revoke` found nothing),
+    // which is complete once Warden exits.
+    assert!(client.finish().success());
+    let audit =
+        std::fs::read_to_string(client.process().home().join("audit.jsonl")).unwrap_or_default();
+    let revocations: Vec<serde_json::Value> = audit
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .filter(|r: &serde_json::Value| r["kind"] == "revocation")
+        .collect();
+    assert_eq!(revocations.len(), 1, "{audit}");
+    assert_eq!(revocations[0]["decided_by"]["grant_id"], id.as_str());
+    assert_eq!(revocations[0]["decided_by"]["revoked_by"], "/revoke");
+    assert_eq!(revocations[0]["session_id"], session.as_str());
+}
+
+/// A stored grant (made by "Always allow … in this project") revoked with `/revoke` is
+/// gone from the grants file for every later call, and the audit log has the line.
+#[test]
+fn a_stored_grant_revoked_with_revoke_leaves_an_audit_line() {
+    let mut client = Client::spawn();
+    let session = client.ready_session();
+    client.on_request(|_| Answer::Result(selected("allow-project")));
+    client.prompt(&session, TOUCH);
+    let mark = client.mark();
+    client.prompt(&session, "/grants");
+    let listed = said_since(&client, mark);
+    let id = listed
+        .split('`')
+        .nth(3)
+        .unwrap_or_else(|| client.fail(&format!("no grant id in {listed}")))
+        .to_owned();
+    let mark = client.mark();
+    client.prompt(&session, &format!("/revoke {id}"));
+    assert_eq!(
+        said_since(&client, mark),
+        format!("Revoked `{id}`: calls it allowed or denied are asked about again.")
+    );
+    let grants =
+        std::fs::read_to_string(client.process().home().join("grants.jsonl")).unwrap_or_default();
+    assert!(grants.contains("\"revoke\""), "{grants}");
+    assert!(client.finish().success());
+    let audit =
+        std::fs::read_to_string(client.process().home().join("audit.jsonl")).unwrap_or_default();
+    let revocations: Vec<Value> = audit
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .filter(|r: &Value| r["kind"] == "revocation")
+        .collect();
+    assert_eq!(revocations.len(), 1, "{audit}");
+    assert_eq!(revocations[0]["decided_by"]["grant_id"], id.as_str());
+    assert_eq!(revocations[0]["session_id"], session.as_str());
 }
 
 #[test]

@@ -184,12 +184,21 @@ fn allow_for_this_chat_covers_the_tool_of_that_server_and_no_other() {
 
 #[test]
 fn a_deny_rule_keeps_an_mcp_tool_from_running() {
-    let mut client = warden("[[rule]]\ntool = \"mcp__t__echo\"\ndecision = \"deny\"\n");
+    let mut client = warden(
+        "[[rule]]\ntool = \"mcp__t__echo\"\ndecision = \"deny\"\nreason = \"echo is off limits\"\n",
+    );
     let session = session(&mut client, json!([stdio("t", "good")]));
     client.prompt(&session, &call("mcp__t__echo", json!({"text": "nope"})));
     let (status, text) = last_result(&client);
     assert_eq!(status, "failed", "{text}");
     assert!(!text.contains("nope"), "the tool did not run: {text}");
+    // The rule's reason, to the client and to the model.
+    assert!(text.contains("echo is off limits"), "{text}");
+    assert!(
+        client.agent_text().contains("echo is off limits"),
+        "{}",
+        client.agent_text()
+    );
     assert!(
         client
             .notifications("session/request_permission")

@@ -203,15 +203,93 @@ async fn ticks(transcript: &Transcript) {
     }
 }
 
+/// How long the agent must stay quiet, with nothing waiting or running, before the
+/// agent's own turn after a load is taken as over.
+const QUIET: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// How long a call the loaded session left waiting may stay unanswered without the agent
+/// saying anything before the prompt comes back (an agent that does not ask again).
+const GRACE: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// After a session is loaded: when it left calls waiting for an answer, the agent asks
+/// again at once, outside any prompt turn (Warden does as soon as the load is answered),
+/// and goes on with the turn they belong to. That turn is shown as a turn of the
+/// person's own is: each request on screen at once, whole, answered on keys, the spinner
+/// while tools run, Ctrl-C cancelling it; the prompt comes back once nothing waits or
+/// runs and the agent has been quiet a moment. Returns `true` when the chat must end
+/// (SIGTERM).
+pub(crate) async fn agents_turn(
+    connection: &AgentConnection,
+    session: &SessionId,
+    transcript: &Transcript,
+    person: &Person<'_>,
+    interrupts: &mut Interrupts,
+) -> bool {
+    if transcript.open_calls() == (0, 0) {
+        return false;
+    }
+    person.terminal.turn_started();
+    let settled = async {
+        let mut frame = 0usize;
+        loop {
+            tokio::time::sleep(TICK).await;
+            transcript.tick(frame);
+            frame = frame.wrapping_add(1);
+            let quiet = transcript.quiet_for();
+            let (waiting, running) = transcript.open_calls();
+            let asking = !person.approvals.batch().is_empty();
+            if !asking && running == 0 && quiet >= QUIET && (waiting == 0 || quiet >= GRACE) {
+                return;
+            }
+        }
+    };
+    let stop = tokio::select! {
+        () = settled => false,
+        () = answer_requests(transcript, person) => false,
+        terminated = interrupts.which() => {
+            transcript.end_text();
+            let open = person.approvals.batch().cancel_all();
+            let note = if open == 0 { String::new() } else { format!("; {open} open requests are answered cancelled") };
+            transcript.lines(&[transcript.style().yellow(&format!("Cancelling the turn{note}."))]);
+            if let Err(err) = connection.cancel(session.clone()) {
+                tracing::debug!(%err, "could not send session/cancel");
+            }
+            terminated
+        }
+    };
+    transcript.end_text();
+    person.terminal.turn_ended();
+    stop
+}
+
 /// Awaits `opening` (`initialize` and `session/new` or `session/load`) while answering the
 /// requests the agent sends meanwhile. Requests still open when it is done wait for the
-/// first turn's screen.
+/// first turn's screen ([`agents_turn`]).
 pub(crate) async fn while_opening<F: std::future::Future>(
     opening: F,
     transcript: &Transcript,
     person: &Person<'_>,
 ) -> F::Output {
     tokio::pin!(opening);
+    // A request that comes as the opening ends (Warden asks again as soon as it has
+    // answered the load) is left for the turn after it, so that it is drawn once, below
+    // the session's line; one the agent waits for before it answers is drawn after a
+    // moment.
+    let asked_a_while = async {
+        loop {
+            let arrived = person.approvals.arrived.notified();
+            if !person.approvals.batch().is_empty() {
+                break;
+            }
+            arrived.await;
+        }
+        tokio::time::sleep(OPENING_ASKS).await;
+    };
+    tokio::select! {
+        biased;
+        opened = &mut opening => return opened,
+        () = asked_a_while => {}
+    }
     tokio::select! {
         opened = &mut opening => return opened,
         () = answer_requests(transcript, person) => {}
@@ -219,6 +297,10 @@ pub(crate) async fn while_opening<F: std::future::Future>(
     // The terminal is gone (every open request was answered `cancelled`).
     opening.await
 }
+
+/// How long a request that came while the session opened waits for the opening to end
+/// before it is drawn.
+const OPENING_ASKS: std::time::Duration = std::time::Duration::from_millis(300);
 
 /// Shows each request as it comes and applies the person's keys, until the terminal is
 /// gone (then every open request is answered `cancelled`, which resolves the turn).

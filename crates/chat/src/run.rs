@@ -362,14 +362,28 @@ pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<
             transcript.lines(&[transcript.style().dim(
                 "Enter sends a prompt · Tab completes /commands · Ctrl-C cancels a turn · Ctrl-D leaves.",
             )]);
-            Ok(interactive::prompts(
+            // A loaded session's calls left waiting are asked again now, before the first
+            // prompt, not when the person next types.
+            let ended = interactive::agents_turn(
                 &peer.connection,
                 &session,
                 &transcript,
                 &person,
                 &mut interrupts,
             )
-            .await)
+            .await;
+            if ended {
+                Ok(Exit::Cancelled)
+            } else {
+                Ok(interactive::prompts(
+                    &peer.connection,
+                    &session,
+                    &transcript,
+                    &person,
+                    &mut interrupts,
+                )
+                .await)
+            }
         }
     };
     if let Some((terminal, _)) = &person {

@@ -233,6 +233,13 @@ impl Screen {
         }
     }
 
+    /// How many calls wait for an answer (`pending`) and how many run (`in_progress`),
+    /// as the agent last said.
+    pub fn open_calls(&self) -> (usize, usize) {
+        let count = |status: &str| self.calls.values().filter(|c| c.status == status).count();
+        (count("pending"), count("in_progress"))
+    }
+
     /// The live lines below everything else while tools run: each running call with a
     /// spinner and the time it has run, and the last lines of what the latest one
     /// streamed. Empty when nothing runs.

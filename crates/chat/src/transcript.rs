@@ -80,6 +80,8 @@ pub struct Transcript {
     agent: Mutex<String>,
     /// Set for the interactive chat: requests wait for the person.
     approvals: Option<Arc<Approvals>>,
+    /// When the agent last sent an update or a request.
+    heard: Mutex<std::time::Instant>,
 }
 
 impl std::fmt::Debug for Transcript {
@@ -163,6 +165,7 @@ impl Transcript {
             approve,
             agent: Mutex::new("the agent".to_owned()),
             approvals: None,
+            heard: Mutex::new(std::time::Instant::now()),
         }
     }
 
@@ -292,6 +295,20 @@ impl Transcript {
         layout.buttons_rows = None;
         self.send(crate::style::Style { ansi }.erase_up(shown + block));
         true
+    }
+
+    /// How long ago the agent last sent an update or a request.
+    pub fn quiet_for(&self) -> std::time::Duration {
+        lock(&self.heard).elapsed()
+    }
+
+    /// The calls waiting for an answer and the calls running, as the agent last said
+    /// (none for the plain log, which keeps no screen).
+    pub fn open_calls(&self) -> (usize, usize) {
+        lock(&self.layout)
+            .screen
+            .as_ref()
+            .map_or((0, 0), Screen::open_calls)
     }
 
     /// The agent's slash commands, as it last sent them.
@@ -472,6 +489,7 @@ fn push_lines(layout: &mut Layout, buffer: &mut String, lines: &[String]) {
 
 impl ClientHandler for Transcript {
     fn session_update(&self, notification: SessionNotification) {
+        *lock(&self.heard) = std::time::Instant::now();
         let Ok(update) = serde_json::to_value(&notification.update) else {
             return;
         };
@@ -512,6 +530,7 @@ impl ClientHandler for Transcript {
         &self,
         request: RequestPermissionRequest,
     ) -> Result<RequestPermissionResponse, agent_client_protocol::Error> {
+        *lock(&self.heard) = std::time::Instant::now();
         if let Some(approvals) = &self.approvals {
             let (tx, rx) = oneshot::channel();
             approvals.batch().push(request, tx);

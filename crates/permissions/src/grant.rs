@@ -101,7 +101,11 @@ impl GrantMatcher {
             GrantMatcher::McpTool { server, tool, .. } => {
                 format!("`{tool}` from MCP server `{server}`")
             }
-            GrantMatcher::Exact { argv, .. } => format!("exactly `{}`", argv.join(" ")),
+            GrantMatcher::Exact { argv, paths } => format!(
+                "exactly `{}`{}",
+                argv.join(" "),
+                unnamed_writes(argv, paths, |p| p.display().to_string())
+            ),
         }
     }
 
@@ -123,7 +127,11 @@ impl GrantMatcher {
             GrantMatcher::Domain { tool, domain } => format!("{tool} to {domain}"),
             GrantMatcher::Tool { tool } => tool.clone(),
             GrantMatcher::McpTool { server, tool, .. } => format!("{tool} from {server}"),
-            GrantMatcher::Exact { argv, .. } => format!("exactly \"{}\"", argv.join(" ")),
+            GrantMatcher::Exact { argv, paths } => format!(
+                "exactly \"{}\"{}",
+                argv.join(" "),
+                unnamed_writes(argv, paths, |p| shown(p))
+            ),
         }
     }
 
@@ -183,6 +191,23 @@ impl GrantMatcher {
                     && unit.paths.iter().all(|p| paths.contains(&p.real))
             }
         }
+    }
+}
+
+/// The files an exact grant lets its command change that no word of the command names
+/// (a redirection's target: `echo hi > out.txt` is the argv `echo hi` writing
+/// `out.txt`), as " writing out.txt", or nothing. Without them the label of
+/// `echo hi > out.txt` would read as the harmless `echo hi`.
+fn unnamed_writes(argv: &[String], paths: &[PathBuf], show: impl Fn(&Path) -> String) -> String {
+    let unnamed: Vec<String> = paths
+        .iter()
+        .filter(|p| !argv.iter().any(|w| !w.is_empty() && p.ends_with(w)))
+        .map(|p| show(p))
+        .collect();
+    if unnamed.is_empty() {
+        String::new()
+    } else {
+        format!(" writing {}", unnamed.join(" and "))
     }
 }
 

@@ -147,6 +147,20 @@ pub fn lint(sources: &[Source]) -> Vec<Finding> {
     for source in sources {
         let (loaded, rules) = load_file(source, true);
         for e in &loaded.errors {
+            // A file that does not parse: every problem in it, not only the first.
+            if let (FileProblem::Parse(_), Ok(text)) = (e, &source.text) {
+                let problems = crate::PolicyFile::problems(text);
+                if !problems.is_empty() {
+                    findings.extend(problems.iter().map(|p| Finding {
+                        severity: Severity::Error,
+                        kind: "parse",
+                        file: source.file.clone(),
+                        rule: None,
+                        message: p.to_string().trim_end().to_owned(),
+                    }));
+                    continue;
+                }
+            }
             let kind = match e {
                 e if e.is_whole_file() => "parse",
                 FileProblem::Rule { error, .. } if error.is_failed_example() => "example",

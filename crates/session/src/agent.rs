@@ -764,6 +764,9 @@ impl WardenAgent {
                 if let Some(c) = &session.checkpoints {
                     c.write(&warden_journal::Record::Revoked { id: id.clone() });
                 }
+                if let Some(audit) = self.audit() {
+                    audit.revoked(&session.id, &id);
+                }
                 format!(
                     "Revoked {}: calls it allowed or denied are asked about again.",
                     code_span(&id)
@@ -774,13 +777,20 @@ impl WardenAgent {
                 // under a lock, off the runtime's thread.
                 let engine = session.engine.clone();
                 let session_id = session.id.clone();
+                let audit = self.audit();
                 self.turns.spawn(async move {
                     let shown = code_span(&id);
+                    let revoked = id.clone();
                     let found = tokio::task::spawn_blocking(move || engine.revoke(&id)).await;
                     let text = match found {
-                        Ok(Ok(true)) => format!(
-                            "Revoked {shown}: calls it allowed or denied are asked about again."
-                        ),
+                        Ok(Ok(true)) => {
+                            if let Some(audit) = audit {
+                                audit.revoked(&session_id, &revoked);
+                            }
+                            format!(
+                                "Revoked {shown}: calls it allowed or denied are asked about again."
+                            )
+                        }
                         Ok(Ok(false)) => {
                             format!("There is no grant {shown}; `/grants` lists them.")
                         }

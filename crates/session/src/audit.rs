@@ -19,6 +19,13 @@ impl AuditLogSink {
         AuditLogSink { log }
     }
 
+    /// Records that the grant `id` was revoked with `/revoke` in `session`.
+    pub fn revoked(&self, session: &SessionId, id: &str) {
+        let mut event = AuditEvent::revocation(id, serde_json::Value::Null, "/revoke");
+        event.session_id = Some(session.to_string());
+        self.log.record(event);
+    }
+
     /// Waits until everything recorded so far is written.
     pub fn flush(&self) {
         if let Err(err) = self.log.flush() {

@@ -185,6 +185,13 @@ impl Pty {
         }
     }
 
+    /// Kills the chat at once (SIGKILL): nothing in it winds down, as when the machine
+    /// or the process dies.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
     /// Waits for the chat to exit (killing it after the deadline).
     #[track_caller]
     pub fn wait(&mut self) -> ExitStatus {

@@ -19,6 +19,9 @@ pub enum AuditKind {
     /// A marker written by the writer: this many records were lost before it
     /// (the queue was full, or the disk failed).
     Dropped,
+    /// A stored grant was revoked: which one, what it covered, and who revoked it
+    /// (in `decided_by`).
+    Revocation,
 }
 
 impl AuditKind {
@@ -28,6 +31,7 @@ impl AuditKind {
             AuditKind::Evaluation => "evaluation",
             AuditKind::Outcome => "outcome",
             AuditKind::Dropped => "dropped",
+            AuditKind::Revocation => "revocation",
         }
     }
 }
@@ -155,6 +159,19 @@ impl AuditEvent {
             tool: Some(tool.into()),
             outcome: Some(outcome),
             ..AuditEvent::new(AuditKind::Outcome)
+        }
+    }
+
+    /// A `revocation` entry: the grant `grant_id` was revoked by `by` (`"warden grants
+    /// revoke"`, a session's `/revoke`); `grant` says what it covered.
+    pub fn revocation(grant_id: &str, grant: Value, by: &str) -> AuditEvent {
+        AuditEvent {
+            decided_by: Some(serde_json::json!({
+                "grant_id": grant_id,
+                "grant": grant,
+                "revoked_by": by,
+            })),
+            ..AuditEvent::new(AuditKind::Revocation)
         }
     }
 

@@ -322,3 +322,23 @@ fn a_long_diff_folds_and_v_shows_it_whole() {
     assert!(!whole.contains("more lines (folded)"), "{whole}");
     assert!(whole.contains("v whole diff"), "{whole}");
 }
+
+/// What broke: the fences of a code block in a tool's output were shown as text. The
+/// output is indented already: its lines are shown, its fences are not.
+#[test]
+fn regression_code_fences_in_tool_output_are_not_shown() {
+    let mut s = screen(false);
+    let out = drawn(
+        &mut s,
+        &[
+            json!({"sessionUpdate": "tool_call", "toolCallId": "c1", "title": "Run ls", "kind": "execute"}),
+            json!({"sessionUpdate": "tool_call_update", "toolCallId": "c1", "status": "completed",
+                   "content": [{"type": "content", "content": {"type": "text",
+                                "text": "```\na.txt\nb.txt\n```\n~~~sh\nexit 0\n~~~"}}]}),
+        ],
+    );
+    assert!(!out.contains("```") && !out.contains("~~~"), "{out}");
+    for line in ["│ a.txt", "│ b.txt", "│ exit 0"] {
+        assert!(out.contains(line), "{line:?} in {out}");
+    }
+}

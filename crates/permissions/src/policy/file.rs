@@ -123,4 +123,112 @@ impl PolicyFile {
     pub fn parse(text: &str) -> Result<PolicyFile, toml::de::Error> {
         toml::from_str(text)
     }
+
+    /// Every problem that stops `text` from parsing, in the order of the file, each
+    /// with its line and column: all the TOML syntax errors the parser recovers from,
+    /// then each setting, rule and MCP server entry checked on its own (an unknown key,
+    /// a wrong type, a missing field). [`PolicyFile::parse`] stops at the first; lint
+    /// reports them all, so that one run shows everything to fix. An entry that holds a
+    /// syntax error is not checked again (what is missing from it is the syntax error's
+    /// doing).
+    pub fn problems(text: &str) -> Vec<toml::de::Error> {
+        use serde::Deserialize as _;
+        use toml::de::{DeArray, DeString, DeTable, DeValue, Deserializer};
+        type Entry<'i> = (toml::Spanned<DeString<'i>>, toml::Spanned<DeValue<'i>>);
+
+        let (root, mut errors) = DeTable::parse_recoverable(text);
+        let whole = root.span();
+        // Each entry on its own: a setting, or one rule or server of its array (a
+        // problem in one does not hide the next one's).
+        let mut entries: Vec<(usize, Entry<'_>)> = Vec::new();
+        for (key, value) in root.get_ref() {
+            match value.get_ref() {
+                DeValue::Array(items)
+                    if matches!(key.get_ref().as_ref(), "rule" | "mcp_server") =>
+                {
+                    for item in items {
+                        let one: DeArray<'_> = std::iter::once(item.clone()).collect();
+                        let value = toml::Spanned::new(value.span(), DeValue::Array(one));
+                        entries.push((item.span().start, (key.clone(), value)));
+                    }
+                }
+                _ => entries.push((key.span().start, (key.clone(), value.clone()))),
+            }
+        }
+        entries.sort_by_key(|(start, _)| *start);
+        // An entry reaches to where the next one starts; one that holds a syntax error
+        // is not checked again.
+        let broken: Vec<usize> = errors
+            .iter()
+            .filter_map(|e| e.span())
+            .map(|s| s.start)
+            .collect();
+        let starts: Vec<usize> = entries.iter().map(|(start, _)| *start).collect();
+        for (i, (start, (key, value))) in entries.into_iter().enumerate() {
+            let end = starts.get(i + 1).copied().unwrap_or(usize::MAX);
+            if broken.iter().any(|b| (start..end).contains(b)) {
+                continue;
+            }
+            let mut table = DeTable::new();
+            table.insert(key, value);
+            let one = Deserializer::from(toml::Spanned::new(whole.clone(), table));
+            if let Err(e) = PolicyFile::deserialize(one) {
+                errors.push(e);
+            }
+        }
+        for e in &mut errors {
+            e.set_input(Some(text));
+        }
+        let line = |e: &toml::de::Error| {
+            e.span().map_or(usize::MAX, |s| {
+                text.get(..s.start).map_or(0, |t| t.matches('\n').count())
+            })
+        };
+        errors.sort_by_key(|e| e.span().map_or(usize::MAX, |s| s.start));
+        // One problem a line: the parser's later complaints about a line it already
+        // rejected are noise.
+        let mut seen = std::collections::HashSet::new();
+        errors.retain(|e| seen.insert(line(e)));
+        errors
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PolicyFile;
+
+    /// The line (from 1) of each problem `problems` finds in `text`.
+    fn lines(text: &str) -> Vec<usize> {
+        PolicyFile::problems(text)
+            .iter()
+            .map(|e| {
+                let start = e.span().expect("a problem has a place").start;
+                text[..start].matches('\n').count() + 1
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_problem_of_a_file_is_found_once_in_the_order_of_the_file() {
+        let text = "mode = \"ask\"\nx = 1\n[[rule]]\ntool = = \"x\"\ndecision = \"deny\"\n\
+                    [[rule]]\ntol = 1\n[[rule]]\ntool = \"a\"\ndecision = \"ask\n";
+        assert_eq!(lines(text), [2, 4, 7, 10]);
+        // A rule that holds a syntax error is not blamed for what it then lacks.
+        let messages: Vec<String> = PolicyFile::problems(text)
+            .iter()
+            .map(|e| e.message().to_owned())
+            .collect();
+        assert!(
+            !messages.iter().any(|m| m.contains("missing field")),
+            "{messages:?}"
+        );
+    }
+
+    #[test]
+    fn a_file_that_parses_has_no_problems() {
+        assert!(
+            PolicyFile::problems("mode = \"ask\"\n[[rule]]\ntool = \"a\"\ndecision = \"deny\"\n")
+                .is_empty()
+        );
+    }
 }

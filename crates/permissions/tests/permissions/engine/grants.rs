@@ -963,6 +963,39 @@ fn a_grant_for_a_destructive_command_covers_exactly_that_command() {
     }
 }
 
+/// What broke: the grant for `echo hi > out.txt` was labelled `exactly "echo hi"`, as
+/// if it were the harmless `echo hi`; the label names the file the redirection writes.
+#[test]
+fn regression_an_exact_grant_label_names_the_redirect_target() {
+    let w = World::new();
+    let engine = w.engine(&[], false);
+    let p = proposal_of(
+        &w,
+        &engine,
+        "terminal",
+        &json!({"command": "echo hi > out.txt"}).to_string(),
+    )
+    .expect("a proposal");
+    assert_eq!(
+        p.subject_plain(&w.ws),
+        "exactly \"echo hi\" writing out.txt"
+    );
+    let out = w.ws.join("out.txt");
+    assert_eq!(
+        p.subject,
+        format!("exactly `echo hi` writing {}", out.display())
+    );
+    // A file the command names itself is not named twice.
+    let p = proposal_of(
+        &w,
+        &engine,
+        "terminal",
+        &json!({"command": "rm notes.txt"}).to_string(),
+    )
+    .expect("a proposal");
+    assert_eq!(p.subject_plain(&w.ws), "exactly \"rm notes.txt\"");
+}
+
 /// No exact grant is proposed when a word is only known at run time or is a glob:
 /// it is not the same command twice.
 #[test]
