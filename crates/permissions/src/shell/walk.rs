@@ -23,6 +23,7 @@ use super::judge::{
     self, DOWNLOADERS, INTERPRETERS, Input, PATTERN_READERS, READERS, SHELLS, Stdin,
 };
 use super::normalize::normalize_argv;
+use super::options;
 use super::provenance::{self, Provenance, Tainted, UNPACKERS, is_socket_path};
 use super::words::{self, Scope, Word};
 use super::wrappers::{self, basename};
@@ -1017,6 +1018,11 @@ impl Walker<'_> {
             }
         }
         self.apply_effects(&effects, &mut seg);
+        for effect in &effects {
+            if let Effect::Expands(script) = effect {
+                scripts.push(script.clone());
+            }
+        }
         // What a command that reads network data writes holds network data.
         if network {
             for w in &seg.writes {
@@ -1395,15 +1401,17 @@ fn download_folder(name: &str, args: &[Word]) -> Option<Option<String>> {
             })
         })
     };
+    // curl's and wget's options in every spelling (`options.rs`).
+    let parsed = options::parse(name, args);
+    let option = |long: &str| {
+        parsed
+            .as_ref()
+            .and_then(|p| p.value_of(long))
+            .map(|w| w.text.clone())
+    };
+    let given = |long: &str| parsed.as_ref().is_some_and(|p| p.given(long));
     match name {
-        "wget" => {
-            let named = args.iter().any(|a| {
-                a.text == "-O"
-                    || a.text.starts_with("--output-document")
-                    || (a.text.starts_with("-O") && !a.text.starts_with("--"))
-            });
-            (!named).then(|| value(&["-P", "--directory-prefix"]))
-        }
+        "wget" => (!given("output-document")).then(|| option("directory-prefix")),
         // `scp host:x .`, `rsync host:x dir`: files from another machine.
         "scp" | "rsync" | "sftp" => {
             let operands: Vec<&Word> = args.iter().filter(|a| !a.text.starts_with('-')).collect();
@@ -1421,27 +1429,19 @@ fn download_folder(name: &str, args: &[Word]) -> Option<Option<String>> {
         }
         // `curl -o '#1.sh' URL/{a,b}`: names made from the URL.
         "curl"
-            if args.iter().enumerate().any(|(i, a)| {
-                (a.text == "-o" || a.text == "--output")
-                    && args
-                        .get(i + 1)
-                        .is_some_and(|v| v.dynamic || v.text.contains('#'))
-                    || a.text.starts_with("--output=") && a.text.contains('#')
+            if parsed.as_ref().is_some_and(|p| {
+                p.found.iter().any(|f| {
+                    f.opt.long.contains(&"output")
+                        && f.value
+                            .as_ref()
+                            .is_some_and(|v| v.dynamic || v.text.contains('#'))
+                })
             }) =>
         {
-            Some(value(&["--output-dir"]))
+            Some(option("output-dir"))
         }
-        "curl" => {
-            let remote = args.iter().any(|a| {
-                matches!(
-                    a.text.as_str(),
-                    "--remote-name" | "--remote-name-all" | "--remote-header-name"
-                ) || (a.text.starts_with('-')
-                    && !a.text.starts_with("--")
-                    && a.text.contains(['O', 'J']))
-            });
-            remote.then(|| value(&["--output-dir"]))
-        }
+        "curl" => (given("remote-name") || given("remote-name-all") || given("remote-header-name"))
+            .then(|| option("output-dir")),
         "aria2c" | "lynx" | "w3m" | "ftp" | "tftp" => Some(value(&["-d", "--dir"])),
         _ => None,
     }
