@@ -1,5 +1,6 @@
 //! The risk of one simple command, from its program and arguments.
 
+mod build;
 mod carried;
 mod environ;
 mod exec;
@@ -14,6 +15,7 @@ use files::{chmod, copy, dd, find, link, operands_op, readers, rm, writer};
 use git::git;
 use unpack::{line_editor, patch, tar};
 
+pub(super) use build::is_build_entry;
 pub(super) use carried::{GitKey, git_config_key, git_value_script};
 use system::{kill, network, package_tool, systemctl};
 
@@ -445,6 +447,7 @@ pub(super) fn judge(input: &Input<'_>) -> Verdict {
         return v;
     }
     let mut v = judge_program(input);
+    build::build_settings(input, &mut v);
     // Command-bearing arguments (git's are found after its global options, by
     // `git` itself): each carried command is a script of its own.
     if input.program != "git" {

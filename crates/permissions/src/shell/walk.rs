@@ -173,6 +173,7 @@ fn analyse_with(
         calling: false,
         path_relative: false,
         written_texts: Vec::new(),
+        entry_files: Vec::new(),
     };
     // The fast way is only for a command well within the bound on tree depth: the
     // parser's tree puts a simple command's words three levels below the program node
@@ -292,6 +293,8 @@ struct Walker<'s> {
     /// Files this line wrote with a text Warden knows (`echo 'ls' > s.sh`): a shell
     /// that runs one later runs that text, which is judged as its script.
     written_texts: Vec<(PathBuf, String)>,
+    /// Build entry files (`Makefile`, `build.rs`, ...) the line wrote.
+    entry_files: Vec<PathBuf>,
 }
 
 impl Walker<'_> {
@@ -1054,6 +1057,8 @@ impl Walker<'_> {
                 .iter()
                 .any(|e| matches!(e, Effect::SecretExpansion(_)));
         let writes: Vec<PathBuf> = seg.writes.iter().map(|w| w.lexical.clone()).collect();
+        self.entry_files
+            .extend(writes.iter().filter(|w| judge::is_build_entry(w)).cloned());
         self.push_with(seg, network, secrets);
         if text_written {
             let stdin = script_stdin.clone();
@@ -1232,6 +1237,20 @@ impl Walker<'_> {
         // A build or package tool runs the project's files (`Makefile`, `build.rs`,
         // `package.json` scripts, `conftest.py`, ...): over files a download wrote
         // in its folder, it runs code from the network.
+        // A build entry file (`Makefile`, `build.rs`, `setup.py`, ...) this line wrote
+        // is the line's own code, which Warden does not read as code.
+        if judge::runs_project_files(name)
+            && let Some(file) = self.entry_files.first()
+        {
+            raise(
+                seg,
+                Risk::High,
+                format!(
+                    "Runs {name}, which runs the project's build files, after this command wrote {}, code Warden does not read.",
+                    file.display()
+                ),
+            );
+        }
         if judge::runs_project_files(name) && self.tainted.any_within(&self.ctx.cwd) {
             raise(
                 seg,

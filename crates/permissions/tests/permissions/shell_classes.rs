@@ -321,6 +321,67 @@ const ENTRY_POINTS: &[(&str, Risk)] = &[
     ("npm pkg set scripts.test=\"$X\"", Critical),
 ];
 
+/// Class 13: every build or test entry point runs the workspace's code: never Low.
+const BUILD_TOOLS: &[(&str, Risk)] = &[
+    ("cargo build", Medium),
+    ("cargo test", Medium),
+    ("cargo run", Medium),
+    ("cargo t", Medium),
+    ("cargo check", Medium),
+    ("cargo xtask dist", Medium),
+    ("make", Medium),
+    ("make -n", Medium),
+    ("pip install .", Medium),
+    ("pip install -e .", Medium),
+    ("python setup.py install", Medium),
+    ("python -m pytest", Medium),
+    ("gradle build", Medium),
+    ("./gradlew build", Medium),
+    ("mvn package", Medium),
+    ("./mvnw test", Medium),
+    ("go generate ./...", Medium),
+    ("go test ./...", Medium),
+    ("npm test", Medium),
+    ("cmake -P x.cmake", Medium),
+    ("bazel test //...", Medium),
+    ("rake", Medium),
+    ("dotnet test", Medium),
+    ("zig build", Medium),
+];
+
+/// Class 13: a build entry file the line wrote is the line's own code, and a program
+/// named on a build tool's command line is not the project's.
+const BUILD_ENTRY_POINTS: &[(&str, Risk)] = &[
+    ("echo 'all:; touch p' > Makefile && make", High),
+    ("echo 'fn main(){}' > build.rs && cargo build", High),
+    ("sed -i 's/a/b/' Makefile && make", High),
+    ("echo x >> package.json && npm test", High),
+    ("printf 'x' > conftest.py; pytest", High),
+    ("echo '//go:generate touch p' > x.go && go generate", High),
+    ("make CC='rm -rf ~'", Critical),
+    ("make SHELL=/tmp/x", High),
+    ("cargo --config 'build.rustc-wrapper=\"./x\"' build", High),
+    (
+        "cargo --config 'target.x86_64-unknown-linux-gnu.runner=\"rm -rf ~\"' run",
+        Critical,
+    ),
+    ("cargo --config /tmp/c.toml build", High),
+];
+
+const BUILD_GUARDS: &[(&str, Risk)] = &[
+    ("make -j4 CC=gcc", Medium),
+    ("cargo build --release", Medium),
+    ("cargo --list", Low),
+    ("shellcheck x.sh", Low),
+];
+
+#[test]
+fn build_entry_points_are_never_low_and_code_written_for_them_is_not_the_project_s() {
+    check_table(BUILD_TOOLS, true);
+    check_table(BUILD_ENTRY_POINTS, true);
+    check_table(BUILD_GUARDS, false);
+}
+
 #[test]
 fn line_joining_cannot_hide_a_command() {
     check_table(JOINING, true);
