@@ -1,5 +1,8 @@
 //! `fs_search`: a regex over the lines of text files, walking with ripgrep's `ignore` crate so
-//! `.gitignore`d trees (build output, dependencies) are skipped.
+//! `.gitignore`d trees (build output, dependencies) are skipped. Files that hold secrets
+//! (as the policy engine classifies them: `.env` files, keys, credentials) are left out
+//! unless the search was pointed at one, which the user was asked about: a search judged
+//! by its folder cannot print what a read of the file would ask for.
 
 use std::path::{Path, PathBuf};
 
@@ -8,6 +11,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::fs_file::{blocking, io_message};
 use super::{ExecContext, ToolOutput};
+use warden_permissions::{Context, Sensitive};
+
 use crate::call::FsSearchArgs;
 use crate::paths::{display, resolve};
 
@@ -18,8 +23,27 @@ const MAX_LINE_CHARS: usize = 300;
 struct Found {
     matches: Vec<(PathBuf, usize, String)>,
     files_searched: usize,
+    /// Files that hold secrets, left out of the search.
+    withheld: usize,
     truncated: bool,
     cancelled: bool,
+}
+
+/// Whether the file at `path` holds secrets (a `.env` file, a private key, a
+/// credentials file, anything in `~/.ssh`, ...), as the policy engine classifies
+/// them: a read of one is asked about on its own (High), so a search that sweeps a
+/// folder never prints one. `allowed` is the secret folder or file the search was
+/// pointed at, which the user was asked about.
+fn holds_secrets(path: &Path, ctx: &Context, allowed: bool) -> bool {
+    if allowed {
+        return false;
+    }
+    let real = std::fs::canonicalize(path).ok();
+    Sensitive::strictest([
+        Sensitive::classify(path, ctx),
+        real.as_deref().and_then(|r| Sensitive::classify(r, ctx)),
+    ])
+    .is_some_and(Sensitive::read_is_sensitive)
 }
 
 fn walk(
@@ -28,9 +52,12 @@ fn walk(
     max_matches: usize,
     max_file_bytes: u64,
     cancel: &CancellationToken,
+    ctx: &Context,
 ) -> std::io::Result<Found> {
     std::fs::symlink_metadata(root)?;
     let mut found = Found::default();
+    // A search pointed at a secret place itself was asked about as a read of it.
+    let allowed = holds_secrets(root, ctx, false);
     let walker = ignore::WalkBuilder::new(root)
         .hidden(false)
         .require_git(false)
@@ -47,6 +74,10 @@ fn walk(
             continue;
         }
         if entry.metadata().map_or(true, |m| m.len() > max_file_bytes) {
+            continue;
+        }
+        if holds_secrets(entry.path(), ctx, allowed) {
+            found.withheld += 1;
             continue;
         }
         let Ok(bytes) = std::fs::read(entry.path()) else {
@@ -91,8 +122,21 @@ pub(crate) async fn search(args: &FsSearchArgs, cx: &ExecContext<'_>) -> ToolOut
     let (max_matches, max_file_bytes) = (cx.limits.search_matches, cx.limits.search_file_bytes);
     let cancel = cx.cancel.clone();
     let walk_root = root.clone();
-    let found =
-        blocking(move || walk(&walk_root, &regex, max_matches, max_file_bytes, &cancel)).await;
+    let mut ctx = Context::new(cx.cwd);
+    if let Some(home) = cx.home {
+        ctx = ctx.with_home(home);
+    }
+    let found = blocking(move || {
+        walk(
+            &walk_root,
+            &regex,
+            max_matches,
+            max_file_bytes,
+            &cancel,
+            &ctx,
+        )
+    })
+    .await;
     let found = match found {
         Ok(found) if found.cancelled => return ToolOutput::cancelled(TOOL),
         Ok(found) => found,
@@ -115,11 +159,21 @@ pub(crate) async fn search(args: &FsSearchArgs, cx: &ExecContext<'_>) -> ToolOut
             "[fs_search: stopped at {max_matches} matches; narrow the pattern or the path]"
         ));
     }
+    if found.withheld > 0 {
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(&format!(
+            "[fs_search: {} files that hold secrets (.env files, keys, credentials) were not searched; read one with fs_read, which asks the user]",
+            found.withheld
+        ));
+    }
     let raw = json!({
         "path": root,
         "matches": found.matches.len(),
         "files_searched": found.files_searched,
         "truncated": found.truncated,
+        "withheld": found.withheld,
     });
     ToolOutput::completed(text, raw)
 }
