@@ -1143,6 +1143,72 @@ mod tests {
         }
     }
 
+    /// The shortest prefix of `long` that no other option of `table` shares.
+    fn shortest_prefix(table: &Options, o: &Opt, long: &str) -> Option<String> {
+        (1..long.len()).map(|n| &long[..n]).find_map(|p| {
+            let others = table
+                .opts
+                .iter()
+                .filter(|x| !std::ptr::eq(*x, o))
+                .any(|x| x.long.iter().any(|l| l.starts_with(p)));
+            (!others).then(|| p.to_string())
+        })
+    }
+
+    /// Every spelling the reader accepts, for every option of the table whose value
+    /// matters, finds the same value with the same meaning: no spelling hides one.
+    #[test]
+    fn no_spelling_of_a_tabled_option_hides_its_value() {
+        let mut checked = 0;
+        for table in TABLE.iter().filter(|t| t.style == Style::Getopt) {
+            let flag = table
+                .opts
+                .iter()
+                .find(|o| o.arity == Flag && o.short.is_some_and(|s| s.len() == 1))
+                .and_then(|o| o.short);
+            for o in table
+                .opts
+                .iter()
+                .filter(|o| o.arity == Value && o.does != Does::Nothing)
+            {
+                let mut spellings: Vec<Vec<String>> = Vec::new();
+                if let Some(s) = o.short {
+                    spellings.push(vec![format!("-{s}"), "VAL".into()]);
+                    spellings.push(vec![format!("-{s}VAL")]);
+                    if let Some(f) = flag {
+                        spellings.push(vec![format!("-{f}{s}"), "VAL".into()]);
+                        spellings.push(vec![format!("-{f}{s}VAL")]);
+                    }
+                }
+                for long in o.long {
+                    spellings.push(vec![format!("--{long}"), "VAL".into()]);
+                    spellings.push(vec![format!("--{long}=VAL")]);
+                    if table.prefixes
+                        && let Some(p) = shortest_prefix(table, o, long)
+                    {
+                        spellings.push(vec![format!("--{p}"), "VAL".into()]);
+                        spellings.push(vec![format!("--{p}=VAL")]);
+                    }
+                }
+                for spelling in spellings {
+                    let mut args: Vec<Word> = vec![Word::literal("operand")];
+                    args.extend(spelling.iter().map(Word::literal));
+                    let parsed = parse_with(table, &args);
+                    let values: Vec<&str> =
+                        parsed.values(o.does).map(|w| w.text.as_str()).collect();
+                    assert_eq!(
+                        values,
+                        ["VAL"],
+                        "{:?} {spelling:?}: {parsed:?}",
+                        table.programs
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 100, "only {checked} spellings checked");
+    }
+
     #[test]
     fn an_ambiguous_prefix_is_no_option() {
         // tar's `--to` could be `--to-command` or `--to-stdout`: tar refuses it.
