@@ -335,6 +335,13 @@ impl Walker<'_> {
         }
         // The one place that asks whether the walk models this piece of syntax.
         if node.is_named() {
+            if let Some(why) = modelled::misread(node, self.src) {
+                let msg = format!("the parser misreads {why}");
+                self.unread = true;
+                if !self.problems.contains(&msg) {
+                    self.problems.push(msg);
+                }
+            }
             self.check_modelled(node);
         }
         match node.kind() {

@@ -91,6 +91,30 @@ const UNQUOTED_HEREDOC_GUARDS: &[(&str, Risk)] = &[
     ("x=1; sh <<EOF\necho $x\nEOF", Low),
 ];
 
+/// Class 6: tree-sitter-bash joins a line that starts with a backslash to the line
+/// before it (`echo a` + `\rm -rf ~` was one `echo`, Low), also in a here-document's
+/// body and after its operator: such a line is not read, so Critical.
+const BACKSLASH_LINES: &[(&str, Risk)] = &[
+    ("echo a\n\\rm -rf ~", Critical),
+    ("ls\n\\rm -rf ~", Critical),
+    ("sh <<EOF\nls\n\\rm -rf ~\nEOF", Critical),
+    ("sh <<EOF\nls\n\\\\rm -rf ~\nEOF", Critical),
+    ("cat <<EOF | sh\n\\rm -rf ~\nEOF", Critical),
+    ("bash -c 'echo a\n\\rm -rf ~'", Critical),
+];
+
+const BACKSLASH_LINE_GUARDS: &[(&str, Risk)] = &[
+    ("echo a\nls", Low),
+    ("\\ls src", Low),
+    ("ls \\\n  src", Low),
+];
+
+#[test]
+fn a_line_starting_with_a_backslash_is_not_joined_to_the_line_before() {
+    check_table(BACKSLASH_LINES, false);
+    check_table(BACKSLASH_LINE_GUARDS, false);
+}
+
 #[test]
 fn an_unquoted_here_document_with_a_backslash_line_or_backquotes_is_judged_as_it_runs() {
     check_table(UNQUOTED_HEREDOCS, true);
