@@ -163,6 +163,8 @@ const GIT_EXECUTION_GUARDS: &[(&str, Risk)] = &[
     ("git config get user.name", Low),
     ("git config --get user.email", Low),
     ("git -c color.ui=never diff", Low),
+    ("git config --unset core.pager", Medium),
+    ("git config unset core.pager", Medium),
 ];
 
 #[test]

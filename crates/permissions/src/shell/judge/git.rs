@@ -465,6 +465,13 @@ fn config(v: &mut Verdict, rest: &[Word], input: &Input<'_>) -> (Risk, String) {
     if listing || reading {
         return (Risk::Low, "Reads git configuration.".into());
     }
+    let unsets = matches!(verb, Some("unset" | "remove-section"))
+        || ["unset", "unset-all", "remove-section"]
+            .iter()
+            .any(|l| has(l));
+    if unsets && !has("global") && !has("system") {
+        return (Risk::Medium, "Removes git configuration.".into());
+    }
     let key = operands.first();
     if let Some(key) = key.filter(|k| k.dynamic || git_config_key(&k.text) != GitKey::Inert) {
         // The value runs later, whenever git needs it: the option is High, and the
