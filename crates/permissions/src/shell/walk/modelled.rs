@@ -512,6 +512,9 @@ fn plain_set(texts: &[&str]) -> bool {
 /// operator as part of the command instead of the body (`cat <<EOF | sh` +
 /// newline + `\\rm -rf ~`). The line was then not read: `None` when it was.
 pub(super) fn misread(node: Node<'_>, src: &str) -> Option<&'static str> {
+    if !matches!(node.kind(), "command" | "heredoc_redirect" | "word") {
+        return None;
+    }
     let mut cursor = node.walk();
     let children: Vec<Node<'_>> = node.children(&mut cursor).collect();
     match node.kind() {
