@@ -99,7 +99,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             tool: "fs_search",
-            args: json!({"pattern": "notes", "path": "~"}),
+            args: json!({"pattern": "notes", "path": "~/notes"}),
             raised: json!({"pattern": "CANARY", "path": "~/.ssh"}),
             reasked: true,
         },

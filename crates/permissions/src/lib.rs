@@ -16,7 +16,7 @@ pub use warden_verdict::{Decision, Mode, Risk};
 pub mod paths;
 pub mod shell;
 
-pub use paths::{FileOp, ResolvedPath, Sensitive, path_risk, resolve};
+pub use paths::{FileOp, ResolvedPath, Sensitive, holds_secrets, path_risk, resolve};
 pub use shell::{CommandAnalysis, Segment, analyse};
 
 pub mod assess;

@@ -10,7 +10,7 @@ mod glob;
 mod resolve;
 mod sensitive;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::{Context, Risk};
 
@@ -76,6 +76,19 @@ impl ResolvedPath {
             )
         }
     }
+}
+
+/// Whether the file at `path` holds secrets (a `.env` file, a private key, a credentials
+/// file, anything in `~/.ssh`, ...) by its own name or by the file a link leads to: a
+/// read of one is asked about on its own (High), so a tool that sweeps a folder (the
+/// `fs_search` tool) leaves it out.
+pub fn holds_secrets(path: &Path, ctx: &Context) -> bool {
+    let real = std::fs::canonicalize(path).ok();
+    Sensitive::strictest([
+        Sensitive::classify(path, ctx),
+        real.as_deref().and_then(|r| Sensitive::classify(r, ctx)),
+    ])
+    .is_some_and(Sensitive::read_is_sensitive)
 }
 
 /// The risk of `op` on `path`, with a sentence that says why.
@@ -157,4 +170,67 @@ pub fn precious(path: &ResolvedPath, ctx: &Context) -> Option<&'static str> {
         found = found.or(phrase);
     }
     found
+}
+
+/// Places below the home folder that are sensitive (one file or folder standing for
+/// each kind), for [`sensitive_below`].
+const HOME_PLACES: &[&str] = &[
+    ".ssh/config",
+    ".aws/credentials",
+    ".gnupg/pubring.kbx",
+    ".bashrc",
+    ".profile",
+    ".gitconfig",
+    ".git-credentials",
+    ".netrc",
+    ".npmrc",
+    ".docker/config.json",
+    ".kube/config",
+    ".cargo/config.toml",
+    ".local/bin/x",
+    ".config/git/config",
+    ".config/autostart/x.desktop",
+    ".config/systemd/user/x.service",
+    ".config/fish/config.fish",
+    ".config/gh/hosts.yml",
+    ".config/gcloud/credentials.db",
+];
+
+/// Places below a workspace root that are sensitive, for [`sensitive_below`].
+const WORKSPACE_PLACES: &[&str] = &[
+    ".git/hooks/pre-commit",
+    ".git/config",
+    ".warden/policy.toml",
+    ".env",
+    ".vscode/tasks.json",
+    ".cargo/config.toml",
+];
+
+/// The strictest kind of sensitive place that lies strictly below the folder `path`
+/// (an ancestor of `~/.ssh`, of `~/.config/autostart`, of a workspace's `.git/hooks`,
+/// of Warden's own folders, ...): creating, replacing or moving the folder as a whole
+/// creates, replaces or moves them too. `in_workspaces` adds the places every
+/// workspace may hold (`.env`, `.git/hooks`); a search leaves those to the tool, which
+/// does not print files that hold secrets.
+pub fn sensitive_below(
+    path: &std::path::Path,
+    ctx: &Context,
+    in_workspaces: bool,
+) -> Option<Sensitive> {
+    let mut places: Vec<PathBuf> = Vec::new();
+    if let Some(home) = &ctx.home {
+        places.extend(HOME_PLACES.iter().map(|p| home.join(p)));
+    }
+    if in_workspaces {
+        for root in &ctx.workspace_roots {
+            places.extend(WORKSPACE_PLACES.iter().map(|p| root.join(p)));
+        }
+    }
+    places.extend(ctx.protected.iter().map(|p| p.join("x")));
+    Sensitive::strictest(
+        places
+            .iter()
+            .filter(|p| p.starts_with(path) && p.as_path() != path)
+            .map(|p| Sensitive::classify(p, ctx)),
+    )
 }

@@ -65,6 +65,7 @@ mod dialect;
 mod env;
 mod judge;
 mod normalize;
+mod options;
 mod provenance;
 mod reconfigure;
 mod walk;

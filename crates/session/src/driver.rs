@@ -867,6 +867,7 @@ impl DriverState {
                         limits,
                         progress: &progress,
                         secrets: &secrets,
+                        secret_files: secret_files(&cwd, home.as_deref()),
                     },
                 )
                 .await;
@@ -1116,4 +1117,17 @@ async fn claim_answer(
         },
         Err(e) => failed(e),
     }
+}
+
+/// Which files hold secrets, by the policy engine's classification, for the tools (which
+/// do not compile the engine): `fs_search` leaves them out.
+fn secret_files(
+    cwd: &std::path::Path,
+    home: Option<&std::path::Path>,
+) -> warden_tools::SecretFiles {
+    let mut ctx = warden_permissions::Context::new(cwd);
+    if let Some(home) = home {
+        ctx = ctx.with_home(home);
+    }
+    std::sync::Arc::new(move |path| warden_permissions::holds_secrets(path, &ctx))
 }

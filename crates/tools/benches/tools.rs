@@ -52,6 +52,7 @@ fn run_locally(c: &mut Criterion) {
         limits: Limits::default(),
         progress: &progress,
         secrets: &secrets,
+        secret_files: std::sync::Arc::new(|_| false),
     };
     c.bench_function("execute fs_read 1.3 KB local", |b| {
         b.iter(|| runtime.block_on(execute(&read, cx())))

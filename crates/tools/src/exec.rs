@@ -80,6 +80,11 @@ impl Default for Limits {
     }
 }
 
+/// Whether a file holds secrets (a `.env` file, a key, a credentials file), as the
+/// session's policy engine classifies it. The tools cannot know: the classification is the
+/// engine's, handed in so that the tools need not compile it.
+pub type SecretFiles = Arc<dyn Fn(&Path) -> bool + Send + Sync>;
+
 /// Everything a call needs from the session.
 pub struct ExecContext<'a> {
     /// The session's working directory (absolute); relative paths are resolved against it.
@@ -100,6 +105,8 @@ pub struct ExecContext<'a> {
     /// Warden's own secrets: kept out of local processes' environments and redacted
     /// from their output as it is read.
     pub secrets: &'a crate::secrets::Secrets,
+    /// Which files hold secrets: `fs_search` leaves them out of a search.
+    pub secret_files: SecretFiles,
 }
 
 impl fmt::Debug for ExecContext<'_> {

@@ -36,7 +36,8 @@ pub use def::{MAX_TIMEOUT_SECS, ToolDef, builtin_tools, find};
 pub use describe::{locations, title};
 pub use editor::{Editor, EditorError, TerminalExit, TerminalOutput, TerminalRequest};
 pub use exec::{
-    CommandShell, ExecContext, Limits, SHELL_STARTUP_ENV, command_shell, execute, execute_with,
+    CommandShell, ExecContext, Limits, SHELL_STARTUP_ENV, SecretFiles, command_shell, execute,
+    execute_with,
 };
 pub use launch::{Confined, Launch};
 pub use output::ToolOutput;

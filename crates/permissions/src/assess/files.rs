@@ -59,7 +59,23 @@ pub(super) fn read(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgErro
                 return Err(ArgError::Empty("path"));
             }
             let resolved = paths::resolve(path, ctx);
-            let (risk, why) = paths::path_risk(FileOp::Read, &resolved);
+            let (mut risk, mut why) = paths::path_risk(FileOp::Read, &resolved);
+            // A search reads every file below its folder: one that holds the home
+            // folder's secrets (`~`, `/home`, `/`) is a read of them. Files that hold
+            // secrets inside a workspace are left out by the tool itself.
+            if risk < Risk::High
+                && let Some(kind) = [&resolved.lexical, &resolved.real]
+                    .into_iter()
+                    .find_map(|p| paths::sensitive_below(p, ctx, false))
+                    .filter(|k| k.read_is_sensitive())
+            {
+                risk = Risk::High;
+                why = format!(
+                    "Searches {}, a folder that holds something that is {}.",
+                    resolved.lexical.display(),
+                    kind.description()
+                );
+            }
             let reason = format!("Search for `{pattern}` in {}", resolved.lexical.display());
             let searched = vec![UnitPath::from(&resolved)];
             let unit = Unit {
@@ -160,8 +176,34 @@ pub(super) fn move_(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgErr
     let args = Args::new(&call.args, &["from", "to"])?;
     let from = paths::resolve(args.string("from")?, ctx);
     let to = paths::resolve(args.string("to")?, ctx);
-    let (from_risk, from_why) = paths::path_risk(FileOp::Delete, &from);
-    let (to_risk, to_why) = paths::path_risk(FileOp::Write, &to);
+    let (mut from_risk, mut from_why) = paths::path_risk(FileOp::Delete, &from);
+    let (mut to_risk, mut to_why) = paths::path_risk(FileOp::Write, &to);
+    // A folder moved as a whole carries what is below it: moving one to where the
+    // user's configuration folder (or `.git/hooks`, ...) would be creates every file
+    // there, and moving that folder away removes them and puts their secrets where
+    // reads are Low.
+    if let Some(kind) = [&to.lexical, &to.real]
+        .into_iter()
+        .find_map(|p| paths::sensitive_below(p, ctx, true))
+    {
+        to_risk = Risk::Critical;
+        to_why = format!(
+            "Creates {}, a folder that holds something that is {}.",
+            to.lexical.display(),
+            kind.description()
+        );
+    }
+    if let Some(kind) = [&from.lexical, &from.real]
+        .into_iter()
+        .find_map(|p| paths::sensitive_below(p, ctx, true))
+    {
+        from_risk = Risk::Critical;
+        from_why = format!(
+            "Moves away {}, a folder that holds something that is {}.",
+            from.lexical.display(),
+            kind.description()
+        );
+    }
     let (risk, why) = if to_risk > from_risk {
         (to_risk, to_why)
     } else {

@@ -1,5 +1,6 @@
 //! The risk of one simple command, from its program and arguments.
 
+mod build;
 mod carried;
 mod environ;
 mod exec;
@@ -14,10 +15,12 @@ use files::{chmod, copy, dd, find, link, operands_op, readers, rm, writer};
 use git::git;
 use unpack::{line_editor, patch, tar};
 
+pub(super) use build::is_build_entry;
 pub(super) use carried::{GitKey, git_config_key, git_value_script};
 use system::{kill, network, package_tool, systemctl};
 
 use super::normalize::normalize_argv;
+use super::options::{self, Does};
 use super::provenance::Provenance;
 use super::words::Word;
 use crate::paths::{FileOp, ResolvedPath, Resolver, path_risk};
@@ -444,6 +447,7 @@ pub(super) fn judge(input: &Input<'_>) -> Verdict {
         return v;
     }
     let mut v = judge_program(input);
+    build::build_settings(input, &mut v);
     // Command-bearing arguments (git's are found after its global options, by
     // `git` itself): each carried command is a script of its own.
     if input.program != "git" {
@@ -616,63 +620,68 @@ fn normalized(program: &str, args: &[Word]) -> Vec<Word> {
 
 fn judge_program(input: &Input<'_>) -> Verdict {
     let mut v = known_program(input).unwrap_or_else(|| unknown_program(input));
-    written_by_options(input, &mut v);
+    judged_by_options(input, &mut v);
     v
 }
 
-/// Options whose value is a file (or, for `-C`/`-d`/`--directory`, a folder whose
-/// contents are written) that the program writes, for programs whose judge does not
-/// follow them: the value is judged as a write, so `openssl genrsa -out ~/.ssh/id_rsa`
-/// is Critical like any other write there. `--opt=value` and `-oVALUE` are read too.
-const WRITING_OPTIONS: &[(&str, &[&str])] = &[
-    ("openssl", &["-out", "-keyout"]),
-    ("sort", &["-o", "--output"]),
-    ("tar", &["-C", "--directory"]),
-    ("unzip", &["-d"]),
-    ("7z", &["-o"]),
-    ("ssh-keygen", &["-f"]),
-    ("patch", &["-o", "--output", "-d", "--directory"]),
-    ("gcc", &["-o"]),
-    ("cc", &["-o"]),
-    ("clang", &["-o"]),
-    ("rustc", &["-o"]),
-    ("go", &["-o"]),
-    ("base64", &["-o", "--output"]),
-    ("gpg", &["-o", "--output"]),
-    ("jq", &["--output"]),
-    ("pandoc", &["-o", "--output"]),
-];
-
-fn written_by_options(input: &Input<'_>, v: &mut Verdict) {
-    let Some((_, options)) = WRITING_OPTIONS.iter().find(|(p, _)| *p == input.program) else {
+/// What the options of a program with an option table (`options.rs`) do: a file
+/// written or read is judged like the file tools' (`openssl genrsa -out
+/// ~/.ssh/id_rsa` is Critical like any other write there), a command run is a script
+/// of its own (`ssh -o ProxyCommand=CMD`, `tar --to-command=CMD`), in every spelling
+/// the program accepts.
+fn judged_by_options(input: &Input<'_>, v: &mut Verdict) {
+    let Some(table) = options::table(input.program) else {
         return;
     };
-    let mut i = 0;
-    while i < input.args.len() {
-        let a = &input.args[i];
-        i += 1;
-        if a.dynamic || !a.text.starts_with('-') {
-            continue;
-        }
-        for option in options.iter() {
-            let value = if a.text == *option {
-                input.args.get(i).cloned()
-            } else if let Some(rest) = a.text.strip_prefix(&format!("{option}=")) {
-                Some(Word::literal(rest))
-            } else if option.len() == 2
-                && !option.starts_with("--")
-                && a.text.len() > 2
-                && a.text.starts_with(option)
-                && !a.text.starts_with("--")
-            {
-                Some(Word::literal(&a.text[2..]))
-            } else {
-                None
-            };
-            if let Some(value) = value {
-                v.word(FileOp::Write, &value, input);
-                break;
+    let parsed = options::parse_with(table, input.args);
+    let mut effects: Vec<(Does, Word, String)> = parsed
+        .found
+        .iter()
+        .filter_map(|f| {
+            let value = f.value.clone()?;
+            let name = f
+                .opt
+                .long
+                .first()
+                .map(|l| format!("--{l}"))
+                .or_else(|| f.opt.short.map(|s| format!("-{s}")))
+                .unwrap_or_default();
+            Some((f.opt.does, value, name))
+        })
+        .collect();
+    for (name, value, does) in parsed.settings(table) {
+        // A setting only known at run time may be one that runs a command.
+        let does = if name.is_empty() {
+            Does::RunsScript
+        } else {
+            does
+        };
+        effects.push((does, value, name));
+    }
+    for (does, value, name) in effects {
+        let at = format!("{} {name}", input.program);
+        match does {
+            Does::Writes if value.text != "-" => v.word(FileOp::Write, &value, input),
+            Does::Reads if value.text != "-" => v.word(FileOp::Read, &value, input),
+            Does::RunsScript | Does::RunsProgram if value.dynamic => {
+                v.opaque = true;
+                v.raise(
+                    Risk::High,
+                    format!("Runs {at} with a command only known at run time."),
+                );
             }
+            Does::RunsScript | Does::RunsProgram => {
+                v.raise(
+                    Risk::Low,
+                    format!("Runs {at}, whose command is judged on its own."),
+                );
+                v.scripts.push(if does == Does::RunsProgram {
+                    format!("{} file", carried::quote(&value.text))
+                } else {
+                    value.text.clone()
+                });
+            }
+            _ => {}
         }
     }
 }

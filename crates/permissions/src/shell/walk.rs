@@ -23,6 +23,7 @@ use super::judge::{
     self, DOWNLOADERS, INTERPRETERS, Input, PATTERN_READERS, READERS, SHELLS, Stdin,
 };
 use super::normalize::normalize_argv;
+use super::options;
 use super::provenance::{self, Provenance, Tainted, UNPACKERS, is_socket_path};
 use super::words::{self, Scope, Word};
 use super::wrappers::{self, basename};
@@ -172,6 +173,7 @@ fn analyse_with(
         calling: false,
         path_relative: false,
         written_texts: Vec::new(),
+        entry_files: Vec::new(),
     };
     // The fast way is only for a command well within the bound on tree depth: the
     // parser's tree puts a simple command's words three levels below the program node
@@ -291,6 +293,8 @@ struct Walker<'s> {
     /// Files this line wrote with a text Warden knows (`echo 'ls' > s.sh`): a shell
     /// that runs one later runs that text, which is judged as its script.
     written_texts: Vec<(PathBuf, String)>,
+    /// Build entry files (`Makefile`, `build.rs`, ...) the line wrote.
+    entry_files: Vec<PathBuf>,
 }
 
 impl Walker<'_> {
@@ -331,6 +335,13 @@ impl Walker<'_> {
         }
         // The one place that asks whether the walk models this piece of syntax.
         if node.is_named() {
+            if let Some(why) = modelled::misread(node, self.src) {
+                let msg = format!("the parser misreads {why}");
+                self.unread = true;
+                if !self.problems.contains(&msg) {
+                    self.problems.push(msg);
+                }
+            }
             self.check_modelled(node);
         }
         match node.kind() {
@@ -1017,6 +1028,11 @@ impl Walker<'_> {
             }
         }
         self.apply_effects(&effects, &mut seg);
+        for effect in &effects {
+            if let Effect::Expands(script) = effect {
+                scripts.push(script.clone());
+            }
+        }
         // What a command that reads network data writes holds network data.
         if network {
             for w in &seg.writes {
@@ -1048,6 +1064,8 @@ impl Walker<'_> {
                 .iter()
                 .any(|e| matches!(e, Effect::SecretExpansion(_)));
         let writes: Vec<PathBuf> = seg.writes.iter().map(|w| w.lexical.clone()).collect();
+        self.entry_files
+            .extend(writes.iter().filter(|w| judge::is_build_entry(w)).cloned());
         self.push_with(seg, network, secrets);
         if text_written {
             let stdin = script_stdin.clone();
@@ -1226,6 +1244,20 @@ impl Walker<'_> {
         // A build or package tool runs the project's files (`Makefile`, `build.rs`,
         // `package.json` scripts, `conftest.py`, ...): over files a download wrote
         // in its folder, it runs code from the network.
+        // A build entry file (`Makefile`, `build.rs`, `setup.py`, ...) this line wrote
+        // is the line's own code, which Warden does not read as code.
+        if judge::runs_project_files(name)
+            && let Some(file) = self.entry_files.first()
+        {
+            raise(
+                seg,
+                Risk::High,
+                format!(
+                    "Runs {name}, which runs the project's build files, after this command wrote {}, code Warden does not read.",
+                    file.display()
+                ),
+            );
+        }
         if judge::runs_project_files(name) && self.tainted.any_within(&self.ctx.cwd) {
             raise(
                 seg,
@@ -1395,15 +1427,17 @@ fn download_folder(name: &str, args: &[Word]) -> Option<Option<String>> {
             })
         })
     };
+    // curl's and wget's options in every spelling (`options.rs`).
+    let parsed = options::parse(name, args);
+    let option = |long: &str| {
+        parsed
+            .as_ref()
+            .and_then(|p| p.value_of(long))
+            .map(|w| w.text.clone())
+    };
+    let given = |long: &str| parsed.as_ref().is_some_and(|p| p.given(long));
     match name {
-        "wget" => {
-            let named = args.iter().any(|a| {
-                a.text == "-O"
-                    || a.text.starts_with("--output-document")
-                    || (a.text.starts_with("-O") && !a.text.starts_with("--"))
-            });
-            (!named).then(|| value(&["-P", "--directory-prefix"]))
-        }
+        "wget" => (!given("output-document")).then(|| option("directory-prefix")),
         // `scp host:x .`, `rsync host:x dir`: files from another machine.
         "scp" | "rsync" | "sftp" => {
             let operands: Vec<&Word> = args.iter().filter(|a| !a.text.starts_with('-')).collect();
@@ -1421,27 +1455,19 @@ fn download_folder(name: &str, args: &[Word]) -> Option<Option<String>> {
         }
         // `curl -o '#1.sh' URL/{a,b}`: names made from the URL.
         "curl"
-            if args.iter().enumerate().any(|(i, a)| {
-                (a.text == "-o" || a.text == "--output")
-                    && args
-                        .get(i + 1)
-                        .is_some_and(|v| v.dynamic || v.text.contains('#'))
-                    || a.text.starts_with("--output=") && a.text.contains('#')
+            if parsed.as_ref().is_some_and(|p| {
+                p.found.iter().any(|f| {
+                    f.opt.long.contains(&"output")
+                        && f.value
+                            .as_ref()
+                            .is_some_and(|v| v.dynamic || v.text.contains('#'))
+                })
             }) =>
         {
-            Some(value(&["--output-dir"]))
+            Some(option("output-dir"))
         }
-        "curl" => {
-            let remote = args.iter().any(|a| {
-                matches!(
-                    a.text.as_str(),
-                    "--remote-name" | "--remote-name-all" | "--remote-header-name"
-                ) || (a.text.starts_with('-')
-                    && !a.text.starts_with("--")
-                    && a.text.contains(['O', 'J']))
-            });
-            remote.then(|| value(&["--output-dir"]))
-        }
+        "curl" => (given("remote-name") || given("remote-name-all") || given("remote-header-name"))
+            .then(|| option("output-dir")),
         "aria2c" | "lynx" | "w3m" | "ftp" | "tftp" => Some(value(&["-d", "--dir"])),
         _ => None,
     }

@@ -117,6 +117,98 @@ fn eval_expansion(node: Node<'_>, src: &str, scope: Scope<'_>) -> Word {
     }
 }
 
+/// The value of the variable `name` where the line set it, or `$HOME`/`$PWD`.
+fn value_of(name: &str, scope: Scope<'_>) -> Option<String> {
+    if let Some((_, value)) = scope.vars.iter().rev().find(|(n, _)| n == name) {
+        return value.clone();
+    }
+    match name {
+        "HOME" => scope.ctx.home.as_ref().map(|h| h.display().to_string()),
+        "PWD" => Some(scope.ctx.cwd.display().to_string()),
+        _ => None,
+    }
+}
+
+/// The text of a here-document whose delimiter is unquoted, as bash expands it:
+/// `\\`, `\$` and `` \` `` lose their backslash, a backslash-newline joins lines,
+/// and `$NAME` and `${NAME}` take the values the line set. `None` when any other
+/// expansion or substitution is in it: the text is then only known at run time.
+pub(super) fn expand_heredoc(body: &str, scope: Scope<'_>) -> Option<String> {
+    let mut out = String::with_capacity(body.len());
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.peek() {
+                Some('$' | '`' | '\\') => out.extend(chars.next()),
+                Some('\n') => {
+                    chars.next();
+                }
+                _ => out.push('\\'),
+            },
+            '`' => return None,
+            '$' => match chars.peek().copied() {
+                Some('{') => {
+                    chars.next();
+                    let name: String = chars.by_ref().take_while(|c| *c != '}').collect();
+                    if !is_name(&name) {
+                        return None;
+                    }
+                    out.push_str(&value_of(&name, scope)?);
+                }
+                Some(n) if n.is_ascii_alphabetic() || n == '_' => {
+                    let mut name = String::new();
+                    while let Some(n) = chars
+                        .peek()
+                        .copied()
+                        .filter(|n| n.is_ascii_alphanumeric() || *n == '_')
+                    {
+                        name.push(n);
+                        chars.next();
+                    }
+                    out.push_str(&value_of(&name, scope)?);
+                }
+                // `$(`, `$((`, `$[`, `$1`, `$@`, `$?`, ...
+                Some(n) if n == '(' || n == '[' || n.is_ascii_digit() || "@*#?$!-".contains(n) => {
+                    return None;
+                }
+                _ => out.push('$'),
+            },
+            _ => out.push(c),
+        }
+    }
+    Some(out)
+}
+
+/// A shell variable name.
+fn is_name(s: &str) -> bool {
+    s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// A here-document body whose delimiter is unquoted, written as a double-quoted
+/// word: the same expansions and substitutions run in both (a `"` in the body is
+/// plain text, so it is escaped). The analyser judges `: "BODY"` as a script, so a
+/// substitution in the body is judged wherever it hides (the grammar leaves some
+/// out, backquotes among them).
+pub(super) fn heredoc_as_word(body: &str) -> String {
+    let mut out = String::with_capacity(body.len() + 8);
+    out.push_str(": \"");
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' if chars.peek() == Some(&'"') => out.push_str("\\\\"),
+            '\\' => {
+                out.push('\\');
+                out.extend(chars.next());
+            }
+            _ => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// A double-quoted string: literal stretches with `\$ \` \" \\` unescaped, and any
 /// expansion or substitution inside evaluated.
 fn eval_double_quoted(node: Node<'_>, src: &str, scope: Scope<'_>) -> Word {

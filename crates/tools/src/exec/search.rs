@@ -1,5 +1,9 @@
 //! `fs_search`: a regex over the lines of text files, walking with ripgrep's `ignore` crate so
-//! `.gitignore`d trees (build output, dependencies) are skipped.
+//! `.gitignore`d trees (build output, dependencies) are skipped. Files that hold secrets
+//! (as the session's [`SecretFiles`](crate::SecretFiles) says, which is the policy engine's
+//! classification: `.env` files, keys, credentials) are left out unless the search was
+//! pointed at one, which the user was asked about: a search judged by its folder cannot
+//! print what a read of the file would ask for.
 
 use std::path::{Path, PathBuf};
 
@@ -9,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 use super::fs_file::{blocking, io_message};
 use super::{ExecContext, ToolOutput};
 use crate::call::FsSearchArgs;
+use crate::exec::SecretFiles;
 use crate::paths::{display, resolve};
 
 /// The longest line shown in a match, in characters; minified files have very long lines.
@@ -18,6 +23,8 @@ const MAX_LINE_CHARS: usize = 300;
 struct Found {
     matches: Vec<(PathBuf, usize, String)>,
     files_searched: usize,
+    /// Files that hold secrets, left out of the search.
+    withheld: usize,
     truncated: bool,
     cancelled: bool,
 }
@@ -28,9 +35,12 @@ fn walk(
     max_matches: usize,
     max_file_bytes: u64,
     cancel: &CancellationToken,
+    secret: &SecretFiles,
 ) -> std::io::Result<Found> {
     std::fs::symlink_metadata(root)?;
     let mut found = Found::default();
+    // A search pointed at a secret place itself was asked about as a read of it.
+    let allowed = secret(root);
     let walker = ignore::WalkBuilder::new(root)
         .hidden(false)
         .require_git(false)
@@ -47,6 +57,10 @@ fn walk(
             continue;
         }
         if entry.metadata().map_or(true, |m| m.len() > max_file_bytes) {
+            continue;
+        }
+        if !allowed && secret(entry.path()) {
+            found.withheld += 1;
             continue;
         }
         let Ok(bytes) = std::fs::read(entry.path()) else {
@@ -91,8 +105,18 @@ pub(crate) async fn search(args: &FsSearchArgs, cx: &ExecContext<'_>) -> ToolOut
     let (max_matches, max_file_bytes) = (cx.limits.search_matches, cx.limits.search_file_bytes);
     let cancel = cx.cancel.clone();
     let walk_root = root.clone();
-    let found =
-        blocking(move || walk(&walk_root, &regex, max_matches, max_file_bytes, &cancel)).await;
+    let secret = cx.secret_files.clone();
+    let found = blocking(move || {
+        walk(
+            &walk_root,
+            &regex,
+            max_matches,
+            max_file_bytes,
+            &cancel,
+            &secret,
+        )
+    })
+    .await;
     let found = match found {
         Ok(found) if found.cancelled => return ToolOutput::cancelled(TOOL),
         Ok(found) => found,
@@ -115,11 +139,21 @@ pub(crate) async fn search(args: &FsSearchArgs, cx: &ExecContext<'_>) -> ToolOut
             "[fs_search: stopped at {max_matches} matches; narrow the pattern or the path]"
         ));
     }
+    if found.withheld > 0 {
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(&format!(
+            "[fs_search: {} files that hold secrets (.env files, keys, credentials) were not searched; read one with fs_read, which asks the user]",
+            found.withheld
+        ));
+    }
     let raw = json!({
         "path": root,
         "matches": found.matches.len(),
         "files_searched": found.files_searched,
         "truncated": found.truncated,
+        "withheld": found.withheld,
     });
     ToolOutput::completed(text, raw)
 }

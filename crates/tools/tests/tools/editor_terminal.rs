@@ -302,6 +302,7 @@ async fn a_confined_command_runs_in_the_editor_through_the_sandbox_helper() {
             limits: Limits::default(),
             progress: &ignore,
             secrets: &Secrets::default(),
+            secret_files: std::sync::Arc::new(|_| false),
         },
     )
     .await;

@@ -295,6 +295,36 @@ async fn fs_search_finds_lines_and_honours_gitignore() {
     assert_eq!(out.for_model, "fs_search: nope does not exist");
 }
 
+/// A search sweeps a folder, which the engine judges by the folder: files in it that
+/// hold secrets are left out (and said to be), so a search cannot read what `fs_read`
+/// would ask for. A search pointed at the secret itself was asked about, and reads it.
+#[tokio::test]
+async fn fs_search_leaves_out_files_that_hold_secrets() {
+    let dir = workspace();
+    put(dir.path(), ".env", "API_KEY=hunter2\n");
+    put(dir.path(), "deploy/id_rsa", "hunter2\n");
+    put(
+        dir.path(),
+        "config/credentials.json",
+        "{\"k\": \"hunter2\"}\n",
+    );
+    put(dir.path(), "src/main.rs", "// hunter2\n");
+    let out = run(dir.path(), "fs_search", json!({"pattern": "hunter2"})).await;
+    assert!(out.ok, "{}", out.for_model);
+    assert_eq!(
+        out.for_model,
+        "src/main.rs:1: // hunter2\n[fs_search: 3 files that hold secrets (.env files, keys, credentials) were not searched; read one with fs_read, which asks the user]"
+    );
+    assert_eq!(out.raw_output["withheld"], 3);
+    let out = run(
+        dir.path(),
+        "fs_search",
+        json!({"pattern": "hunter2", "path": ".env"}),
+    )
+    .await;
+    assert_eq!(out.for_model, ".env:1: API_KEY=hunter2\n");
+}
+
 #[tokio::test]
 async fn fs_delete_needs_recursive_for_directories() {
     let dir = workspace();

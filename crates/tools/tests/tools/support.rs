@@ -64,6 +64,7 @@ async fn execute_in(
             limits,
             progress: &ignore_progress,
             secrets,
+            secret_files: engine_secret_files(cwd),
         },
     )
     .await
@@ -113,6 +114,7 @@ pub async fn run_full(
             limits,
             progress,
             secrets: &Secrets::default(),
+            secret_files: engine_secret_files(cwd),
         },
     )
     .await
@@ -179,4 +181,11 @@ pub fn diff_of(content: &[warden_tools::Content]) -> Diff {
         },
         other => panic!("expected a diff, got {other:?}"),
     }
+}
+
+/// The files that hold secrets as a session classifies them: the policy engine's
+/// classification, in a workspace at `cwd`.
+pub fn engine_secret_files(cwd: &std::path::Path) -> warden_tools::SecretFiles {
+    let ctx = warden_permissions::Context::new(cwd);
+    std::sync::Arc::new(move |path| warden_permissions::holds_secrets(path, &ctx))
 }

@@ -311,6 +311,7 @@ async fn a_command_whose_sandbox_was_never_decided_does_not_run() {
                 limits: Limits::default(),
                 progress: &ignore,
                 secrets: &secrets,
+                secret_files: std::sync::Arc::new(|_| false),
             },
         )
         .await;
@@ -334,6 +335,7 @@ async fn a_command_whose_sandbox_was_never_decided_does_not_run() {
                 limits: Limits::default(),
                 progress: &ignore,
                 secrets: &secrets,
+                secret_files: std::sync::Arc::new(|_| false),
             },
         )
         .await;

@@ -1,6 +1,8 @@
 //! Command-bearing arguments: options and positions whose value is a command that the
 //! program runs (`git rebase -x CMD`, `git submodule foreach CMD`, `script -c CMD`,
-//! `ssh -o ProxyCommand=CMD`, ...), in one table for every program.
+//! ...), in one table. Programs with an option table (`options.rs`: ssh, scp, rsync,
+//! tar, sort, ...) have their command-running options there, with every spelling
+//! they accept; this table keeps positions and subcommands.
 //!
 //! The value goes to the nested analyser as a script of its own, and the segment takes
 //! the script's risk, so `git rebase -x 'rm -rf ~'` is as Critical as `rm -rf ~`. A
@@ -94,24 +96,6 @@ const TABLE: &[CommandArg] = &[
     arg("flock", None, &["-c", "--command"], Script),
     arg("sg", None, &["-c"], Script),
     arg("mosh", None, &["--server", "--ssh"], Script),
-    arg("ssh", None, &["-oProxyCommand", "-oLocalCommand"], Script),
-    arg("scp", None, &["-oProxyCommand", "-S"], Script),
-    arg("sftp", None, &["-oProxyCommand", "-S"], Script),
-    arg("rsync", None, &["-e", "--rsh", "--rsync-path"], Script),
-    arg(
-        "tar",
-        None,
-        &[
-            "--to-command",
-            "-I",
-            "--use-compress-program",
-            "--checkpoint-action=exec",
-            "--info-script",
-            "--new-volume-script",
-            "-F",
-        ],
-        Script,
-    ),
     arg("zip", None, &["-TT", "--unzip-command"], Script),
     arg("rg", None, &["--pre"], Program),
     arg(
@@ -126,7 +110,6 @@ const TABLE: &[CommandArg] = &[
         &["-x", "--exec", "-X", "--exec-batch"],
         RestPlusFile,
     ),
-    arg("sort", None, &["--compress-program"], Program),
     arg("bat", None, &["--pager"], Script),
     arg("batcat", None, &["--pager"], Script),
     arg("man", None, &["-P", "--pager"], Script),
@@ -555,8 +538,6 @@ mod tests {
             ("git", "difftool --extcmd=vimdiff", vec!["vimdiff"]),
             ("git", "filter-branch --tree-filter ls HEAD", vec!["ls"]),
             ("script", "-q -c ls /dev/null", vec!["ls"]),
-            ("ssh", "-o ProxyCommand=nc host", vec!["nc"]),
-            ("ssh", "-oProxyCommand=nc host", vec!["nc"]),
             ("parallel", "-j 4 gzip ::: a b", vec!["gzip"]),
             ("rg", "--pre cat x", vec!["cat file"]),
             ("script", "-qc ls", vec!["ls"]),

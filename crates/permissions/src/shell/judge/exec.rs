@@ -4,7 +4,9 @@
 use super::{Input, SHELLS, Stdin, Verdict, operands_of, package_tool};
 use crate::Risk;
 use crate::paths::FileOp;
+use crate::shell::options::Does;
 use crate::shell::provenance::{Provenance, is_stdin_path};
+use crate::shell::words::Word;
 
 /// Shells: `-c STRING` is analysed as a script; a script file cannot be read (High);
 /// reading the script from standard input is Critical after a download.
@@ -316,37 +318,25 @@ pub(super) fn watch(input: &Input<'_>) -> Verdict {
 /// script (one from a file, one Warden cannot read). `-i` writes its files.
 pub(super) fn sed(input: &Input<'_>) -> Verdict {
     let args = operands_of(input);
-    let mut scripts: Vec<&crate::shell::words::Word> = Vec::new();
-    {
-        let explicit = args.iter().any(|a| {
-            matches!(a.text.as_str(), "-e" | "-f" | "--expression" | "--file")
-                || a.text.starts_with("--expression=")
-                || a.text.starts_with("--file=")
-        });
-        let mut i = 0;
-        let mut first_operand = true;
-        while i < args.len() {
-            let a = &args[i];
-            i += 1;
-            if !a.dynamic && matches!(a.text.as_str(), "-e" | "--expression") {
-                if let Some(s) = args.get(i) {
-                    scripts.push(s);
-                }
-                i += 1;
-            } else if !a.dynamic && matches!(a.text.as_str(), "-l" | "--line-length") {
-                i += 1;
-            } else if !a.dynamic && a.text.starts_with('-') && a.text != "-" {
-            } else if first_operand && !explicit {
-                first_operand = false;
-                scripts.push(a);
-            }
+    // Options in every spelling sed accepts (`-ne SCRIPT`, `--expr=SCRIPT`, `-i.bak`),
+    // from the option table (`options.rs`).
+    let Some(parsed) = crate::shell::options::parse(input.program, &args) else {
+        return Verdict::new(
+            Risk::Medium,
+            "Runs sed, whose scripts can write files and run commands.",
+        );
+    };
+    let explicit: Vec<&Word> = parsed.values(Does::Text).collect();
+    let from_file = parsed.has(Does::TextFile);
+    // Without `-e` or `-f`, the first operand is the script.
+    let (scripts, files): (Vec<&Word>, &[Word]) = if explicit.is_empty() && !from_file {
+        match parsed.operands.split_first() {
+            Some((script, files)) => (vec![script], files),
+            None => (Vec::new(), &[]),
         }
-    }
-    let from_file = args.iter().any(|a| {
-        matches!(a.text.as_str(), "-f" | "--file")
-            || a.text.starts_with("--file=")
-            || a.text.starts_with("--expression=")
-    });
+    } else {
+        (explicit, &parsed.operands)
+    };
     let kind = if from_file || scripts.iter().any(|s| s.dynamic) {
         SedScript::Unknown
     } else {
@@ -356,15 +346,7 @@ pub(super) fn sed(input: &Input<'_>) -> Verdict {
             .max()
             .unwrap_or(SedScript::PrintOnly)
     };
-    let in_place = args.iter().any(|a| {
-        !a.dynamic
-            && (a.text.starts_with("-i")
-                || a.text.starts_with("--in-place")
-                || (a.text.starts_with('-') && !a.text.starts_with("--") && a.text.contains('i')))
-    });
-    let explicit_script = args
-        .iter()
-        .any(|a| matches!(a.text.as_str(), "-e" | "-f" | "--expression" | "--file"));
+    let in_place = parsed.has(Does::InPlace);
     let mut v = match kind {
         SedScript::PrintOnly => Verdict::new(
             Risk::Low,
@@ -379,36 +361,14 @@ pub(super) fn sed(input: &Input<'_>) -> Verdict {
             "Runs sed with a script that runs commands or writes files.",
         ),
     };
-    let mut operands = 0;
-    let mut i = 0;
-    while i < args.len() {
-        let a = &args[i];
-        i += 1;
-        if !a.dynamic
-            && matches!(
-                a.text.as_str(),
-                "-e" | "-f" | "--expression" | "--file" | "-l" | "-s"
-            )
-        {
-            if matches!(a.text.as_str(), "-e" | "-f" | "--expression" | "--file") {
-                i += 1;
-            }
-            continue;
-        }
-        if !a.dynamic && a.text.starts_with('-') && a.text != "-" {
-            continue;
-        }
-        operands += 1;
-        if operands == 1 && !explicit_script {
-            continue;
-        }
+    for file in files {
         v.word(
             if in_place {
                 FileOp::Write
             } else {
                 FileOp::Read
             },
-            a,
+            file,
             input,
         );
     }

@@ -4,96 +4,36 @@ use super::carried::{GitKey, git_config_key, git_value_script};
 use super::{Input, Verdict, normalized, split_flags, take_carried};
 use crate::Risk;
 use crate::paths::FileOp;
+use crate::shell::options::{self, Does, Found, GIT_CONFIG, GIT_GLOBALS};
 use crate::shell::words::Word;
 
 /// `git`: read-only subcommands are Low, changes to the repository Medium, discarding
 /// work or publishing High, rewriting a remote's history Critical.
 pub(super) fn git(input: &Input<'_>) -> Verdict {
-    let args = normalized("git", input.args);
-    // Global options left by the normal form before the subcommand.
-    let mut i = 0;
     let mut v = Verdict::new(Risk::Low, "");
-    // `git -C DIR` works in DIR (the normal form drops it): DIR is read like any
-    // folder, so `git -C ~/.ssh log` is judged as reading `~/.ssh`.
-    let mut k = 0;
-    while let Some(a) = input.args.get(k) {
-        if a.dynamic || !a.text.starts_with('-') {
-            break;
-        }
-        if a.text == "-C" {
-            if let Some(dir) = input.args.get(k + 1) {
-                v.word(FileOp::Read, dir, input);
-            }
-            k += 1;
-        }
-        k += 1;
+    // Global options, from the option table (`options.rs`): the first word that is
+    // not one is the subcommand.
+    let globals = options::parse_with(&GIT_GLOBALS, input.args);
+    for found in &globals.found {
+        global_option(&mut v, found, input);
     }
-    while i < args.len() && args[i].text.starts_with('-') && !args[i].dynamic {
-        match args[i].text.as_str() {
-            "-c" => {
-                match args.get(i + 1) {
-                    Some(kv) if !kv.dynamic => {
-                        let (key, value) = kv.text.split_once('=').unwrap_or((&kv.text, "true"));
-                        config_value(&mut v, key, value, "Runs git with");
-                    }
-                    _ => {
-                        v.opaque = true;
-                        v.raise(
-                            Risk::High,
-                            "Runs git with configuration only known at run time.",
-                        );
-                    }
-                }
-                i += 2;
-            }
-            "--exec-path" | "--config-env" => {
-                v.raise(Risk::High, "Runs git with configuration set on the command line, which can run any program.");
-                i += 2;
-            }
-            "--git-dir" | "--work-tree" | "--namespace" => {
-                v.raise(Risk::Medium, "Runs git on another repository or work tree.");
-                i += 2;
-            }
-            t if t.starts_with("--git-dir=") || t.starts_with("--work-tree=") => {
-                v.raise(Risk::Medium, "Runs git on another repository or work tree.");
-                i += 1;
-            }
-            "--version" | "--help" | "-h" => {
-                return Verdict::new(Risk::Low, "Asks git for its version or help.");
-            }
-            // Global options that change nothing git runs or where it looks (editors
-            // run `git --no-optional-locks status` constantly).
-            "--no-optional-locks"
-            | "--literal-pathspecs"
-            | "--glob-pathspecs"
-            | "--noglob-pathspecs"
-            | "--icase-pathspecs"
-            | "--no-replace-objects"
-            | "--no-advice"
-            | "--no-lazy-fetch"
-            | "-p"
-            | "--paginate"
-            | "-P"
-            | "--no-pager" => {
-                i += 1;
-            }
-            t if t.starts_with("--exec-path") || t.starts_with("--config-env") => {
-                v.raise(
-                    Risk::High,
-                    "Runs git with a program path set on the command line.",
-                );
-                i += 1;
-            }
-            other => {
-                v.raise(
-                    Risk::High,
-                    format!("Runs git with the option {other}, which Warden does not know."),
-                );
-                i += 1;
-            }
-        }
+    for other in &globals.unknown {
+        v.raise(
+            Risk::High,
+            format!("Runs git with the option {other}, which Warden does not know."),
+        );
     }
-    let Some(sub_word) = args.get(i) else {
+    let start = globals.stopped_at.unwrap_or(input.args.len());
+    let asks_version = globals
+        .found
+        .iter()
+        .any(|f| matches!(f.opt.short, Some("v" | "h")));
+    if asks_version {
+        v.raise(Risk::Low, "Asks git for its version or help.");
+        return v;
+    }
+    let args = normalized("git", &input.args[start..]);
+    let Some(sub_word) = args.first() else {
         v.raise(
             Risk::Low,
             "Runs git without a subcommand, which prints its help.",
@@ -112,8 +52,8 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
         return v;
     }
     let sub = sub_word.text.as_str();
-    take_carried(&mut v, "git", &args[i..]);
-    let rest = &args[i + 1..];
+    take_carried(&mut v, "git", &args);
+    let rest = &args[1..];
     let (flags, operands) = split_flags(rest);
     let has = |f: &str| {
         flags
@@ -138,7 +78,10 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
         }
     }
     secret_reads(&mut v, sub, &flags, &operands, rest, input);
-    v.secrets |= sub == "config" && dumps_config(&flags, &operands);
+    transports(&mut v, rest);
+    if sub == "clone" {
+        clone_settings(&mut v, rest);
+    }
     egress(&mut v, sub, &operands);
     let (risk, reason): (Risk, String) = match sub {
         "status" | "log" | "diff" | "show" | "rev-parse" | "ls-files" | "ls-tree" | "blame"
@@ -200,53 +143,7 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
             ),
             _ => (Risk::Medium, "Stashes or restores changes.".into()),
         },
-        "config" if dumps_config(&flags, &operands) => (
-            Risk::Medium,
-            "Prints git configuration that can hold tokens (in remote URLs, credential \
-             helpers and extra headers)."
-                .into(),
-        ),
-        "config" => {
-            if has("--get")
-                || has("--list")
-                || has("-l")
-                || has("--get-all")
-                || has("--get-regexp")
-                || operands.len() == 1
-            {
-                (Risk::Low, "Reads git configuration.".into())
-            } else if let Some(key) = operands
-                .first()
-                .filter(|k| k.dynamic || git_config_key(&k.text) != GitKey::Inert)
-            {
-                // The value runs later, whenever git needs it: the option is High,
-                // and the command it names is judged too.
-                if let Some(value) = operands.get(1) {
-                    if value.dynamic || key.dynamic {
-                        v.opaque = true;
-                    } else {
-                        config_value(&mut v, &key.text, &value.text, "Sets");
-                    }
-                }
-                (
-                    Risk::High,
-                    format!(
-                        "Sets the git option {}, which makes git run a program or read configuration from elsewhere later.",
-                        key.text
-                    ),
-                )
-            } else if has("--global") || has("--system") {
-                (
-                    Risk::High,
-                    "Changes the user's or the system's git configuration.".into(),
-                )
-            } else {
-                (
-                    Risk::Medium,
-                    "Changes the repository's git configuration.".into(),
-                )
-            }
-        }
+        "config" => config(&mut v, rest, input),
         "worktree" => match first_operand {
             Some("list") => (Risk::Low, "Lists git worktrees.".into()),
             _ => (Risk::Medium, "Changes git worktrees.".into()),
@@ -359,6 +256,80 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
     v
 }
 
+/// Judges one of git's global options.
+fn global_option(v: &mut Verdict, found: &Found, input: &Input<'_>) {
+    let name = found
+        .opt
+        .long
+        .first()
+        .copied()
+        .or(found.opt.short)
+        .unwrap_or("");
+    let Some(value) = &found.value else {
+        return;
+    };
+    match name {
+        // `git -c KEY=VALUE`: judged by the key.
+        "c" if value.dynamic => {
+            v.opaque = true;
+            v.raise(
+                Risk::High,
+                "Runs git with configuration only known at run time.",
+            );
+        }
+        "c" => {
+            let (key, val) = value.text.split_once('=').unwrap_or((&value.text, "true"));
+            config_value(v, key, val, "Runs git with");
+        }
+        // `--config-env=KEY=VARIABLE`: the value is a variable's, which Warden does
+        // not see here.
+        "config-env" => {
+            let key = value.text.split_once('=').map_or("", |(k, _)| k);
+            if value.dynamic || git_config_key(key) == GitKey::Runs {
+                v.opaque = true;
+                v.raise(
+                    Risk::High,
+                    format!(
+                        "Runs git with the setting {key} taken from an environment variable, a command Warden cannot read."
+                    ),
+                );
+            } else if git_config_key(key) == GitKey::Moves
+                || key.eq_ignore_ascii_case("core.hooksPath")
+            {
+                v.raise(
+                    Risk::High,
+                    format!("Runs git with the setting {key} taken from an environment variable, which moves where git reads configuration or programs."),
+                );
+            }
+        }
+        "exec-path" => v.raise(
+            Risk::High,
+            format!(
+                "Runs git with its programs taken from {}, which can run any program.",
+                value.text
+            ),
+        ),
+        "C" => v.word(FileOp::Read, value, input),
+        // Another repository's configuration and hooks run programs
+        // (`core.fsmonitor`, `core.pager`): outside the workspace, as any unknown
+        // program would.
+        _ if found.opt.does == Does::Reads => {
+            v.raise(Risk::Medium, "Runs git on another repository or work tree.");
+            v.word(FileOp::Read, value, input);
+            if value.dynamic || !input.resolve(&value.text).inside_workspace {
+                v.raise(
+                    Risk::High,
+                    format!(
+                        "Runs git on the repository or work tree {}, outside the workspace, whose configuration can make git run programs.",
+                        value.text
+                    ),
+                );
+            }
+        }
+        _ => {}
+    }
+}
+
 /// The files git's reading subcommands print: `REV:PATH` and `:PATH` blobs (`git show
 /// HEAD:.env`, `git cat-file -p HEAD:.env`), the paths after `--` of `log`, `diff`,
 /// `show` and `blame`, and every file below the folder for `git grep --no-index` or
@@ -414,24 +385,243 @@ fn secret_reads(
     }
 }
 
-/// Whether `git config` prints configuration that can hold tokens: a listing, a
-/// pattern of keys, or one of the keys that hold them (`remote.*.url`,
-/// `credential.*`, `http.*.extraheader`, `url.*`).
-fn dumps_config(flags: &[String], operands: &[Word]) -> bool {
-    let listing = flags.iter().any(|f| {
-        matches!(
-            f.as_str(),
-            "--list" | "-l" | "--get-regexp" | "--show-origin" | "--show-scope"
-        )
-    });
-    let reads = flags
-        .iter()
-        .any(|f| matches!(f.as_str(), "--get" | "--get-all" | "--get-urlmatch"))
-        || operands.len() == 1;
+/// `git config`, in both grammars (`git config --get KEY`, `git config get KEY`), its
+/// options read from the option table (`options.rs`): reading a key is Low, printing
+/// keys that can hold tokens Medium, setting a key that runs a program High with the
+/// program judged as a script, and `-f FILE` is judged as a read or a write of FILE.
+fn config(v: &mut Verdict, rest: &[Word], input: &Input<'_>) -> (Risk, String) {
+    let parsed = options::parse_with(&GIT_CONFIG, rest);
+    let has = |long: &str| parsed.given(long);
+    let mut operands: &[Word] = &parsed.operands;
+    let verb = operands
+        .first()
+        .filter(|w| !w.dynamic)
+        .map(|w| w.text.as_str())
+        .filter(|t| {
+            matches!(
+                *t,
+                "list" | "get" | "set" | "unset" | "rename-section" | "remove-section" | "edit"
+            )
+        });
+    if verb.is_some() {
+        operands = &operands[1..];
+    }
+    let changes = matches!(
+        verb,
+        Some("set" | "unset" | "rename-section" | "remove-section")
+    ) || [
+        "add",
+        "replace-all",
+        "unset",
+        "unset-all",
+        "rename-section",
+        "remove-section",
+    ]
+    .iter()
+    .any(|l| has(l));
+    let listing = verb == Some("list")
+        || ["list", "get-regexp", "show-origin", "show-scope"]
+            .iter()
+            .any(|l| has(l));
+    let reading = !changes
+        && (verb == Some("get")
+            || [
+                "get",
+                "get-all",
+                "get-urlmatch",
+                "get-color",
+                "get-colorbool",
+            ]
+            .iter()
+            .any(|l| has(l))
+            || (verb.is_none() && operands.len() == 1));
+    let editing = verb == Some("edit") || has("edit");
+    if let Some(file) = parsed.value_of("file") {
+        let op = if listing || reading {
+            FileOp::Read
+        } else {
+            FileOp::Write
+        };
+        v.word(op, file, input);
+    }
     let token_key = operands
         .first()
         .is_some_and(|k| k.dynamic || holds_token(&k.text.to_ascii_lowercase()));
-    listing || (reads && token_key)
+    if !changes && (listing || (reading && token_key)) {
+        v.secrets = true;
+        return (
+            Risk::Medium,
+            "Prints git configuration that can hold tokens (in remote URLs, credential \
+             helpers and extra headers)."
+                .into(),
+        );
+    }
+    if editing {
+        return (
+            Risk::Medium,
+            "Opens git configuration in an editor, the program git is set to run.".into(),
+        );
+    }
+    if listing || reading {
+        return (Risk::Low, "Reads git configuration.".into());
+    }
+    let unsets = matches!(verb, Some("unset" | "remove-section"))
+        || ["unset", "unset-all", "remove-section"]
+            .iter()
+            .any(|l| has(l));
+    if unsets && !has("global") && !has("system") {
+        return (Risk::Medium, "Removes git configuration.".into());
+    }
+    let key = operands.first();
+    if let Some(key) = key.filter(|k| k.dynamic || git_config_key(&k.text) != GitKey::Inert) {
+        // The value runs later, whenever git needs it: the option is High, and the
+        // command it names is judged too.
+        if let Some(value) = operands.get(1) {
+            if value.dynamic || key.dynamic {
+                v.opaque = true;
+            } else {
+                config_value(v, &key.text, &value.text, "Sets");
+            }
+        }
+        return (
+            Risk::High,
+            format!(
+                "Sets the git option {}, which makes git run a program or read configuration from elsewhere later.",
+                key.text
+            ),
+        );
+    }
+    if let (Some(key), Some(value)) = (key, operands.get(1)) {
+        config_value(v, &key.text, &value.text, "Sets");
+    }
+    if has("global") || has("system") {
+        (
+            Risk::High,
+            "Changes the user's or the system's git configuration.".into(),
+        )
+    } else {
+        (
+            Risk::Medium,
+            "Changes the repository's git configuration.".into(),
+        )
+    }
+}
+
+/// `git clone -c KEY=VALUE` (`--config`) writes the setting into the new repository
+/// before its checkout, which runs what it names; `--template=DIR` copies DIR's hooks
+/// into it, which run on the checkout.
+fn clone_settings(v: &mut Verdict, rest: &[Word]) {
+    let mut i = 0;
+    while let Some(word) = rest.get(i) {
+        i += 1;
+        let t = word.text.as_str();
+        let setting = match t {
+            "-c" | "--config" => rest.get(i).inspect(|_| i += 1).cloned(),
+            _ => t.strip_prefix("--config=").map(Word::literal),
+        };
+        if let Some(setting) = setting {
+            if setting.dynamic {
+                v.opaque = true;
+                v.raise(
+                    Risk::High,
+                    "Clones with configuration only known at run time.",
+                );
+            } else {
+                let (key, value) = setting
+                    .text
+                    .split_once('=')
+                    .unwrap_or((&setting.text, "true"));
+                config_value(v, key, value, "Clones with");
+            }
+        } else if t == "--template" || t.starts_with("--template=") {
+            v.raise(
+                Risk::High,
+                "Clones with a template folder, whose hooks git copies into the repository and runs.",
+            );
+        }
+    }
+}
+
+/// Remote URLs of the form `TRANSPORT::ADDRESS` make git run the program
+/// `git-remote-TRANSPORT`; the `ext::` transport runs the command written in the
+/// address (`git ls-remote 'ext::sh -c touch% p'` runs `sh -c 'touch p'` when
+/// `protocol.ext.allow` lets it). Every operand and option value is looked at: the
+/// command is judged as a script, and any such URL is High.
+fn transports(v: &mut Verdict, rest: &[Word]) {
+    for word in rest {
+        if word.dynamic {
+            continue;
+        }
+        let value = word
+            .text
+            .strip_prefix("--")
+            .and_then(|t| t.split_once('=').map(|(_, v)| v))
+            .unwrap_or(&word.text);
+        let Some((transport, address)) = remote_helper(value) else {
+            continue;
+        };
+        if transport.eq_ignore_ascii_case("ext") {
+            v.raise(
+                Risk::High,
+                format!("Uses git's ext:: transport, which runs the command {address}."),
+            );
+            v.scripts.push(ext_command(address));
+        } else {
+            v.raise(
+                Risk::High,
+                format!(
+                    "Uses the git transport {transport}::, which runs the program git-remote-{transport}."
+                ),
+            );
+        }
+    }
+}
+
+/// `TRANSPORT::ADDRESS` (git's remote-helper syntax): the transport and the address.
+fn remote_helper(url: &str) -> Option<(&str, &str)> {
+    let (transport, address) = url.split_once("::")?;
+    let named = transport.starts_with(|c: char| c.is_ascii_alphabetic())
+        && transport
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '.' | '-'));
+    named.then_some((transport, address))
+}
+
+/// The command of an `ext::` address as a shell script: git splits it at blanks,
+/// `% ` is a blank inside a word, `%%` a percent sign, and `%s`/`%S` the service git
+/// runs (`git-upload-pack`); `%G` and `%V` add nothing to the command.
+fn ext_command(address: &str) -> String {
+    let mut words: Vec<String> = vec![String::new()];
+    let mut chars = address.chars();
+    while let Some(c) = chars.next() {
+        let last = words.len() - 1;
+        match c {
+            '%' => match chars.next() {
+                Some(' ') => words[last].push(' '),
+                Some('%') => words[last].push('%'),
+                Some('s') => words[last].push_str("upload-pack"),
+                Some('S') => words[last].push_str("git-upload-pack"),
+                Some('G' | 'V') => {
+                    // `%G`/`%V` only pass their value as the next word, to git's
+                    // own protocol.
+                    let _ = chars.by_ref().take_while(|c| *c != ' ').count();
+                }
+                Some(other) => {
+                    words[last].push('%');
+                    words[last].push(other);
+                }
+                None => words[last].push('%'),
+            },
+            ' ' => words.push(String::new()),
+            _ => words[last].push(c),
+        }
+    }
+    words
+        .iter()
+        .filter(|w| !w.is_empty())
+        .map(|w| super::carried::quote(w))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Git configuration keys whose values can carry a token.
@@ -507,6 +697,17 @@ fn config_value(v: &mut Verdict, key: &str, value: &str, verb: &str) {
             );
         }
         return;
+    }
+    if let Some((transport, address)) = remote_helper(value) {
+        v.raise(
+            Risk::High,
+            format!(
+                "{verb} the git option {key} to a URL with the transport {transport}::, which runs a program when git uses it."
+            ),
+        );
+        if transport.eq_ignore_ascii_case("ext") {
+            v.scripts.push(ext_command(address));
+        }
     }
     match git_config_key(key) {
         GitKey::Runs => {

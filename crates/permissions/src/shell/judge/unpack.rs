@@ -5,57 +5,51 @@
 use super::{Input, Verdict};
 use crate::Risk;
 use crate::paths::FileOp;
+use crate::shell::options;
 use crate::shell::words::Word;
 
 /// `tar`: listing reads the archive (Low); creating writes it; extracting writes an
 /// unknown set of files into the folder given by `-C` (or the shell's folder), which
 /// is at least Medium however harmless the folder. Options that run programs
-/// (`--to-command`, `-I`, ...) are judged by the carried-command table.
+/// (`--to-command`, `-I`, ...) are judged from the option table (`options.rs`).
 pub(super) fn tar(input: &Input<'_>) -> Verdict {
     let args = input.args;
-    // The first word may be bundled letters without a dash (`tar xzf a.tgz`).
+    // The first word may be bundled letters without a dash (`tar xzf a.tgz`), the old
+    // form: its letters are options, and `f` takes the next word.
     let bundle = args
         .first()
         .filter(|a| !a.dynamic && !a.text.starts_with('-'))
         .map(|a| a.text.clone());
-    let letters: String = bundle
-        .iter()
-        .cloned()
-        .chain(
-            args.iter()
-                .filter(|a| !a.dynamic && a.text.starts_with('-') && !a.text.starts_with("--"))
-                .map(|a| a.text[1..].to_owned()),
-        )
-        .collect();
-    let long = |names: &[&str]| args.iter().any(|a| names.contains(&a.text.as_str()));
-    let extract = letters.contains('x') || long(&["--extract", "--get"]);
-    let create = letters.contains(['c', 'r', 'u', 'A'])
-        || long(&[
-            "--create",
-            "--append",
-            "--update",
-            "--concatenate",
-            "--delete",
-        ]);
-    let list = letters.contains('t') || long(&["--list"]);
-    // The archive: `-f FILE`, `--file=FILE`, or the word after a bundle with `f`.
-    let archive = archive_of(args, bundle.as_deref());
+    let dashed: Vec<Word> = match &bundle {
+        Some(b) => std::iter::once(Word::literal(format!("-{b}")))
+            .chain(args[1..].iter().cloned())
+            .collect(),
+        None => args.to_vec(),
+    };
+    // Every other spelling (`--ext`, `--dir=D`, `-C~`, `-xvzf`) from the option table.
+    let parsed = options::parse(input.program, &dashed).unwrap_or_default();
+    let given = |long: &str| parsed.given(long);
+    let extract = given("extract") || given("get");
+    let create = [
+        "create",
+        "append",
+        "update",
+        "catenate",
+        "concatenate",
+        "delete",
+    ]
+    .iter()
+    .any(|l| given(l));
+    let list = given("list");
+    let archive = parsed.value_of("file").cloned();
+    let folder = parsed.value_of("directory").cloned();
+    let into_option = given("directory");
     let mut v = if extract {
         let mut v = Verdict::new(
             Risk::Medium,
             "Runs tar to extract an archive, which writes files whose names are in the \
              archive, unknown to Warden.",
         );
-        let into_option = args.iter().any(|a| {
-            matches!(a.text.as_str(), "-C" | "--directory") || a.text.starts_with("--directory=")
-        });
-        let folder = args
-            .iter()
-            .enumerate()
-            .find_map(|(i, a)| match a.text.as_str() {
-                "-C" | "--directory" => args.get(i + 1).cloned(),
-                t => t.strip_prefix("--directory=").map(Word::literal),
-            });
         if !into_option {
             // The folder written into; `-C DIR` is judged by the writing options.
             v.word(FileOp::Write, &Word::literal("."), input);
@@ -88,23 +82,6 @@ pub(super) fn tar(input: &Input<'_>) -> Verdict {
         v.word(op, &file, input);
     }
     v
-}
-
-fn archive_of(args: &[Word], bundle: Option<&str>) -> Option<Word> {
-    for (i, a) in args.iter().enumerate() {
-        if a.dynamic {
-            continue;
-        }
-        if let Some(f) = a.text.strip_prefix("--file=") {
-            return Some(Word::literal(f));
-        }
-        let bundled_f = (i == 0 && bundle.is_some_and(|b| b.contains('f')))
-            || (a.text.starts_with('-') && !a.text.starts_with("--") && a.text.ends_with('f'));
-        if a.text == "--file" || bundled_f {
-            return args.get(i + 1).cloned();
-        }
-    }
-    None
 }
 
 /// `patch [FILE [PATCHFILE]]`: the file is written; without one, the patch names the

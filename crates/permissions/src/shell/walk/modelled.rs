@@ -505,6 +505,58 @@ fn plain_set(texts: &[&str]) -> bool {
     true
 }
 
+/// Where the grammar read a node differently from bash, so the walk would judge
+/// another command than bash runs: tree-sitter-bash joins a line that starts with a
+/// backslash to the line before it (`echo a` + newline + `\\rm -rf ~` became one
+/// `echo` with three arguments), and takes such a line after a here-document's
+/// operator as part of the command instead of the body (`cat <<EOF | sh` +
+/// newline + `\\rm -rf ~`). The line was then not read: `None` when it was.
+pub(super) fn misread(node: Node<'_>, src: &str) -> Option<&'static str> {
+    if !matches!(node.kind(), "command" | "heredoc_redirect" | "word") {
+        return None;
+    }
+    let mut cursor = node.walk();
+    let children: Vec<Node<'_>> = node.children(&mut cursor).collect();
+    match node.kind() {
+        // Bash ends a simple command at a newline that no backslash escapes, and no
+        // unquoted word holds one (the grammar puts it at the start of the next word).
+        "command" => children.windows(2).any(|w| {
+            let gap = src.get(w[0].end_byte()..w[1].start_byte()).unwrap_or("");
+            unescaped_newline(gap)
+        }),
+        "word" => unescaped_newline(words::text(node, src)),
+        // A here-document's body starts on the line after its operator: nothing but
+        // the body and the delimiter may reach past that line's end.
+        "heredoc_redirect" => {
+            let line_end = children
+                .iter()
+                .find(|c| c.kind() == "heredoc_start")
+                .and_then(|c| {
+                    src.get(c.end_byte()..)?
+                        .find('\n')
+                        .map(|i| c.end_byte() + i)
+                });
+            line_end.is_some_and(|end| {
+                children.iter().any(|c| {
+                    !matches!(c.kind(), "heredoc_body" | "heredoc_end" | "heredoc_content")
+                        && c.end_byte() > end
+                })
+            })
+        }
+        _ => false,
+    }
+    .then_some("a line that starts with a backslash, joining it to another line")
+}
+
+/// A newline in `gap` (text between two words) that is not a backslash-newline.
+fn unescaped_newline(gap: &str) -> bool {
+    let bytes = gap.as_bytes();
+    bytes
+        .iter()
+        .enumerate()
+        .any(|(i, b)| *b == b'\n' && (i == 0 || bytes[i - 1] != b'\\'))
+}
+
 impl Walker<'_> {
     /// Raises the line to at least Medium because of `construct` (once per construct):
     /// a segment of its own, so the explanation says what was not modelled and no

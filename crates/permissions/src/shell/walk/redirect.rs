@@ -19,6 +19,9 @@ pub(super) enum Effect {
     /// Input read from a numbered file descriptor (`<&3`), which may be a socket the
     /// line opened.
     ReadFd,
+    /// The body of a here-document whose delimiter is unquoted, as a script
+    /// (`: "BODY"`): its substitutions run in this shell before the command reads it.
+    Expands(String),
     /// A here-document or here-string that expands a variable that may hold a secret
     /// (`<<< "$GITHUB_TOKEN"`): the command is given it, and usually prints it.
     SecretExpansion(String),
@@ -40,12 +43,22 @@ impl Walker<'_> {
         let has_files = effects.iter().any(|e| {
             matches!(
                 e,
-                Effect::Write(_) | Effect::Read(_) | Effect::SecretExpansion(_) | Effect::ReadFd
+                Effect::Write(_)
+                    | Effect::Read(_)
+                    | Effect::SecretExpansion(_)
+                    | Effect::ReadFd
+                    | Effect::Expands(_)
             )
         });
         if has_files {
             self.apply_effects(&effects, &mut seg);
+            let index = self.segments.len();
             self.push(seg);
+            for effect in &effects {
+                if let Effect::Expands(script) = effect {
+                    self.nested(index, script, level);
+                }
+            }
         }
     }
 
@@ -125,6 +138,17 @@ impl Walker<'_> {
                 {
                     body_text = Some(full.to_string());
                 }
+                // An unquoted delimiter: bash expands the body first (the grammar
+                // leaves some of it out, a backquoted command and a line that starts
+                // with a backslash among them). What the command reads is the
+                // expanded text, only known at run time when a substitution or an
+                // unknown variable is in it; the substitutions are judged as a script.
+                if expands && let Some(body) = body_text.take() {
+                    if body.contains(['$', '`']) {
+                        out.push(Effect::Expands(words::heredoc_as_word(&body)));
+                    }
+                    body_text = words::expand_heredoc(&body, self.scope());
+                }
                 out.push(Effect::Stdin(body_text));
             }
             "herestring_redirect" => {
@@ -160,7 +184,7 @@ impl Walker<'_> {
                 }
                 Effect::Write(w) => (FileOp::Write, w),
                 Effect::Read(w) => (FileOp::Read, w),
-                Effect::Stdin(_) | Effect::ReadFd => continue,
+                Effect::Stdin(_) | Effect::ReadFd | Effect::Expands(_) => continue,
                 Effect::SecretExpansion(name) => {
                     raise(
                         seg,
