@@ -1,6 +1,7 @@
 //! The risk of one simple command, from its program and arguments.
 
 mod carried;
+mod download;
 mod environ;
 mod exec;
 mod files;

@@ -71,36 +71,7 @@ pub(super) fn network(input: &Input<'_>) -> Verdict {
     if matches!(p, "rsync" | "scp") {
         copy_destination(&mut v, input);
     }
-    let mut i = 0;
-    while i < args.len() {
-        let a = &args[i];
-        i += 1;
-        let output = match (p, a.text.as_str()) {
-            ("curl", "-o" | "--output") | ("wget", "-O" | "--output-document") => {
-                args.get(i).cloned().inspect(|_| i += 1)
-            }
-            ("curl", t) if t.starts_with("-o") && t.len() > 2 => Some(Word {
-                text: t[2..].to_string(),
-                dynamic: a.dynamic,
-            }),
-            ("wget", t) if t.starts_with("-O") && t.len() > 2 => Some(Word {
-                text: t[2..].to_string(),
-                dynamic: a.dynamic,
-            }),
-            ("wget", t) if t.starts_with("--output-document=") => Some(Word {
-                text: t["--output-document=".len()..].to_string(),
-                dynamic: a.dynamic,
-            }),
-            ("curl", t) if t.starts_with("--output=") => Some(Word {
-                text: t["--output=".len()..].to_string(),
-                dynamic: a.dynamic,
-            }),
-            _ => None,
-        };
-        if let Some(target) = output.filter(|t| t.text != "-") {
-            v.word(FileOp::Write, &target, input);
-        }
-    }
+    super::download::writes(&mut v, input);
     v
 }
 
