@@ -508,3 +508,139 @@ fn doctor_prints_what_the_system_supports() {
         assert!(text.contains(expected), "{expected:?} missing in:\n{text}");
     }
 }
+
+/// What the key file of the MCP test holds: no PEM armour (which a redactor might
+/// recognise), so only confinement can keep it from the wire.
+const MCP_KEY_MARKER: &str = "warden-mcp-key-marker-8d2f61c4e0";
+/// A readable file beside it, so the test also shows the server reads files and its
+/// results reach the model.
+const MCP_NOTES_MARKER: &str = "warden-mcp-notes-marker-3a9b7e15";
+
+/// A stdio MCP server runs confined: a tool of it that reads `~/.ssh/id_ed25519` fails,
+/// even once the user allowed the call, and no byte of the key reaches the server's result, the model (the next request of
+/// the OpenAI-compatible backend) or the client; a file the sandbox does not hide is
+/// read as usual.
+#[test]
+fn an_mcp_server_that_reads_a_key_gets_nothing_onto_the_wire() {
+    use warden_model::testing::{Reply, Server, call_delta, done, finish, text_chunk};
+
+    let (uid, gid) = unprivileged();
+    let home_dir = fake_home(uid, gid);
+    let home = home_dir.path().to_path_buf();
+    let key = home.join(".ssh/id_ed25519");
+    std::fs::write(&key, format!("{MCP_KEY_MARKER}\n")).expect("the key");
+    let notes = home.join("notes.txt");
+    std::fs::write(&notes, format!("{MCP_NOTES_MARKER}\n")).expect("the notes");
+    chown_tree(&home, uid, gid);
+    let read = |index: u32, id: &str, path: &Path| {
+        let arguments = json!({ "path": path.display().to_string() }).to_string();
+        call_delta(index, Some(id), Some("mcp__t__read_file"), &arguments)
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("a runtime for the model server");
+    let model = runtime.block_on(Server::start(vec![
+        Reply::Sse(vec![
+            read(0, "call_key", &key),
+            read(1, "call_notes", &notes),
+            finish("tool_calls"),
+            done(),
+        ]),
+        Reply::Sse(vec![text_chunk("Done."), finish("stop"), done()]),
+    ]));
+    let mut client = Client::spawn_with(
+        &Spawn::default()
+            .user(uid, gid)
+            .env("HOME", home.display().to_string())
+            .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+            .env("USER", USER)
+            .env("WARDEN_MODEL", "openai:test-model")
+            .env("OPENAI_BASE_URL", model.base_url())
+            .env("OPENAI_API_KEY", "sk-e2e-sandbox-mcp-0123456789"),
+    );
+    std::fs::write(
+        client.process().home().join("policy.toml"),
+        "[[rule]]\ntool = \"mcp__t__*\"\ndecision = \"allow\"\n",
+    )
+    .expect("the user's policy");
+    // The engine sees the key's path in the arguments and asks (Critical): the user
+    // allows it, and the kernel still keeps the key from the server.
+    client.on_request(|request| {
+        if request["method"] == "session/request_permission" {
+            Answer::Result(json!({"outcome": {"outcome": "selected", "optionId": "allow-once"}}))
+        } else {
+            Answer::Error {
+                code: -32601,
+                message: "not offered".to_owned(),
+            }
+        }
+    });
+    client.initialize();
+    let cwd = client.process().project().display().to_string();
+    let server = json!({
+        "name": "t",
+        "command": super::mcp::server_binary().display().to_string(),
+        "args": ["good"],
+        "env": [],
+    });
+    let created = client.request_ok("session/new", json!({"cwd": cwd, "mcpServers": [server]}));
+    client.commands_update();
+    let session = created["sessionId"]
+        .as_str()
+        .expect("a session id")
+        .to_owned();
+    let result = client.prompt(&session, "read the key");
+    assert_eq!(result["stopReason"], "end_turn", "{result}");
+
+    let requests = model.requests();
+    assert_eq!(requests.len(), 2, "{requests:?}");
+    let messages = requests[1].body["messages"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let result_of = |id: &str| {
+        messages
+            .iter()
+            .find(|m| m["role"] == "tool" && m["tool_call_id"] == id)
+            .and_then(|m| m["content"].as_str())
+            .unwrap_or_else(|| panic!("no result for {id}: {messages:?}"))
+            .to_owned()
+    };
+    // The server ran (confined) and read what the sandbox does not hide.
+    assert!(
+        result_of("call_notes").contains(MCP_NOTES_MARKER),
+        "{}",
+        result_of("call_notes")
+    );
+    // The key's read failed in the server.
+    let key_result = result_of("call_key");
+    assert!(key_result.contains("cannot read"), "{key_result}");
+    for (what, text) in [
+        (
+            "the next request to the model",
+            requests[1].body.to_string(),
+        ),
+        (
+            "what Warden wrote to the client",
+            client
+                .transcript()
+                .iter()
+                .map(|e| e.text.clone())
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ),
+    ] {
+        assert!(
+            !text.contains(MCP_KEY_MARKER),
+            "a key byte reached {what}: {text}"
+        );
+    }
+    // The key is untouched on disk: the server was kept from it, not the file from
+    // the test.
+    assert_eq!(
+        std::fs::read_to_string(&key).ok(),
+        Some(format!("{MCP_KEY_MARKER}\n"))
+    );
+}
