@@ -116,15 +116,20 @@ struct Sandboxed {
 
 impl Sandboxed {
     fn start(uid: u32, gid: u32) -> Sandboxed {
+        Sandboxed::start_with(uid, gid, |spawn, _| spawn)
+    }
+
+    /// Like [`Sandboxed::start`], with more of Warden's environment (given the
+    /// folder Warden's temporary folder will be in).
+    fn start_with(uid: u32, gid: u32, more: impl FnOnce(Spawn, &Path) -> Spawn) -> Sandboxed {
         let home_dir = fake_home(uid, gid);
         let home = home_dir.path().to_path_buf();
-        let mut client = Client::spawn_with(
-            &Spawn::default()
-                .user(uid, gid)
-                .env("HOME", home.display().to_string())
-                .env("PATH", "/usr/local/bin:/usr/bin:/bin")
-                .env("USER", USER),
-        );
+        let spawn = Spawn::default()
+            .user(uid, gid)
+            .env("HOME", home.display().to_string())
+            .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+            .env("USER", USER);
+        let mut client = Client::spawn_with(&more(spawn, &home));
         client.on_request(|request| {
             if request["method"] == "session/request_permission" {
                 Answer::Result(
@@ -643,4 +648,51 @@ fn an_mcp_server_that_reads_a_key_gets_nothing_onto_the_wire() {
         std::fs::read_to_string(&key).ok(),
         Some(format!("{MCP_KEY_MARKER}\n"))
     );
+}
+
+/// A `cargo build` of a small crate (no dependencies, offline) runs unasked inside the
+/// sandbox as the unprivileged user (Cargo and rustc from the system), and its program
+/// runs; the home folder stays as it was.
+#[test]
+fn a_cargo_build_of_a_small_crate_succeeds_inside_the_sandbox() {
+    let (uid, gid) = unprivileged();
+    // The test's own Cargo settings (a shared target folder) are not the user's: the
+    // crate builds into its own `target/`.
+    let mut s = Sandboxed::start_with(uid, gid, |spawn, _| {
+        spawn
+            .env("CARGO_TARGET_DIR", "target")
+            .env("CARGO_INCREMENTAL", "0")
+    });
+    let project = s.project();
+    std::fs::create_dir_all(project.join("src")).expect("mkdir");
+    std::fs::write(
+        project.join("Cargo.toml"),
+        "[package]\nname = \"hello\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n",
+    )
+    .expect("write");
+    std::fs::write(
+        project.join("src/main.rs"),
+        "fn main() {\n    println!(\"built inside the sandbox\");\n}\n",
+    )
+    .expect("write");
+    chown_tree(&project, uid, gid);
+    let home_before = snapshot(&s.home);
+    // One after the other: the calls of one batch run at once.
+    let mut runs = s.run(&[("cargo build --offline", Some(300))]);
+    runs.extend(s.run(&[("./target/debug/hello", None)]));
+    assert!(
+        s.asked().is_empty(),
+        "the build was asked: {:#?}",
+        s.asked()
+    );
+    for run in &runs {
+        assert_eq!(run["status"], "completed", "{run:#}");
+    }
+    assert!(
+        text_of(&runs[1]).contains("built inside the sandbox"),
+        "{:#}",
+        runs[1]
+    );
+    assert!(project.join("target/debug/hello").is_file());
+    assert_eq!(snapshot(&s.home), home_before, "the home folder changed");
 }
