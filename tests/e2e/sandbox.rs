@@ -696,3 +696,73 @@ fn a_cargo_build_of_a_small_crate_succeeds_inside_the_sandbox() {
     assert!(project.join("target/debug/hello").is_file());
     assert_eq!(snapshot(&s.home), home_before, "the home folder changed");
 }
+
+/// What broke: a protected entry of the workspace that did not exist when the command
+/// started was not bound read-only, so a command could create a Git hook (in a
+/// repository without a hooks folder), a `.vscode/tasks.json` or a
+/// `.cargo/config.toml`, each of which runs code later, outside the sandbox. The
+/// hooks folder is now reserved (created empty, then bound read-only) and the
+/// configuration folders are protected whole; Git itself still writes `.git`.
+#[test]
+fn missing_protected_files_could_be_created_inside_the_sandbox() {
+    let (uid, gid) = unprivileged();
+    let mut s = Sandboxed::start(uid, gid);
+    let project = s.project();
+    let git = Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(&project)
+        .status()
+        .expect("git init");
+    assert!(git.success());
+    std::fs::remove_dir_all(project.join(".git/hooks")).expect("no hooks folder");
+    std::fs::create_dir_all(project.join(".vscode")).expect("mkdir");
+    std::fs::create_dir_all(project.join(".cargo")).expect("mkdir");
+    std::fs::write(project.join("notes.txt"), "hello\n").expect("write");
+    chown_tree(&project, uid, gid);
+    let write = |path: &str| {
+        format!(
+            "python3 -c \"import os; os.makedirs(os.path.dirname('{path}'), exist_ok=True); open('{path}', 'w').write('#!/bin/sh\\ntouch /tmp/pwned\\n')\""
+        )
+    };
+    let commands = [
+        write(".git/hooks/pre-commit"),
+        write(".vscode/tasks.json"),
+        write(".cargo/config.toml"),
+    ];
+    let mut runs = s.run(
+        &commands
+            .iter()
+            .map(|c| (c.as_str(), None))
+            .collect::<Vec<_>>(),
+    );
+    runs.extend(s.run(&[("git add notes.txt", None)]));
+    assert!(
+        s.asked().is_empty(),
+        "these ran unasked in auto-approve: {:#?}",
+        s.asked()
+    );
+    for (command, run) in commands.iter().zip(&runs) {
+        assert_eq!(run["status"], "failed", "{command}: {run:#}");
+        // Refused by the read-only mount, not failing for another reason.
+        assert!(
+            text_of(run).contains("Read-only file system"),
+            "{command}: {run:#}"
+        );
+    }
+    for created in [
+        ".git/hooks/pre-commit",
+        ".vscode/tasks.json",
+        ".cargo/config.toml",
+    ] {
+        assert!(
+            !project.join(created).exists(),
+            "{created} was created inside the sandbox"
+        );
+    }
+    // The reserved hooks folder is there, empty; Git still writes its index.
+    let hooks: Vec<_> = std::fs::read_dir(project.join(".git/hooks"))
+        .expect("the reserved hooks folder")
+        .collect();
+    assert!(hooks.is_empty(), "{hooks:?}");
+    assert_eq!(runs[3]["status"], "completed", "{:#}", runs[3]);
+}
