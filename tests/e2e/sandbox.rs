@@ -4,8 +4,10 @@
 //! reading of the command line can see) that write the home folder, delete outside the
 //! workspace, read an SSH key and send it to a local TCP listener, send to a local UDP
 //! one, or fork without end. The home folder stays byte-identical, no key byte reaches
-//! the wire, no listener is reached and no process is left behind. Ordinary work still
-//! runs unasked and succeeds inside the sandbox.
+//! the wire, no listener is reached and no process is left behind. A stdio MCP server
+//! that reads a key gets nothing onto the wire, protected files that do not exist yet
+//! cannot be created, and ordinary work (a `cargo build` included) still runs unasked
+//! and succeeds inside the sandbox.
 //!
 //! These tests need root (to create and become the unprivileged user) and a kernel
 //! with Landlock, seccomp and user namespaces: without them they fail, never skip.
