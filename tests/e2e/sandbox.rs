@@ -4,8 +4,10 @@
 //! reading of the command line can see) that write the home folder, delete outside the
 //! workspace, read an SSH key and send it to a local TCP listener, send to a local UDP
 //! one, or fork without end. The home folder stays byte-identical, no key byte reaches
-//! the wire, no listener is reached and no process is left behind. Ordinary work still
-//! runs unasked and succeeds inside the sandbox.
+//! the wire, no listener is reached and no process is left behind. A stdio MCP server
+//! that reads a key gets nothing onto the wire, protected files that do not exist yet
+//! cannot be created, and ordinary work (a `cargo build` included) still runs unasked
+//! and succeeds inside the sandbox.
 //!
 //! These tests need root (to create and become the unprivileged user) and a kernel
 //! with Landlock, seccomp and user namespaces: without them they fail, never skip.
@@ -116,15 +118,20 @@ struct Sandboxed {
 
 impl Sandboxed {
     fn start(uid: u32, gid: u32) -> Sandboxed {
+        Sandboxed::start_with(uid, gid, |spawn, _| spawn)
+    }
+
+    /// Like [`Sandboxed::start`], with more of Warden's environment (given the
+    /// folder Warden's temporary folder will be in).
+    fn start_with(uid: u32, gid: u32, more: impl FnOnce(Spawn, &Path) -> Spawn) -> Sandboxed {
         let home_dir = fake_home(uid, gid);
         let home = home_dir.path().to_path_buf();
-        let mut client = Client::spawn_with(
-            &Spawn::default()
-                .user(uid, gid)
-                .env("HOME", home.display().to_string())
-                .env("PATH", "/usr/local/bin:/usr/bin:/bin")
-                .env("USER", USER),
-        );
+        let spawn = Spawn::default()
+            .user(uid, gid)
+            .env("HOME", home.display().to_string())
+            .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+            .env("USER", USER);
+        let mut client = Client::spawn_with(&more(spawn, &home));
         client.on_request(|request| {
             if request["method"] == "session/request_permission" {
                 Answer::Result(
@@ -507,4 +514,257 @@ fn doctor_prints_what_the_system_supports() {
     ] {
         assert!(text.contains(expected), "{expected:?} missing in:\n{text}");
     }
+}
+
+/// What the key file of the MCP test holds: no PEM armour (which a redactor might
+/// recognise), so only confinement can keep it from the wire.
+const MCP_KEY_MARKER: &str = "warden-mcp-key-marker-8d2f61c4e0";
+/// A readable file beside it, so the test also shows the server reads files and its
+/// results reach the model.
+const MCP_NOTES_MARKER: &str = "warden-mcp-notes-marker-3a9b7e15";
+
+/// A stdio MCP server runs confined: a tool of it that reads `~/.ssh/id_ed25519` fails,
+/// even once the user allowed the call, and no byte of the key reaches the server's result, the model (the next request of
+/// the OpenAI-compatible backend) or the client; a file the sandbox does not hide is
+/// read as usual.
+#[test]
+fn an_mcp_server_that_reads_a_key_gets_nothing_onto_the_wire() {
+    use warden_model::testing::{Reply, Server, call_delta, done, finish, text_chunk};
+
+    let (uid, gid) = unprivileged();
+    let home_dir = fake_home(uid, gid);
+    let home = home_dir.path().to_path_buf();
+    let key = home.join(".ssh/id_ed25519");
+    std::fs::write(&key, format!("{MCP_KEY_MARKER}\n")).expect("the key");
+    let notes = home.join("notes.txt");
+    std::fs::write(&notes, format!("{MCP_NOTES_MARKER}\n")).expect("the notes");
+    chown_tree(&home, uid, gid);
+    let read = |index: u32, id: &str, path: &Path| {
+        let arguments = json!({ "path": path.display().to_string() }).to_string();
+        call_delta(index, Some(id), Some("mcp__t__read_file"), &arguments)
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("a runtime for the model server");
+    let model = runtime.block_on(Server::start(vec![
+        Reply::Sse(vec![
+            read(0, "call_key", &key),
+            read(1, "call_notes", &notes),
+            finish("tool_calls"),
+            done(),
+        ]),
+        Reply::Sse(vec![text_chunk("Done."), finish("stop"), done()]),
+    ]));
+    let mut client = Client::spawn_with(
+        &Spawn::default()
+            .user(uid, gid)
+            .env("HOME", home.display().to_string())
+            .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+            .env("USER", USER)
+            .env("WARDEN_MODEL", "openai:test-model")
+            .env("OPENAI_BASE_URL", model.base_url())
+            .env("OPENAI_API_KEY", "sk-e2e-sandbox-mcp-0123456789"),
+    );
+    std::fs::write(
+        client.process().home().join("policy.toml"),
+        "[[rule]]\ntool = \"mcp__t__*\"\ndecision = \"allow\"\n",
+    )
+    .expect("the user's policy");
+    // The engine sees the key's path in the arguments and asks (Critical): the user
+    // allows it, and the kernel still keeps the key from the server.
+    client.on_request(|request| {
+        if request["method"] == "session/request_permission" {
+            Answer::Result(json!({"outcome": {"outcome": "selected", "optionId": "allow-once"}}))
+        } else {
+            Answer::Error {
+                code: -32601,
+                message: "not offered".to_owned(),
+            }
+        }
+    });
+    client.initialize();
+    let cwd = client.process().project().display().to_string();
+    let server = json!({
+        "name": "t",
+        "command": super::mcp::server_binary().display().to_string(),
+        "args": ["good"],
+        "env": [],
+    });
+    let created = client.request_ok("session/new", json!({"cwd": cwd, "mcpServers": [server]}));
+    client.commands_update();
+    let session = created["sessionId"]
+        .as_str()
+        .expect("a session id")
+        .to_owned();
+    let result = client.prompt(&session, "read the key");
+    assert_eq!(result["stopReason"], "end_turn", "{result}");
+
+    let requests = model.requests();
+    assert_eq!(requests.len(), 2, "{requests:?}");
+    let messages = requests[1].body["messages"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let result_of = |id: &str| {
+        messages
+            .iter()
+            .find(|m| m["role"] == "tool" && m["tool_call_id"] == id)
+            .and_then(|m| m["content"].as_str())
+            .unwrap_or_else(|| panic!("no result for {id}: {messages:?}"))
+            .to_owned()
+    };
+    // The server ran (confined) and read what the sandbox does not hide.
+    assert!(
+        result_of("call_notes").contains(MCP_NOTES_MARKER),
+        "{}",
+        result_of("call_notes")
+    );
+    // The key's read failed in the server.
+    let key_result = result_of("call_key");
+    assert!(key_result.contains("cannot read"), "{key_result}");
+    for (what, text) in [
+        (
+            "the next request to the model",
+            requests[1].body.to_string(),
+        ),
+        (
+            "what Warden wrote to the client",
+            client
+                .transcript()
+                .iter()
+                .map(|e| e.text.clone())
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ),
+    ] {
+        assert!(
+            !text.contains(MCP_KEY_MARKER),
+            "a key byte reached {what}: {text}"
+        );
+    }
+    // The key is untouched on disk: the server was kept from it, not the file from
+    // the test.
+    assert_eq!(
+        std::fs::read_to_string(&key).ok(),
+        Some(format!("{MCP_KEY_MARKER}\n"))
+    );
+}
+
+/// A `cargo build` of a small crate (no dependencies, offline) runs unasked inside the
+/// sandbox as the unprivileged user (Cargo and rustc from the system), and its program
+/// runs; the home folder stays as it was.
+#[test]
+fn a_cargo_build_of_a_small_crate_succeeds_inside_the_sandbox() {
+    let (uid, gid) = unprivileged();
+    // The test's own Cargo settings (a shared target folder) are not the user's: the
+    // crate builds into its own `target/`.
+    let mut s = Sandboxed::start_with(uid, gid, |spawn, _| {
+        spawn
+            .env("CARGO_TARGET_DIR", "target")
+            .env("CARGO_INCREMENTAL", "0")
+    });
+    let project = s.project();
+    std::fs::create_dir_all(project.join("src")).expect("mkdir");
+    std::fs::write(
+        project.join("Cargo.toml"),
+        "[package]\nname = \"hello\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n",
+    )
+    .expect("write");
+    std::fs::write(
+        project.join("src/main.rs"),
+        "fn main() {\n    println!(\"built inside the sandbox\");\n}\n",
+    )
+    .expect("write");
+    chown_tree(&project, uid, gid);
+    let home_before = snapshot(&s.home);
+    // One after the other: the calls of one batch run at once.
+    let mut runs = s.run(&[("cargo build --offline", Some(300))]);
+    runs.extend(s.run(&[("./target/debug/hello", None)]));
+    assert!(
+        s.asked().is_empty(),
+        "the build was asked: {:#?}",
+        s.asked()
+    );
+    for run in &runs {
+        assert_eq!(run["status"], "completed", "{run:#}");
+    }
+    assert!(
+        text_of(&runs[1]).contains("built inside the sandbox"),
+        "{:#}",
+        runs[1]
+    );
+    assert!(project.join("target/debug/hello").is_file());
+    assert_eq!(snapshot(&s.home), home_before, "the home folder changed");
+}
+
+/// What broke: a protected entry of the workspace that did not exist when the command
+/// started was not bound read-only, so a command could create a Git hook (in a
+/// repository without a hooks folder), a `.vscode/tasks.json` or a
+/// `.cargo/config.toml`, each of which runs code later, outside the sandbox. The
+/// hooks folder is now reserved (created empty, then bound read-only) and the
+/// configuration folders are protected whole; Git itself still writes `.git`.
+#[test]
+fn missing_protected_files_could_be_created_inside_the_sandbox() {
+    let (uid, gid) = unprivileged();
+    let mut s = Sandboxed::start(uid, gid);
+    let project = s.project();
+    let git = Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(&project)
+        .status()
+        .expect("git init");
+    assert!(git.success());
+    std::fs::remove_dir_all(project.join(".git/hooks")).expect("no hooks folder");
+    std::fs::create_dir_all(project.join(".vscode")).expect("mkdir");
+    std::fs::create_dir_all(project.join(".cargo")).expect("mkdir");
+    std::fs::write(project.join("notes.txt"), "hello\n").expect("write");
+    chown_tree(&project, uid, gid);
+    let write = |path: &str| {
+        format!(
+            "python3 -c \"import os; os.makedirs(os.path.dirname('{path}'), exist_ok=True); open('{path}', 'w').write('#!/bin/sh\\ntouch /tmp/pwned\\n')\""
+        )
+    };
+    let commands = [
+        write(".git/hooks/pre-commit"),
+        write(".vscode/tasks.json"),
+        write(".cargo/config.toml"),
+    ];
+    let mut runs = s.run(
+        &commands
+            .iter()
+            .map(|c| (c.as_str(), None))
+            .collect::<Vec<_>>(),
+    );
+    runs.extend(s.run(&[("git add notes.txt", None)]));
+    assert!(
+        s.asked().is_empty(),
+        "these ran unasked in auto-approve: {:#?}",
+        s.asked()
+    );
+    for (command, run) in commands.iter().zip(&runs) {
+        assert_eq!(run["status"], "failed", "{command}: {run:#}");
+        // Refused by the read-only mount, not failing for another reason.
+        assert!(
+            text_of(run).contains("Read-only file system"),
+            "{command}: {run:#}"
+        );
+    }
+    for created in [
+        ".git/hooks/pre-commit",
+        ".vscode/tasks.json",
+        ".cargo/config.toml",
+    ] {
+        assert!(
+            !project.join(created).exists(),
+            "{created} was created inside the sandbox"
+        );
+    }
+    // The reserved hooks folder is there, empty; Git still writes its index.
+    let hooks: Vec<_> = std::fs::read_dir(project.join(".git/hooks"))
+        .expect("the reserved hooks folder")
+        .collect();
+    assert!(hooks.is_empty(), "{hooks:?}");
+    assert_eq!(runs[3]["status"], "completed", "{:#}", runs[3]);
 }

@@ -364,6 +364,7 @@ fn a_revoked_session_grant_does_not_come_back() {
             tool: "fs_write".into(),
         }],
         max_risk: Risk::Medium,
+        widens: Default::default(),
     };
     let mut journal = store.create(&header("s1")).expect("create");
     for record in [

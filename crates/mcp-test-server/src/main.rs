@@ -1,7 +1,8 @@
 //! An MCP server for Warden's tests, on stdio. The first argument picks how it behaves:
 //!
 //! - `good` (the default): well-behaved tools, including ones that crash the server,
-//!   hang, spawn a child of their own, change the tool list or return 50 MB;
+//!   hang, spawn a child of their own, change the tool list, return 50 MB or read a
+//!   file (the sandbox tests: a server that tries to read a key);
 //! - `exit`: exits at once; `silent`: never answers `initialize`; `garbage`: writes
 //!   malformed JSON; `flood`: sends a flood of notifications after `initialize`;
 //!   `bad-schema`: a tool whose input schema is not an object schema; `bad-names`:
@@ -102,6 +103,12 @@ impl Server {
                 "ask",
                 "Asks the user for a name (elicitation) and returns the answer.",
                 object(json!({}), &[]),
+                None,
+            ),
+            tool(
+                "read_file",
+                "Returns the text of a file, or why it could not be read.",
+                object(json!({ "path": { "type": "string" } }), &["path"]),
                 None,
             ),
             tool(
@@ -227,6 +234,10 @@ impl ServerHandler for Server {
                 std::env::var(str_arg("name")).unwrap_or_else(|_| "(unset)".to_owned()),
                 false,
             ),
+            "read_file" => match std::fs::read_to_string(str_arg("path")) {
+                Ok(text) => Self::result(text, false),
+                Err(err) => Self::result(format!("cannot read: {err}"), true),
+            },
             "big" => {
                 let n = args.get("bytes").and_then(Value::as_u64).unwrap_or(0) as usize;
                 Self::result("x".repeat(n), false)

@@ -127,6 +127,7 @@ fn bench(c: &mut Criterion) {
             max_risk: Risk::High,
             label: String::new(),
             subject: String::new(),
+            widens: Default::default(),
         };
         with_file
             .grant(&session, &proposal, Scope::User, Effect::Allow, "bench")

@@ -49,6 +49,7 @@ fn grant(i: usize) -> Grant {
         session: None,
         matchers: vec![matcher],
         max_risk: Risk::High,
+        widens: Default::default(),
     }
 }
 

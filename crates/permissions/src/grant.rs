@@ -19,6 +19,7 @@ use std::time::SystemTime;
 use serde::{Deserialize, Serialize};
 
 use crate::assess::{Assessment, Unit};
+use crate::sandbox::SandboxNeeds;
 use crate::{Risk, ToolCall};
 
 pub use propose::{OVER_BROAD_PROGRAMS, propose};
@@ -225,6 +226,52 @@ pub struct GrantProposal {
     pub label: String,
     /// What it covers, without a scope: "`npm test …`".
     pub subject: String,
+    /// What it lets the calls it covers have beyond their sandbox: what the call it
+    /// was proposed for needed, as the request showed it.
+    #[serde(default, skip_serializing_if = "Widening::is_empty")]
+    pub widens: Widening,
+}
+
+/// What a grant lets the calls it covers have beyond their default confinement (the
+/// contract's section 10): exactly what the call the user approved needed, as the
+/// request showed it. A covered call that needs more is asked again; a grant stored
+/// without it (before it was recorded) widens nothing.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Widening {
+    /// The network.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub network: bool,
+    /// Writes to these paths (and below them), outside what a command may write.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub writes: Vec<PathBuf>,
+}
+
+impl Widening {
+    /// The widening of a call with these needs; none for a call that runs without
+    /// the sandbox (which no grant covers).
+    pub fn of(needs: &SandboxNeeds) -> Widening {
+        if needs.unconfined.is_some() {
+            return Widening::default();
+        }
+        Widening {
+            network: needs.network,
+            writes: needs.writes.clone(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        !self.network && self.writes.is_empty()
+    }
+
+    /// Whether it gives everything these needs ask for.
+    pub fn covers(&self, needs: &SandboxNeeds) -> bool {
+        (!needs.network || self.network)
+            && needs
+                .writes
+                .iter()
+                .all(|w| self.writes.iter().any(|g| w.starts_with(g)))
+    }
 }
 
 impl GrantProposal {
@@ -263,6 +310,9 @@ pub struct Grant {
     pub session: Option<String>,
     pub matchers: Vec<GrantMatcher>,
     pub max_risk: Risk,
+    /// What it widens the sandbox of the calls it covers by.
+    #[serde(default, skip_serializing_if = "Widening::is_empty")]
+    pub widens: Widening,
 }
 
 impl Grant {
@@ -314,6 +364,7 @@ impl Grant {
             && self.matchers == other.matchers
             && self.max_risk == other.max_risk
             && self.expires_at == other.expires_at
+            && self.widens == other.widens
     }
 
     /// A fresh random id, `g-` and 16 hex digits.

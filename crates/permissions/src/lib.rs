@@ -35,7 +35,9 @@ pub use call::{
 };
 pub use engine::Engine;
 pub use evaluation::{DecidedBy, Evaluation, MatchedRule, SegmentEvaluation};
-pub use grant::{Effect, Grant, GrantMatcher, GrantProposal, GrantSet, Scope, SessionGrants};
+pub use grant::{
+    Effect, Grant, GrantMatcher, GrantProposal, GrantSet, Scope, SessionGrants, Widening,
+};
 pub use policy::{
     FileProblem, HintPolicy, McpServerEntry, McpServerId, Policy, PolicyError, PolicyFile,
     SandboxSettings, Settings,

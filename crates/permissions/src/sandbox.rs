@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use warden_sandbox::{Confinement, Workspace};
 
-use crate::assess::Assessment;
+use crate::assess::{Assessment, Unit};
 use crate::policy::SandboxSettings;
 use crate::{Context, ToolCall};
 
@@ -153,8 +153,27 @@ pub fn needs(
         ctx.sandbox_missing.clone().map(Unconfined::Unavailable)
     };
     let confinement = default_confinement(ctx, settings);
+    let mut total = SandboxNeeds {
+        unconfined,
+        ..SandboxNeeds::default()
+    };
+    for unit in &assessment.units {
+        let part = unit_needs(unit, &confinement);
+        total.network |= part.network;
+        for path in part.writes {
+            if !total.writes.contains(&path) {
+                total.writes.push(path);
+            }
+        }
+    }
+    Some(total)
+}
+
+/// What one part of a call needs beyond `confinement`: what a grant that covers the
+/// part must have been approved with.
+pub(crate) fn unit_needs(unit: &Unit, confinement: &Confinement) -> SandboxNeeds {
     let mut writes: Vec<PathBuf> = Vec::new();
-    for path in assessment.units.iter().flat_map(|u| &u.paths) {
+    for path in &unit.paths {
         // The confinement lets every command write `/dev/null` and its kind.
         if is_harmless_device(&path.lexical) {
             continue;
@@ -163,16 +182,11 @@ pub fn needs(
             writes.push(path.lexical.clone());
         }
     }
-    let network = !confinement.network
-        && assessment
-            .units
-            .iter()
-            .any(|u| uses_network(&u.argv, &u.text));
-    Some(SandboxNeeds {
-        network,
+    SandboxNeeds {
+        network: !confinement.network && uses_network(&unit.argv, &unit.text),
         writes,
-        unconfined,
-    })
+        unconfined: None,
+    }
 }
 
 /// Device files every command may write inside its confinement.
@@ -402,6 +416,57 @@ mod tests {
             assert!(!needs_of(command).network, "{command}");
         }
         assert_eq!(needs_of("curl x").words(None), ["needs the network"]);
+    }
+
+    /// What broke: only `curl -o FILE` and `wget -O FILE` spelled apart were seen, so
+    /// `curl -sSLo ~/x URL`, `curl -O` in another folder, `wget -qO`, `wget -P` and the
+    /// logs and cookie jars were asked for as "needs the network" alone, and failed on
+    /// the sandbox's refusal once the user allowed them.
+    #[test]
+    fn download_output_options_are_predicted_writes() {
+        for (command, written) in [
+            ("curl -sSLo ~/x https://x.test/a", "/home/u/x"),
+            ("curl -o ~/x https://x.test/a", "/home/u/x"),
+            ("curl --output=/w/other/x https://x.test/a", "/w/other/x"),
+            (
+                "curl -O https://x.test/d/tool.sh --output-dir ~/bin",
+                "/home/u/bin/tool.sh",
+            ),
+            (
+                "cd ~ && curl -fsSLO https://x.test/d/tool.sh",
+                "/home/u/tool.sh",
+            ),
+            ("curl -D ~/headers https://x.test/", "/home/u/headers"),
+            ("curl -c ~/jar https://x.test/", "/home/u/jar"),
+            ("wget -qO ~/x https://x.test/a", "/home/u/x"),
+            ("wget -O ~/x https://x.test/a", "/home/u/x"),
+            ("wget -P ~/dl https://x.test/d/f.tgz", "/home/u/dl/f.tgz"),
+            (
+                "wget --directory-prefix=/w/other https://x.test/",
+                "/w/other/index.html",
+            ),
+            ("wget -o ~/log https://x.test/a", "/home/u/log"),
+            ("cd ~ && wget https://x.test/d/f.tgz", "/home/u/f.tgz"),
+            ("wget -r -P ~/mirror https://x.test/", "/home/u/mirror"),
+        ] {
+            let needs = needs_of(command);
+            assert!(needs.network, "{command}");
+            assert!(
+                needs.writes.contains(&PathBuf::from(written)),
+                "{command}: {needs:?}"
+            );
+        }
+        for command in [
+            "curl -sSL https://x.test/a",
+            "curl -o out.html https://x.test/a",
+            "curl -O https://x.test/d/tool.sh",
+            "wget https://x.test/d/f.tgz",
+            "wget -qO- https://x.test/a",
+            "curl -o - https://x.test/a",
+        ] {
+            let needs = needs_of(command);
+            assert!(needs.writes.is_empty(), "{command}: {needs:?}");
+        }
     }
 
     #[test]

@@ -342,6 +342,7 @@ mod tests {
                 tool: format!("mcp__s__t{i}"),
             }],
             max_risk: Risk::High,
+            widens: Default::default(),
         }
     }
 

@@ -24,8 +24,8 @@ mod linux;
 pub use launch::{EXIT_SANDBOX_FAILED, FAILURE_PREFIX, SUBCOMMAND, command_line};
 pub use linux_or_not::{ExecError, exec_confined};
 pub use profile::{
-    Confinement, DEFAULT_MAX_PROCESSES, ProfileError, READ_ONLY_IN_WORKSPACE, SECRET_LOCATIONS,
-    Workspace,
+    Confinement, DEFAULT_MAX_PROCESSES, ProfileError, READ_ONLY_IN_WORKSPACE,
+    RESERVED_IN_WORKSPACE, SECRET_LOCATIONS, Workspace,
 };
 pub use support::Support;
 

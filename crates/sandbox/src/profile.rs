@@ -25,18 +25,16 @@ pub const SECRET_LOCATIONS: &[&str] = &[
 /// (a hook or an `core.fsmonitor` runs code at the next `git` command) and the files
 /// the permission engine treats as Critical to change because they make programs run
 /// code later (the project's Warden policy, Cargo's configuration, editor tasks and
-/// settings, direnv, Git, Vim and Yarn start-up files).
+/// settings, direnv, Git, Vim and Yarn start-up files). Configuration folders are
+/// protected whole, so that a file of theirs that does not exist yet cannot be created
+/// either.
 pub const READ_ONLY_IN_WORKSPACE: &[&str] = &[
     ".git/hooks",
     ".git/config",
     ".warden",
-    ".cargo/config",
-    ".cargo/config.toml",
-    ".vscode/settings.json",
-    ".vscode/tasks.json",
-    ".vscode/launch.json",
-    ".zed/settings.json",
-    ".zed/tasks.json",
+    ".cargo",
+    ".vscode",
+    ".zed",
     ".envrc",
     ".gitconfig",
     ".vimrc",
@@ -44,6 +42,11 @@ pub const READ_ONLY_IN_WORKSPACE: &[&str] = &[
     ".yarnrc",
     ".yarnrc.yml",
 ];
+
+/// Protected folders of a workspace that are created empty when they are missing (and
+/// their parent exists), so that they can be bound read-only: Git's hooks folder, inside
+/// `.git`, where an empty folder changes nothing Git or the user sees.
+pub const RESERVED_IN_WORKSPACE: &[&str] = &[".git/hooks"];
 
 /// What a confined process may do. Paths are absolute.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -53,6 +56,10 @@ pub struct Confinement {
     pub writable: Vec<PathBuf>,
     /// Entries inside `writable` that stay read-only.
     pub read_only: Vec<PathBuf>,
+    /// Folders among `read_only` to create empty when missing inside an existing
+    /// parent, so that nothing can be created in them.
+    #[serde(default)]
+    pub reserve: Vec<PathBuf>,
     /// Entries it may not read at all (they appear empty).
     pub hidden: Vec<PathBuf>,
     /// Whether it may use the network (TCP, UDP, raw sockets).
@@ -67,6 +74,7 @@ impl Default for Confinement {
         Confinement {
             writable: Vec::new(),
             read_only: Vec::new(),
+            reserve: Vec::new(),
             hidden: Vec::new(),
             network: false,
             max_processes: DEFAULT_MAX_PROCESSES,
@@ -116,6 +124,11 @@ impl Workspace {
             .iter()
             .flat_map(|root| READ_ONLY_IN_WORKSPACE.iter().map(move |e| root.join(e)))
             .collect();
+        let reserve = self
+            .roots
+            .iter()
+            .flat_map(|root| RESERVED_IN_WORKSPACE.iter().map(move |e| root.join(e)))
+            .collect();
         let mut hidden: Vec<PathBuf> = self
             .home
             .iter()
@@ -125,6 +138,7 @@ impl Workspace {
         Confinement {
             writable: dedup(writable),
             read_only,
+            reserve,
             hidden: dedup(hidden),
             network: self.network,
             max_processes: self.max_processes.max(1),
@@ -157,6 +171,9 @@ impl Confinement {
             wider
                 .read_only
                 .retain(|p| !p.starts_with(path) && !path.starts_with(p));
+            wider
+                .reserve
+                .retain(|p| !p.starts_with(path) && !path.starts_with(p));
         }
         wider.writable = dedup(wider.writable);
         wider
@@ -175,6 +192,7 @@ impl Confinement {
             .writable
             .iter()
             .chain(&profile.read_only)
+            .chain(&profile.reserve)
             .chain(&profile.hidden);
         if let Some(relative) = paths.into_iter().find(|p| !p.is_absolute()) {
             return Err(ProfileError::Relative(relative.clone()));
@@ -241,9 +259,13 @@ mod tests {
             "/home/u/project/.warden/policy.toml",
             "/home/u/project/.cargo/config.toml",
             "/home/u/project/.vscode/tasks.json",
+            "/home/u/project/.vscode/anything-new.json",
+            "/home/u/project/.zed/tasks.json",
+            "/home/u/project/.cargo/config",
         ] {
             assert!(!c.may_write(Path::new(protected)), "{protected}");
         }
+        assert_eq!(c.reserve, [PathBuf::from("/home/u/project/.git/hooks")]);
         assert!(c.may_write(Path::new("/home/u/project/.git/index")));
     }
 

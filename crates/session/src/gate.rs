@@ -73,6 +73,7 @@ impl Proposal {
                 max_risk: Risk::Low,
                 label: words.to_owned(),
                 subject: words.to_owned(),
+                widens: Default::default(),
             }),
         }
     }

@@ -113,6 +113,7 @@ mod tests {
             max_risk: Risk::Medium,
             label: "x".into(),
             subject: "x".into(),
+            widens: Default::default(),
         };
         let mut grants = Vec::new();
         for id in ["a", "b"] {

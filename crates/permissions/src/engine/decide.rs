@@ -5,7 +5,7 @@ use std::time::SystemTime;
 
 use crate::assess::{Assessment, Unit};
 use crate::evaluation::{DecidedBy, Evaluation, MatchedRule, SegmentEvaluation};
-use crate::grant::{Effect, GrantSet, SessionGrants, propose};
+use crate::grant::{Effect, GrantSet, SessionGrants, Widening, propose};
 use crate::policy::{HintPolicy, PolicyError};
 use crate::rule::Rule;
 use crate::{Context, Decision, Mode, Risk, ToolCall};
@@ -25,6 +25,14 @@ pub(super) struct UnitOutcome<'a> {
     /// Whether a grant could change this outcome (it was not decided by a rule or a
     /// policy error).
     grantable: bool,
+    /// What the allow grant that decided it widens the sandbox by.
+    pub(super) grant_widens: Option<crate::grant::Widening>,
+}
+
+impl UnitOutcome<'_> {
+    pub(super) fn unit(&self) -> &Unit {
+        self.unit
+    }
 }
 
 impl Engine {
@@ -179,6 +187,7 @@ impl Engine {
                 explanation,
                 matched,
                 grantable,
+                grant_widens: None,
             };
         let find_grant = |effect: Effect, risk: Risk| {
             grants.iter().find_map(|set| {
@@ -239,6 +248,7 @@ impl Engine {
             risk = hint;
         }
 
+        let mut grant_widens = None;
         let mut result = if risk == Risk::Critical {
             None
         } else if let Some(rule) = first(Decision::Allow) {
@@ -250,6 +260,7 @@ impl Engine {
             ))
         } else if let Some(grant) = find_grant(Effect::Allow, risk) {
             let why = format!("Allowed by grant {} ({})", grant.id, grant.subject());
+            grant_widens = Some(grant.widens.clone());
             Some((Decision::Allow, grant_decider(grant), why, true))
         } else if mode.can_ask() && self.policy.is_auto_approved(&call.tool) {
             let why = format!("`{}` is on auto_approved_tools", call.tool);
@@ -352,14 +363,18 @@ impl Engine {
             };
             grantable = false;
         }
-        outcome(
-            risk,
-            decision,
-            decided_by,
-            explanation,
-            matched_out,
-            grantable,
-        )
+        let grant_widens = grant_widens.filter(|_| matches!(decided_by, DecidedBy::Grant { .. }));
+        UnitOutcome {
+            grant_widens,
+            ..outcome(
+                risk,
+                decision,
+                decided_by,
+                explanation,
+                matched_out,
+                grantable,
+            )
+        }
     }
 
     fn combine(
@@ -381,9 +396,9 @@ impl Engine {
         // the mode alone never lets it run.
         let sandbox_asks = (judged == Decision::Allow)
             .then(|| {
-                needs
-                    .as_ref()
-                    .and_then(|n| super::sandbox::must_ask(n, &outcomes))
+                needs.as_ref().and_then(|n| {
+                    super::sandbox::must_ask(n, &outcomes, ctx, &self.policy.settings.sandbox)
+                })
             })
             .flatten();
         let decision = match &sandbox_asks {
@@ -456,7 +471,12 @@ impl Engine {
                 .collect();
             if asking.iter().all(|o| o.grantable) {
                 let parts: Vec<(&Unit, Risk)> = asking.iter().map(|o| (o.unit, o.risk)).collect();
-                propose(call, assessment, &parts, ctx.home.as_deref())
+                // The grant widens the sandbox by what this call needs, as the request
+                // says it, and by nothing more.
+                propose(call, assessment, &parts, ctx.home.as_deref()).map(|mut p| {
+                    p.widens = needs.as_ref().map(Widening::of).unwrap_or_default();
+                    p
+                })
             } else {
                 None
             }

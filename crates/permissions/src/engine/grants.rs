@@ -159,6 +159,7 @@ impl Engine {
             session: (scope == Scope::Session).then(|| session.id().to_owned()),
             matchers: proposal.matchers.clone(),
             max_risk: proposal.max_risk,
+            widens: proposal.widens.clone(),
         };
         match scope {
             Scope::Once => Ok(grant),

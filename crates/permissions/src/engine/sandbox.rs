@@ -1,8 +1,10 @@
 //! When what a call needs beyond its sandbox makes an allowed call ask.
 
+use crate::Context;
 use crate::evaluation::DecidedBy;
+use crate::policy::SandboxSettings;
 use crate::rule::Layer;
-use crate::sandbox::{SandboxNeeds, Unconfined};
+use crate::sandbox::{SandboxNeeds, Unconfined, default_confinement, unit_needs};
 
 use super::decide::UnitOutcome;
 
@@ -10,8 +12,14 @@ use super::decide::UnitOutcome;
 /// it leaves the sandbox (asked each time, whatever allowed it), or it needs more
 /// than its sandbox gives and what allowed it was only the mode (or a project's rule,
 /// or `auto_approved_tools`): only the user, a grant or the user's (or the
-/// administrator's) own allow rule may widen a sandbox.
-pub(super) fn must_ask(needs: &SandboxNeeds, outcomes: &[UnitOutcome<'_>]) -> Option<String> {
+/// administrator's) own allow rule may widen a sandbox, and a grant only by what the
+/// call it was approved for needed (a grant stored without that widens nothing).
+pub(super) fn must_ask(
+    needs: &SandboxNeeds,
+    outcomes: &[UnitOutcome<'_>],
+    ctx: &Context,
+    settings: &SandboxSettings,
+) -> Option<String> {
     match &needs.unconfined {
         Some(Unconfined::Requested) => {
             return Some(
@@ -30,20 +38,42 @@ pub(super) fn must_ask(needs: &SandboxNeeds, outcomes: &[UnitOutcome<'_>]) -> Op
     if !needs.widens() {
         return None;
     }
-    let widened_by_user = outcomes.iter().all(|o| {
-        matches!(
-            o.decided_by,
-            DecidedBy::Grant { .. }
-                | DecidedBy::Rule {
-                    layer: Layer::User | Layer::Managed,
-                    ..
-                }
-        )
+    // A grant widens a part only by what the call it was approved for needed: the
+    // part's own needs are worked out (once, and only here) against the same default
+    // confinement.
+    let confinement = std::cell::OnceCell::new();
+    let part_needs = |o: &UnitOutcome<'_>| {
+        let confinement = confinement.get_or_init(|| default_confinement(ctx, settings));
+        unit_needs(o.unit(), confinement)
+    };
+    let mut beyond_grant = None;
+    let widened_by_user = outcomes.iter().all(|o| match &o.decided_by {
+        DecidedBy::Grant { id, .. } => {
+            let covered = o
+                .grant_widens
+                .as_ref()
+                .is_some_and(|w| w.covers(&part_needs(o)));
+            if !covered {
+                beyond_grant.get_or_insert_with(|| id.clone());
+            }
+            covered
+        }
+        DecidedBy::Rule {
+            layer: Layer::User | Layer::Managed,
+            ..
+        } => true,
+        _ => false,
     });
-    (!widened_by_user).then(|| {
-        format!(
-            "the call needs more than its sandbox gives ({}), which the mode alone never allows",
-            needs.words(None).join("; ")
-        )
+    if widened_by_user {
+        return None;
+    }
+    let words = needs.words(None).join("; ");
+    Some(match beyond_grant {
+        Some(id) => format!(
+            "the call needs more than its sandbox gives ({words}), beyond what grant {id} was approved with"
+        ),
+        None => format!(
+            "the call needs more than its sandbox gives ({words}), which the mode alone never allows"
+        ),
     })
 }

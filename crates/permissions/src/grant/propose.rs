@@ -459,5 +459,6 @@ pub fn propose(
         subject,
         matchers,
         max_risk,
+        widens: super::Widening::default(),
     })
 }

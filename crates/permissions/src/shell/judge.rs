@@ -2,6 +2,7 @@
 
 mod build;
 mod carried;
+mod download;
 mod environ;
 mod exec;
 mod files;

@@ -32,6 +32,16 @@ pub(super) fn enter(confinement: &Confinement) -> Result<(), ExecError> {
         MountPropagationFlags::PRIVATE | MountPropagationFlags::REC,
     )
     .map_err(|e| mount_error("make private", Path::new("/"), e))?;
+    for path in &confinement.reserve {
+        // An empty folder where a protected one is missing, so that it can be bound
+        // read-only below: otherwise the command could create it with a file in it
+        // that runs later (a Git hook). Only inside an existing parent, and only an
+        // empty folder: nothing else of the workspace changes. Where this process may
+        // not create it, the command (the same user, with less) may not either.
+        if !path.exists() && path.parent().is_some_and(Path::is_dir) {
+            let _ = std::fs::create_dir(path);
+        }
+    }
     for path in &confinement.read_only {
         if path.exists() {
             bind_read_only(path, path)?;

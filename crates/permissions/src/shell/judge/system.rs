@@ -73,6 +73,7 @@ pub(super) fn network(input: &Input<'_>) -> Verdict {
     }
     // Files written or read through options (`curl -fsSLo F`, `wget -qO F`) are
     // judged from the option table (`options.rs`).
+    super::download::writes(&mut v, input);
     v
 }
 

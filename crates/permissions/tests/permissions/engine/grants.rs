@@ -582,6 +582,7 @@ fn writers_granting_at_once_lose_nothing() {
                         max_risk: Risk::High,
                         label: String::new(),
                         subject: String::new(),
+                        widens: Default::default(),
                     };
                     engine
                         .grant(
@@ -1034,6 +1035,7 @@ fn a_stored_program_grant_no_longer_covers_a_destructive_command() {
         max_risk: Risk::High,
         label: "x".into(),
         subject: "x".into(),
+        widens: Default::default(),
     };
     for prefix in [&["rm"][..], &["git", "clean"], &["kill"], &["echo"]] {
         engine

@@ -3,7 +3,7 @@
 use serde_json::json;
 use warden_permissions::{
     Context, DecidedBy, Decision, Effect, Engine, GrantMatcher, GrantProposal, Layer, Locations,
-    Mode, Risk, Scope, SessionGrants, ToolCall, TrustStore,
+    Mode, Risk, Scope, SessionGrants, ToolCall, TrustStore, Widening,
 };
 
 use super::support::World;
@@ -53,6 +53,11 @@ fn a_deny_rule_wins_over_grants_and_auto_approved_tools() {
         max_risk: Risk::High,
         label: "x".into(),
         subject: "x".into(),
+        // `npm ci` needs the network: the grant was approved with it.
+        widens: Widening {
+            network: true,
+            writes: Vec::new(),
+        },
     };
     engine
         .grant(&w.s1, &proposal, Scope::Session, Effect::Allow, "test")
@@ -90,6 +95,7 @@ fn no_layer_loosens_a_managed_ask_or_deny() {
         max_risk: Risk::High,
         label: "x".into(),
         subject: "x".into(),
+        widens: Default::default(),
     };
     engine
         .grant(&w.s1, &proposal, Scope::Session, Effect::Allow, "test")
@@ -233,6 +239,7 @@ fn critical_is_never_allowed_by_a_grant_a_mode_auto_approval_a_hint_or_a_rule() 
         max_risk: Risk::Critical,
         label: "x".into(),
         subject: "x".into(),
+        widens: Default::default(),
     };
     for scope in [Scope::Session, Scope::User] {
         engine
@@ -914,5 +921,71 @@ fn without_a_sandbox_every_command_asks_and_only_the_user_widens_one() {
     assert!(
         e.proposal.is_some(),
         "a grant can still be proposed for what it needs"
+    );
+}
+
+/// What broke: a grant widened the sandbox of every call it covered by whatever that
+/// call needed, so a grant approved for a call that needed nothing beyond its sandbox
+/// let a later call it covers reach the network unasked. A grant now records what the
+/// approved call needed and widens by that alone; one stored without it widens nothing.
+#[test]
+fn a_grant_widened_any_call_it_covers_beyond_what_was_approved() {
+    let w = World::new();
+    let engine = w.engine(&[], false);
+    let eval = |command: &str| {
+        let call = ToolCall::new("terminal", json!({ "command": command }));
+        engine.evaluate(&call, &w.ctx(), Mode::AutoApprove, &w.s1)
+    };
+    // The request for a download says what it needs, and so does its proposal.
+    let first = eval("curl https://example.com/a");
+    assert_eq!(first.decision, Decision::Ask, "{first:?}");
+    let proposal = first.proposal.expect("a proposal");
+    assert_eq!(
+        proposal.widens,
+        Widening {
+            network: true,
+            writes: Vec::new()
+        }
+    );
+    let grant = engine
+        .grant(&w.s1, &proposal, Scope::Session, Effect::Allow, "test")
+        .expect("session grant");
+    assert!(grant.widens.network);
+    let again = eval("curl https://example.com/b");
+    assert_eq!(again.decision, Decision::Allow, "{again:?}");
+    assert!(matches!(again.decided_by, DecidedBy::Grant { .. }));
+
+    // A grant approved when the call needed nothing beyond its sandbox (the user's
+    // settings gave every command the network then, or the grant was stored before
+    // grants recorded what they widen) does not give a later call the network.
+    let other = SessionGrants::new("s2");
+    let offline = GrantProposal {
+        matchers: vec![GrantMatcher::Command {
+            prefix: vec!["curl".into()],
+        }],
+        max_risk: Risk::High,
+        label: "x".into(),
+        subject: "x".into(),
+        widens: Widening::default(),
+    };
+    engine
+        .grant(&other, &offline, Scope::Session, Effect::Allow, "test")
+        .expect("session grant");
+    let call = ToolCall::new(
+        "terminal",
+        json!({ "command": "curl https://example.com/c" }),
+    );
+    let beyond = engine.evaluate(&call, &w.ctx(), Mode::AutoApprove, &other);
+    assert_eq!(beyond.decision, Decision::Ask, "{beyond:?}");
+    assert!(
+        beyond.explanation.contains("beyond what grant"),
+        "{}",
+        beyond.explanation
+    );
+    // What the user is asked now proposes a grant with the network.
+    assert_eq!(
+        beyond.proposal.map(|p| p.widens.network),
+        Some(true),
+        "the new proposal records the network"
     );
 }
