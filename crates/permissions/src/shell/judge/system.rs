@@ -72,7 +72,9 @@ pub(super) fn network(input: &Input<'_>) -> Verdict {
         copy_destination(&mut v, input);
     }
     // Files written or read through options (`curl -fsSLo F`, `wget -qO F`) are
-    // judged from the option table (`options.rs`).
+    // judged from the option table (`options.rs`); the files a download writes without
+    // naming them (`curl -O`, `wget URL`, `--output-dir`, `-P`), its logs and cookie
+    // jars, are the download judge's.
     super::download::writes(&mut v, input);
     v
 }
