@@ -101,7 +101,7 @@ pub fn call_file_name(call: &str) -> String {
     if valid_session_id(call) && call.len() <= 100 {
         call.to_owned()
     } else {
-        format!("%{}", hex::encode(&Sha256::digest(call.as_bytes())))
+        format!("%{}", hex::encode(Sha256::digest(call.as_bytes())))
     }
 }
 
