@@ -28,6 +28,7 @@
 mod decide;
 mod explain;
 mod grants;
+mod outcome;
 mod sandbox;
 
 use std::path::{Path, PathBuf};

@@ -12,28 +12,8 @@ use crate::{Context, Decision, Mode, Risk, ToolCall};
 
 use super::explain::{grant_decider, plain_sentence, rule_decider, rule_sentence, verb};
 use super::grants::Stored;
+use super::outcome::UnitOutcome;
 use super::{Engine, read};
-
-/// The outcome for one unit.
-pub(super) struct UnitOutcome<'a> {
-    unit: &'a Unit,
-    risk: Risk,
-    decision: Decision,
-    pub(super) decided_by: DecidedBy,
-    explanation: String,
-    matched: Vec<MatchedRule>,
-    /// Whether a grant could change this outcome (it was not decided by a rule or a
-    /// policy error).
-    grantable: bool,
-    /// What the allow grant that decided it widens the sandbox by.
-    pub(super) grant_widens: Option<crate::grant::Widening>,
-}
-
-impl UnitOutcome<'_> {
-    pub(super) fn unit(&self) -> &Unit {
-        self.unit
-    }
-}
 
 impl Engine {
     /// Decides a call that is already assessed (see [`crate::assess()`]): the rules,

@@ -6,7 +6,7 @@ use crate::policy::SandboxSettings;
 use crate::rule::Layer;
 use crate::sandbox::{SandboxNeeds, Unconfined, default_confinement, unit_needs};
 
-use super::decide::UnitOutcome;
+use super::outcome::UnitOutcome;
 
 /// Why an allowed `terminal` call must still be asked, in words that follow "…, but":
 /// it leaves the sandbox (asked each time, whatever allowed it), or it needs more
