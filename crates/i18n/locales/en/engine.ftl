@@ -1,0 +1,4 @@
+## Warden: risk sentences and the reasons of an evaluation.
+## Ids are kebab-case and start with the file's name; arguments are named ($tool, $path).
+## Never translate what machines match: option ids, tool names, commands, paths, _meta keys.
+

@@ -1,0 +1,262 @@
+//! The catalogs: Fluent files compiled into the binary, one bundle per language, with
+//! English behind every other language for a message it lacks.
+
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+use fluent_bundle::concurrent::FluentBundle;
+use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
+use unic_langid::LanguageIdentifier;
+
+use crate::Language;
+
+/// The Fluent files of a language, in the order they are added. Each part of Warden keeps
+/// its messages in a file of its own: `agent.ftl` (permission requests, options, notices,
+/// denials), `engine.ftl` (risk sentences and reasons), `chat.ftl` (`warden chat`'s own
+/// text) and `cli.ftl` (the other commands).
+fn sources(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::English => &[
+            include_str!("../locales/en/agent.ftl"),
+            include_str!("../locales/en/engine.ftl"),
+            include_str!("../locales/en/chat.ftl"),
+            include_str!("../locales/en/cli.ftl"),
+        ],
+        Language::SimplifiedChinese => &[
+            include_str!("../locales/zh-CN/agent.ftl"),
+            include_str!("../locales/zh-CN/engine.ftl"),
+            include_str!("../locales/zh-CN/chat.ftl"),
+            include_str!("../locales/zh-CN/cli.ftl"),
+        ],
+    }
+}
+
+/// Named arguments of a message. Values are strings or numbers; Fluent formats numbers
+/// (and chooses plural forms) by the language's rules.
+#[derive(Debug, Default)]
+pub struct Args<'a>(FluentArgs<'a>);
+
+impl<'a> Args<'a> {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds the argument `$name`.
+    pub fn with(mut self, name: &'a str, value: impl Into<FluentValue<'a>>) -> Self {
+        self.0.set(name, value);
+        self
+    }
+}
+
+/// The messages of one language.
+pub struct Catalog {
+    language: Language,
+    bundle: FluentBundle<FluentResource>,
+    /// English, for a message the language lacks; `None` when the language is English.
+    english: Option<Box<Catalog>>,
+}
+
+impl std::fmt::Debug for Catalog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Catalog")
+            .field("language", &self.language)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The catalog of `language`, built once per process.
+pub fn catalog(language: Language) -> &'static Catalog {
+    static CATALOGS: [OnceLock<Catalog>; 2] = [OnceLock::new(), OnceLock::new()];
+    let slot = match language {
+        Language::English => &CATALOGS[0],
+        Language::SimplifiedChinese => &CATALOGS[1],
+    };
+    slot.get_or_init(|| Catalog::build(language, sources(language)))
+}
+
+impl Catalog {
+    fn build(language: Language, sources: &[&str]) -> Catalog {
+        let english = (language != Language::English).then(|| {
+            Box::new(Catalog::build(
+                Language::English,
+                self::sources(Language::English),
+            ))
+        });
+        Catalog::from_sources(language, sources, english)
+    }
+
+    fn from_sources(language: Language, sources: &[&str], english: Option<Box<Catalog>>) -> Self {
+        let id: LanguageIdentifier = language.tag().parse().unwrap_or_default();
+        let mut bundle = FluentBundle::new_concurrent(vec![id]);
+        // Unicode isolation marks around arguments would reach terminals and editors as
+        // invisible characters inside commands and paths.
+        bundle.set_use_isolating(false);
+        for source in sources {
+            // A file with a syntax error still yields the messages around the error; the
+            // catalogs' tests make sure none has one.
+            let resource = FluentResource::try_new((*source).to_owned()).unwrap_or_else(
+                |(resource, errors)| {
+                    tracing::error!(%language, ?errors, "a message catalog does not parse");
+                    resource
+                },
+            );
+            if let Err(errors) = bundle.add_resource(resource) {
+                tracing::error!(%language, ?errors, "a message catalog repeats a message");
+            }
+        }
+        Catalog {
+            language,
+            bundle,
+            english,
+        }
+    }
+
+    pub fn language(&self) -> Language {
+        self.language
+    }
+
+    /// Whether this language itself (not its English fallback) has the message `id`
+    /// (`id` or `id.attribute`).
+    pub fn has(&self, id: &str) -> bool {
+        self.pattern(id).is_some()
+    }
+
+    /// The message `id` (or the attribute `id.attribute`) with its arguments, in this
+    /// language, else in English.
+    pub fn text(&self, id: &str, args: &Args<'_>) -> String {
+        if let Some(text) = self.format(id, args) {
+            return text;
+        }
+        if let Some(text) = self.english.as_ref().and_then(|e| e.format(id, args)) {
+            return text;
+        }
+        // Unreachable for the ids Warden uses: the English catalog's tests cover them.
+        tracing::error!(id, "no message has this id, in any language");
+        id.to_owned()
+    }
+
+    /// A message without arguments.
+    pub fn plain(&self, id: &str) -> String {
+        self.text(id, &Args::new())
+    }
+
+    /// The ids of every message of this language (not its fallback), for tests.
+    pub fn ids(&self) -> Vec<String> {
+        let mut ids = Vec::new();
+        for source in sources(self.language) {
+            let Ok(resource) = FluentResource::try_new((*source).to_owned()) else {
+                continue;
+            };
+            for entry in resource.entries() {
+                if let fluent_syntax::ast::Entry::Message(message) = entry {
+                    let name = message.id.name;
+                    ids.push(name.to_owned());
+                    ids.extend(
+                        message
+                            .attributes
+                            .iter()
+                            .map(|a| format!("{name}.{}", a.id.name)),
+                    );
+                }
+            }
+        }
+        ids
+    }
+
+    fn pattern(&self, id: &str) -> Option<&fluent_syntax::ast::Pattern<&str>> {
+        let (message, attribute) = match id.split_once('.') {
+            Some((message, attribute)) => (message, Some(attribute)),
+            None => (id, None),
+        };
+        let message = self.bundle.get_message(message)?;
+        match attribute {
+            Some(attribute) => message.get_attribute(attribute).map(|a| a.value()),
+            None => message.value(),
+        }
+    }
+
+    fn format(&self, id: &str, args: &Args<'_>) -> Option<String> {
+        let pattern = self.pattern(id)?;
+        let mut errors = Vec::new();
+        let text: Cow<'_, str> = self
+            .bundle
+            .format_pattern(pattern, Some(&args.0), &mut errors);
+        if !errors.is_empty() {
+            // A missing argument is a bug of the caller; the text still reads, with the
+            // argument's name in braces, and the log says which.
+            tracing::error!(id, ?errors, "a message was formatted with errors");
+        }
+        Some(text.into_owned())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_catalog_parses_without_errors_or_repeats() {
+        for language in Language::ALL {
+            let mut seen = std::collections::HashSet::new();
+            for source in sources(language) {
+                let resource = FluentResource::try_new((*source).to_owned());
+                assert!(
+                    resource.is_ok(),
+                    "{language}: {:?}",
+                    resource.err().map(|e| e.1)
+                );
+                let Ok(resource) = resource else { continue };
+                for entry in resource.entries() {
+                    if let fluent_syntax::ast::Entry::Message(m) = entry {
+                        assert!(
+                            seen.insert(m.id.name.to_owned()),
+                            "{language}: {} twice",
+                            m.id.name
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn simplified_chinese_translates_every_english_message() {
+        let chinese = catalog(Language::SimplifiedChinese);
+        let missing: Vec<String> = catalog(Language::English)
+            .ids()
+            .into_iter()
+            .filter(|id| !chinese.has(id))
+            .collect();
+        assert!(missing.is_empty(), "not translated: {missing:?}");
+    }
+
+    #[test]
+    fn a_message_missing_from_a_translation_falls_back_to_english_not_to_its_id() {
+        let english = Catalog::from_sources(
+            Language::English,
+            &["only-english = Allow { $tool }?\nboth = Deny\n"],
+            None,
+        );
+        let chinese = Catalog::from_sources(
+            Language::SimplifiedChinese,
+            &["both = 拒绝\n"],
+            Some(Box::new(english)),
+        );
+        let args = Args::new().with("tool", "fs_write");
+        assert_eq!(chinese.text("only-english", &args), "Allow fs_write?");
+        assert_eq!(chinese.plain("both"), "拒绝");
+        assert!(!chinese.has("only-english"));
+    }
+
+    #[test]
+    fn attributes_are_read_by_dotted_ids_and_arguments_are_not_isolated() {
+        let english = Catalog::from_sources(
+            Language::English,
+            &["option = Allow\n    .description = Runs { $what } once.\n"],
+            None,
+        );
+        let args = Args::new().with("what", "`ls`");
+        assert_eq!(english.text("option.description", &args), "Runs `ls` once.");
+        assert_eq!(english.plain("option"), "Allow");
+    }
+}
