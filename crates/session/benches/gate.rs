@@ -18,7 +18,8 @@ use std::sync::Arc;
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::json;
 use warden_permissions::{Context, Engine, Locations, Mode};
-use warden_session::{EngineGate, Gate, ModeCell};
+use warden_session::{EngineGate, ModeCell};
+use warden_turn::Gate;
 
 fn bench(c: &mut Criterion) {
     let dir = tempfile::tempdir().expect("a temporary folder");

@@ -33,12 +33,13 @@ use crate::driver::{AuditSink, TurnSetup, drive};
 use crate::editor::ClientEditor;
 use crate::engine_gate::{EngineGate, ModeCell};
 use crate::modes::mode_state;
-use crate::notice::{self, Notice, Severity};
 use crate::registry::Registry;
 use crate::session::{Adoption, RunningTurn, Session, lock};
-use crate::turn::TurnLimits;
-use crate::updates;
+use crate::to_acp::notice;
+use crate::to_acp::updates;
 use warden_journal::{Header, SessionStore};
+use warden_turn::TurnLimits;
+use warden_turn::{Notice, Severity};
 
 /// Reads one environment variable (injected, so tests need not touch the process's).
 pub type EnvReader = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
@@ -156,7 +157,7 @@ impl WardenAgent {
         mode: Option<Mode>,
         stored_model: Option<String>,
         conversation: Conversation,
-        resumed: Vec<crate::turn::Resumed>,
+        resumed: Vec<warden_turn::Resumed>,
         mcp: crate::mcp::Connected,
         checkpoints: impl FnOnce(Mode, &str, &Path) -> Option<Checkpoints>,
     ) -> (Mode, String) {
@@ -268,7 +269,7 @@ impl WardenAgent {
                 output_bytes: self.config.tool_limits.output_bytes,
                 settings: engine.settings(),
                 policy: engine.policy(),
-                relay: crate::elicit::supported(&self.client_info().0).then(|| {
+                relay: crate::to_acp::elicit::supported(&self.client_info().0).then(|| {
                     Arc::new(crate::mcp::EditorRelay {
                         client: client.clone(),
                         session: id.clone(),
@@ -487,7 +488,7 @@ impl WardenAgent {
             secrets: self.secrets(),
             audit,
             notices: notice::supported(&capabilities),
-            forms: crate::elicit::supported(&capabilities),
+            forms: crate::to_acp::elicit::supported(&capabilities),
             checkpoints: session.checkpoints.clone(),
             resumed: std::mem::take(&mut *lock(&session.resumed)),
         })
@@ -874,7 +875,7 @@ impl AgentHandler for WardenAgent {
                     edited_input: true,
                     note: true,
                 },
-                permission_options: crate::permission::Choice::ALL
+                permission_options: warden_turn::Choice::ALL
                     .iter()
                     .map(|choice| choice.option_id().to_owned())
                     .collect(),

@@ -5,8 +5,8 @@ use warden_audit::{AuditEvent, AuditLog, Outcome};
 use warden_permissions::Decision;
 
 use crate::driver::{AuditContext, AuditSink};
-use crate::turn::{AnswerOutcome, AuditKind, AuditNote};
 use warden_journal::AnsweredBy;
+use warden_turn::{AnswerOutcome, AuditKind, AuditNote};
 
 /// Writes audit notes to an [`AuditLog`] (which hands them to its own writer thread).
 #[derive(Debug)]

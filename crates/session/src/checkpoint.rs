@@ -327,7 +327,7 @@ impl CallNotes {
         call: &str,
         tool: &str,
         args: &serde_json::Value,
-        verdict: &crate::gate::Verdict,
+        verdict: &warden_turn::Verdict,
     ) {
         let entry = self.entry(call);
         entry.tool = tool.to_owned();

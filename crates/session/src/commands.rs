@@ -15,7 +15,7 @@ use warden_model::{code_block, code_span};
 use warden_permissions::grant::time;
 use warden_permissions::{Effect, Evaluation, Grant, Mode, Scope};
 
-use crate::gate::Prepared;
+use warden_turn::Prepared;
 
 /// A command Warden answers itself.
 #[derive(Debug, Clone, PartialEq, Eq)]

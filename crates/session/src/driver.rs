@@ -19,19 +19,22 @@ use futures::{FutureExt, StreamExt};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
-use warden_acp_transport::schema::{SessionId, StopReason, ToolCallContent, ToolCallUpdateFields};
+use warden_acp_transport::schema::{
+    SessionId, StopReason, ToolCallContent, ToolCallStatus, ToolCallUpdateFields,
+};
 use warden_acp_transport::{ClientHandle, ClientRequestError};
 use warden_model::{Conversation, Model, ModelEvent, ToolSpec};
 use warden_tools::{Editor, ExecContext, PreparedCall, ToolInfo, Toolbox};
 
-use crate::checkpoint::{CallNotes, Checkpoints, Owner};
-use crate::gate::Gate;
-use crate::gate::{GrantEffect, GrantScope, Prepared, Verdict};
-use crate::permission::{self, Answer};
-use crate::preview::{self, Files};
-use crate::turn::{AuditNote, Command, Event, Stored, ToolResult, Turn, TurnLimits};
-use crate::updates;
 use warden_journal::AnsweredBy;
+use warden_turn::{
+    Answer, AuditKind, AuditNote, Command, Event, Files, Form, Gate, GrantRequest, Question, Shown,
+    Stored, ToolResult, Turn, TurnLimits,
+};
+use warden_verdict::option_id::{EDIT_OR_NOTE, REJECT_ONCE};
+
+use crate::checkpoint::{CallNotes, Checkpoints, Owner};
+use crate::to_acp::{self, permission, updates};
 
 /// Where audit notes go. Recording must not block the turn.
 pub trait AuditSink: Send + Sync {
@@ -86,7 +89,7 @@ pub struct TurnSetup {
     pub checkpoints: Option<Checkpoints>,
     /// Calls a restored session left waiting, settled before the prompt (see
     /// [`Turn::resume`]).
-    pub resumed: Vec<crate::turn::Resumed>,
+    pub resumed: Vec<warden_turn::Resumed>,
 }
 
 impl std::fmt::Debug for TurnSetup {
@@ -156,10 +159,10 @@ pub async fn drive(
                 unjoined: None,
             };
         };
-        Turn::start(setup.session.clone(), conversation, prompt, setup.limits)
+        Turn::start(conversation, prompt, setup.limits)
     } else {
         let requests: Vec<_> = resumed.iter().map(|c| c.request.clone()).collect();
-        let files = preview::load(
+        let files = warden_turn::load_files(
             &requests,
             &setup.cwd,
             setup.home.as_deref(),
@@ -167,9 +170,8 @@ pub async fn drive(
         )
         .await;
         Turn::resume(
-            setup.session.clone(),
             conversation,
-            crate::turn::ResumedBatch {
+            warden_turn::ResumedBatch {
                 calls: resumed,
                 files,
             },
@@ -240,7 +242,7 @@ pub async fn drive(
                 finish,
                 files: _,
             } => {
-                let files = preview::load(
+                let files = warden_turn::load_files(
                     &calls,
                     &state.setup.cwd,
                     state.setup.home.as_deref(),
@@ -486,7 +488,7 @@ impl DriverState {
                     call_id: call_id.clone(),
                     tool,
                     args,
-                    kind: crate::turn::AuditKind::Refused { option_id, reason },
+                    kind: AuditKind::Refused { option_id, reason },
                 },
                 AuditContext {
                     latency: None,
@@ -554,36 +556,46 @@ impl DriverState {
         if let Some(c) = &self.setup.checkpoints {
             self.note(c.clone(), &command);
         }
+        let session = &self.setup.session;
         match command {
-            Command::Notify(notification) => self.setup.client.notify(*notification),
-            Command::AskPermission {
+            Command::Show { view, shown } => {
+                let notification = to_acp::shown(session, &view, shown);
+                self.setup.client.notify(notification);
+            }
+            Command::ShowInvalid {
                 call_id,
-                question,
-                request,
-                timeout,
-                ..
-            } => self.ask(call_id, question, *request, timeout),
-            Command::Elicit {
-                call_id,
-                question,
-                request,
+                tool,
                 args,
-                timeout,
-            } => self.elicit(call_id, question, *request, args, timeout),
+            } => {
+                let notification = updates::proposed_invalid(session, &call_id, &tool, &args);
+                self.setup.client.notify(notification);
+            }
+            Command::Running { call_id } => {
+                let notification = updates::status(session, &call_id, ToolCallStatus::InProgress);
+                self.setup.client.notify(notification);
+            }
+            Command::Failed { call_id, reason } => {
+                let notification = updates::failed(session, &call_id, &reason);
+                self.setup.client.notify(notification);
+            }
+            Command::Finished { call_id, result } => {
+                let notification = updates::finished(session, &call_id, result);
+                self.setup.client.notify(notification);
+            }
+            Command::Say(text) => {
+                let notification = updates::message_chunk(session, text);
+                self.setup.client.notify(notification);
+            }
+            Command::Ask(question) => self.ask(*question),
+            Command::Elicit(form) => self.elicit(*form),
             Command::Withdraw { call_id } => {
                 if let Some(ask) = self.asks.remove(&call_id) {
                     ask.withdraw.cancel();
                 }
             }
-            Command::RunTool { call_id, call } => self.run_tool(call_id, *call),
-            Command::StoreGrant {
-                call_id,
-                call,
-                verdict,
-                scope,
-                effect,
-            } => self.store_grant(call_id, *call, *verdict, scope, effect),
-            Command::StopTool { call_id } => {
+            Command::Run { call_id, call } => self.run_tool(call_id, *call),
+            Command::Store(request) => self.store_grant(*request),
+            Command::Stop { call_id } => {
                 if let Some(token) = self.tools.remove(&call_id) {
                     token.cancel();
                 }
@@ -591,7 +603,7 @@ impl DriverState {
             Command::CallModel => self.call_model(turn.conversation()),
             Command::Audit(note) => {
                 let context = match &note.kind {
-                    crate::turn::AuditKind::Answered { .. } => AuditContext {
+                    AuditKind::Answered { .. } => AuditContext {
                         latency: self.asks.remove(&note.call_id).map(|a| a.since.elapsed()),
                         answered_by: self.answered_by.remove(&note.call_id),
                     },
@@ -599,107 +611,103 @@ impl DriverState {
                 };
                 self.audits.push((*note, context));
             }
-            Command::Tell(notice) => self.setup.client.notify(crate::notice::to_update(
-                &self.setup.session,
-                &notice,
-                self.setup.notices,
-            )),
-            Command::End(stop) => return Some(stop),
+            Command::Tell(notice) => {
+                let notification = to_acp::notice::to_update(session, &notice, self.setup.notices);
+                self.setup.client.notify(notification);
+            }
+            Command::End(stop) => return Some(to_acp::stop_reason(stop)),
         }
         None
     }
 
     /// Writes down what a command says about a call: its evaluation, what the client
-    /// is shown, its request (`proposed`, then `asked`).
+    /// is shown, that it is about to run (a question is written down as it is sent,
+    /// [`Self::note_question`]).
     fn note(&mut self, c: Checkpoints, command: &Command) {
         match command {
             Command::Audit(note) => {
-                if let crate::turn::AuditKind::Evaluated { verdict } = &note.kind {
+                if let AuditKind::Evaluated { verdict } = &note.kind {
                     self.notes
                         .evaluated(&note.call_id, &note.tool, &note.args, verdict);
                 }
             }
-            Command::Notify(n) => match &n.update {
-                warden_acp_transport::schema::SessionUpdate::ToolCall(call) => {
-                    let kind = crate::stored::tool_kind(call.kind);
-                    self.notes.shown(&call.tool_call_id.0, &call.title, kind);
+            Command::Show { view, shown } => match shown {
+                Shown::First => {
+                    let kind = crate::stored::tool_kind(to_acp::content::kind(view.kind));
+                    self.notes.shown(&view.call_id, &view.title, kind);
                 }
                 // A call shown again (edited, or asked again after a restart).
-                warden_acp_transport::schema::SessionUpdate::ToolCallUpdate(update) => {
-                    if let Some(title) = &update.fields.title {
-                        self.notes.retitled(&update.tool_call_id.0, title);
-                    }
-                }
-                _ => {}
+                Shown::Again | Shown::Edited => self.notes.retitled(&view.call_id, &view.title),
             },
-            Command::AskPermission {
-                call_id,
-                question,
-                edited,
-                request,
-                ..
-            } => {
-                let options = request
-                    .options
-                    .iter()
-                    .map(|o| warden_journal::OfferedOption {
-                        id: o.option_id.0.to_string(),
-                        name: o.name.clone(),
-                        kind: crate::stored::option_kind(o.kind),
-                    })
-                    .collect();
-                self.notes.offered(call_id, options);
-                // The call as this question shows it, then the question: a load finds
-                // the latest question's arguments, risk and options.
-                self.notes.propose_for_question(&c, call_id);
-                c.asking(call_id, *question);
-                // Written with what was staged before it (the reply's conversation entry,
-                // the call's `proposed` record) before the request is sent: a request the
-                // client saw is one the journal knows was asked.
-                c.write(&warden_journal::Record::Asked {
-                    call: call_id.clone(),
-                    request: {
-                        self.asked += 1;
-                        self.asked.to_string()
-                    },
-                    question: *question,
-                    edited: *edited,
-                });
-                // Spare answer files, so that the answer is claimed without creating one
-                // (nothing is done when the session has them).
-                c.replenish();
-                if self.poll.is_none() {
-                    // The first look is one period from now: an `interval`'s first tick
-                    // is at once, when the call was only just asked (and its old answer
-                    // file, if any, just removed), and it would cost the request's path
-                    // a look at the disk.
-                    let mut poll = tokio::time::interval_at(
-                        tokio::time::Instant::now() + CLAIM_POLL,
-                        CLAIM_POLL,
-                    );
-                    poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-                    self.poll = Some(poll);
-                }
+            Command::ShowInvalid { call_id, tool, .. } => {
+                let title = updates::invalid_title(tool);
+                self.notes
+                    .shown(call_id, &title, warden_journal::ToolKind::Other);
             }
-            Command::RunTool { call_id, .. } => self.notes.propose(&c, call_id),
+            Command::Run { call_id, .. } => self.notes.propose(&c, call_id),
             _ => {}
         }
     }
 
-    fn ask(
+    /// Writes down a question as it is sent: the options it offers, the call as it
+    /// shows it, and the question itself.
+    fn note_question(
         &mut self,
-        call_id: String,
-        question: u32,
-        request: warden_acp_transport::schema::RequestPermissionRequest,
-        timeout: Option<Duration>,
+        c: &Checkpoints,
+        question: &Question,
+        request: &warden_acp_transport::schema::RequestPermissionRequest,
     ) {
+        let call_id = question.call_id();
+        let options = request
+            .options
+            .iter()
+            .map(|o| warden_journal::OfferedOption {
+                id: o.option_id.0.to_string(),
+                name: o.name.clone(),
+                kind: crate::stored::option_kind(o.kind),
+            })
+            .collect();
+        self.notes.offered(call_id, options);
+        // The call as this question shows it, then the question: a load finds the latest
+        // question's arguments, risk and options.
+        self.notes.propose_for_question(c, call_id);
+        c.asking(call_id, question.number);
+        // Written with what was staged before it (the reply's conversation entry, the
+        // call's `proposed` record) before the request is sent: a request the client saw
+        // is one the journal knows was asked.
+        self.asked += 1;
+        c.write(&warden_journal::Record::Asked {
+            call: call_id.to_owned(),
+            request: self.asked.to_string(),
+            question: question.number,
+            edited: question.edited,
+        });
+        // Spare answer files, so that the answer is claimed without creating one
+        // (nothing is done when the session has them).
+        c.replenish();
+        if self.poll.is_none() {
+            // The first look is one period from now: an `interval`'s first tick is at
+            // once, when the call was only just asked (and its old answer file, if any,
+            // just removed), and it would cost the request's path a look at the disk.
+            let mut poll =
+                tokio::time::interval_at(tokio::time::Instant::now() + CLAIM_POLL, CLAIM_POLL);
+            poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            self.poll = Some(poll);
+        }
+    }
+
+    fn ask(&mut self, question: Question) {
+        let request = permission::request(&self.setup.session, &question);
+        if let Some(c) = self.setup.checkpoints.clone() {
+            self.note_question(&c, &question, &request);
+        }
         // Sent here, in the loop, so the request is on the wire before anything the
         // loop sends later.
         let pending = self.setup.client.send_permission_request(&request);
         self.await_answer(
-            (call_id, question),
+            (question.call_id().to_owned(), question.number),
             pending,
-            timeout,
+            question.timeout(),
             "the client answered with an error",
             |response| match serde_json::from_value(response) {
                 Ok(response) => permission::read_answer(response),
@@ -712,22 +720,30 @@ impl DriverState {
         );
     }
 
-    /// Opens the form of a call and feeds its answer back like a permission answer.
-    fn elicit(
-        &mut self,
-        call_id: String,
-        question: u32,
-        request: warden_acp_transport::schema::CreateElicitationRequest,
-        args: serde_json::Value,
-        timeout: Option<Duration>,
-    ) {
+    /// Opens the form of a call and feeds its answer back like a permission answer; a
+    /// form that cannot be built is a failed answer, a denial.
+    fn elicit(&mut self, form: Form) {
+        let request = match to_acp::elicit::request(&self.setup.session, &form) {
+            Ok(request) => request,
+            Err(err) => {
+                self.ready.push_back(Event::Answered {
+                    call_id: form.call_id,
+                    question: form.question,
+                    answer: Answer::Failed {
+                        reason: format!("the form could not be shown ({err})"),
+                    },
+                });
+                return;
+            }
+        };
         let pending = self.setup.client.send(request);
+        let args = form.args;
         self.await_answer(
-            (call_id, question),
+            (form.call_id, form.question),
             pending,
-            timeout,
+            form.timeout,
             "the client answered the form with an error",
-            move |response| crate::elicit::read(response, &args),
+            move |response| to_acp::elicit::read(response, &args),
         );
     }
 
@@ -853,7 +869,7 @@ impl DriverState {
             let progress_id = call_id.clone();
             let progress_secrets = secrets.clone();
             let progress = move |content: Vec<warden_tools::Content>| {
-                let content = crate::content::content(progress_secrets.redact_content(content));
+                let content = to_acp::content::content(progress_secrets.redact_content(content));
                 let _ = progress_tx.send(Msg::Progress(progress_id.clone(), content));
             };
             let output = toolbox
@@ -877,7 +893,7 @@ impl DriverState {
             let result = ToolResult {
                 ok: output.ok,
                 timed_out: output.timed_out,
-                content: crate::content::content(output.content),
+                content: output.content,
                 raw_output: output.raw_output,
                 for_model: output.for_model,
             };
@@ -887,14 +903,14 @@ impl DriverState {
 
     /// Stores a grant off the protocol's thread (it may wait for the grants file's
     /// lock) and feeds the result back to the turn.
-    fn store_grant(
-        &mut self,
-        call_id: String,
-        call: Prepared,
-        verdict: Verdict,
-        scope: GrantScope,
-        effect: GrantEffect,
-    ) {
+    fn store_grant(&mut self, request: GrantRequest) {
+        let GrantRequest {
+            call_id,
+            call,
+            verdict,
+            scope,
+            effect,
+        } = request;
         let gate = self.setup.gate.clone();
         let tx = self.tx.clone();
         let checkpoints = self.setup.checkpoints.clone();
@@ -910,7 +926,7 @@ impl DriverState {
                         grant: grant.clone(),
                     });
                 }
-                Ok::<_, crate::gate::RememberError>(())
+                Ok::<_, warden_turn::RememberError>(())
             })
             .await;
             let stored = match stored {
@@ -1045,7 +1061,7 @@ async fn claim_answer(
     let by = chosen(&answer).then_some(AnsweredBy::Editor);
     let (option, note) = match &answer {
         // Not an answer yet: it opens the form, whose answer is the one claimed.
-        Answer::Selected { option_id, .. } if option_id == permission::EDIT_OR_NOTE => {
+        Answer::Selected { option_id, .. } if option_id == EDIT_OR_NOTE => {
             return Answered {
                 call_id,
                 question,
@@ -1058,12 +1074,9 @@ async fn claim_answer(
         Answer::Selected {
             option_id, note, ..
         } => (option_id.clone(), note.clone()),
-        Answer::Cancelled => (permission::REJECT_ONCE.to_owned(), None),
-        Answer::TimedOut => (
-            permission::REJECT_ONCE.to_owned(),
-            Some("no answer in time".to_owned()),
-        ),
-        Answer::Failed { reason } => (permission::REJECT_ONCE.to_owned(), Some(reason.clone())),
+        Answer::Cancelled => (REJECT_ONCE.to_owned(), None),
+        Answer::TimedOut => (REJECT_ONCE.to_owned(), Some("no answer in time".to_owned())),
+        Answer::Failed { reason } => (REJECT_ONCE.to_owned(), Some(reason.clone())),
     };
     let claim = warden_journal::Claim {
         call: call_id.clone(),

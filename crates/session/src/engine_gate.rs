@@ -11,7 +11,7 @@ use warden_permissions::{
 };
 use warden_tools::{Place, Toolbox, ValidationError};
 
-use crate::gate::{
+use warden_turn::{
     Gate, GrantEffect, GrantScope, PrepareError, Prepared, Proposal, RememberError, Verdict,
 };
 

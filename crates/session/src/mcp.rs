@@ -20,7 +20,7 @@ use warden_model::code_span;
 use warden_permissions::{McpServerId, Policy, Settings};
 use warden_tools::{Secrets, ToolSource, Toolbox};
 
-use crate::notice::{Notice, Severity};
+use warden_turn::{Notice, Severity};
 
 /// What connecting a session's servers gave.
 #[derive(Debug, Default)]

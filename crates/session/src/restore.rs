@@ -10,9 +10,9 @@ use warden_journal::{CallStatus, Message};
 use warden_model::ToolCallRequest;
 
 use crate::checkpoint::Checkpoints;
-use crate::turn::{Resumed, StoredAnswer};
-use crate::updates::{message_chunk, text};
+use crate::to_acp::updates::{message_chunk, text};
 use warden_journal::{AnsweredBy, LoadedSession, Record, ReplayItem, ReplayStatus};
+use warden_turn::{Resumed, StoredAnswer};
 
 /// What the model is told about a call that waited for an answer when Warden stopped.
 pub const NOT_RUN_AFTER_RESTART: &str = "Not run: Warden restarted while this call waited for approval, and the call could not be found in the conversation to ask again. Propose it again if it is still needed.";

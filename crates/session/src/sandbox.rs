@@ -14,7 +14,7 @@ use warden_permissions::{Context, SandboxSettings};
 use warden_sandbox::Support;
 use warden_tools::{Confined, Launch};
 
-use crate::notice::{Notice, Severity};
+use warden_turn::{Notice, Severity};
 
 /// The sandbox of one session.
 #[derive(Debug, Clone)]

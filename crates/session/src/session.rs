@@ -12,7 +12,7 @@ use warden_model::{Conversation, Model, ModelError};
 use warden_permissions::{Engine, Mode};
 
 use crate::engine_gate::{EngineGate, ModeCell};
-use crate::notice::Notice;
+use warden_turn::Notice;
 
 /// A session's state. The registry ([`crate::registry::Registry`]) holds it by id;
 /// closing the session there drops it, and with it everything the session holds: its
@@ -40,7 +40,7 @@ pub(crate) struct Session {
     pub(crate) checkpoints: Option<crate::checkpoint::Checkpoints>,
     /// Calls a restored session left waiting, asked again by the turn that starts once
     /// the session is restored (or, when it has no model then, by its next prompt's).
-    pub(crate) resumed: Mutex<Vec<crate::turn::Resumed>>,
+    pub(crate) resumed: Mutex<Vec<warden_turn::Resumed>>,
 }
 
 /// The turn a session runs.

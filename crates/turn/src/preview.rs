@@ -13,12 +13,11 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use warden_acp_transport::schema::{Diff, ToolCallContent};
 use warden_model::ToolCallRequest;
 use warden_permissions::Decision;
+use warden_tools::Content;
 
 use crate::gate::{Prepared, Verdict};
-use crate::updates::text;
 
 /// The most folder entries a delete's preview names.
 const MAX_ENTRIES_SHOWN: usize = 20;
@@ -153,13 +152,13 @@ fn read_folder(path: &Path) -> FileState {
 
 /// The content a call carries before it runs: its preview, and for a call that is not
 /// simply allowed, the risk and the reason in words.
-pub fn content(prepared: &Prepared, verdict: &Verdict, files: &Files) -> Vec<ToolCallContent> {
+pub fn content(prepared: &Prepared, verdict: &Verdict, files: &Files) -> Vec<Content> {
     let mut content = preview(prepared, files);
     if verdict.decision != Decision::Allow {
         if let Some(prompt) = mcp_prompt(prepared) {
-            content.push(ToolCallContent::from(text(prompt)));
+            content.push(Content::Text(prompt));
         }
-        content.push(ToolCallContent::from(text(risk_text(prepared, verdict))));
+        content.push(Content::Text(risk_text(prepared, verdict)));
     }
     content
 }
@@ -183,7 +182,7 @@ pub fn mcp_prompt(prepared: &Prepared) -> Option<String> {
 }
 
 /// The diff of an edit, or what a delete removes.
-fn preview(prepared: &Prepared, files: &Files) -> Vec<ToolCallContent> {
+fn preview(prepared: &Prepared, files: &Files) -> Vec<Content> {
     let cwd = files.cwd.as_path();
     let Some(path) = target(&prepared.tool, &prepared.args, cwd, files.home.as_deref()) else {
         return Vec::new();
@@ -199,9 +198,11 @@ fn preview(prepared: &Prepared, files: &Files) -> Vec<ToolCallContent> {
     };
     let shown = shown(&path, cwd);
     let diff = |old: Option<String>, new: String| {
-        vec![ToolCallContent::Diff(
-            Diff::new(path.clone(), new).old_text(old),
-        )]
+        vec![Content::Diff {
+            path: path.clone(),
+            old_text: old,
+            new_text: new,
+        }]
     };
     match (prepared.tool.as_str(), state) {
         ("fs_write", Some(FileState::Missing)) => diff(None, arg("content")),
@@ -259,8 +260,8 @@ fn preview(prepared: &Prepared, files: &Files) -> Vec<ToolCallContent> {
     }
 }
 
-fn note(s: String) -> ToolCallContent {
-    ToolCallContent::from(text(s))
+fn note(s: String) -> Content {
+    Content::Text(s)
 }
 
 /// A path below `cwd` relative to it, others as they are.
@@ -346,7 +347,24 @@ mod tests {
         let content = content(&prepared(tool, args), &verdict(Decision::Allow), &files);
         let lines: Vec<String> = content
             .iter()
-            .map(|c| serde_json::to_string(c).unwrap_or_default())
+            .map(|c| match c {
+                Content::Diff {
+                    path,
+                    old_text,
+                    new_text,
+                } => match old_text {
+                    Some(old) => {
+                        json!({"type": "diff", "path": path, "oldText": old, "newText": new_text})
+                    }
+                    None => json!({"type": "diff", "path": path, "newText": new_text}),
+                }
+                .to_string(),
+                Content::Text(text) => {
+                    json!({"type": "content", "content": {"type": "text", "text": text}})
+                        .to_string()
+                }
+                other => format!("{other:?}"),
+            })
             .collect();
         assert_eq!(lines.join("\n"), expect, "{tool}");
     }
@@ -488,10 +506,7 @@ mod tests {
             content(&prepared, &verdict(decision), &files)
                 .into_iter()
                 .map(|c| match c {
-                    ToolCallContent::Content(c) => match c.content {
-                        warden_acp_transport::schema::ContentBlock::Text(t) => t.text,
-                        other => format!("{other:?}"),
-                    },
+                    Content::Text(text) => text,
                     other => format!("{other:?}"),
                 })
                 .collect()

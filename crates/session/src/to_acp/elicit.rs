@@ -15,8 +15,8 @@ use warden_acp_transport::schema::{
     ElicitationContentValue, SessionId,
 };
 
-use crate::gate::Prepared;
-use crate::permission::{ALLOW_ONCE, Answer, REJECT_ONCE};
+use warden_turn::{Answer, Form};
+use warden_verdict::option_id::{ALLOW_ONCE, REJECT_ONCE};
 
 const DECISION: &str = "decision";
 const NOTE: &str = "note";
@@ -56,11 +56,7 @@ pub enum FormError {
 
 /// The form for a call: the decision (deny by default), each argument (strings as they
 /// are, other values as JSON text), and a note.
-pub fn request(
-    session: &SessionId,
-    call_id: &str,
-    call: &Prepared,
-) -> Result<CreateElicitationRequest, FormError> {
+pub fn request(session: &SessionId, form: &Form) -> Result<CreateElicitationRequest, FormError> {
     let mut properties = Map::new();
     properties.insert(
         DECISION.to_owned(),
@@ -71,7 +67,7 @@ pub fn request(
             "default": DENY,
         }),
     );
-    if let Some(args) = call.args.as_object() {
+    if let Some(args) = form.args.as_object() {
         for (name, value) in args {
             let (text, description) = match value {
                 Value::String(s) => (s.clone(), "Edit to run the call with this value."),
@@ -102,11 +98,11 @@ pub fn request(
     let form = json!({
         "mode": "form",
         "sessionId": session,
-        "toolCallId": call_id,
-        "message": format!("{}: approve with edits, or deny with a note", call.title),
+        "toolCallId": form.call_id,
+        "message": format!("{}: approve with edits, or deny with a note", form.title),
         "requestedSchema": {
             "type": "object",
-            "title": call.title,
+            "title": form.title,
             "properties": properties,
             "required": [DECISION],
         },
@@ -180,23 +176,20 @@ pub fn read(response: CreateElicitationResponse, args: &Value) -> Answer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use warden_tools::{PreparedCall, ToolKind};
 
-    fn call() -> Prepared {
-        Prepared {
-            call: PreparedCall::new(
-                "terminal".to_owned(),
-                json!({"command": "rm -rf build", "timeout_secs": 30}),
-                ToolKind::Execute,
-                "Run `rm -rf build`".to_owned(),
-            ),
-            hint: None,
+    fn form() -> Form {
+        Form {
+            call_id: "call_1".to_owned(),
+            question: 1,
+            title: "Run `rm -rf build`".to_owned(),
+            args: json!({"command": "rm -rf build", "timeout_secs": 30}),
+            timeout: None,
         }
     }
 
     #[test]
     fn the_form_shows_the_arguments_a_decision_and_a_note() {
-        let request = request(&SessionId::new("s"), "call_1", &call()).expect("a form");
+        let request = request(&SessionId::new("s"), &form()).expect("a form");
         let value = serde_json::to_value(&request).unwrap_or_default();
         assert_eq!(value["mode"], "form");
         assert_eq!(value["sessionId"], "s");
@@ -215,7 +208,7 @@ mod tests {
 
     fn answer(response: Value) -> Answer {
         match serde_json::from_value::<CreateElicitationResponse>(response) {
-            Ok(response) => read(response, &call().args),
+            Ok(response) => read(response, &form().args),
             Err(err) => Answer::Failed {
                 reason: err.to_string(),
             },

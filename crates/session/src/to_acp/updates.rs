@@ -1,4 +1,5 @@
-//! The `session/update` notifications of a turn.
+//! The `session/update` notifications of a turn: a call shown, its progress and result,
+//! and the reply's text.
 
 use std::path::PathBuf;
 
@@ -8,7 +9,9 @@ use warden_acp_transport::schema::{
     ToolCallUpdateFields,
 };
 
-use crate::gate::Prepared;
+use warden_turn::{CallView, ToolResult};
+
+use super::content;
 
 pub fn locations(paths: &[PathBuf]) -> Vec<ToolCallLocation> {
     paths.iter().cloned().map(ToolCallLocation::new).collect()
@@ -29,21 +32,16 @@ pub fn message_chunk(session: &SessionId, chunk: impl Into<String>) -> SessionNo
 /// The first notification about a call: pending (sent explicitly, though it is the
 /// schema's default, because some clients show a call without a status as running),
 /// with what it does and its `content` (the preview and the risk in words).
-pub fn proposed(
-    session: &SessionId,
-    call_id: &str,
-    call: &Prepared,
-    content: Vec<ToolCallContent>,
-) -> SessionNotification {
+pub fn proposed(session: &SessionId, view: &CallView) -> SessionNotification {
     SessionNotification::new(
         session.clone(),
         SessionUpdate::ToolCall(
-            ToolCall::new(call_id.to_owned(), call.title.clone())
-                .kind(crate::content::kind(call.kind))
+            ToolCall::new(view.call_id.clone(), view.title.clone())
+                .kind(content::kind(view.kind))
                 .status(ToolCallStatus::Pending)
-                .content(content)
-                .raw_input(call.args.clone())
-                .locations(locations(&call.locations)),
+                .content(content::content(view.content.clone()))
+                .raw_input(view.args.clone())
+                .locations(locations(&view.locations)),
         ),
     )
 }
@@ -53,23 +51,54 @@ pub fn proposed(
 /// shown again whole as it is asked again: a `tool_call_update` with everything a
 /// `tool_call` carries, since a second `tool_call` with the same id would read as a new
 /// call.
-pub fn proposed_again(
-    session: &SessionId,
-    call_id: &str,
-    call: &Prepared,
-    content: Vec<ToolCallContent>,
-) -> SessionNotification {
+pub fn proposed_again(session: &SessionId, view: &CallView) -> SessionNotification {
+    update(
+        session,
+        &view.call_id,
+        ToolCallUpdateFields::new()
+            .title(view.title.clone())
+            .kind(content::kind(view.kind))
+            .status(ToolCallStatus::Pending)
+            .content(content::content(view.content.clone()))
+            .raw_input(view.args.clone())
+            .locations(locations(&view.locations)),
+    )
+}
+
+/// A call shown again as the user edited it: what it now does, its content and its
+/// arguments (its status is unchanged).
+pub fn edited(session: &SessionId, view: &CallView) -> SessionNotification {
+    update(
+        session,
+        &view.call_id,
+        ToolCallUpdateFields::new()
+            .title(view.title.clone())
+            .content(content::content(view.content.clone()))
+            .raw_input(view.args.clone())
+            .locations(locations(&view.locations)),
+    )
+}
+
+/// A call that ran: completed or failed, with its result.
+pub fn finished(session: &SessionId, call_id: &str, result: ToolResult) -> SessionNotification {
+    let status = if result.ok {
+        ToolCallStatus::Completed
+    } else {
+        ToolCallStatus::Failed
+    };
     update(
         session,
         call_id,
         ToolCallUpdateFields::new()
-            .title(call.title.clone())
-            .kind(crate::content::kind(call.kind))
-            .status(ToolCallStatus::Pending)
-            .content(content)
-            .raw_input(call.args.clone())
-            .locations(locations(&call.locations)),
+            .status(status)
+            .content(content::content(result.content))
+            .raw_output(result.raw_output),
     )
+}
+
+/// What a call that could not be read is called.
+pub fn invalid_title(tool: &str) -> String {
+    format!("{tool} (invalid call)")
 }
 
 pub fn proposed_invalid(
@@ -81,7 +110,7 @@ pub fn proposed_invalid(
     SessionNotification::new(
         session.clone(),
         SessionUpdate::ToolCall(
-            ToolCall::new(call_id.to_owned(), format!("{tool} (invalid call)"))
+            ToolCall::new(call_id.to_owned(), invalid_title(tool))
                 .status(ToolCallStatus::Pending)
                 .raw_input(args.clone()),
         ),

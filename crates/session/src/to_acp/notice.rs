@@ -1,7 +1,4 @@
-//! What the user must know but is not a reply: a policy file that could not be used, a
-//! grant that was stored, MCP servers that were not started.
-//!
-//! Sent as ACP session notices (`session/update` `notice`) when the client advertised
+//! How a notice reaches the client: sent as ACP session notices (`session/update` `notice`) when the client advertised
 //! `clientCapabilities.session.notices`, which the schema requires; otherwise as a plain
 //! agent message, so that the user is told all the same.
 
@@ -10,32 +7,9 @@ use warden_acp_transport::schema::{
     SessionUpdate,
 };
 
-use crate::updates;
+use warden_turn::{Notice, Severity};
 
-/// How much it matters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Severity {
-    Info,
-    Warning,
-}
-
-/// One notice: a title that stands alone, and what to do about it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Notice {
-    pub severity: Severity,
-    pub title: String,
-    pub detail: Option<String>,
-}
-
-impl Notice {
-    pub fn new(severity: Severity, title: impl Into<String>, detail: Option<String>) -> Notice {
-        Notice {
-            severity,
-            title: title.into(),
-            detail,
-        }
-    }
-}
+use super::updates;
 
 /// Whether the client can show notices.
 pub fn supported(capabilities: &ClientCapabilities) -> bool {

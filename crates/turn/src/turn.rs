@@ -1,24 +1,24 @@
 //! The prompt turn as a state machine.
 //!
-//! A turn reacts to a closed set of [`Event`]s (the model's reply, a permission
-//! answer, a tool's result, a cancel) and answers each with [`Command`]s (send an
-//! update, ask for permission, run a tool, call the model, end the turn). It does no
-//! I/O: the async driver in `driver.rs` carries the commands out and feeds the events
-//! back, so every rule here is tested without a wire, a model or a clock.
+//! A turn reacts to a closed set of [`Event`]s (the model's reply, an answer, a tool's
+//! result, a cancel) and answers each with [`Command`]s (show a call, ask a question,
+//! run a call, call the model, end the turn). It does no I/O: the agent's driver carries
+//! the commands out and feeds the events back, so every rule here is tested without a
+//! wire, a model or a clock.
 //!
 //! Calls are deferred, not asked one by one: when a model reply proposes a batch of calls,
 //! the allowed ones run at once, every call that needs the user is asked at the same
 //! time, and the model is called again only when the whole batch is settled.
 //!
-//! Effects are commands too: storing a grant is [`Command::StoreGrant`], whose result
+//! Effects are commands too: storing a grant is [`Command::Store`], whose result
 //! comes back as [`Event::GrantStored`], so the turn never waits on a file lock.
 //!
 //! Invariants:
-//! - A call's `tool_call` (pending) is sent before anything else about it.
-//! - A call runs only after an `allow` verdict or an `allow-*` answer to a request
+//! - A call is shown ([`Command::Show`], pending) before anything else about it.
+//! - A call runs only after an `allow` verdict or an `allow-*` answer to a question
 //!   that offered that option; every other answer is a denial.
 //! - Each question takes one answer. A call may be asked more than once (an edit that
-//!   raised its risk, a restart); each request is question n of its call, and only an
+//!   raised its risk, a restart); each question is question n of its call, and only an
 //!   answer to the call's latest question is taken: an answer to an earlier question
 //!   changes nothing.
 //! - After [`Command::End`] the turn emits nothing more.
@@ -29,22 +29,18 @@
 //! - The model is called again only when every call of the batch is settled and every
 //!   grant it stored has been written.
 
-use std::time::Duration;
-
-use warden_acp_transport::schema::{
-    CreateElicitationRequest, RequestPermissionRequest, SessionId, SessionNotification, StopReason,
-    ToolCallContent, ToolCallStatus, ToolCallUpdateFields,
-};
 use warden_model::{Conversation, FinishReason, ToolCallRequest, ToolOutcome, denied_content};
 use warden_permissions::{Decision, Risk};
+use warden_tools::Content;
 
-use crate::elicit;
+use crate::audit::{AnswerOutcome, AuditKind, AuditNote};
+use crate::choice::{self, Answer, Choice};
+use crate::command::{Command, GrantRequest, Stop};
+use crate::event::{Event, Stored, ToolResult};
 use crate::gate::{Gate, GrantEffect, GrantScope, Prepared, Verdict};
 use crate::notice::{Notice, Severity};
-use crate::permission::{self, Answer, Choice};
 use crate::preview::{self, Files};
-use crate::updates;
-use warden_tools::PreparedCall;
+use crate::view::{CallView, Form, Question, Shown};
 
 /// What a call that a cancel closed says.
 const CANCELLED: &str = "Cancelled: the turn was cancelled before this call finished.";
@@ -70,176 +66,6 @@ impl Default for TurnLimits {
     }
 }
 
-/// The result of running one tool.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ToolResult {
-    pub ok: bool,
-    /// The tool itself ran out of time.
-    pub timed_out: bool,
-    pub content: Vec<ToolCallContent>,
-    pub raw_output: serde_json::Value,
-    /// What the model is told.
-    pub for_model: String,
-}
-
-/// Something that happened to the turn.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Event {
-    /// The model's complete reply (its text was already streamed by the driver).
-    ModelReplied {
-        text: String,
-        calls: Vec<ToolCallRequest>,
-        finish: FinishReason,
-        /// What the previews of the calls need from disk, read by the driver.
-        files: Files,
-    },
-    /// The model's reply stream ended without saying that the reply was complete.
-    ModelStopped {
-        text: String,
-        calls: Vec<ToolCallRequest>,
-    },
-    /// The model could not answer; `error` says why.
-    ModelFailed { error: String },
-    /// The client answered (or did not answer) question `question` about a call (its
-    /// permission request, or the form that request opened).
-    Answered {
-        call_id: String,
-        question: u32,
-        answer: Answer,
-    },
-    /// A tool finished.
-    ToolFinished { call_id: String, result: ToolResult },
-    /// A grant the turn asked to store ([`Command::StoreGrant`]) was stored, or not.
-    GrantStored {
-        call_id: String,
-        scope: GrantScope,
-        effect: GrantEffect,
-        stored: Stored,
-    },
-    /// `session/cancel`, or Warden is shutting down.
-    Cancel,
-    /// A prompt sent while a restored session's turn runs without one (see
-    /// [`Turn::resume`]): the turn takes it as its own, and it joins the conversation
-    /// at the next point where the model is asked or the turn would end.
-    Prompt { text: String },
-}
-
-/// Whether a grant was stored.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Stored {
-    Yes,
-    /// Not stored; the answer still stands for its call. The reason is for the user.
-    No {
-        reason: String,
-    },
-}
-
-/// What became of a request to the user, as the audit log says it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AnswerOutcome {
-    Granted,
-    Denied,
-    Cancelled,
-    TimedOut,
-    /// The request failed or was answered with something that was not offered.
-    Error,
-}
-
-impl AnswerOutcome {
-    /// Its name in the audit log.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            AnswerOutcome::Granted => "granted",
-            AnswerOutcome::Denied => "denied",
-            AnswerOutcome::Cancelled => "cancelled",
-            AnswerOutcome::TimedOut => "timed_out",
-            AnswerOutcome::Error => "error",
-        }
-    }
-}
-
-/// What an audit entry says happened.
-#[derive(Debug, Clone, PartialEq)]
-pub enum AuditKind {
-    /// The engine's evaluation of a call.
-    Evaluated { verdict: Verdict },
-    /// A call that could not be read (decided as a denial).
-    Malformed { reason: String },
-    /// An answer refused because the call was answered before, from elsewhere (the
-    /// driver's, not the turn's: the turn only ever sees the answer that won).
-    Refused { option_id: String, reason: String },
-    /// What became of a request to the user.
-    Answered {
-        outcome: AnswerOutcome,
-        option_id: Option<String>,
-        note: Option<String>,
-        reason: Option<String>,
-    },
-}
-
-/// One line for the audit log.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AuditNote {
-    pub call_id: String,
-    pub tool: String,
-    pub args: serde_json::Value,
-    pub kind: AuditKind,
-}
-
-/// What the driver must do.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Command {
-    Notify(Box<SessionNotification>),
-    /// Ask question `question` about a call (1 for its first). `edited` says that the
-    /// question shows arguments the user edited, not the model's.
-    AskPermission {
-        call_id: String,
-        question: u32,
-        edited: bool,
-        request: Box<RequestPermissionRequest>,
-        timeout: Option<Duration>,
-    },
-    /// Open the form to approve with edits or deny with a note (`elicitation/create`);
-    /// its answer comes back as the answer to the same question
-    /// ([`Event::Answered`]).
-    Elicit {
-        call_id: String,
-        question: u32,
-        request: Box<CreateElicitationRequest>,
-        args: serde_json::Value,
-        timeout: Option<Duration>,
-    },
-    /// Withdraw a pending permission request (`$/cancel_request`).
-    Withdraw {
-        call_id: String,
-    },
-    /// Run a call exactly as it was prepared (and judged).
-    RunTool {
-        call_id: String,
-        call: Box<PreparedCall>,
-    },
-    /// Store the user's "always" answer: the verdict's proposal, or the exact call for
-    /// the session. Its result comes back as [`Event::GrantStored`].
-    StoreGrant {
-        call_id: String,
-        call: Box<Prepared>,
-        verdict: Box<Verdict>,
-        scope: GrantScope,
-        effect: GrantEffect,
-    },
-    /// Stop a running tool.
-    StopTool {
-        call_id: String,
-    },
-    /// Ask the model for its next reply to the conversation.
-    CallModel,
-    Audit(Box<AuditNote>),
-    /// Tell the user something that is not a reply (a session notice, or a message).
-    Tell(Notice),
-    /// Answer the prompt. Always the last command of a turn.
-    End(StopReason),
-}
-
 /// Where a call stands. Each state holds what it needs, and nothing else.
 #[derive(Debug, Clone)]
 enum CallState {
@@ -258,7 +84,7 @@ struct Waiting {
     prepared: Prepared,
     verdict: Verdict,
     /// What the call showed (its preview and risk), for a request asked again.
-    content: Vec<ToolCallContent>,
+    content: Vec<Content>,
     offered: Vec<Choice>,
 }
 
@@ -315,7 +141,6 @@ impl Call {
 /// One prompt turn.
 #[derive(Debug)]
 pub struct Turn {
-    session: SessionId,
     conversation: Conversation,
     limits: TurnLimits,
     batch: Vec<Call>,
@@ -343,14 +168,12 @@ impl Turn {
     /// Starts a turn for `prompt`: the prompt joins the conversation and the model is
     /// asked for its reply.
     pub fn start(
-        session: SessionId,
         mut conversation: Conversation,
         prompt: String,
         limits: TurnLimits,
     ) -> (Turn, Vec<Command>) {
         conversation.push_user(prompt);
         let turn = Turn {
-            session,
             conversation,
             limits,
             batch: Vec::new(),
@@ -379,7 +202,6 @@ impl Turn {
     /// restored has none, until the user sends one: [`Event::Prompt`]). The reply that
     /// proposed them is already in the conversation.
     pub fn resume(
-        session: SessionId,
         conversation: Conversation,
         waiting: ResumedBatch,
         prompt: Option<String>,
@@ -392,7 +214,6 @@ impl Turn {
             files,
         } = waiting;
         let mut turn = Turn {
-            session,
             conversation,
             limits,
             batch: Vec::new(),
@@ -510,13 +331,9 @@ impl Turn {
         out
     }
 
-    fn notify(&self, notification: SessionNotification) -> Command {
-        Command::Notify(Box::new(notification))
-    }
-
     fn fail(&mut self, message: String, out: &mut Vec<Command>) {
-        out.push(self.notify(updates::message_chunk(&self.session, message)));
-        self.end(StopReason::EndTurn, out);
+        out.push(Command::Say(message));
+        self.end(Stop::EndTurn, out);
     }
 
     fn on_reply(
@@ -538,16 +355,16 @@ impl Turn {
                     "The reply was cut off at the token limit; this call did not run.".to_owned(),
                 );
             }
-            self.end(StopReason::MaxTokens, out);
+            self.end(Stop::MaxTokens, out);
             return;
         }
         if calls.is_empty() {
             let stop = match finish {
-                FinishReason::Refusal => StopReason::Refusal,
-                _ => StopReason::EndTurn,
+                FinishReason::Refusal => Stop::Refusal,
+                _ => Stop::EndTurn,
             };
             // A prompt the turn took while the model answered is answered now.
-            if stop == StopReason::EndTurn && self.prompt.is_some() {
+            if stop == Stop::EndTurn && self.prompt.is_some() {
                 self.ask_model(out);
                 return;
             }
@@ -605,7 +422,7 @@ impl Turn {
             return None;
         };
         // The answer stands for the question it was given to, as if it had just come.
-        let offered = permission::offered(&verdict, self.forms);
+        let offered = choice::offered(&verdict, self.forms);
         self.batch.push(Call {
             id: id.clone(),
             tool,
@@ -636,18 +453,17 @@ impl Turn {
         shown_before: bool,
         gate: &dyn Gate,
         out: &mut Vec<Command>,
-    ) -> Option<(Prepared, Verdict, Vec<ToolCallContent>)> {
+    ) -> Option<(Prepared, Verdict, Vec<Content>)> {
         let id = request.id.clone();
         let tool = request.name.clone();
         let prepared = match gate.prepare(&request.name, &request.arguments) {
             Ok(prepared) => prepared,
             Err(reason) => {
-                out.push(self.notify(updates::proposed_invalid(
-                    &self.session,
-                    &id,
-                    &request.name,
-                    &request.arguments,
-                )));
+                out.push(Command::ShowInvalid {
+                    call_id: id.clone(),
+                    tool: request.name.clone(),
+                    args: request.arguments.clone(),
+                });
                 out.push(audit(
                     &id,
                     &tool,
@@ -672,11 +488,14 @@ impl Turn {
         let verdict = gate.evaluate(&prepared);
         let content = preview::content(&prepared, &verdict, &self.files);
         let shown = if shown_before {
-            updates::proposed_again(&self.session, &id, &prepared, content.clone())
+            Shown::Again
         } else {
-            updates::proposed(&self.session, &id, &prepared, content.clone())
+            Shown::First
         };
-        out.push(self.notify(shown));
+        out.push(Command::Show {
+            view: Box::new(CallView::new(&id, &prepared, content.clone())),
+            shown,
+        });
         out.push(evaluation_note(&id, &prepared, &verdict));
         Some((prepared, verdict, content))
     }
@@ -689,7 +508,7 @@ impl Turn {
         id: &str,
         prepared: Prepared,
         verdict: Verdict,
-        content: Vec<ToolCallContent>,
+        content: Vec<Content>,
         questions: &mut u32,
         out: &mut Vec<Command>,
     ) -> CallState {
@@ -715,24 +534,17 @@ impl Turn {
                 self.asks += 1;
                 *questions += 1;
                 let edited = prepared.args != self.proposed_args(id);
-                let request = permission::request(
-                    &self.session,
-                    id,
-                    &prepared,
-                    &verdict,
-                    content.clone(),
-                    self.forms,
-                );
-                out.push(Command::AskPermission {
-                    call_id: id.to_owned(),
-                    question: *questions,
+                let offered = choice::offered(&verdict, self.forms);
+                out.push(Command::Ask(Box::new(Question {
+                    number: *questions,
                     edited,
-                    request: Box::new(request),
-                    timeout: verdict.timeout,
-                });
+                    view: CallView::new(id, &prepared, content.clone()),
+                    verdict: verdict.clone(),
+                    choices: offered.clone(),
+                })));
                 CallState::Asking(Box::new(Waiting {
                     question: *questions,
-                    offered: permission::offered(&verdict, self.forms),
+                    offered,
                     prepared,
                     verdict,
                     content,
@@ -742,12 +554,10 @@ impl Turn {
     }
 
     fn run(&self, id: &str, prepared: Prepared, out: &mut Vec<Command>) -> CallState {
-        out.push(self.notify(updates::status(
-            &self.session,
-            id,
-            ToolCallStatus::InProgress,
-        )));
-        out.push(Command::RunTool {
+        out.push(Command::Running {
+            call_id: id.to_owned(),
+        });
+        out.push(Command::Run {
             call_id: id.to_owned(),
             call: Box::new(prepared.call),
         });
@@ -764,7 +574,10 @@ impl Turn {
         reason: &str,
         out: &mut Vec<Command>,
     ) {
-        out.push(self.notify(updates::failed(&self.session, id, reason)));
+        out.push(Command::Failed {
+            call_id: id.to_owned(),
+            reason: reason.to_owned(),
+        });
         self.conversation.push_tool_result(
             id.to_owned(),
             tool.to_owned(),
@@ -855,7 +668,7 @@ impl Turn {
                 option_id,
                 edited_input,
                 note,
-            } => match permission::choice(&option_id, &offered) {
+            } => match choice::choice(&option_id, &offered) {
                 None => {
                     tracing::warn!(call = %id, %option_id, "unknown or unoffered option; denying");
                     let reason = format!("the client chose `{option_id}`, which was not offered");
@@ -869,38 +682,22 @@ impl Turn {
                     self.finish(&id, &tool, ToolOutcome::Denied, &text, out);
                 }
                 Some(Choice::EditOrNote) => {
-                    match elicit::request(&self.session, &id, &prepared) {
-                        Ok(request) => {
-                            // Still asking: the form's answer settles the call.
-                            out.push(Command::Elicit {
-                                call_id: id.clone(),
-                                question,
-                                request: Box::new(request),
-                                args: prepared.args.clone(),
-                                timeout: verdict.timeout,
-                            });
-                            self.batch[index].state = CallState::Asking(Box::new(Waiting {
-                                question,
-                                prepared,
-                                verdict,
-                                content,
-                                offered,
-                            }));
-                            return;
-                        }
-                        Err(reason) => {
-                            let text = format!(
-                                "The form could not be shown ({reason}), which counts as a denial: the call did not run."
-                            );
-                            out.push(note_of(
-                                AnswerOutcome::Error,
-                                Some(option_id),
-                                note,
-                                Some(reason.to_string()),
-                            ));
-                            self.finish(&id, &tool, ToolOutcome::Denied, &text, out);
-                        }
-                    }
+                    // Still asking: the form's answer settles the call.
+                    out.push(Command::Elicit(Box::new(Form {
+                        call_id: id.clone(),
+                        question,
+                        title: prepared.title.clone(),
+                        args: prepared.args.clone(),
+                        timeout: verdict.timeout,
+                    })));
+                    self.batch[index].state = CallState::Asking(Box::new(Waiting {
+                        question,
+                        prepared,
+                        verdict,
+                        content,
+                        offered,
+                    }));
+                    return;
                 }
                 Some(choice) if choice.allows() => {
                     let allowed = Allowed {
@@ -989,17 +786,10 @@ impl Turn {
             out.push(evaluation_note(&id, &edited_call, &edited_verdict));
             let raised = edited_verdict.risk > verdict.risk;
             let content = preview::content(&edited_call, &edited_verdict, &self.files);
-            out.push(
-                self.notify(updates::update(
-                    &self.session,
-                    &id,
-                    ToolCallUpdateFields::new()
-                        .title(edited_call.title.clone())
-                        .content(content.clone())
-                        .raw_input(edited_call.args.clone())
-                        .locations(updates::locations(&edited_call.locations)),
-                )),
-            );
+            out.push(Command::Show {
+                view: Box::new(CallView::new(&id, &edited_call, content.clone())),
+                shown: Shown::Edited,
+            });
             if edited_verdict.decision == Decision::Deny
                 || (edited_verdict.decision == Decision::Ask && raised)
             {
@@ -1058,13 +848,13 @@ impl Turn {
             .unwrap_or("this exact call")
             .to_owned();
         self.stored_words.push((id.to_owned(), words));
-        out.push(Command::StoreGrant {
+        out.push(Command::Store(Box::new(GrantRequest {
             call_id: id.to_owned(),
-            call: Box::new(prepared),
-            verdict: Box::new(verdict),
+            call: prepared,
+            verdict,
             scope,
             effect,
-        });
+        })));
     }
 
     /// A grant was stored (or not): the user is told, and calls of the batch still
@@ -1155,7 +945,7 @@ impl Turn {
         index: usize,
         prepared: Prepared,
         verdict: Verdict,
-        content: Vec<ToolCallContent>,
+        content: Vec<Content>,
         out: &mut Vec<Command>,
     ) {
         let id = self.batch[index].id.clone();
@@ -1197,29 +987,19 @@ impl Turn {
             return;
         }
         self.batch[index].state = CallState::Done;
-        let status = if result.ok {
-            ToolCallStatus::Completed
-        } else {
-            ToolCallStatus::Failed
-        };
         let outcome = match (result.ok, result.timed_out) {
             (true, _) => ToolOutcome::Completed,
             (false, true) => ToolOutcome::TimedOut,
             (false, false) => ToolOutcome::Failed,
         };
         let (id, tool) = (self.batch[index].id.clone(), self.batch[index].tool.clone());
-        out.push(
-            self.notify(updates::update(
-                &self.session,
-                &id,
-                ToolCallUpdateFields::new()
-                    .status(status)
-                    .content(result.content)
-                    .raw_output(result.raw_output),
-            )),
-        );
+        let for_model = result.for_model.clone();
+        out.push(Command::Finished {
+            call_id: id.clone(),
+            result,
+        });
         self.conversation
-            .push_tool_result(id, tool, outcome, result.for_model);
+            .push_tool_result(id, tool, outcome, for_model);
         self.continue_if_settled(out);
     }
 
@@ -1252,14 +1032,11 @@ impl Turn {
             self.model_requests = 0;
         }
         if self.model_requests >= self.limits.max_model_requests {
-            out.push(self.notify(updates::message_chunk(
-                &self.session,
-                format!(
-                    "Stopping: this turn reached its limit of {} model requests.",
-                    self.limits.max_model_requests
-                ),
+            out.push(Command::Say(format!(
+                "Stopping: this turn reached its limit of {} model requests.",
+                self.limits.max_model_requests
             )));
-            self.end(StopReason::MaxTurnRequests, out);
+            self.end(Stop::MaxModelRequests, out);
             return;
         }
         self.model_requests += 1;
@@ -1276,7 +1053,7 @@ impl Turn {
                 CallState::Asking(_) => out.push(Command::Withdraw {
                     call_id: id.clone(),
                 }),
-                CallState::Running => out.push(Command::StopTool {
+                CallState::Running => out.push(Command::Stop {
                     call_id: id.clone(),
                 }),
             }
@@ -1285,10 +1062,10 @@ impl Turn {
         }
         self.batch.clear();
         self.notes.clear();
-        self.end(StopReason::Cancelled, out);
+        self.end(Stop::Cancelled, out);
     }
 
-    fn end(&mut self, stop: StopReason, out: &mut Vec<Command>) {
+    fn end(&mut self, stop: Stop, out: &mut Vec<Command>) {
         self.ended = true;
         out.push(Command::End(stop));
     }

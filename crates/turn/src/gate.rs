@@ -64,8 +64,7 @@ pub struct Proposal {
 
 impl Proposal {
     /// A proposal that matches nothing, named `words`: for tests of what is shown.
-    #[cfg(test)]
-    pub(crate) fn named(words: &str) -> Proposal {
+    pub fn named(words: &str) -> Proposal {
         Proposal {
             words: words.to_owned(),
             grant: Arc::new(GrantProposal {

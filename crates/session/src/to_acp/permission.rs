@@ -5,123 +5,20 @@
 
 use warden_acp_transport::schema::{
     PermissionOption, PermissionOptionKind, RequestPermissionOutcome, RequestPermissionRequest,
-    RequestPermissionResponse, SessionId, ToolCallContent, ToolCallStatus, ToolCallUpdate,
-    ToolCallUpdateFields,
+    RequestPermissionResponse, SessionId, ToolCallStatus, ToolCallUpdate, ToolCallUpdateFields,
 };
 
 use warden_acp_transport::{AnswerExtension, RequestExtension, RiskMark, extension, to_meta};
+use warden_turn::{Answer, CallView, Choice, Question, Verdict};
 
-use crate::gate::{Prepared, Verdict};
-use crate::updates::locations;
-
-pub use warden_verdict::option_id::{
-    ALLOW_ONCE, ALLOW_PROJECT, ALLOW_SESSION, EDIT_OR_NOTE, REJECT_ONCE, REJECT_PROJECT,
-};
-
-/// What the user chose, in Warden's terms.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Choice {
-    AllowOnce,
-    AllowSession,
-    AllowProject,
-    RejectOnce,
-    RejectProject,
-    EditOrNote,
-}
-
-impl Choice {
-    /// Every choice, in the contract's order of option ids.
-    pub const ALL: [Choice; 6] = [
-        Choice::AllowOnce,
-        Choice::AllowSession,
-        Choice::AllowProject,
-        Choice::RejectOnce,
-        Choice::RejectProject,
-        Choice::EditOrNote,
-    ];
-
-    pub fn option_id(self) -> &'static str {
-        match self {
-            Choice::AllowOnce => ALLOW_ONCE,
-            Choice::AllowSession => ALLOW_SESSION,
-            Choice::AllowProject => ALLOW_PROJECT,
-            Choice::RejectOnce => REJECT_ONCE,
-            Choice::RejectProject => REJECT_PROJECT,
-            Choice::EditOrNote => EDIT_OR_NOTE,
-        }
-    }
-
-    pub fn allows(self) -> bool {
-        matches!(
-            self,
-            Choice::AllowOnce | Choice::AllowSession | Choice::AllowProject
-        )
-    }
-}
-
-/// The answer to a permission request, or why there is none.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Answer {
-    /// The user chose an option (not yet checked against the options offered).
-    Selected {
-        option_id: String,
-        /// `_meta.warden.editedInput`: the arguments the user wants the call to run with.
-        edited_input: Option<serde_json::Value>,
-        /// `_meta.warden.note`: an instruction (on approval) or a reason (on denial).
-        note: Option<String>,
-    },
-    /// The client cancelled the turn.
-    Cancelled,
-    /// No answer within the approval timeout; the request was withdrawn.
-    TimedOut,
-    /// An error response, a malformed response or a lost connection: a denial.
-    Failed { reason: String },
-}
-
-/// The options offered for a call, in the order they are shown (docs/contract.md, section 5):
-/// `allow-once` and `reject-once` always; `allow-session` unless the call is Critical;
-/// the project options only when a narrow grant can be proposed (and `allow-project`
-/// not for Critical calls). A Critical call lists `reject-once` first, so that a client
-/// whose cursor starts on the first option never runs it by a bare Enter.
-///
-/// With `forms` (the client shows `elicitation/create` forms), `edit-or-note` comes
-/// last, a `reject_once` option that opens the form.
-///
-/// Order and content are safety properties: exactly one option of kind `allow_once`,
-/// and an "always" option never stands alone.
-pub fn offered(verdict: &Verdict, forms: bool) -> Vec<Choice> {
-    let mut choices = offered_plain(verdict);
-    if forms {
-        choices.push(Choice::EditOrNote);
-    }
-    choices
-}
-
-fn offered_plain(verdict: &Verdict) -> Vec<Choice> {
-    let narrow = verdict.proposal.is_some();
-    if verdict.once_only() {
-        let mut choices = vec![Choice::RejectOnce, Choice::AllowOnce];
-        if narrow {
-            choices.push(Choice::RejectProject);
-        }
-        return choices;
-    }
-    let mut choices = vec![Choice::AllowOnce, Choice::AllowSession];
-    if narrow {
-        choices.push(Choice::AllowProject);
-    }
-    choices.push(Choice::RejectOnce);
-    if narrow {
-        choices.push(Choice::RejectProject);
-    }
-    choices
-}
+use super::content;
+use super::updates::locations;
 
 /// An option's label. Clients show labels as plain text, so they carry no Markdown;
 /// the grant is named in plain words with workspace-relative paths.
-fn option(choice: Choice, call: &Prepared, verdict: &Verdict) -> PermissionOption {
+fn option(choice: Choice, view: &CallView, verdict: &Verdict) -> PermissionOption {
     let grant = verdict.proposal_words();
-    let mcp = call.origin.is_some();
+    let mcp = view.origin.is_some();
     let (name, kind) = match choice {
         Choice::AllowOnce => ("Allow once".to_owned(), PermissionOptionKind::AllowOnce),
         Choice::AllowSession => (
@@ -154,37 +51,37 @@ fn option(choice: Choice, call: &Prepared, verdict: &Verdict) -> PermissionOptio
     PermissionOption::new(choice.option_id(), name, kind)
 }
 
-/// The `session/request_permission` request for a call. `content` is what the call's
-/// `tool_call` carried: its diff or what it deletes, and the risk in words.
-pub fn request(
-    session_id: &SessionId,
-    call_id: &str,
-    call: &Prepared,
-    verdict: &Verdict,
-    content: Vec<ToolCallContent>,
-    forms: bool,
-) -> RequestPermissionRequest {
-    let options = offered(verdict, forms)
-        .into_iter()
-        .map(|choice| option(choice, call, verdict))
+/// The `session/request_permission` request of a question: the call as the question
+/// shows it (its content is what the call's `tool_call` carried: its diff or what it
+/// deletes, and the risk in words) and the choices offered, in order.
+pub fn request(session_id: &SessionId, question: &Question) -> RequestPermissionRequest {
+    let Question {
+        view,
+        verdict,
+        choices,
+        ..
+    } = question;
+    let options = choices
+        .iter()
+        .map(|choice| option(*choice, view, verdict))
         .collect();
-    let prompt = match &call.origin {
+    let prompt = match &view.origin {
         Some(origin) => format!("Allow tool call from {}?", origin.server),
-        None => format!("{}?", call.title),
+        None => format!("{}?", view.title),
     };
     let fields = ToolCallUpdateFields::new()
-        .title(call.title.clone())
-        .kind(crate::content::kind(call.kind))
+        .title(view.title.clone())
+        .kind(content::kind(view.kind))
         .status(ToolCallStatus::Pending)
-        .content(content)
-        .raw_input(call.args.clone())
-        .locations(locations(&call.locations));
+        .content(content::content(view.content.clone()))
+        .raw_input(view.args.clone())
+        .locations(locations(&view.locations));
     let warden = RequestExtension {
         prompt: Some(prompt),
         // The tool's own name, for clients that lay out "Run <tool> from <server>": the
         // ACP tool call carries only a title meant for people.
-        tool: Some(call.tool.clone()),
-        server: call.origin.as_ref().map(|origin| origin.server.clone()),
+        tool: Some(view.tool.clone()),
+        server: view.origin.as_ref().map(|origin| origin.server.clone()),
         risk: Some(RiskMark::Rated(verdict.risk)),
         reason: Some(verdict.risk_reason.clone()),
         grant: verdict.proposal_words().map(str::to_owned),
@@ -192,7 +89,7 @@ pub fn request(
     };
     RequestPermissionRequest::new(
         session_id.clone(),
-        ToolCallUpdate::new(call_id.to_owned(), fields),
+        ToolCallUpdate::new(view.call_id.clone(), fields),
         options,
     )
     .meta(to_meta(&warden))
@@ -227,21 +124,16 @@ pub fn read_answer(response: RequestPermissionResponse) -> Answer {
     }
 }
 
-/// Maps an option id to the choice, if it was one of the options offered.
-pub fn choice(option_id: &str, offered: &[Choice]) -> Option<Choice> {
-    offered
-        .iter()
-        .copied()
-        .find(|choice| choice.option_id() == option_id)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use expect_test::{Expect, expect};
     use serde_json::json;
+    use warden_acp_transport::schema::ToolCallContent;
     use warden_permissions::{Decision, Risk};
-    use warden_tools::{Origin, PreparedCall, ToolKind};
+    use warden_tools::{Content, Origin, PreparedCall, ToolKind};
+    use warden_turn::{Prepared, offered};
+    use warden_verdict::option_id::REJECT_ONCE;
 
     fn verdict(risk: Risk, proposal: Option<&str>) -> Verdict {
         Verdict {
@@ -250,7 +142,7 @@ mod tests {
             reason: "Execute command: npm test".to_owned(),
             risk_reason: "runs npm test".to_owned(),
             deciding_part: None,
-            proposal: proposal.map(crate::gate::Proposal::named),
+            proposal: proposal.map(warden_turn::Proposal::named),
             timeout: None,
             why: Default::default(),
         }
@@ -274,6 +166,17 @@ mod tests {
         Prepared { call, hint: None }
     }
 
+    /// The question about `call` that a turn asks, with the choices it offers.
+    fn question(call: &Prepared, verdict: Verdict, content: Vec<Content>, forms: bool) -> Question {
+        Question {
+            number: 1,
+            edited: false,
+            view: CallView::new("call_1", call, content),
+            choices: offered(&verdict, forms),
+            verdict,
+        }
+    }
+
     /// The full option list (id, kind, label), one line each, as the client gets it.
     fn check(risk: Risk, proposal: Option<&str>, server: Option<&str>, expect: Expect) {
         check_with(risk, proposal, server, false, expect);
@@ -286,14 +189,8 @@ mod tests {
         forms: bool,
         expect: Expect,
     ) {
-        let request = request(
-            &SessionId::new("s"),
-            "call_1",
-            &call(server),
-            &verdict(risk, proposal),
-            Vec::new(),
-            forms,
-        );
+        let question = question(&call(server), verdict(risk, proposal), Vec::new(), forms);
+        let request = request(&SessionId::new("s"), &question);
         let lines: Vec<String> = request
             .options
             .iter()
@@ -417,18 +314,20 @@ mod tests {
 
     #[test]
     fn the_request_carries_the_content_and_the_deciding_reason() {
-        let content = vec![ToolCallContent::from(crate::updates::text(
-            "High: runs npm test",
-        ))];
-        let request = request(
-            &SessionId::new("s"),
-            "call_1",
+        let content = vec![Content::Text("High: runs npm test".to_owned())];
+        let question = question(
             &call(None),
-            &verdict(Risk::High, Some("\"npm test …\"")),
-            content.clone(),
+            verdict(Risk::High, Some("\"npm test …\"")),
+            content,
             false,
         );
-        assert_eq!(request.tool_call.fields.content, Some(content));
+        let request = request(&SessionId::new("s"), &question);
+        assert_eq!(
+            request.tool_call.fields.content,
+            Some(vec![ToolCallContent::from(
+                "High: runs npm test".to_owned()
+            )])
+        );
         assert_eq!(
             request.tool_call.fields.status,
             Some(ToolCallStatus::Pending)
@@ -442,14 +341,13 @@ mod tests {
 
     #[test]
     fn mcp_tools_use_the_contracts_wording() {
-        let request = request(
-            &SessionId::new("s"),
-            "call_1",
+        let question = question(
             &call(Some("github")),
-            &verdict(Risk::High, None),
+            verdict(Risk::High, None),
             Vec::new(),
             false,
         );
+        let request = request(&SessionId::new("s"), &question);
         let meta = serde_json::to_value(&request.meta).unwrap_or_default();
         assert_eq!(meta["warden"]["prompt"], "Allow tool call from github?");
     }
@@ -502,13 +400,5 @@ mod tests {
             })),
             Answer::Failed { .. }
         ));
-    }
-
-    #[test]
-    fn only_offered_options_count() {
-        let offered = offered(&verdict(Risk::Critical, None), false);
-        assert_eq!(choice("allow-once", &offered), Some(Choice::AllowOnce));
-        assert_eq!(choice("allow-session", &offered), None);
-        assert_eq!(choice("allow-always", &offered), None);
     }
 }

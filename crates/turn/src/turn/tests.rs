@@ -6,7 +6,6 @@ use std::time::Duration;
 
 use expect_test::{Expect, expect};
 use serde_json::json;
-use warden_acp_transport::schema::{SessionId, SessionUpdate};
 use warden_model::{Conversation, FinishReason, Message, ToolCallRequest};
 use warden_permissions::{Decision, Risk};
 use warden_tools::{PreparedCall, ToolKind};
@@ -151,64 +150,53 @@ fn done(call_id: &str, ok: bool) -> Event {
     }
 }
 
+/// The first text of a call's content, as a transcript line ends with it.
+fn first_text(content: &[warden_tools::Content]) -> String {
+    match content.first() {
+        Some(warden_tools::Content::Text(text)) => format!(": {text}"),
+        _ => String::new(),
+    }
+}
+
 fn render(command: &Command) -> String {
     match command {
-        Command::Notify(n) => match &n.update {
-            SessionUpdate::ToolCall(c) => format!("tool_call {} pending", c.tool_call_id.0),
-            SessionUpdate::ToolCallUpdate(u) => {
-                let status = u
-                    .fields
-                    .status
-                    .map(|s| format!("{s:?}").to_lowercase())
-                    .unwrap_or_else(|| "edit".to_owned());
-                let text = u
-                    .fields
-                    .content
-                    .as_ref()
-                    .and_then(|c| c.first())
-                    .and_then(|c| serde_json::to_value(c).ok())
-                    .and_then(|v| v["content"]["text"].as_str().map(str::to_owned))
-                    .map(|t| format!(": {t}"))
-                    .unwrap_or_default();
-                format!("update {} {status}{text}", u.tool_call_id.0)
-            }
-            SessionUpdate::AgentMessageChunk(_) => "message".to_owned(),
-            other => format!("{other:?}"),
+        Command::Show { view, shown } => match shown {
+            Shown::First => format!("tool_call {} pending", view.call_id),
+            Shown::Again => format!(
+                "update {} pending{}",
+                view.call_id,
+                first_text(&view.content)
+            ),
+            Shown::Edited => format!("update {} edit{}", view.call_id, first_text(&view.content)),
         },
-        Command::AskPermission {
-            call_id,
-            question,
-            edited,
-            request,
-            ..
-        } => {
-            let ids: Vec<_> = request
-                .options
-                .iter()
-                .map(|o| o.option_id.0.to_string())
-                .collect();
-            let question = match (*question, *edited) {
+        Command::ShowInvalid { call_id, .. } => format!("tool_call {call_id} pending"),
+        Command::Running { call_id } => format!("update {call_id} inprogress"),
+        Command::Failed { call_id, reason } => format!("update {call_id} failed: {reason}"),
+        Command::Finished { call_id, result } => {
+            let status = if result.ok { "completed" } else { "failed" };
+            format!("update {call_id} {status}{}", first_text(&result.content))
+        }
+        Command::Say(_) => "message".to_owned(),
+        Command::Ask(question) => {
+            let ids: Vec<_> = question.choices.iter().map(|c| c.option_id()).collect();
+            let number = match (question.number, question.edited) {
                 (1, false) => String::new(),
                 (n, false) => format!(" question {n}"),
                 (n, true) => format!(" question {n} (edited)"),
             };
-            format!("ask {call_id}{question} [{}]", ids.join(" "))
+            format!("ask {}{number} [{}]", question.call_id(), ids.join(" "))
         }
-        Command::Elicit {
-            call_id,
-            question,
-            args,
-            ..
-        } => format!("elicit {call_id} question {question} {args}"),
+        Command::Elicit(form) => format!(
+            "elicit {} question {} {}",
+            form.call_id, form.question, form.args
+        ),
         Command::Withdraw { call_id } => format!("withdraw {call_id}"),
-        Command::RunTool { call_id, call } => format!("run {call_id} {}", call.args),
-        Command::StoreGrant {
-            call_id,
-            scope,
-            effect,
-            ..
-        } => format!("store {call_id} {scope:?} {effect:?}"),
-        Command::StopTool { call_id } => format!("stop {call_id}"),
+        Command::Run { call_id, call } => format!("run {call_id} {}", call.args),
+        Command::Store(request) => format!(
+            "store {} {:?} {:?}",
+            request.call_id, request.scope, request.effect
+        ),
+        Command::Stop { call_id } => format!("stop {call_id}"),
         Command::CallModel => "call model".to_owned(),
         Command::Audit(note) => match &note.kind {
             AuditKind::Evaluated { verdict } => {
@@ -223,7 +211,7 @@ fn render(command: &Command) -> String {
             }
         },
         Command::Tell(notice) => format!("tell {}", notice.title),
-        Command::End(stop) => format!("end {}", serde_json::to_string(stop).unwrap_or_default()),
+        Command::End(stop) => format!("end \"{}\"", stop.as_str()),
     }
 }
 
@@ -240,12 +228,7 @@ fn check_turn(
     events: Vec<Event>,
     expect: Expect,
 ) -> Turn {
-    let (mut turn, first) = Turn::start(
-        SessionId::new("s"),
-        Conversation::new(),
-        "go".to_owned(),
-        limits,
-    );
+    let (mut turn, first) = Turn::start(Conversation::new(), "go".to_owned(), limits);
     turn.offer_forms(forms);
     let mut lines: Vec<String> = first.iter().map(render).collect();
     for event in events {
@@ -267,18 +250,18 @@ fn check_turn(
     turn
 }
 
-/// Carries out a [`Command::StoreGrant`] as the driver does, and returns its event.
+/// Carries out a [`Command::Store`] as the driver does, and returns its event.
 fn store(command: &Command, gate: &FakeGate) -> Option<Event> {
-    let Command::StoreGrant {
+    let Command::Store(request) = command else {
+        return None;
+    };
+    let GrantRequest {
         call_id,
         call,
         verdict,
         scope,
         effect,
-    } = command
-    else {
-        return None;
-    };
+    } = request.as_ref();
     let stored = match gate.remember(call, verdict, *scope, *effect) {
         Ok(_) => Stored::Yes,
         Err(err) => Stored::No {
@@ -900,12 +883,8 @@ fn the_form_option_opens_a_form_whose_answer_settles_the_call() {
 /// Feeds events one by one without carrying out grant stores, so a scenario decides
 /// when (and whether) a store's result comes back.
 fn check_manual(gate: &dyn Gate, events: Vec<Event>, expect: Expect) -> Turn {
-    let (mut turn, first) = Turn::start(
-        SessionId::new("s"),
-        Conversation::new(),
-        "go".to_owned(),
-        TurnLimits::default(),
-    );
+    let (mut turn, first) =
+        Turn::start(Conversation::new(), "go".to_owned(), TurnLimits::default());
     let mut lines: Vec<String> = first.iter().map(render).collect();
     for event in events {
         lines.push("--".to_owned());
@@ -1029,27 +1008,20 @@ impl Gate for DriftingGate {
 #[test]
 fn what_is_stored_is_the_grant_the_request_offered() {
     let gate = DriftingGate::default();
-    let (mut turn, _) = Turn::start(
-        SessionId::new("s"),
-        Conversation::new(),
-        "go".to_owned(),
-        TurnLimits::default(),
-    );
+    let (mut turn, _) = Turn::start(Conversation::new(), "go".to_owned(), TurnLimits::default());
     turn.handle(reply(vec![call("c1", "write", json!({}))]), &gate);
     // The world changes between the request and the answer.
     gate.evaluate(&gate.prepare("write", &json!({})).expect("prepared"));
     let commands = turn.handle(pick("c1", "allow-project"), &gate);
     for command in &commands {
-        if let Command::StoreGrant {
-            call,
-            verdict,
-            scope,
-            effect,
-            ..
-        } = command
-        {
-            gate.remember(call, verdict, *scope, *effect)
-                .expect("stored");
+        if let Command::Store(request) = command {
+            gate.remember(
+                &request.call,
+                &request.verdict,
+                request.scope,
+                request.effect,
+            )
+            .expect("stored");
         }
     }
     assert_eq!(*gate.remembered.borrow(), ["proposal 1"]);
@@ -1134,7 +1106,6 @@ fn check_resumed_with(
         },
     ]);
     let (mut turn, first) = Turn::resume(
-        SessionId::new("s"),
         conversation,
         ResumedBatch {
             calls: vec![Resumed {
