@@ -21,6 +21,7 @@ mod connect;
 mod ext;
 mod handler;
 mod lines;
+mod permission_meta;
 mod serve;
 mod trace;
 
@@ -36,5 +37,6 @@ pub use ext::{
     WARDEN, extension, to_meta,
 };
 pub use handler::{AgentHandler, PromptResponder};
+pub use permission_meta::{PERMISSION, PERMISSION_META_VERSION, PermissionMeta};
 pub use serve::{Ended, ServeError, ServeOptions, serve};
 pub use trace::Trace;

@@ -37,9 +37,10 @@ use crate::registry::Registry;
 use crate::session::{Adoption, RunningTurn, Session, lock};
 use crate::to_acp::notice;
 use crate::to_acp::updates;
+use warden_i18n::Language;
 use warden_journal::{Header, SessionStore};
-use warden_turn::TurnLimits;
 use warden_turn::{Notice, Severity};
+use warden_turn::{TurnLimits, Words};
 
 /// Reads one environment variable (injected, so tests need not touch the process's).
 pub type EnvReader = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
@@ -489,6 +490,7 @@ impl WardenAgent {
             audit,
             notices: notice::supported(&capabilities),
             forms: crate::to_acp::elicit::supported(&capabilities),
+            words: Words::new(self.language()),
             checkpoints: session.checkpoints.clone(),
             resumed: std::mem::take(&mut *lock(&session.resumed)),
         })
@@ -644,6 +646,13 @@ impl WardenAgent {
     /// config only. When that file cannot be read the list is unknown, so every
     /// variable of Warden's environment whose name looks like a secret's counts as one
     /// (fail closed: a broken file must not hand the listed secrets to the tools).
+    /// The language of what a person reads: the user's `language` setting, else the
+    /// locale of Warden's environment, else English.
+    fn language(&self) -> Language {
+        let configured = self.user_config().and_then(|c| c.language.as_deref());
+        Language::resolve(configured, |name| (self.config.env)(name))
+    }
+
     fn secrets(&self) -> Arc<Secrets> {
         self.secrets
             .get_or_init(|| {

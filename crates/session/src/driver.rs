@@ -29,7 +29,7 @@ use warden_tools::{Editor, ExecContext, PreparedCall, ToolInfo, Toolbox};
 use warden_journal::AnsweredBy;
 use warden_turn::{
     Answer, AuditKind, AuditNote, Command, Event, Files, Form, Gate, GrantRequest, Question, Shown,
-    Stored, ToolResult, Turn, TurnLimits,
+    Stored, ToolResult, Turn, TurnLimits, Words,
 };
 use warden_verdict::option_id::{EDIT_OR_NOTE, REJECT_ONCE};
 
@@ -85,6 +85,8 @@ pub struct TurnSetup {
     pub notices: bool,
     /// The client shows `elicitation/create` forms.
     pub forms: bool,
+    /// What a person reads, in the session's language.
+    pub words: Words,
     /// The session's journal, when sessions are stored.
     pub checkpoints: Option<Checkpoints>,
     /// Calls a restored session left waiting, settled before the prompt (see
@@ -159,7 +161,7 @@ pub async fn drive(
                 unjoined: None,
             };
         };
-        Turn::start(conversation, prompt, setup.limits)
+        Turn::start(conversation, prompt, setup.limits, setup.words)
     } else {
         let requests: Vec<_> = resumed.iter().map(|c| c.request.clone()).collect();
         let files = warden_turn::load_files(
@@ -178,6 +180,7 @@ pub async fn drive(
             prompt,
             setup.limits,
             setup.forms,
+            setup.words,
             setup.gate.as_ref(),
         )
     };
@@ -697,7 +700,7 @@ impl DriverState {
     }
 
     fn ask(&mut self, question: Question) {
-        let request = permission::request(&self.setup.session, &question);
+        let request = permission::request(&self.setup.session, &question, self.setup.words);
         if let Some(c) = self.setup.checkpoints.clone() {
             self.note_question(&c, &question, &request);
         }
@@ -723,7 +726,7 @@ impl DriverState {
     /// Opens the form of a call and feeds its answer back like a permission answer; a
     /// form that cannot be built is a failed answer, a denial.
     fn elicit(&mut self, form: Form) {
-        let request = match to_acp::elicit::request(&self.setup.session, &form) {
+        let request = match to_acp::elicit::request(&self.setup.session, &form, self.setup.words) {
             Ok(request) => request,
             Err(err) => {
                 self.ready.push_back(Event::Answered {

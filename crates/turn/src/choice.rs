@@ -5,7 +5,8 @@
 //! labelled for a client is the protocol side's business.
 
 use warden_verdict::option_id::{
-    ALLOW_ONCE, ALLOW_PROJECT, ALLOW_SESSION, EDIT_OR_NOTE, REJECT_ONCE, REJECT_PROJECT,
+    ALLOW_ONCE, ALLOW_PROJECT, ALLOW_SESSION, EDIT_OR_NOTE, REJECT_AND_STOP, REJECT_ONCE,
+    REJECT_PROJECT,
 };
 
 use crate::gate::Verdict;
@@ -17,17 +18,21 @@ pub enum Choice {
     AllowSession,
     AllowProject,
     RejectOnce,
+    /// Deny the call and stop the turn ("no, and stop"), where `RejectOnce` lets the
+    /// turn go on ("no, but carry on").
+    RejectAndStop,
     RejectProject,
     EditOrNote,
 }
 
 impl Choice {
     /// Every choice, in the contract's order of option ids.
-    pub const ALL: [Choice; 6] = [
+    pub const ALL: [Choice; 7] = [
         Choice::AllowOnce,
         Choice::AllowSession,
         Choice::AllowProject,
         Choice::RejectOnce,
+        Choice::RejectAndStop,
         Choice::RejectProject,
         Choice::EditOrNote,
     ];
@@ -38,6 +43,7 @@ impl Choice {
             Choice::AllowSession => ALLOW_SESSION,
             Choice::AllowProject => ALLOW_PROJECT,
             Choice::RejectOnce => REJECT_ONCE,
+            Choice::RejectAndStop => REJECT_AND_STOP,
             Choice::RejectProject => REJECT_PROJECT,
             Choice::EditOrNote => EDIT_OR_NOTE,
         }
@@ -72,7 +78,8 @@ pub enum Answer {
 }
 
 /// The options offered for a call, in the order they are shown:
-/// `allow-once` and `reject-once` always; `allow-session` unless the call is Critical;
+/// `allow-once`, `reject-once` and, right after it, `reject-and-stop` always;
+/// `allow-session` unless the call is Critical;
 /// the project options only when a narrow grant can be proposed (and `allow-project`
 /// not for Critical calls). A Critical call lists `reject-once` first, so that a client
 /// whose cursor starts on the first option never runs it by a bare Enter.
@@ -93,7 +100,7 @@ pub fn offered(verdict: &Verdict, forms: bool) -> Vec<Choice> {
 fn offered_plain(verdict: &Verdict) -> Vec<Choice> {
     let narrow = verdict.proposal.is_some();
     if verdict.once_only() {
-        let mut choices = vec![Choice::RejectOnce, Choice::AllowOnce];
+        let mut choices = vec![Choice::RejectOnce, Choice::RejectAndStop, Choice::AllowOnce];
         if narrow {
             choices.push(Choice::RejectProject);
         }
@@ -104,6 +111,7 @@ fn offered_plain(verdict: &Verdict) -> Vec<Choice> {
         choices.push(Choice::AllowProject);
     }
     choices.push(Choice::RejectOnce);
+    choices.push(Choice::RejectAndStop);
     if narrow {
         choices.push(Choice::RejectProject);
     }

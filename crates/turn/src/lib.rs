@@ -16,6 +16,7 @@ mod notice;
 mod preview;
 mod turn;
 mod view;
+mod words;
 
 pub use audit::{AnswerOutcome, AuditKind, AuditNote};
 pub use choice::{Answer, Choice, choice, offered};
@@ -28,3 +29,4 @@ pub use notice::{Notice, Severity};
 pub use preview::{FileState, Files, load as load_files, target};
 pub use turn::{Resumed, ResumedBatch, StoredAnswer, Turn, TurnLimits};
 pub use view::{CallView, Form, Question, Shown};
+pub use words::Words;

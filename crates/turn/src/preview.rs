@@ -13,11 +13,13 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use warden_i18n::Args;
 use warden_model::ToolCallRequest;
 use warden_permissions::Decision;
 use warden_tools::Content;
 
 use crate::gate::{Prepared, Verdict};
+use crate::words::Words;
 
 /// The most folder entries a delete's preview names.
 const MAX_ENTRIES_SHOWN: usize = 20;
@@ -152,37 +154,42 @@ fn read_folder(path: &Path) -> FileState {
 
 /// The content a call carries before it runs: its preview, and for a call that is not
 /// simply allowed, the risk and the reason in words.
-pub fn content(prepared: &Prepared, verdict: &Verdict, files: &Files) -> Vec<Content> {
-    let mut content = preview(prepared, files);
+pub fn content(
+    prepared: &Prepared,
+    verdict: &Verdict,
+    files: &Files,
+    words: Words,
+) -> Vec<Content> {
+    let mut content = preview(prepared, files, words);
     if verdict.decision != Decision::Allow {
-        if let Some(prompt) = mcp_prompt(prepared) {
+        if let Some(prompt) = mcp_prompt(prepared, words) {
             content.push(Content::Text(prompt));
         }
-        content.push(Content::Text(risk_text(prepared, verdict)));
+        content.push(Content::Text(risk_text(prepared, verdict, words)));
     }
     content
 }
 
-/// The warning every question about an MCP tool carries.
-pub const MCP_WARNING: &str = "Malicious MCP servers or conversation content could potentially trick Warden into attempting harmful actions through your installed tools.";
-/// Its last line, in bold.
-pub const MCP_REVIEW: &str = "**Review each action carefully before approving**";
-
-/// The question about a call of an MCP tool (docs/contract.md, section 7): who asks,
-/// the arguments as JSON (whole, never shortened), the warning and the bold line.
-pub fn mcp_prompt(prepared: &Prepared) -> Option<String> {
+/// The question about a call of an MCP tool (the contract's wording): who asks, the
+/// arguments as JSON (whole, never shortened), the warning and the bold line.
+pub fn mcp_prompt(prepared: &Prepared, words: Words) -> Option<String> {
     let origin = prepared.origin.as_ref()?;
     let args =
         serde_json::to_string_pretty(&prepared.args).unwrap_or_else(|_| prepared.args.to_string());
+    let question = words.text(
+        "agent-question-mcp",
+        &Args::new().with("server", origin.server.clone()),
+    );
     Some(format!(
-        "Allow tool call from {}?\n\n{}\n\n{MCP_WARNING}\n\n{MCP_REVIEW}",
-        origin.server,
-        warden_model::code_block("json", &args)
+        "{question}\n\n{}\n\n{}\n\n**{}**",
+        warden_model::code_block("json", &args),
+        words.plain("agent-mcp-warning"),
+        words.plain("agent-mcp-review"),
     ))
 }
 
 /// The diff of an edit, or what a delete removes.
-fn preview(prepared: &Prepared, files: &Files) -> Vec<Content> {
+fn preview(prepared: &Prepared, files: &Files, words: Words) -> Vec<Content> {
     let cwd = files.cwd.as_path();
     let Some(path) = target(&prepared.tool, &prepared.args, cwd, files.home.as_deref()) else {
         return Vec::new();
@@ -197,6 +204,13 @@ fn preview(prepared: &Prepared, files: &Files) -> Vec<Content> {
             .to_owned()
     };
     let shown = shown(&path, cwd);
+    let note = |id: &str, why: Option<&str>| {
+        let mut args = Args::new().with("path", shown.clone());
+        if let Some(why) = why {
+            args = args.with("why", why.to_owned());
+        }
+        vec![Content::Text(words.text(id, &args))]
+    };
     let diff = |old: Option<String>, new: String| {
         vec![Content::Diff {
             path: path.clone(),
@@ -208,16 +222,10 @@ fn preview(prepared: &Prepared, files: &Files) -> Vec<Content> {
         ("fs_write", Some(FileState::Missing)) => diff(None, arg("content")),
         // Not read (a path the user's edit introduced): no diff, rather than one that
         // would call an existing file new.
-        ("fs_write", None) => vec![note(format!(
-            "Writes the whole of {shown}; its current content was not read, so no diff is shown."
-        ))],
+        ("fs_write", None) => note("agent-preview-write-unread", None),
         ("fs_write", Some(FileState::Text(old))) => diff(Some(old.clone()), arg("content")),
-        ("fs_write", Some(FileState::Folder { .. })) => {
-            vec![note(format!("{shown} is a folder; the write will fail."))]
-        }
-        ("fs_write", Some(FileState::Hidden(why))) => vec![note(format!(
-            "Replaces the whole of {shown}, whose current content is not shown ({why})."
-        ))],
+        ("fs_write", Some(FileState::Folder { .. })) => note("agent-preview-write-folder", None),
+        ("fs_write", Some(FileState::Hidden(why))) => note("agent-preview-write-hidden", Some(why)),
         ("fs_edit", Some(FileState::Text(old))) => {
             let (from, to) = (arg("old_text"), arg("new_text"));
             if !from.is_empty() && old.matches(from.as_str()).count() == 1 {
@@ -231,37 +239,30 @@ fn preview(prepared: &Prepared, files: &Files) -> Vec<Content> {
         ("fs_edit", _) => diff(Some(arg("old_text")), arg("new_text")),
         ("fs_delete", Some(FileState::Text(old))) => diff(Some(old.clone()), String::new()),
         ("fs_delete", Some(FileState::Folder { first, total, more })) => {
-            let mut s = format!(
-                "Deletes the folder {shown} with {}{} {}",
-                if *more { "more than " } else { "" },
-                total,
-                if *total == 1 { "entry" } else { "entries" }
-            );
+            // The first names are a list, not words: they are the same in every language.
+            let mut names = String::new();
             if !first.is_empty() {
-                s.push_str(": ");
-                s.push_str(&first.join(", "));
+                names = format!(": {}", first.join(", "));
                 if *total > first.len() || *more {
-                    s.push_str(", …");
+                    names.push_str(", …");
                 }
             }
-            s.push('.');
-            vec![note(s)]
+            let args = Args::new()
+                .with("path", shown.clone())
+                .with("total", *total)
+                .with("more", if *more { "yes" } else { "no" })
+                .with("first", names);
+            vec![Content::Text(
+                words.text("agent-preview-delete-folder", &args),
+            )]
         }
-        ("fs_delete", Some(FileState::Missing)) => {
-            vec![note(format!("{shown} does not exist."))]
+        ("fs_delete", Some(FileState::Missing)) => note("agent-preview-delete-missing", None),
+        ("fs_delete", None) => note("agent-preview-delete-unread", None),
+        ("fs_delete", Some(FileState::Hidden(why))) => {
+            note("agent-preview-delete-hidden", Some(why))
         }
-        ("fs_delete", None) => vec![note(format!(
-            "Deletes {shown}; its content was not read, so it is not shown."
-        ))],
-        ("fs_delete", Some(FileState::Hidden(why))) => vec![note(format!(
-            "Deletes {shown}, whose content is not shown ({why})."
-        ))],
         _ => Vec::new(),
     }
-}
-
-fn note(s: String) -> Content {
-    Content::Text(s)
 }
 
 /// A path below `cwd` relative to it, others as they are.
@@ -275,16 +276,15 @@ fn shown(path: &Path, cwd: &Path) -> String {
 /// "Critical: recursively deletes /root, the home folder", then for a compound command
 /// the part that decided, and for a command the whole command (never shortened, unlike
 /// the title). Markdown: paragraphs, and the command in a code block.
-pub fn risk_text(prepared: &Prepared, verdict: &Verdict) -> String {
-    let mut s = format!(
-        "{}: {}",
-        capitalised(verdict.risk.as_str()),
-        verdict.risk_reason
-    );
+pub fn risk_text(prepared: &Prepared, verdict: &Verdict, words: Words) -> String {
+    let args = Args::new()
+        .with("risk", words.risk(verdict.risk))
+        .with("reason", verdict.risk_reason.clone());
+    let mut s = words.text("agent-risk-line", &args);
     if let Some(part) = &verdict.deciding_part {
-        s.push_str("\n\nDecided by the part ");
-        s.push_str(&warden_model::code_span(part));
-        s.push('.');
+        let args = Args::new().with("part", warden_model::code_span(part));
+        s.push_str("\n\n");
+        s.push_str(&words.text("agent-decided-by-part", &args));
     }
     if prepared.tool == "terminal"
         && let Some(command) = prepared.args.get("command").and_then(|c| c.as_str())
@@ -293,14 +293,6 @@ pub fn risk_text(prepared: &Prepared, verdict: &Verdict) -> String {
         s.push_str(&warden_model::code_block("sh", command));
     }
     s
-}
-
-fn capitalised(word: &str) -> String {
-    let mut chars = word.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }
 
 #[cfg(test)]
@@ -344,7 +336,12 @@ mod tests {
         ) {
             files.states.insert(path, state);
         }
-        let content = content(&prepared(tool, args), &verdict(Decision::Allow), &files);
+        let content = content(
+            &prepared(tool, args),
+            &verdict(Decision::Allow),
+            &files,
+            Words::default(),
+        );
         let lines: Vec<String> = content
             .iter()
             .map(|c| match c {
@@ -473,7 +470,11 @@ mod tests {
         v.risk = Risk::Critical;
         v.risk_reason = "recursively deletes /root, the home folder".to_owned();
         v.deciding_part = Some("rm -rf ~".to_owned());
-        let text = risk_text(&prepared("terminal", json!({ "command": command })), &v);
+        let text = risk_text(
+            &prepared("terminal", json!({ "command": command })),
+            &v,
+            Words::default(),
+        );
         assert_eq!(
             text,
             format!(
@@ -503,7 +504,7 @@ mod tests {
             states: Default::default(),
         };
         let texts = |decision| -> Vec<String> {
-            content(&prepared, &verdict(decision), &files)
+            content(&prepared, &verdict(decision), &files, Words::default())
                 .into_iter()
                 .map(|c| match c {
                     Content::Text(text) => text,
@@ -524,7 +525,7 @@ mod tests {
         assert!(texts(Decision::Allow).is_empty());
         // A built-in call never carries the MCP prompt.
         let builtin = prepared_builtin();
-        assert!(mcp_prompt(&builtin).is_none());
+        assert!(mcp_prompt(&builtin, Words::default()).is_none());
     }
 
     fn prepared_builtin() -> Prepared {

@@ -29,7 +29,8 @@
 //! - The model is called again only when every call of the batch is settled and every
 //!   grant it stored has been written.
 
-use warden_model::{Conversation, FinishReason, ToolCallRequest, ToolOutcome, denied_content};
+use warden_i18n::Args;
+use warden_model::{Conversation, FinishReason, ToolCallRequest, ToolOutcome};
 use warden_permissions::{Decision, Risk};
 use warden_tools::Content;
 
@@ -41,9 +42,11 @@ use crate::gate::{Gate, GrantEffect, GrantScope, Prepared, Verdict};
 use crate::notice::{Notice, Severity};
 use crate::preview::{self, Files};
 use crate::view::{CallView, Form, Question, Shown};
+use crate::words::Words;
 
-/// What a call that a cancel closed says.
-const CANCELLED: &str = "Cancelled: the turn was cancelled before this call finished.";
+mod said;
+
+use said::Said;
 
 /// Bounds on one turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -142,6 +145,8 @@ impl Call {
 #[derive(Debug)]
 pub struct Turn {
     conversation: Conversation,
+    /// What a person reads, in the session's language.
+    words: Words,
     limits: TurnLimits,
     batch: Vec<Call>,
     notes: Vec<(String, String)>,
@@ -171,11 +176,13 @@ impl Turn {
         mut conversation: Conversation,
         prompt: String,
         limits: TurnLimits,
+        words: Words,
     ) -> (Turn, Vec<Command>) {
         conversation.push_user(prompt);
         let turn = Turn {
             conversation,
             limits,
+            words,
             batch: Vec::new(),
             notes: Vec::new(),
             files: Files::default(),
@@ -207,6 +214,7 @@ impl Turn {
         prompt: Option<String>,
         limits: TurnLimits,
         forms: bool,
+        words: Words,
         gate: &dyn Gate,
     ) -> (Turn, Vec<Command>) {
         let ResumedBatch {
@@ -216,6 +224,7 @@ impl Turn {
         let mut turn = Turn {
             conversation,
             limits,
+            words,
             batch: Vec::new(),
             notes: Vec::new(),
             files,
@@ -290,19 +299,17 @@ impl Turn {
                 if calls.is_empty() && !text.is_empty() {
                     self.on_reply(text, calls, FinishReason::EndTurn, gate, &mut out);
                 } else {
-                    self.fail(
-                        "The model's reply ended before it was complete.".to_owned(),
-                        &mut out,
-                    );
+                    let message = self.words.plain("agent-reply-incomplete");
+                    self.fail(message, &mut out);
                 }
             }
             Event::ModelFailed { error } => {
                 // Quoted, on one line: an error may carry JSON or HTML that would
                 // otherwise be read as Markdown.
-                let message = format!(
-                    "The model failed: {}",
-                    warden_model::code_span(&warden_model::one_line(&error))
-                );
+                let error = warden_model::code_span(&warden_model::one_line(&error));
+                let message = self
+                    .words
+                    .text("agent-model-failed", &Args::new().with("error", error));
                 self.fail(message, &mut out);
             }
             Event::Answered {
@@ -472,8 +479,8 @@ impl Turn {
                         reason: reason.to_string(),
                     },
                 ));
-                let reason = format!("Invalid call: {reason}");
-                self.finish(&id, &tool, ToolOutcome::Failed, &reason, out);
+                let said = Said::invalid(self.words, &reason.to_string());
+                self.finish(&id, &tool, ToolOutcome::Failed, said, out);
                 self.batch.push(Call {
                     id,
                     tool,
@@ -486,7 +493,7 @@ impl Turn {
         // Evaluated before the first notification, which shows the risk in words; the
         // notification still goes out before anything else about the call.
         let verdict = gate.evaluate(&prepared);
-        let content = preview::content(&prepared, &verdict, &self.files);
+        let content = preview::content(&prepared, &verdict, &self.files, self.words);
         let shown = if shown_before {
             Shown::Again
         } else {
@@ -516,19 +523,15 @@ impl Turn {
         match verdict.decision {
             Decision::Allow => self.run(id, prepared, out),
             Decision::Deny => {
-                let reason = denial(&verdict);
-                self.finish(id, &tool, ToolOutcome::Denied, &reason, out);
+                let said = Said::denied_by_policy(self.words, &verdict);
+                self.finish(id, &tool, ToolOutcome::Denied, said, out);
                 CallState::Done
             }
             Decision::Ask => {
                 let waiting = self.batch.iter().filter(|c| c.is_asking()).count();
                 if waiting >= self.limits.max_pending || self.asks >= self.limits.max_asks {
-                    let reason = format!(
-                        "Denied without asking: too many permission requests in this turn \
-                         (at most {} waiting at once and {} per turn). {}",
-                        self.limits.max_pending, self.limits.max_asks, verdict.reason
-                    );
-                    self.finish(id, &tool, ToolOutcome::Denied, &reason, out);
+                    let said = Said::too_many(self.words, &self.limits, &verdict);
+                    self.finish(id, &tool, ToolOutcome::Denied, said, out);
                     return CallState::Done;
                 }
                 self.asks += 1;
@@ -571,19 +574,15 @@ impl Turn {
         id: &str,
         tool: &str,
         outcome: ToolOutcome,
-        reason: &str,
+        said: Said,
         out: &mut Vec<Command>,
     ) {
         out.push(Command::Failed {
             call_id: id.to_owned(),
-            reason: reason.to_owned(),
+            reason: said.person,
         });
-        self.conversation.push_tool_result(
-            id.to_owned(),
-            tool.to_owned(),
-            outcome,
-            reason.to_owned(),
-        );
+        self.conversation
+            .push_tool_result(id.to_owned(), tool.to_owned(), outcome, said.model);
     }
 
     fn position(&self, call_id: &str) -> Option<usize> {
@@ -636,20 +635,15 @@ impl Turn {
                 out.push(note_of(AnswerOutcome::Cancelled, None, None, None));
                 // The answered call is closed here (its request needs no withdrawal);
                 // `cancel` closes every other open call, all before the turn's answer.
-                self.finish(&id, &tool, ToolOutcome::Cancelled, CANCELLED, out);
+                let said = Said::cancelled(self.words);
+                self.finish(&id, &tool, ToolOutcome::Cancelled, said, out);
                 self.cancel(out);
                 return;
             }
             Answer::TimedOut => {
                 out.push(note_of(AnswerOutcome::TimedOut, None, None, None));
-                let wait = verdict
-                    .timeout
-                    .map(|t| format!(" within {} s", t.as_secs()))
-                    .unwrap_or_default();
-                let reason = format!(
-                    "The permission request timed out: the user did not answer{wait}, so the call did not run."
-                );
-                self.finish(&id, &tool, ToolOutcome::TimedOut, &reason, out);
+                let said = Said::timed_out(self.words, verdict.timeout);
+                self.finish(&id, &tool, ToolOutcome::TimedOut, said, out);
             }
             Answer::Failed { reason } => {
                 tracing::warn!(call = %id, %reason, "permission request failed; denying");
@@ -659,10 +653,8 @@ impl Turn {
                     None,
                     Some(reason.clone()),
                 ));
-                let text = format!(
-                    "The permission request failed ({reason}), which counts as a denial: the call did not run."
-                );
-                self.finish(&id, &tool, ToolOutcome::Denied, &text, out);
+                let said = Said::answer_failed(self.words, &reason);
+                self.finish(&id, &tool, ToolOutcome::Denied, said, out);
             }
             Answer::Selected {
                 option_id,
@@ -672,14 +664,14 @@ impl Turn {
                 None => {
                     tracing::warn!(call = %id, %option_id, "unknown or unoffered option; denying");
                     let reason = format!("the client chose `{option_id}`, which was not offered");
+                    let said = Said::not_offered(self.words, &option_id);
                     out.push(note_of(
                         AnswerOutcome::Error,
                         Some(option_id),
                         note,
-                        Some(reason.clone()),
+                        Some(reason),
                     ));
-                    let text = format!("Treated as a denial: {reason}. The call did not run.");
-                    self.finish(&id, &tool, ToolOutcome::Denied, &text, out);
+                    self.finish(&id, &tool, ToolOutcome::Denied, said, out);
                 }
                 Some(Choice::EditOrNote) => {
                     // Still asking: the form's answer settles the call.
@@ -728,13 +720,12 @@ impl Turn {
                             out,
                         );
                     }
-                    self.finish(
-                        &id,
-                        &tool,
-                        ToolOutcome::Denied,
-                        &denied_content(note.as_deref()),
-                        out,
-                    );
+                    let said = Said::denied_by_user(self.words, note.as_deref());
+                    self.finish(&id, &tool, ToolOutcome::Denied, said, out);
+                    if choice == Choice::RejectAndStop {
+                        self.stop_by_user(out);
+                        return;
+                    }
                 }
             },
         }
@@ -775,9 +766,8 @@ impl Turn {
                             Some(reason.to_string()),
                         ),
                     ));
-                    let text =
-                        format!("The edited input is invalid ({reason}); the call did not run.");
-                    self.finish(&id, &tool, ToolOutcome::Failed, &text, out);
+                    let said = Said::edited_invalid(self.words, &reason.to_string());
+                    self.finish(&id, &tool, ToolOutcome::Failed, said, out);
                     self.continue_if_settled(out);
                     return;
                 }
@@ -785,7 +775,7 @@ impl Turn {
             let edited_verdict = gate.evaluate(&edited_call);
             out.push(evaluation_note(&id, &edited_call, &edited_verdict));
             let raised = edited_verdict.risk > verdict.risk;
-            let content = preview::content(&edited_call, &edited_verdict, &self.files);
+            let content = preview::content(&edited_call, &edited_verdict, &self.files, self.words);
             out.push(Command::Show {
                 view: Box::new(CallView::new(&id, &edited_call, content.clone())),
                 shown: Shown::Edited,
@@ -845,8 +835,8 @@ impl Turn {
         self.storing += 1;
         let words = verdict
             .proposal_words()
-            .unwrap_or("this exact call")
-            .to_owned();
+            .map(str::to_owned)
+            .unwrap_or_else(|| self.words.plain("agent-this-exact-call"));
         self.stored_words.push((id.to_owned(), words));
         out.push(Command::Store(Box::new(GrantRequest {
             call_id: id.to_owned(),
@@ -869,23 +859,22 @@ impl Turn {
         out: &mut Vec<Command>,
     ) {
         self.storing = self.storing.saturating_sub(1);
-        let verb = match effect {
-            GrantEffect::Allow => "allowed",
-            GrantEffect::Deny => "denied",
-        };
-        let place = match scope {
-            GrantScope::Session => "for this session",
-            GrantScope::Project => "in this project",
+        let title = match (effect, scope) {
+            (GrantEffect::Allow, GrantScope::Session) => "agent-grant-stored-allow-session",
+            (GrantEffect::Allow, GrantScope::Project) => "agent-grant-stored-allow-project",
+            (GrantEffect::Deny, GrantScope::Session) => "agent-grant-stored-deny-session",
+            (GrantEffect::Deny, GrantScope::Project) => "agent-grant-stored-deny-project",
         };
         let what = self
             .proposal_words(call_id)
-            .unwrap_or_else(|| "this exact call".to_owned());
+            .unwrap_or_else(|| self.words.plain("agent-this-exact-call"));
+        let args = Args::new().with("what", what);
         match stored {
             Stored::Yes => {
                 out.push(Command::Tell(Notice::new(
                     Severity::Info,
-                    format!("Grant stored: {what} is {verb} {place}"),
-                    Some("`/grants` lists what is stored, `/revoke ID` removes it.".to_owned()),
+                    self.words.text(title, &args),
+                    Some(self.words.plain("agent-grant-stored-detail")),
                 )));
                 self.reconsider_waiting(gate, out);
             }
@@ -894,7 +883,7 @@ impl Turn {
                 tracing::warn!(call = %call_id, %reason, "could not store the grant");
                 out.push(Command::Tell(Notice::new(
                     Severity::Warning,
-                    format!("The grant was not stored: {what} will be asked about again"),
+                    self.words.text("agent-grant-not-stored", &args),
                     Some(warden_model::one_line(&reason)),
                 )));
             }
@@ -1032,10 +1021,8 @@ impl Turn {
             self.model_requests = 0;
         }
         if self.model_requests >= self.limits.max_model_requests {
-            out.push(Command::Say(format!(
-                "Stopping: this turn reached its limit of {} model requests.",
-                self.limits.max_model_requests
-            )));
+            let args = Args::new().with("limit", self.limits.max_model_requests);
+            out.push(Command::Say(self.words.text("agent-request-limit", &args)));
             self.end(Stop::MaxModelRequests, out);
             return;
         }
@@ -1046,6 +1033,22 @@ impl Turn {
     /// Cancels the turn: pending requests are withdrawn, running tools stopped, every
     /// open call marked failed, and then the turn ends `cancelled`.
     fn cancel(&mut self, out: &mut Vec<Command>) {
+        self.close_open_calls(Said::cancelled(self.words), out);
+        self.end(Stop::Cancelled, out);
+    }
+
+    /// The user denied a call and stopped the turn (`reject-and-stop`): every other
+    /// open call is closed without running, as on a cancel, the user is told, and the
+    /// turn ends as finished rather than cancelled: the user chose to stop it.
+    fn stop_by_user(&mut self, out: &mut Vec<Command>) {
+        self.close_open_calls(Said::stopped(self.words), out);
+        out.push(Command::Say(self.words.plain("agent-stopped-turn")));
+        self.end(Stop::EndTurn, out);
+    }
+
+    /// Closes every call of the batch that is not settled: its question withdrawn or
+    /// its tool stopped, and `reason` as its result.
+    fn close_open_calls(&mut self, said: Said, out: &mut Vec<Command>) {
         for index in 0..self.batch.len() {
             let (id, tool) = (self.batch[index].id.clone(), self.batch[index].tool.clone());
             match self.batch[index].state {
@@ -1057,12 +1060,11 @@ impl Turn {
                     call_id: id.clone(),
                 }),
             }
-            self.finish(&id, &tool, ToolOutcome::Cancelled, CANCELLED, out);
+            self.finish(&id, &tool, ToolOutcome::Cancelled, said.clone(), out);
             self.batch[index].state = CallState::Done;
         }
         self.batch.clear();
         self.notes.clear();
-        self.end(Stop::Cancelled, out);
     }
 
     fn end(&mut self, stop: Stop, out: &mut Vec<Command>) {
@@ -1092,26 +1094,6 @@ fn answered(
         option_id,
         note,
         reason,
-    }
-}
-
-/// Why a call was denied, for the model (its tool result) and the client (the call's
-/// content): what the call does, then the sentence of what decided, with a deny rule's
-/// own `reason` or the mode's words (as `warden policy check` says it), so that a model
-/// stops trying variants of a call the policy will never allow.
-fn denial(verdict: &Verdict) -> String {
-    let why = verdict
-        .why
-        .get("explanation")
-        .and_then(serde_json::Value::as_str)
-        .map(str::trim)
-        .filter(|why| !why.is_empty());
-    match why {
-        Some(why) => format!(
-            "Denied by policy: {}. {why}",
-            verdict.reason.trim_end_matches('.')
-        ),
-        None => format!("Denied by policy: {}", verdict.reason),
     }
 }
 

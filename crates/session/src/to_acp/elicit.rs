@@ -15,7 +15,8 @@ use warden_acp_transport::schema::{
     ElicitationContentValue, SessionId,
 };
 
-use warden_turn::{Answer, Form};
+use warden_i18n::Args;
+use warden_turn::{Answer, Form, Words};
 use warden_verdict::option_id::{ALLOW_ONCE, REJECT_ONCE};
 
 const DECISION: &str = "decision";
@@ -56,13 +57,17 @@ pub enum FormError {
 
 /// The form for a call: the decision (deny by default), each argument (strings as they
 /// are, other values as JSON text), and a note.
-pub fn request(session: &SessionId, form: &Form) -> Result<CreateElicitationRequest, FormError> {
+pub fn request(
+    session: &SessionId,
+    form: &Form,
+    words: Words,
+) -> Result<CreateElicitationRequest, FormError> {
     let mut properties = Map::new();
     properties.insert(
         DECISION.to_owned(),
         json!({
             "type": "string",
-            "title": "Decision",
+            "title": words.plain("agent-form-decision"),
             "enum": [APPROVE, DENY],
             "default": DENY,
         }),
@@ -70,11 +75,8 @@ pub fn request(session: &SessionId, form: &Form) -> Result<CreateElicitationRequ
     if let Some(args) = form.args.as_object() {
         for (name, value) in args {
             let (text, description) = match value {
-                Value::String(s) => (s.clone(), "Edit to run the call with this value."),
-                other => (
-                    other.to_string(),
-                    "JSON; edit to run the call with this value.",
-                ),
+                Value::String(s) => (s.clone(), words.plain("agent-form-string")),
+                other => (other.to_string(), words.plain("agent-form-json")),
             };
             properties.insert(
                 field(name),
@@ -91,15 +93,18 @@ pub fn request(session: &SessionId, form: &Form) -> Result<CreateElicitationRequ
         NOTE.to_owned(),
         json!({
             "type": "string",
-            "title": "Note",
-            "description": "On approval an instruction for the model, on denial the reason.",
+            "title": words.plain("agent-form-note"),
+            "description": words.plain("agent-form-note-description"),
         }),
     );
     let form = json!({
         "mode": "form",
         "sessionId": session,
         "toolCallId": form.call_id,
-        "message": format!("{}: approve with edits, or deny with a note", form.title),
+        "message": words.text(
+            "agent-form-message",
+            &Args::new().with("title", form.title.clone()),
+        ),
         "requestedSchema": {
             "type": "object",
             "title": form.title,
@@ -189,7 +194,7 @@ mod tests {
 
     #[test]
     fn the_form_shows_the_arguments_a_decision_and_a_note() {
-        let request = request(&SessionId::new("s"), &form()).expect("a form");
+        let request = request(&SessionId::new("s"), &form(), Words::default()).expect("a form");
         let value = serde_json::to_value(&request).unwrap_or_default();
         assert_eq!(value["mode"], "form");
         assert_eq!(value["sessionId"], "s");

@@ -8,53 +8,74 @@ use warden_acp_transport::schema::{
     RequestPermissionResponse, SessionId, ToolCallStatus, ToolCallUpdate, ToolCallUpdateFields,
 };
 
-use warden_acp_transport::{AnswerExtension, RequestExtension, RiskMark, extension, to_meta};
-use warden_turn::{Answer, CallView, Choice, Question, Verdict};
+use warden_acp_transport::{
+    AnswerExtension, PermissionMeta, RequestExtension, RiskMark, extension, to_meta,
+};
+use warden_i18n::Args;
+use warden_turn::{Answer, CallView, Choice, Question, Verdict, Words};
 
 use super::content;
 use super::updates::locations;
 
-/// An option's label. Clients show labels as plain text, so they carry no Markdown;
-/// the grant is named in plain words with workspace-relative paths.
-fn option(choice: Choice, view: &CallView, verdict: &Verdict) -> PermissionOption {
+/// An option: its id, kind, label and, under `_meta.permission`, what choosing it
+/// does. Clients show labels as plain text, so they carry no Markdown; the grant is
+/// named in plain words with workspace-relative paths.
+fn option(choice: Choice, view: &CallView, verdict: &Verdict, words: Words) -> PermissionOption {
     let grant = verdict.proposal_words();
     let mcp = view.origin.is_some();
-    let (name, kind) = match choice {
-        Choice::AllowOnce => ("Allow once".to_owned(), PermissionOptionKind::AllowOnce),
+    let (id, kind) = match choice {
+        Choice::AllowOnce => ("agent-option-allow-once", PermissionOptionKind::AllowOnce),
+        // The wording for MCP tools is the contract's.
+        Choice::AllowSession if mcp => (
+            "agent-option-allow-session-mcp",
+            PermissionOptionKind::AllowAlways,
+        ),
+        Choice::AllowSession if grant.is_some() => (
+            "agent-option-allow-session",
+            PermissionOptionKind::AllowAlways,
+        ),
         Choice::AllowSession => (
-            match grant {
-                // The wording for MCP tools (docs/contract.md, section 7).
-                _ if mcp => "Allow for this chat".to_owned(),
-                Some(grant) => format!("Always allow {grant} in this session"),
-                None => "Allow this exact call for the rest of the session".to_owned(),
-            },
+            "agent-option-allow-session-exact",
             PermissionOptionKind::AllowAlways,
         ),
         Choice::AllowProject => (
-            format!("Always allow {} in this project", grant.unwrap_or("this")),
+            "agent-option-allow-project",
             PermissionOptionKind::AllowAlways,
         ),
-        Choice::RejectOnce => (
-            if mcp { "Deny" } else { "Reject" }.to_owned(),
+        Choice::RejectOnce if mcp => (
+            "agent-option-reject-once-mcp",
+            PermissionOptionKind::RejectOnce,
+        ),
+        Choice::RejectOnce => ("agent-option-reject-once", PermissionOptionKind::RejectOnce),
+        Choice::RejectAndStop => (
+            "agent-option-reject-and-stop",
             PermissionOptionKind::RejectOnce,
         ),
         Choice::RejectProject => (
-            format!("Always reject {} in this project", grant.unwrap_or("this")),
+            "agent-option-reject-project",
             PermissionOptionKind::RejectAlways,
         ),
         // A reject kind: a client that picks by kind never takes it for consent.
         Choice::EditOrNote => (
-            "Edit and approve, or deny with a note…".to_owned(),
+            "agent-option-edit-or-note",
             PermissionOptionKind::RejectOnce,
         ),
     };
-    PermissionOption::new(choice.option_id(), name, kind)
+    let args = Args::new().with("grant", grant.unwrap_or("this").to_owned());
+    let label = words.text(id, &args);
+    let description = words.text(&format!("{id}.description"), &args);
+    PermissionOption::new(choice.option_id(), label, kind)
+        .meta(PermissionMeta::option(description).to_meta())
 }
 
 /// The `session/request_permission` request of a question: the call as the question
 /// shows it (its content is what the call's `tool_call` carried: its diff or what it
 /// deletes, and the risk in words) and the choices offered, in order.
-pub fn request(session_id: &SessionId, question: &Question) -> RequestPermissionRequest {
+pub fn request(
+    session_id: &SessionId,
+    question: &Question,
+    words: Words,
+) -> RequestPermissionRequest {
     let Question {
         view,
         verdict,
@@ -63,11 +84,17 @@ pub fn request(session_id: &SessionId, question: &Question) -> RequestPermission
     } = question;
     let options = choices
         .iter()
-        .map(|choice| option(*choice, view, verdict))
+        .map(|choice| option(*choice, view, verdict, words))
         .collect();
     let prompt = match &view.origin {
-        Some(origin) => format!("Allow tool call from {}?", origin.server),
-        None => format!("{}?", view.title),
+        Some(origin) => words.text(
+            "agent-question-mcp",
+            &Args::new().with("server", origin.server.clone()),
+        ),
+        None => words.text(
+            "agent-question-builtin",
+            &Args::new().with("title", view.title.clone()),
+        ),
     };
     let fields = ToolCallUpdateFields::new()
         .title(view.title.clone())
@@ -76,8 +103,14 @@ pub fn request(session_id: &SessionId, question: &Question) -> RequestPermission
         .content(content::content(view.content.clone()))
         .raw_input(view.args.clone())
         .locations(locations(&view.locations));
+    let description = words.text(
+        "agent-question-description",
+        &Args::new()
+            .with("risk", words.risk(verdict.risk))
+            .with("reason", verdict.risk_reason.clone()),
+    );
     let warden = RequestExtension {
-        prompt: Some(prompt),
+        prompt: Some(prompt.clone()),
         // The tool's own name, for clients that lay out "Run <tool> from <server>": the
         // ACP tool call carries only a title meant for people.
         tool: Some(view.tool.clone()),
@@ -87,12 +120,14 @@ pub fn request(session_id: &SessionId, question: &Question) -> RequestPermission
         grant: verdict.proposal_words().map(str::to_owned),
         evaluation: Some(verdict.why.as_ref().clone()),
     };
+    let mut meta = to_meta(&warden);
+    PermissionMeta::request(prompt, description).insert_into(&mut meta);
     RequestPermissionRequest::new(
         session_id.clone(),
         ToolCallUpdate::new(view.call_id.clone(), fields),
         options,
     )
-    .meta(to_meta(&warden))
+    .meta(meta)
 }
 
 /// Reads the client's answer. `_meta.warden` may sit on the response or on the
@@ -190,7 +225,7 @@ mod tests {
         expect: Expect,
     ) {
         let question = question(&call(server), verdict(risk, proposal), Vec::new(), forms);
-        let request = request(&SessionId::new("s"), &question);
+        let request = request(&SessionId::new("s"), &question, Words::default());
         let lines: Vec<String> = request
             .options
             .iter()
@@ -237,6 +272,7 @@ mod tests {
                     allow-session allow_always "Always allow \"npm test …\" in this session"
                     allow-project allow_always "Always allow \"npm test …\" in this project"
                     reject-once reject_once "Reject"
+                    reject-and-stop reject_once "Reject and stop"
                     reject-project reject_always "Always reject \"npm test …\" in this project""#]],
             );
             check(
@@ -246,7 +282,8 @@ mod tests {
                 expect![[r#"
                     allow-once allow_once "Allow once"
                     allow-session allow_always "Allow this exact call for the rest of the session"
-                    reject-once reject_once "Reject""#]],
+                    reject-once reject_once "Reject"
+                    reject-and-stop reject_once "Reject and stop""#]],
             );
             check(
                 risk,
@@ -255,7 +292,8 @@ mod tests {
                 expect![[r#"
                     allow-once allow_once "Allow once"
                     allow-session allow_always "Allow for this chat"
-                    reject-once reject_once "Deny""#]],
+                    reject-once reject_once "Deny"
+                    reject-and-stop reject_once "Reject and stop""#]],
             );
         }
         check(
@@ -264,6 +302,7 @@ mod tests {
             None,
             expect![[r#"
                 reject-once reject_once "Reject"
+                reject-and-stop reject_once "Reject and stop"
                 allow-once allow_once "Allow once"
                 reject-project reject_always "Always reject \"npm test …\" in this project""#]],
         );
@@ -273,6 +312,7 @@ mod tests {
             None,
             expect![[r#"
                 reject-once reject_once "Reject"
+                reject-and-stop reject_once "Reject and stop"
                 allow-once allow_once "Allow once""#]],
         );
         check(
@@ -281,6 +321,7 @@ mod tests {
             Some("github"),
             expect![[r#"
                 reject-once reject_once "Deny"
+                reject-and-stop reject_once "Reject and stop"
                 allow-once allow_once "Allow once""#]],
         );
     }
@@ -297,6 +338,7 @@ mod tests {
                 allow-session allow_always "Always allow \"npm test …\" in this session"
                 allow-project allow_always "Always allow \"npm test …\" in this project"
                 reject-once reject_once "Reject"
+                reject-and-stop reject_once "Reject and stop"
                 reject-project reject_always "Always reject \"npm test …\" in this project"
                 edit-or-note reject_once "Edit and approve, or deny with a note…""#]],
         );
@@ -307,6 +349,7 @@ mod tests {
             true,
             expect![[r#"
                 reject-once reject_once "Reject"
+                reject-and-stop reject_once "Reject and stop"
                 allow-once allow_once "Allow once"
                 edit-or-note reject_once "Edit and approve, or deny with a note…""#]],
         );
@@ -321,7 +364,7 @@ mod tests {
             content,
             false,
         );
-        let request = request(&SessionId::new("s"), &question);
+        let request = request(&SessionId::new("s"), &question, Words::default());
         assert_eq!(
             request.tool_call.fields.content,
             Some(vec![ToolCallContent::from(
@@ -347,9 +390,74 @@ mod tests {
             Vec::new(),
             false,
         );
-        let request = request(&SessionId::new("s"), &question);
+        let request = request(&SessionId::new("s"), &question, Words::default());
         let meta = serde_json::to_value(&request.meta).unwrap_or_default();
         assert_eq!(meta["warden"]["prompt"], "Allow tool call from github?");
+    }
+
+    #[test]
+    fn every_question_and_option_carries_meta_permission_for_every_risk_level() {
+        for risk in [Risk::Low, Risk::Medium, Risk::High, Risk::Critical] {
+            let question = question(
+                &call(None),
+                verdict(risk, Some("`npm test`")),
+                Vec::new(),
+                true,
+            );
+            let request = request(&SessionId::new("s"), &question, Words::default());
+            let meta = PermissionMeta::read(request.meta.as_ref()).expect("_meta.permission");
+            assert_eq!(meta.version, 1);
+            assert_eq!(meta.title.as_deref(), Some("Run `npm test`?"));
+            let level = format!("{risk}");
+            assert!(
+                meta.description.contains("runs npm test")
+                    && meta.description.to_lowercase().contains(&level),
+                "{risk}: {meta:?}"
+            );
+            for option in &request.options {
+                let meta = PermissionMeta::read(option.meta.as_ref());
+                let meta =
+                    meta.unwrap_or_else(|| panic!("{risk}: {} has none", option.option_id.0));
+                assert_eq!((meta.version, meta.title), (1, None));
+                assert!(!meta.description.is_empty());
+            }
+            // Warden's own extension is kept as it was.
+            let warden = serde_json::to_value(&request.meta).unwrap_or_default();
+            assert_eq!(warden["warden"]["risk"], level);
+        }
+    }
+
+    #[test]
+    fn a_question_in_simplified_chinese_keeps_ids_tools_and_commands_untranslated() {
+        let words = Words::new(warden_i18n::Language::SimplifiedChinese);
+        let question = question(
+            &call(Some("github")),
+            verdict(Risk::Critical, None),
+            Vec::new(),
+            false,
+        );
+        let request = request(&SessionId::new("s"), &question, words);
+        let options: Vec<(String, String)> = request
+            .options
+            .iter()
+            .map(|o| (o.option_id.0.to_string(), o.name.clone()))
+            .collect();
+        assert_eq!(
+            options,
+            [
+                ("reject-once".to_owned(), "拒绝".to_owned()),
+                ("reject-and-stop".to_owned(), "拒绝并停止".to_owned()),
+                ("allow-once".to_owned(), "仅允许这一次".to_owned()),
+            ]
+        );
+        let meta = PermissionMeta::read(request.meta.as_ref()).expect("_meta.permission");
+        assert_eq!(
+            meta.title.as_deref(),
+            Some("允许调用来自 github 的工具吗？")
+        );
+        assert_eq!(meta.description, "严重风险：runs npm test");
+        let warden = serde_json::to_value(&request.meta).unwrap_or_default();
+        assert_eq!(warden["warden"]["tool"], "terminal");
     }
 
     fn answer(json: serde_json::Value) -> Answer {

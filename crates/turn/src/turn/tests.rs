@@ -228,7 +228,12 @@ fn check_turn(
     events: Vec<Event>,
     expect: Expect,
 ) -> Turn {
-    let (mut turn, first) = Turn::start(Conversation::new(), "go".to_owned(), limits);
+    let (mut turn, first) = Turn::start(
+        Conversation::new(),
+        "go".to_owned(),
+        limits,
+        Words::default(),
+    );
     turn.offer_forms(forms);
     let mut lines: Vec<String> = first.iter().map(render).collect();
     for event in events {
@@ -342,18 +347,18 @@ fn a_batch_runs_the_allowed_asks_the_rest_at_once_and_waits_for_all() {
             run c1 {}
             tool_call c2 pending
             audit c2 ask
-            ask c2 [allow-once allow-session allow-project reject-once reject-project]
+            ask c2 [allow-once allow-session allow-project reject-once reject-and-stop reject-project]
             tool_call c3 pending
             audit c3 deny
             update c3 failed: Denied by policy: deny says so
             tool_call c4 pending
             audit c4 ask
-            ask c4 [reject-once allow-once]
+            ask c4 [reject-once reject-and-stop allow-once]
             --
             update c1 completed
             --
             audit c4 denied
-            update c4 failed: User denied tool invocation
+            update c4 failed: You denied this call.
             --
             audit c2 granted
             update c2 inprogress
@@ -398,10 +403,10 @@ fn allow_for_the_session_stores_a_grant_and_settles_waiting_siblings() {
             --
             tool_call c1 pending
             audit c1 ask
-            ask c1 [allow-once allow-session allow-project reject-once reject-project]
+            ask c1 [allow-once allow-session allow-project reject-once reject-and-stop reject-project]
             tool_call c2 pending
             audit c2 ask
-            ask c2 [allow-once allow-session allow-project reject-once reject-project]
+            ask c2 [allow-once allow-session allow-project reject-once reject-and-stop reject-project]
             --
             audit c1 granted
             store c1 Session Allow
@@ -439,14 +444,14 @@ fn reject_for_the_project_stores_a_deny_grant() {
             --
             tool_call c1 pending
             audit c1 ask
-            ask c1 [allow-once allow-session allow-project reject-once reject-project]
+            ask c1 [allow-once allow-session allow-project reject-once reject-and-stop reject-project]
             tool_call c2 pending
             audit c2 ask
-            ask c2 [allow-once allow-session allow-project reject-once reject-project]
+            ask c2 [allow-once allow-session allow-project reject-once reject-and-stop reject-project]
             --
             audit c1 denied
             store c1 Project Deny
-            update c1 failed: User denied tool invocation
+            update c1 failed: You denied this call.
             -- stored
             tell Grant stored: `write` is denied in this project
             withdraw c2
@@ -484,13 +489,13 @@ fn unknown_unoffered_and_failed_answers_are_denials() {
             --
             tool_call c1 pending
             audit c1 ask
-            ask c1 [allow-once allow-session allow-project reject-once reject-project]
+            ask c1 [allow-once allow-session allow-project reject-once reject-and-stop reject-project]
             tool_call c2 pending
             audit c2 ask
-            ask c2 [reject-once allow-once]
+            ask c2 [reject-once reject-and-stop allow-once]
             tool_call c3 pending
             audit c3 ask
-            ask c3 [allow-once allow-session allow-project reject-once reject-project]
+            ask c3 [allow-once allow-session allow-project reject-once reject-and-stop reject-project]
             --
             audit c1 error
             update c1 failed: Treated as a denial: the client chose `allow-always`, which was not offered. The call did not run.
@@ -517,10 +522,10 @@ fn a_timeout_fails_the_call_as_timed_out() {
             --
             tool_call c1 pending
             audit c1 ask
-            ask c1 [allow-once allow-session allow-project reject-once reject-project]
+            ask c1 [allow-once allow-session allow-project reject-once reject-and-stop reject-project]
             --
             audit c1 timed_out
-            update c1 failed: The permission request timed out: the user did not answer within 30 s, so the call did not run.
+            update c1 failed: Timed out: nobody answered the permission request within 30 s, so the call did not run. This is not a denial.
             call model
         "#]],
     );
@@ -548,10 +553,10 @@ fn a_cancelled_answer_fails_every_open_call_before_the_turn_ends() {
             run c1 {}
             tool_call c2 pending
             audit c2 ask
-            ask c2 [allow-once allow-session allow-project reject-once reject-project]
+            ask c2 [allow-once allow-session allow-project reject-once reject-and-stop reject-project]
             tool_call c3 pending
             audit c3 ask
-            ask c3 [allow-once allow-session allow-project reject-once reject-project]
+            ask c3 [allow-once allow-session allow-project reject-once reject-and-stop reject-project]
             --
             audit c2 cancelled
             update c2 failed: Cancelled: the turn was cancelled before this call finished.
@@ -575,7 +580,7 @@ fn session_cancel_while_a_request_is_pending() {
             --
             tool_call c1 pending
             audit c1 ask
-            ask c1 [allow-once allow-session allow-project reject-once reject-project]
+            ask c1 [allow-once allow-session allow-project reject-once reject-and-stop reject-project]
             --
             withdraw c1
             update c1 failed: Cancelled: the turn was cancelled before this call finished.
@@ -625,12 +630,12 @@ fn edited_input_is_evaluated_again_and_a_raised_risk_asks_again() {
             --
             tool_call c1 pending
             audit c1 ask
-            ask c1 [allow-once allow-session allow-project reject-once reject-project]
+            ask c1 [allow-once allow-session allow-project reject-once reject-and-stop reject-project]
             --
             audit c1 ask
             update c1 edit: Critical: write is critical
             audit c1 granted
-            ask c1 question 2 (edited) [reject-once allow-once reject-project]
+            ask c1 question 2 (edited) [reject-once reject-and-stop allow-once reject-project]
             --
             audit c1 ask
             update c1 edit: Medium: write is medium
@@ -673,7 +678,7 @@ fn an_invalid_edit_does_not_run() {
             --
             tool_call c1 pending
             audit c1 ask
-            ask c1 [allow-once allow-session allow-project reject-once reject-project]
+            ask c1 [allow-once allow-session allow-project reject-once reject-and-stop reject-project]
             --
             audit c1 error
             update c1 failed: The edited input is invalid (write: missing field `path`); the call did not run.
@@ -701,10 +706,10 @@ fn a_denial_note_reaches_the_model_as_the_reason() {
             --
             tool_call c1 pending
             audit c1 ask
-            ask c1 [allow-once allow-session allow-project reject-once reject-project]
+            ask c1 [allow-once allow-session allow-project reject-once reject-and-stop reject-project]
             --
             audit c1 denied
-            update c1 failed: User denied tool invocation: not on main
+            update c1 failed: You denied this call: not on main
             call model
         "#]],
     );
@@ -737,13 +742,13 @@ fn limits_deny_instead_of_flooding_the_user() {
             --
             tool_call c1 pending
             audit c1 ask
-            ask c1 [allow-once allow-session allow-project reject-once reject-project]
+            ask c1 [allow-once allow-session allow-project reject-once reject-and-stop reject-project]
             tool_call c2 pending
             audit c2 ask
             update c2 failed: Denied without asking: too many permission requests in this turn (at most 1 waiting at once and 8 per turn). write says so
             --
             audit c1 denied
-            update c1 failed: User denied tool invocation
+            update c1 failed: You denied this call.
             call model
             --
             tool_call c3 pending
@@ -859,10 +864,10 @@ fn the_form_option_opens_a_form_whose_answer_settles_the_call() {
             --
             tool_call c1 pending
             audit c1 ask
-            ask c1 [allow-once allow-session allow-project reject-once reject-project edit-or-note]
+            ask c1 [allow-once allow-session allow-project reject-once reject-and-stop reject-project edit-or-note]
             tool_call c2 pending
             audit c2 ask
-            ask c2 [allow-once allow-session allow-project reject-once reject-project edit-or-note]
+            ask c2 [allow-once allow-session allow-project reject-once reject-and-stop reject-project edit-or-note]
             --
             elicit c1 question 1 {"path":"a"}
             --
@@ -875,7 +880,7 @@ fn the_form_option_opens_a_form_whose_answer_settles_the_call() {
             elicit c2 question 1 {"path":"b"}
             --
             audit c2 denied
-            update c2 failed: User denied tool invocation: not b
+            update c2 failed: You denied this call: not b
         "#]],
     );
 }
@@ -883,8 +888,12 @@ fn the_form_option_opens_a_form_whose_answer_settles_the_call() {
 /// Feeds events one by one without carrying out grant stores, so a scenario decides
 /// when (and whether) a store's result comes back.
 fn check_manual(gate: &dyn Gate, events: Vec<Event>, expect: Expect) -> Turn {
-    let (mut turn, first) =
-        Turn::start(Conversation::new(), "go".to_owned(), TurnLimits::default());
+    let (mut turn, first) = Turn::start(
+        Conversation::new(),
+        "go".to_owned(),
+        TurnLimits::default(),
+        Words::default(),
+    );
     let mut lines: Vec<String> = first.iter().map(render).collect();
     for event in events {
         lines.push("--".to_owned());
@@ -918,7 +927,7 @@ fn the_model_is_not_called_again_before_a_grant_is_stored() {
             --
             tool_call c1 pending
             audit c1 ask
-            ask c1 [allow-once allow-session allow-project reject-once reject-project]
+            ask c1 [allow-once allow-session allow-project reject-once reject-and-stop reject-project]
             --
             audit c1 granted
             store c1 Session Allow
@@ -955,10 +964,10 @@ fn a_grant_that_could_not_be_stored_is_said_and_the_answer_still_stands() {
             --
             tool_call c1 pending
             audit c1 ask
-            ask c1 [allow-once allow-session allow-project reject-once reject-project]
+            ask c1 [allow-once allow-session allow-project reject-once reject-and-stop reject-project]
             tool_call c2 pending
             audit c2 ask
-            ask c2 [allow-once allow-session allow-project reject-once reject-project]
+            ask c2 [allow-once allow-session allow-project reject-once reject-and-stop reject-project]
             --
             audit c1 granted
             store c1 Session Allow
@@ -1008,7 +1017,12 @@ impl Gate for DriftingGate {
 #[test]
 fn what_is_stored_is_the_grant_the_request_offered() {
     let gate = DriftingGate::default();
-    let (mut turn, _) = Turn::start(Conversation::new(), "go".to_owned(), TurnLimits::default());
+    let (mut turn, _) = Turn::start(
+        Conversation::new(),
+        "go".to_owned(),
+        TurnLimits::default(),
+        Words::default(),
+    );
     turn.handle(reply(vec![call("c1", "write", json!({}))]), &gate);
     // The world changes between the request and the answer.
     gate.evaluate(&gate.prepare("write", &json!({})).expect("prepared"));
@@ -1118,6 +1132,7 @@ fn check_resumed_with(
         prompt.map(str::to_owned),
         TurnLimits::default(),
         false,
+        Words::default(),
         &gate,
     );
     let mut lines: Vec<String> = first.iter().map(render).collect();
@@ -1154,7 +1169,7 @@ fn a_resumed_turn_asks_the_waiting_calls_again_before_its_prompt() {
         expect![[r#"
             update c2 pending: Medium: write is medium
             audit c2 ask
-            ask c2 question 2 [allow-once allow-session allow-project reject-once reject-project]
+            ask c2 question 2 [allow-once allow-session allow-project reject-once reject-and-stop reject-project]
             --
             audit c2 granted
             update c2 inprogress
@@ -1179,10 +1194,10 @@ fn a_turn_resumed_at_load_goes_on_where_it_stopped() {
         expect![[r#"
             update c2 pending: Medium: write is medium
             audit c2 ask
-            ask c2 question 2 [allow-once allow-session allow-project reject-once reject-project]
+            ask c2 question 2 [allow-once allow-session allow-project reject-once reject-and-stop reject-project]
             --
             audit c2 denied
-            update c2 failed: User denied tool invocation
+            update c2 failed: You denied this call.
             call model
             --
             end "end_turn"
@@ -1208,7 +1223,7 @@ fn a_prompt_sent_while_a_resumed_turn_runs_joins_it() {
         expect![[r#"
             update c2 pending: Medium: write is medium
             audit c2 ask
-            ask c2 question 2 [allow-once allow-session allow-project reject-once reject-project]
+            ask c2 question 2 [allow-once allow-session allow-project reject-once reject-and-stop reject-project]
             --
             --
             audit c2 granted
@@ -1235,7 +1250,7 @@ fn a_prompt_sent_while_a_resumed_turn_runs_joins_it() {
         expect![[r#"
             update c2 pending: Medium: write is medium
             audit c2 ask
-            ask c2 question 2 [allow-once allow-session allow-project reject-once reject-project]
+            ask c2 question 2 [allow-once allow-session allow-project reject-once reject-and-stop reject-project]
             --
             audit c2 granted
             update c2 inprogress
@@ -1270,10 +1285,10 @@ fn a_prompt_a_resumed_turn_could_not_take_is_given_back() {
         expect![[r#"
             update c2 pending: Medium: write is medium
             audit c2 ask
-            ask c2 question 2 [allow-once allow-session allow-project reject-once reject-project]
+            ask c2 question 2 [allow-once allow-session allow-project reject-once reject-and-stop reject-project]
             --
             audit c2 denied
-            update c2 failed: User denied tool invocation
+            update c2 failed: You denied this call.
             call model
             --
             --
@@ -1314,15 +1329,15 @@ fn a_rejected_reask_after_a_raising_edit_never_runs() {
             --
             tool_call c1 pending
             audit c1 ask
-            ask c1 [allow-once allow-session allow-project reject-once reject-project]
+            ask c1 [allow-once allow-session allow-project reject-once reject-and-stop reject-project]
             --
             audit c1 ask
             update c1 edit: Critical: write is critical
             audit c1 granted
-            ask c1 question 2 (edited) [reject-once allow-once reject-project]
+            ask c1 question 2 (edited) [reject-once reject-and-stop allow-once reject-project]
             --
             audit c1 denied
-            update c1 failed: User denied tool invocation
+            update c1 failed: You denied this call.
             call model
         "#]],
     );
@@ -1346,12 +1361,12 @@ fn an_answer_to_an_earlier_question_changes_nothing() {
             --
             tool_call c1 pending
             audit c1 ask
-            ask c1 [allow-once allow-session allow-project reject-once reject-project]
+            ask c1 [allow-once allow-session allow-project reject-once reject-and-stop reject-project]
             --
             audit c1 ask
             update c1 edit: Critical: write is critical
             audit c1 granted
-            ask c1 question 2 (edited) [reject-once allow-once reject-project]
+            ask c1 question 2 (edited) [reject-once reject-and-stop allow-once reject-project]
             --
             --
             --
@@ -1400,7 +1415,7 @@ fn an_offline_answer_is_used_at_load_without_a_second_question() {
             update c2 pending: Medium: write is medium
             audit c2 ask
             audit c2 denied
-            update c2 failed: User denied tool invocation: from the other terminal
+            update c2 failed: You denied this call: from the other terminal
             call model
             --
             end "end_turn"
@@ -1425,13 +1440,141 @@ fn an_offline_approval_of_a_lower_risk_is_asked_again() {
         expect![[r#"
             update c2 pending: Medium: write is medium
             audit c2 ask
-            ask c2 question 2 [allow-once allow-session allow-project reject-once reject-project]
+            ask c2 question 2 [allow-once allow-session allow-project reject-once reject-and-stop reject-project]
             --
             audit c2 denied
-            update c2 failed: User denied tool invocation
+            update c2 failed: You denied this call.
             call model
             == user before | assistant | result c2
             unjoined: None
         "#]],
+    );
+}
+
+#[test]
+fn reject_and_stop_denies_the_call_closes_the_others_and_ends_the_turn() {
+    let turn = check(
+        vec![
+            reply(vec![
+                call("c1", "read", json!({})),
+                call("c2", "write", json!({})),
+                call("c3", "write", json!({"path": "b"})),
+            ]),
+            pick("c2", "reject-and-stop"),
+            // What comes after the turn ended changes nothing.
+            pick("c3", "allow-once"),
+            done("c1", true),
+        ],
+        expect![[r#"
+            call model
+            --
+            tool_call c1 pending
+            audit c1 allow
+            update c1 inprogress
+            run c1 {}
+            tool_call c2 pending
+            audit c2 ask
+            ask c2 [allow-once allow-session allow-project reject-once reject-and-stop reject-project]
+            tool_call c3 pending
+            audit c3 ask
+            ask c3 [allow-once allow-session allow-project reject-once reject-and-stop reject-project]
+            --
+            audit c2 denied
+            update c2 failed: You denied this call.
+            stop c1
+            update c1 failed: Not run: you stopped the turn before this call finished.
+            withdraw c3
+            update c3 failed: Not run: you stopped the turn before this call finished.
+            message
+            end "end_turn"
+            --
+            --
+        "#]],
+    );
+    // The model is told the contract's words for the denied call, and every call has
+    // a result, so the next request sees a well-formed history.
+    let results: Vec<_> = turn
+        .conversation()
+        .messages()
+        .iter()
+        .filter_map(|m| match m {
+            Message::ToolResult {
+                call_id, content, ..
+            } => Some(format!("{call_id}: {content}")),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        results,
+        [
+            "c2: User denied tool invocation",
+            "c1: Not run: the user stopped the turn before this call finished.",
+            "c3: Not run: the user stopped the turn before this call finished.",
+        ]
+    );
+}
+
+#[test]
+fn a_critical_call_offers_reject_and_stop_right_after_reject_once() {
+    check(
+        vec![reply(vec![call("c1", "rm", json!({}))])],
+        expect![[r#"
+            call model
+            --
+            tool_call c1 pending
+            audit c1 ask
+            ask c1 [reject-once reject-and-stop allow-once]
+        "#]],
+    );
+}
+
+#[test]
+fn a_person_reads_denials_and_timeouts_in_their_language_the_model_in_english() {
+    let gate = FakeGate::default();
+    let (mut turn, _) = Turn::start(
+        Conversation::new(),
+        "go".to_owned(),
+        TurnLimits::default(),
+        Words::new(warden_i18n::Language::SimplifiedChinese),
+    );
+    turn.handle(
+        reply(vec![
+            call("c1", "write", json!({})),
+            call("c2", "write", json!({"path": "b"})),
+        ]),
+        &gate,
+    );
+    let failed = |commands: Vec<Command>| -> Vec<String> {
+        commands
+            .into_iter()
+            .filter_map(|c| match c {
+                Command::Failed { reason, .. } => Some(reason),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(
+        failed(turn.handle(answer("c1", Answer::TimedOut), &gate)),
+        ["已超时：30 秒内无人回答权限请求，因此该调用没有运行。这不是拒绝。"]
+    );
+    assert_eq!(
+        failed(turn.handle(pick("c2", "reject-once"), &gate)),
+        ["你拒绝了这个调用。"]
+    );
+    let results: Vec<_> = turn
+        .conversation()
+        .messages()
+        .iter()
+        .filter_map(|m| match m {
+            Message::ToolResult { content, .. } => Some(content.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        results,
+        [
+            "The permission request timed out: the user did not answer within 30 s, so the call did not run. It was not denied.",
+            "User denied tool invocation",
+        ]
     );
 }
