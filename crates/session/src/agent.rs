@@ -37,7 +37,7 @@ use crate::registry::Registry;
 use crate::session::{Adoption, RunningTurn, Session, lock};
 use crate::to_acp::notice;
 use crate::to_acp::updates;
-use warden_i18n::Language;
+use warden_i18n::{Args, Language};
 use warden_journal::{Header, SessionStore};
 use warden_turn::{Notice, Severity};
 use warden_turn::{TurnLimits, Words};
@@ -163,21 +163,21 @@ impl WardenAgent {
         checkpoints: impl FnOnce(Mode, &str, &Path) -> Option<Checkpoints>,
     ) -> (Mode, String) {
         let engine = self.engine(&cwd);
+        let words = Words::new(self.language());
         for err in &engine.policy().errors {
+            let args = Args::new()
+                .with("file", err.file.to_string())
+                .with("error", code_span(&warden_model::one_line(&err.error)));
             startup.push(Notice::new(
                 Severity::Warning,
-                "A policy file could not be used, so calls it would allow ask instead",
-                Some(format!(
-                    "{}: {}. Fix it, then check it with `warden policy lint`.",
-                    err.file,
-                    code_span(&warden_model::one_line(&err.error))
-                )),
+                words.plain("agent-notice-policy-unusable"),
+                Some(words.text("agent-notice-policy-unusable-detail", &args)),
             ));
         }
         if let Some(err) = engine.grants_error() {
             startup.push(Notice::new(
                 Severity::Warning,
-                "The stored grants could not all be read, so calls they would allow ask instead",
+                words.plain("agent-notice-grants-unreadable"),
                 Some(format!("{}: {}.", err.file, err.error)),
             ));
         }
@@ -189,7 +189,7 @@ impl WardenAgent {
             self.sandbox_support
                 .get_or_init(warden_sandbox::Support::probe),
         );
-        startup.extend(sandbox.notice());
+        startup.extend(sandbox.notice(words));
         let context = Context::for_session(
             &cwd,
             home.as_deref(),
@@ -280,6 +280,7 @@ impl WardenAgent {
                     }) as Arc<dyn warden_mcp::Relay>
                 }),
                 sandbox,
+                words: Words::new(self.language()),
             },
         )
         .await
@@ -413,13 +414,12 @@ impl WardenAgent {
         }
         let mut startup = Vec::new();
         if !loaded.problems.is_empty() {
+            let words = Words::new(self.language());
+            let args = Args::new().with("lines", loaded.problems.len());
             startup.push(Notice::new(
                 Severity::Warning,
-                "Part of the stored session could not be read",
-                Some(format!(
-                    "{} line(s) of its journal were damaged and skipped; any call whose fate they held was not run again.",
-                    loaded.problems.len()
-                )),
+                words.plain("agent-notice-journal-damaged"),
+                Some(words.text("agent-notice-journal-damaged-detail", &args)),
             ));
         }
         let mode = parse_mode(&loaded.mode).ok();

@@ -20,7 +20,8 @@ use warden_model::code_span;
 use warden_permissions::{McpServerId, Policy, Settings};
 use warden_tools::{Secrets, ToolSource, Toolbox};
 
-use warden_turn::{Notice, Severity};
+use warden_i18n::Args;
+use warden_turn::{Notice, Severity, Words};
 
 /// What connecting a session's servers gave.
 #[derive(Debug, Default)]
@@ -116,6 +117,8 @@ pub(crate) struct Setup<'a> {
     pub(crate) relay: Option<Arc<dyn Relay>>,
     /// The confinement of a stdio server, the network allowed (`None`: unconfined).
     pub(crate) sandbox: Option<warden_tools::Confined>,
+    /// What the user reads about servers that did not start.
+    pub(crate) words: Words,
 }
 
 /// Connects every server at once; returns once each is connected or has failed
@@ -155,9 +158,9 @@ pub(crate) async fn connect(requested: &[McpServer], setup: Setup<'_>) -> Connec
                 if !server.problems.is_empty() {
                     connected.notices.push(Notice::new(
                         Severity::Warning,
-                        format!(
-                            "Some tools of MCP server {} are not offered",
-                            code_span(&name)
+                        setup.words.text(
+                            "agent-notice-mcp-tools-missing",
+                            &Args::new().with("server", code_span(&name)),
                         ),
                         Some(server.problems.join("; ")),
                     ));
@@ -169,7 +172,9 @@ pub(crate) async fn connect(requested: &[McpServer], setup: Setup<'_>) -> Connec
             }
             Err(err) => {
                 tracing::warn!(server = %name, %err, "MCP server not connected");
-                connected.notices.push(not_started(&name, &err));
+                connected
+                    .notices
+                    .push(not_started(&name, &err, setup.words));
             }
         }
     }
@@ -177,14 +182,14 @@ pub(crate) async fn connect(requested: &[McpServer], setup: Setup<'_>) -> Connec
 }
 
 /// The notice for a server that is not connected: its name and the reason.
-fn not_started(name: &str, err: &ConnectError) -> Notice {
+fn not_started(name: &str, err: &ConnectError, words: Words) -> Notice {
+    let args = Args::new()
+        .with("server", code_span(name))
+        .with("error", err.to_string());
     Notice::new(
         Severity::Warning,
-        format!("MCP server {} was not started", code_span(name)),
-        Some(format!(
-            "{}: {err}. The session runs without its tools.",
-            code_span(name)
-        )),
+        words.text("agent-notice-mcp-not-started", &args),
+        Some(words.text("agent-notice-mcp-not-started-detail", &args)),
     )
 }
 

@@ -14,7 +14,8 @@ use warden_permissions::{Context, SandboxSettings};
 use warden_sandbox::Support;
 use warden_tools::{Confined, Launch};
 
-use warden_turn::{Notice, Severity};
+use warden_i18n::Args;
+use warden_turn::{Notice, Severity, Words};
 
 /// The sandbox of one session.
 #[derive(Debug, Clone)]
@@ -69,24 +70,20 @@ impl SessionSandbox {
 
     /// What the session says when it starts: confinement turned off (every session),
     /// or a system that cannot confine.
-    pub fn notice(&self) -> Option<Notice> {
+    pub fn notice(&self, words: Words) -> Option<Notice> {
         if !self.settings.enabled {
             return Some(Notice::new(
                 Severity::Warning,
-                "Commands run without a sandbox: confinement is turned off",
-                Some(
-                    "`[sandbox] enabled = false` in your policy: commands the engine allows can reach your whole home folder, your keys and the network. Remove it to confine them again."
-                        .to_owned(),
-                ),
+                words.plain("agent-notice-sandbox-off"),
+                Some(words.plain("agent-notice-sandbox-off-detail")),
             ));
         }
         self.missing.as_ref().map(|why| {
+            let args = Args::new().with("why", why.to_string());
             Notice::new(
                 Severity::Warning,
-                "Commands cannot run in a sandbox here, so every command is asked",
-                Some(format!(
-                    "Runs without a sandbox: {why}. `warden doctor` says what this system supports."
-                )),
+                words.plain("agent-notice-sandbox-missing"),
+                Some(words.text("agent-notice-sandbox-missing-detail", &args)),
             )
         })
     }
@@ -114,7 +111,7 @@ mod tests {
             &full(),
         );
         assert_eq!(sandbox.missing(), None);
-        assert_eq!(sandbox.notice(), None);
+        assert_eq!(sandbox.notice(Words::default()), None);
         let ctx = Context::new("/w").with_home("/home/u");
         let needs = SandboxNeeds {
             network: true,
@@ -158,7 +155,7 @@ mod tests {
             sandbox.missing().as_deref(),
             Some("this system has no Landlock")
         );
-        assert!(sandbox.notice().is_some());
+        assert!(sandbox.notice(Words::default()).is_some());
         let ctx = Context::new("/w");
         let requested = SandboxNeeds {
             unconfined: Some(Unconfined::Requested),
@@ -179,7 +176,7 @@ mod tests {
         assert_eq!(sandbox.missing(), None);
         assert!(
             sandbox
-                .notice()
+                .notice(Words::default())
                 .is_some_and(|n| n.title.contains("turned off"))
         );
     }

@@ -95,3 +95,17 @@ agent-preview-delete-folder = Deletes the folder { $path } with { $more ->
 agent-preview-delete-missing = { $path } does not exist.
 agent-preview-delete-unread = Deletes { $path }; its content was not read, so it is not shown.
 agent-preview-delete-hidden = Deletes { $path }, whose content is not shown ({ $why }).
+
+## Notices a session gives when it starts.
+agent-notice-policy-unusable = A policy file could not be used, so calls it would allow ask instead
+agent-notice-policy-unusable-detail = { $file }: { $error }. Fix it, then check it with `warden policy lint`.
+agent-notice-grants-unreadable = The stored grants could not all be read, so calls they would allow ask instead
+agent-notice-journal-damaged = Part of the stored session could not be read
+agent-notice-journal-damaged-detail = { $lines } line(s) of its journal were damaged and skipped; any call whose fate they held was not run again.
+agent-notice-mcp-tools-missing = Some tools of MCP server { $server } are not offered
+agent-notice-mcp-not-started = MCP server { $server } was not started
+agent-notice-mcp-not-started-detail = { $server }: { $error }. The session runs without its tools.
+agent-notice-sandbox-off = Commands run without a sandbox: confinement is turned off
+agent-notice-sandbox-off-detail = `[sandbox] enabled = false` in your policy: commands the engine allows can reach your whole home folder, your keys and the network. Remove it to confine them again.
+agent-notice-sandbox-missing = Commands cannot run in a sandbox here, so every command is asked
+agent-notice-sandbox-missing-detail = Runs without a sandbox: { $why }. `warden doctor` says what this system supports.

@@ -88,3 +88,17 @@ agent-preview-delete-folder = 删除文件夹 { $path }，其中有{ $more ->
 agent-preview-delete-missing = { $path } 不存在。
 agent-preview-delete-unread = 删除 { $path }；未读取其内容，因此不显示。
 agent-preview-delete-hidden = 删除 { $path }，其内容未显示（{ $why }）。
+
+## 会话开始时的通知。
+agent-notice-policy-unusable = 有一个策略文件无法使用，因此它本会允许的调用改为询问
+agent-notice-policy-unusable-detail = { $file }：{ $error }。请修正它，然后用 `warden policy lint` 检查。
+agent-notice-grants-unreadable = 无法读取全部已保存的授权，因此它们本会允许的调用改为询问
+agent-notice-journal-damaged = 已保存会话的一部分无法读取
+agent-notice-journal-damaged-detail = 其日志中有 { $lines } 行已损坏并被跳过；这些行所记录的调用都不会再次运行。
+agent-notice-mcp-tools-missing = MCP 服务器 { $server } 的部分工具未提供
+agent-notice-mcp-not-started = MCP 服务器 { $server } 未能启动
+agent-notice-mcp-not-started-detail = { $server }：{ $error }。本会话将在没有其工具的情况下运行。
+agent-notice-sandbox-off = 命令在沙箱之外运行：隔离已关闭
+agent-notice-sandbox-off-detail = 你的策略中设置了 `[sandbox] enabled = false`：引擎允许的命令可以访问你的整个主目录、密钥和网络。删除该设置即可重新隔离命令。
+agent-notice-sandbox-missing = 此处的命令无法在沙箱中运行，因此每条命令都会询问
+agent-notice-sandbox-missing-detail = 在没有沙箱的情况下运行：{ $why }。`warden doctor` 会说明此系统支持什么。
