@@ -100,6 +100,7 @@ fn a_new_files_write_shows_its_diff_and_risk_before_it_runs() {
             r#"allow-session allow_always "Always allow fs_write on notes.txt in this session""#,
             r#"allow-project allow_always "Always allow fs_write on notes.txt in this project""#,
             r#"reject-once reject_once "Reject""#,
+            r#"reject-and-stop reject_once "Reject and stop""#,
             r#"reject-project reject_always "Always reject fs_write on notes.txt in this project""#,
         ]
     );
@@ -155,6 +156,7 @@ fn rm_rf_home_lists_reject_first_and_says_why_in_words() {
         options(&request),
         [
             r#"reject-once reject_once "Reject""#,
+            r#"reject-and-stop reject_once "Reject and stop""#,
             r#"allow-once allow_once "Allow once""#,
         ]
     );

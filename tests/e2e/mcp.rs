@@ -152,6 +152,7 @@ fn an_mcp_tool_is_asked_about_with_the_contract_s_prompt() {
             r#""allow-session" "allow_always" "Allow for this chat""#,
             r#""allow-project" "allow_always" "Always allow echo from t in this project""#,
             r#""reject-once" "reject_once" "Deny""#,
+            r#""reject-and-stop" "reject_once" "Reject and stop""#,
             r#""reject-project" "reject_always" "Always reject echo from t in this project""#,
         ]
     );

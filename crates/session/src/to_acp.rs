@@ -32,3 +32,53 @@ pub fn stop_reason(stop: Stop) -> StopReason {
         Stop::Cancelled => StopReason::Cancelled,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    /// Every `agent-…` message id the agent and the turn name in their code.
+    fn ids_in(folder: &Path, ids: &mut Vec<String>) {
+        let Ok(entries) = std::fs::read_dir(folder) else {
+            panic!("cannot read {}", folder.display());
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                ids_in(&path, ids);
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            for piece in text.split('"').skip(1).step_by(2) {
+                let id = piece.strip_suffix(".description").unwrap_or(piece);
+                if id.starts_with("agent-")
+                    && id.chars().all(|c| c.is_ascii_lowercase() || c == '-')
+                {
+                    ids.push(piece.to_owned());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_message_the_agent_and_the_turn_name_is_in_the_english_catalog() {
+        let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut ids = Vec::new();
+        ids_in(&here.join("src"), &mut ids);
+        ids_in(&here.join("../turn/src"), &mut ids);
+        assert!(ids.len() > 40, "found only {ids:?}");
+        let english = warden_i18n::catalog(warden_i18n::Language::English);
+        // An option's label has its description beside it (`_meta.permission`).
+        let descriptions: Vec<String> = ids
+            .iter()
+            .filter(|id| id.starts_with("agent-option-"))
+            .map(|id| format!("{id}.description"))
+            .collect();
+        ids.extend(descriptions);
+        let missing: Vec<&String> = ids.iter().filter(|id| !english.has(id)).collect();
+        assert!(
+            missing.is_empty(),
+            "not in the English catalog: {missing:?}"
+        );
+    }
+}

@@ -51,6 +51,7 @@ def test_mcp_server_time_is_asked_about_and_answers(home: Path, project: Path) -
                 "allow-session",
                 "allow-project",
                 "reject-once",
+                "reject-and-stop",
                 "reject-project",
             ]
             prompt = request["toolCall"]["content"][0]["content"]["text"]

@@ -83,7 +83,7 @@ def test_allow_once_runs_the_call_and_asks_again_next_time(home: Path, project: 
             turn = await w.prompt(sid, touch("a"))
             assert turn.stop_reason == "end_turn"
             [request] = turn.permission_requests
-            assert option_ids(request) == ["allow-once", "allow-session", "allow-project", "reject-once", "reject-project"]
+            assert option_ids(request) == ["allow-once", "allow-session", "allow-project", "reject-once", "reject-and-stop", "reject-project"]
             assert request["toolCall"]["rawInput"] == {"command": "touch a"}
             [call_id] = turn.call_ids()
             assert request["toolCall"]["toolCallId"] == call_id

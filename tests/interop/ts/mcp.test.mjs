@@ -92,6 +92,7 @@ describe("third-party MCP servers through the TypeScript SDK", { timeout: 120_00
           ["allow-session", "Allow for this chat"],
           ["allow-project", "Always allow echo from everything in this project"],
           ["reject-once", "Deny"],
+          ["reject-and-stop", "Reject and stop"],
           ["reject-project", "Always reject echo from everything in this project"],
         ],
       );

@@ -63,7 +63,7 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       assert.equal(turn.stopReason, "end_turn");
       assert.equal(turn.permissionRequests.length, 1);
       const [request] = turn.permissionRequests;
-      assert.deepEqual(optionIds(request), ["allow-once", "allow-session", "allow-project", "reject-once", "reject-project"]);
+      assert.deepEqual(optionIds(request), ["allow-once", "allow-session", "allow-project", "reject-once", "reject-and-stop", "reject-project"]);
       assert.deepEqual(request.toolCall.rawInput, { command: "touch a" });
       const [callId] = turn.callIds();
       assert.equal(request.toolCall.toolCallId, callId);
