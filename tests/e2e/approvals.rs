@@ -279,3 +279,112 @@ fn terminal_output_arrives_as_plain_text() {
         "\u{1b}[1;31mred\u{1b}[0m\r\nnext\r\n"
     );
 }
+
+/// `reject-and-stop` ("no, and stop"): the call fails, the turn's other open questions
+/// are withdrawn, nothing else runs, and the turn ends `end_turn` saying the user
+/// stopped it.
+#[test]
+fn reject_and_stop_fails_the_call_withdraws_the_others_and_ends_the_turn() {
+    let mut client = Client::spawn();
+    let session = client.ready_session();
+    client.on_request(
+        |request| match request["params"]["toolCall"]["toolCallId"].as_str() {
+            Some("call_1") => Answer::Result(selected("reject-and-stop")),
+            // The second question is withdrawn before anyone answers it.
+            _ => Answer::Hold,
+        },
+    );
+    let prompt = [
+        r#"/call terminal {"command": "touch one"}"#,
+        r#"/call terminal {"command": "touch two"}"#,
+    ]
+    .join("\n");
+    let result = client.prompt(&session, &prompt);
+    assert_eq!(result["stopReason"], "end_turn", "{result}");
+    let failed: Vec<String> = client
+        .notifications("session/update")
+        .iter()
+        .filter(|n| n["params"]["update"]["status"] == "failed")
+        .map(|n| {
+            n["params"]["update"]["toolCallId"]
+                .as_str()
+                .unwrap_or("?")
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(failed, ["call_1", "call_2"]);
+    let withdrawn = client.notifications("$/cancel_request");
+    assert_eq!(withdrawn.len(), 1, "{withdrawn:?}");
+    assert!(
+        client.agent_text().contains("You stopped this turn"),
+        "{}",
+        client.agent_text()
+    );
+    let project = client.process().project();
+    assert!(!project.join("one").exists() && !project.join("two").exists());
+}
+
+/// The whole permission flow in Simplified Chinese, chosen by the locale or by
+/// `language` in `config.toml` (which wins): the question, its options and their
+/// `_meta.permission`, the risk line and the denial, while option ids, the tool's name
+/// and the command stay as they are.
+#[test]
+fn the_permission_flow_reads_in_simplified_chinese() {
+    for (lang, config) in [
+        ("zh_CN.UTF-8", None),
+        ("en_US.UTF-8", Some("language = \"zh-CN\"\n")),
+    ] {
+        let mut client = Client::spawn_with(&Spawn::default().env("LANG", lang));
+        if let Some(config) = config {
+            std::fs::write(client.process().home().join("config.toml"), config)
+                .expect("write config.toml");
+        }
+        let session = client.ready_session();
+        client.on_request(|_| Answer::Result(selected("reject-once")));
+        let result = client.prompt(&session, r#"/call terminal {"command": "touch asked"}"#);
+        assert_eq!(result["stopReason"], "end_turn");
+        let (call, request) = first_call_and_request(&client);
+        let labels: Vec<String> = options(&request);
+        let expected = [
+            r#"allow-once allow_once "仅允许这一次""#,
+            r#"reject-once reject_once "拒绝""#,
+            r#"reject-and-stop reject_once "拒绝并停止""#,
+        ];
+        for label in expected {
+            assert!(
+                labels.iter().any(|l| l == label),
+                "{lang}: {label} in {labels:?}"
+            );
+        }
+        assert!(
+            labels
+                .iter()
+                .any(|l| l.starts_with(r#"allow-session allow_always "在本会话中"#)),
+            "{lang}: {labels:?}"
+        );
+        let meta = &request["_meta"]["permission"];
+        assert_eq!(meta["version"], 1);
+        assert_eq!(meta["title"], "Run `touch asked`？", "{request}");
+        assert!(
+            request["options"][0]["_meta"]["permission"]["description"]
+                .as_str()
+                .is_some_and(|d| d.contains("现在运行这个调用")),
+            "{request}"
+        );
+        let risk = call["content"][0]["content"]["text"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(
+            risk.starts_with("中风险：") || risk.starts_with("高风险："),
+            "{risk}"
+        );
+        assert!(risk.contains("```sh\ntouch asked\n```"), "{risk}");
+        assert_eq!(request["_meta"]["warden"]["tool"], "terminal");
+        let denial = client
+            .notifications("session/update")
+            .into_iter()
+            .find(|n| n["params"]["update"]["status"] == "failed")
+            .map(|n| n["params"]["update"]["content"][0]["content"]["text"].clone());
+        assert_eq!(denial, Some(json!("你拒绝了这个调用。")), "{lang}");
+    }
+}
