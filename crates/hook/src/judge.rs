@@ -31,17 +31,17 @@ pub fn judge(
 ) -> Judged {
     let payload = match payload {
         Ok(payload) => payload,
-        Err(e) => return unjudged(format!("Warden could not read this call: {e}.")),
+        Err(e) => return Judged::unjudged(format!("Warden could not read this call: {e}.")),
     };
     let calls = match map(agent, payload) {
         Mapped::Calls(calls) => calls,
         Mapped::Unknown { tool } => {
-            return unjudged(format!(
+            return Judged::unjudged(format!(
                 "Warden does not know the tool `{tool}`, so it cannot judge this call."
             ));
         }
         Mapped::Malformed { tool, problem } => {
-            return unjudged(format!(
+            return Judged::unjudged(format!(
                 "Warden could not read this `{tool}` call: {problem}."
             ));
         }
@@ -59,7 +59,7 @@ pub fn judge(
         .max_by_key(|(_, e)| (e.decision, e.risk))
         .map(|(call, e)| (call, e));
     let Some((call, evaluation)) = deciding else {
-        return unjudged("Warden found nothing to judge in this call.".to_owned());
+        return Judged::unjudged("Warden found nothing to judge in this call.".to_owned());
     };
     Judged {
         decision: evaluation.decision,
@@ -70,14 +70,17 @@ pub fn judge(
     }
 }
 
-/// A call Warden could not judge: asked about (denied by Codex, which cannot ask).
-fn unjudged(reason: String) -> Judged {
-    Judged {
-        decision: Decision::Ask,
-        risk: Risk::Medium,
-        reason,
-        evaluations: Vec::new(),
-        check_command: None,
+impl Judged {
+    /// A call Warden could not judge (its input unreadable, its tool unknown, Warden
+    /// itself failing): asked about, and denied by Codex, which cannot ask.
+    pub fn unjudged(reason: String) -> Judged {
+        Judged {
+            decision: Decision::Ask,
+            risk: Risk::Medium,
+            reason,
+            evaluations: Vec::new(),
+            check_command: None,
+        }
     }
 }
 
