@@ -19,10 +19,11 @@ pub fn events(agent: Agent, payload: Option<&Payload>, judged: &Judged) -> Vec<A
         .and_then(|p| p.tool_use_id.clone())
         .unwrap_or_default();
     let agent_tool = payload.map_or_else(|| "<unreadable>".to_owned(), |p| p.tool_name.clone());
+    let input = payload.map_or(serde_json::Value::Null, |p| p.tool_input.clone());
     let mut events = Vec::new();
     if judged.evaluations.is_empty() {
         events.push(
-            AuditEvent::evaluation(&session, &call_id, &agent_tool, serde_json::Value::Null)
+            AuditEvent::evaluation(&session, &call_id, &agent_tool, input)
                 .with_risk(judged.risk)
                 .with_decision(judged.decision)
                 .with_decided_by(json!({ "kind": "unjudged", "problem": judged.reason }))
