@@ -36,4 +36,5 @@ mod e2e {
     mod secrets;
     mod sessions;
     mod turns;
+    mod user_hooks;
 }
