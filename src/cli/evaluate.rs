@@ -53,12 +53,12 @@ impl Evaluator {
 
     /// Evaluates a tool's call from its name and its arguments as JSON text.
     pub fn evaluate_text(&self, tool: &str, args: &str) -> Evaluation {
-        let evaluation = match serde_json::from_str::<serde_json::Value>(args) {
+        match serde_json::from_str::<serde_json::Value>(args) {
             _ if !self.is_known(tool) => self.unknown(tool),
             // A malformed hint makes the call malformed, as in the agent, with the same
             // message.
             Ok(value) => match ToolCall::from_model(tool, value) {
-                Ok(call) => return self.evaluate(&call),
+                Ok(call) => self.evaluate(&call),
                 Err(e) => self
                     .engine
                     .reject_malformed(tool, &e.to_string(), self.mode),
@@ -68,8 +68,7 @@ impl Evaluator {
                 &format!("the arguments are not valid JSON ({e})"),
                 self.mode,
             ),
-        };
-        evaluation
+        }
     }
 
     /// Evaluates one call, then lets the user's hooks have their say.
