@@ -4,7 +4,9 @@ mod acp;
 mod audit;
 mod chat;
 mod doctor;
+mod evaluate;
 mod grants;
+mod hook;
 mod pending;
 mod policy;
 pub mod sandbox;
@@ -54,6 +56,9 @@ pub enum Command {
     Pending(pending::PendingCommand),
     /// What this system supports for confining commands, and what Warden does with it.
     Doctor,
+    /// Answer another agent's pre-tool-use hook: reads its payload on stdin, prints
+    /// Warden's verdict in that agent's format, always exits 0.
+    Hook(hook::HookArgs),
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -73,6 +78,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Sessions(cmd)) => sessions::run(cmd),
         Some(Command::Pending(cmd)) => pending::run(cmd),
         Some(Command::Doctor) => doctor::run(),
+        Some(Command::Hook(args)) => Ok(hook::run(&args)),
     }
 }
 

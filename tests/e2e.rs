@@ -19,6 +19,7 @@ mod e2e {
     mod cli_audit;
     mod cli_chat;
     mod cli_grants;
+    mod cli_hook;
     mod cli_policy;
     mod cli_sessions;
     mod commands;
@@ -35,4 +36,5 @@ mod e2e {
     mod secrets;
     mod sessions;
     mod turns;
+    mod user_hooks;
 }

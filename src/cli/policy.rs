@@ -6,7 +6,9 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use warden_permissions::policy::{FileProblem, Source};
-use warden_permissions::{Context, Engine, Layer, Locations, Mode, Severity, ToolCall, lint};
+use warden_permissions::{Layer, Locations, Mode, Severity, lint};
+
+use super::evaluate::{Confinement, Evaluator};
 
 #[derive(Debug, clap::Subcommand)]
 pub enum PolicyCommand {
@@ -63,7 +65,7 @@ pub fn run(cmd: PolicyCommand) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn session_dir(cwd: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+pub fn session_dir(cwd: Option<PathBuf>) -> anyhow::Result<PathBuf> {
     let dir = match cwd {
         Some(dir) => dir,
         None => std::env::current_dir().context("cannot read the current folder")?,
@@ -80,47 +82,9 @@ fn session_dir(cwd: Option<PathBuf>) -> anyhow::Result<PathBuf> {
 
 #[allow(clippy::print_stdout)]
 fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
-    let locations = Locations::from_env();
     let cwd = session_dir(args.cwd)?;
-    let engine = Engine::load(&locations, &cwd);
-    let mode = args.mode.unwrap_or(engine.settings().mode);
-    let home = std::env::var_os("HOME").map(PathBuf::from);
-    // As the agent would: a system that cannot confine commands makes every one ask.
-    let ctx = Context::for_session(&cwd, home.as_deref(), &[], &locations)
-        .with_sandbox_missing(warden_sandbox::Support::probe().missing());
-    // A tool no session has is refused there as an invalid call, before any policy: the
-    // same here. MCP tools (`mcp__server__tool`) depend on the session's servers.
-    let builtins = warden_tools::Toolbox::builtins().names();
-    let known = args.tool.starts_with("mcp__") || builtins.contains(&args.tool);
-    let evaluation = match serde_json::from_str::<serde_json::Value>(&args.args) {
-        _ if !known => engine.reject_malformed(
-            &args.tool,
-            &format!(
-                "there is no tool `{}`; the tools are: {}",
-                args.tool,
-                builtins.join(", ")
-            ),
-            mode,
-        ),
-        // A malformed hint makes the call malformed, as in the agent, with the same
-        // message.
-        Ok(value) => match ToolCall::from_model(args.tool.clone(), value) {
-            // A session of its own, with no session grants: what a new session would
-            // decide.
-            Ok(call) => engine.evaluate(
-                &call,
-                &ctx,
-                mode,
-                &warden_permissions::SessionGrants::new("warden-policy-check"),
-            ),
-            Err(e) => engine.reject_malformed(&args.tool, &e.to_string(), mode),
-        },
-        Err(e) => engine.reject_malformed(
-            &args.tool,
-            &format!("the arguments are not valid JSON ({e})"),
-            mode,
-        ),
-    };
+    let evaluator = Evaluator::for_project(&cwd, args.mode, Confinement::Probe);
+    let evaluation = evaluator.evaluate_text(&args.tool, &args.args);
     let json = serde_json::to_string_pretty(&evaluation).context("cannot encode the evaluation")?;
     let mut out = std::io::stdout().lock();
     writeln!(out, "{json}").context("cannot write to stdout")?;

@@ -42,6 +42,22 @@ fn clients_and_tools_do_not_link_the_policy_engine_or_the_shell_parser() {
 }
 
 #[test]
+fn the_hook_crate_does_not_link_the_session_or_the_protocol() {
+    let linked = linked_packages("warden-hook");
+    assert!(linked.iter().any(|name| name == "warden-permissions"));
+    for above in [
+        "warden-session",
+        "warden-acp-transport",
+        "agent-client-protocol",
+    ] {
+        assert!(
+            !linked.iter().any(|name| name == above),
+            "warden-hook links {above}"
+        );
+    }
+}
+
+#[test]
 fn the_model_client_does_not_link_the_tools() {
     let linked = linked_packages("warden-model");
     assert!(linked.iter().any(|name| name == "warden-http"));

@@ -34,6 +34,8 @@ pub enum DecidedBy {
     PolicyError { file: String, error: String },
     /// The call's arguments are wrong.
     Malformed { problem: String },
+    /// One of the user's own hooks (`[[hook]]`) changed the decision.
+    Hook { command: String },
 }
 
 /// A rule that matched the call (or one of its segments).
@@ -115,4 +117,8 @@ pub struct Evaluation {
     /// runs is confined with exactly these needs added.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sandbox: Option<crate::sandbox::SandboxNeeds>,
+    /// What each of the user's hooks said, in the order of the policy (empty when
+    /// there are none, or they were not run).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hooks: Vec<crate::user_hook::HookReport>,
 }

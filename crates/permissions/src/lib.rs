@@ -28,6 +28,7 @@ pub mod policy;
 pub mod rule;
 pub mod sandbox;
 pub mod store;
+pub mod user_hook;
 
 pub use assess::{Assessment, Unit, UnitPath, assess};
 pub use call::{
@@ -39,11 +40,12 @@ pub use grant::{
     Effect, Grant, GrantMatcher, GrantProposal, GrantSet, Scope, SessionGrants, Widening,
 };
 pub use policy::{
-    FileProblem, HintPolicy, McpServerEntry, McpServerId, Policy, PolicyError, PolicyFile,
-    SandboxSettings, Settings,
+    DEFAULT_HOOK_TIMEOUT_SECS, FileProblem, HintPolicy, HookEntry, McpServerEntry, McpServerId,
+    Policy, PolicyError, PolicyFile, SandboxSettings, Settings,
 };
 pub use rule::{Layer, RawRule, Rule, RuleError};
 pub use sandbox::{SandboxNeeds, Unconfined};
 pub use store::{Fingerprint, GrantStore, LoadedGrants, Repair, StoreError, TrustStore};
+pub use user_hook::{HookAnswer, HookInput, HookReport, HookSaid, combine, may_loosen};
 pub mod lint;
 pub use lint::{Finding, Severity, lint};

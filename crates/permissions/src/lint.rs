@@ -25,7 +25,7 @@ pub enum Severity {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Finding {
     pub severity: Severity,
-    /// `parse`, `rule`, `example`, `dead`, `duplicate`, `shadowed` or `covered`.
+    /// `parse`, `rule`, `example`, `hook`, `dead`, `duplicate`, `shadowed` or `covered`.
     pub kind: &'static str,
     pub file: String,
     /// The rule's `id` or `<layer>#<index>`, when the finding is about one rule.
@@ -164,6 +164,7 @@ pub fn lint(sources: &[Source]) -> Vec<Finding> {
             let kind = match e {
                 e if e.is_whole_file() => "parse",
                 FileProblem::Rule { error, .. } if error.is_failed_example() => "example",
+                FileProblem::ProjectHook => "hook",
                 _ => "rule",
             };
             findings.push(Finding {

@@ -7,6 +7,7 @@
 
 mod builtin;
 mod file;
+mod hook;
 mod index;
 mod mcp;
 mod settings;
@@ -21,6 +22,7 @@ use crate::rule::{Layer, Rule, RuleError, build_name_glob};
 
 pub use builtin::BUILTIN_POLICY;
 pub use file::{HintPolicy, PolicyFile, RiskTimeouts, SandboxFile};
+pub use hook::{DEFAULT_HOOK_TIMEOUT_SECS, HookEntry};
 pub(crate) use index::RuleIndex;
 pub use mcp::{McpServerEntry, McpServerId};
 pub use settings::{
@@ -58,6 +60,13 @@ pub enum FileProblem {
     },
     #[error("auto_approved_tools: `{tool}`: {message}")]
     AutoApprovedTool { tool: String, message: String },
+    /// A project's policy has `[[hook]]` entries: a cloned repository must not run
+    /// commands on its reader's machine. The entries are ignored.
+    #[error(
+        "[[hook]] is read from the user's and the managed policy only; a project's hooks \
+         never run (move them to your own policy.toml)"
+    )]
+    ProjectHook,
 }
 
 impl FileProblem {
@@ -150,6 +159,9 @@ pub fn load_file(source: &Source, trusted: bool) -> (LoadedFile, Vec<Rule>) {
                 }),
             }
         }
+        if source.layer == Layer::Project && !parsed.hooks.is_empty() {
+            errors.push(FileProblem::ProjectHook);
+        }
         for tool in parsed.auto_approved_tools.iter().flatten() {
             if let Err(e) = build_name_glob(tool) {
                 errors.push(FileProblem::AutoApprovedTool {
@@ -186,6 +198,8 @@ pub struct Policy {
     /// The `[[mcp_server]]` entries of the user's and the managed policy (a project's
     /// are never read: a project cannot vouch for a server).
     pub mcp_servers: Vec<McpServerEntry>,
+    /// The `[[hook]]` entries of the user's and then the managed policy.
+    pub hooks: Vec<HookEntry>,
     pub(crate) index: RuleIndex,
     pub(crate) auto_approved: GlobSet,
 }
@@ -199,6 +213,7 @@ impl Policy {
         let mut files = Vec::new();
         let mut by_layer: Vec<(Layer, Vec<Rule>)> = Vec::new();
         let mut mcp_servers = Vec::new();
+        let mut hooks = Vec::new();
 
         let builtin_source = Source::text(Layer::Builtin, "<builtin>", BUILTIN_POLICY);
         let mut all = vec![builtin_source];
@@ -216,6 +231,7 @@ impl Policy {
                 settings.apply(source.layer, project_trusted, parsed);
                 if matches!(source.layer, Layer::User | Layer::Managed) {
                     mcp_servers.extend(parsed.mcp_servers.iter().cloned());
+                    hooks.extend(parsed.hooks.iter().cloned());
                 }
             }
             errors.extend(loaded.errors.iter().map(|e| PolicyError {
@@ -252,6 +268,7 @@ impl Policy {
             files,
             project_trusted,
             mcp_servers,
+            hooks,
         }
     }
 

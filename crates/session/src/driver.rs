@@ -252,6 +252,13 @@ pub async fn drive(
                     state.setup.tool_limits.edit_bytes,
                 )
                 .await;
+                // The user's hooks (`[[hook]]`) are processes: they run here, awaited,
+                // before the turn judges the calls with what they said.
+                let proposed = calls
+                    .iter()
+                    .map(|c| (c.name.clone(), c.arguments.clone()))
+                    .collect();
+                state.setup.gate.clone().consult_hooks(proposed).await;
                 Event::ModelReplied {
                     text,
                     calls,

@@ -1,13 +1,13 @@
 //! The [`Gate`] of a real session: the session's tools (its [`Toolbox`]) and the
 //! permission engine.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 
 use warden_permissions::{
-    Context, DecidedBy, Decision, Effect, Engine, Evaluation, McpOrigin, Mode, Risk, Scope,
-    SessionGrants, ToolAnnotations, ToolCall,
+    Context, DecidedBy, Decision, Effect, Engine, Evaluation, HookEntry, HookSaid, McpOrigin, Mode,
+    Risk, Scope, SessionGrants, ToolAnnotations, ToolCall,
 };
 use warden_tools::{Place, Toolbox, ValidationError};
 
@@ -61,6 +61,11 @@ pub struct EngineGate {
     trusted_servers: HashSet<String>,
     /// How the session's commands are confined; without one, no command runs.
     sandbox: Option<crate::sandbox::SessionSandbox>,
+    /// The user's hooks (`[[hook]]` of the user's and the managed policy).
+    hooks: Vec<HookEntry>,
+    /// What the hooks said about the calls of the model's last reply, by exact call
+    /// ([`Gate::consult_hooks`]).
+    consulted: Mutex<HashMap<String, Vec<(String, HookSaid)>>>,
 }
 
 impl EngineGate {
@@ -73,6 +78,7 @@ impl EngineGate {
         toolbox: Toolbox,
     ) -> EngineGate {
         EngineGate {
+            hooks: engine.policy().hooks.clone(),
             engine,
             toolbox,
             context,
@@ -83,6 +89,7 @@ impl EngineGate {
             last: Mutex::new(None),
             trusted_servers: HashSet::new(),
             sandbox: None,
+            consulted: Mutex::new(HashMap::new()),
         }
     }
 
@@ -171,6 +178,30 @@ impl EngineGate {
     fn exact_key(prepared: &Prepared) -> String {
         format!("{}\u{0}{}", prepared.tool, prepared.args)
     }
+
+    /// The evaluation with what the user's hooks said about this exact call. A call
+    /// they were not consulted on (one the user edited, say) counts as a failed
+    /// answer from each: it is asked, never allowed by default.
+    fn with_hooks(&self, prepared: &Prepared, evaluation: Evaluation) -> Evaluation {
+        if self.hooks.is_empty() {
+            return evaluation;
+        }
+        let said = self
+            .consulted
+            .lock()
+            .ok()
+            .and_then(|consulted| consulted.get(&Self::exact_key(prepared)).cloned())
+            .unwrap_or_else(|| {
+                self.hooks
+                    .iter()
+                    .map(|h| {
+                        let problem = "it was not consulted on this exact call".to_owned();
+                        (h.command.clone(), HookSaid::Failed { problem })
+                    })
+                    .collect()
+            });
+        warden_permissions::combine(evaluation, said)
+    }
 }
 
 /// The segment of a compound command that decided, found as the engine finds it: the
@@ -222,8 +253,34 @@ impl Gate for EngineGate {
         Ok(prepared)
     }
 
+    fn consult_hooks(
+        self: Arc<Self>,
+        calls: Vec<(String, serde_json::Value)>,
+    ) -> futures::future::BoxFuture<'static, ()> {
+        if self.hooks.is_empty() {
+            return Box::pin(async {});
+        }
+        Box::pin(async move {
+            let mut said = HashMap::new();
+            for (tool, args) in calls {
+                // A call that cannot be prepared is refused before any policy.
+                let Ok(prepared) = self.prepare(&tool, &args) else {
+                    continue;
+                };
+                let evaluation = self.evaluation(&prepared);
+                let call = self.call(&prepared);
+                let cwd = &self.context.cwd;
+                let answers = warden_hook::user_hooks::run(&self.hooks, cwd, &call, &evaluation);
+                said.insert(Self::exact_key(&prepared), answers.await);
+            }
+            if let Ok(mut consulted) = self.consulted.lock() {
+                *consulted = said;
+            }
+        })
+    }
+
     fn evaluate(&self, prepared: &Prepared) -> Verdict {
-        let mut evaluation = self.evaluation(prepared);
+        let mut evaluation = self.with_hooks(prepared, self.evaluation(prepared));
         if let Ok(mut last) = self.last.lock() {
             *last = Some(prepared.clone());
         }

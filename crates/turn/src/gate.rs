@@ -136,6 +136,17 @@ pub trait Gate {
     /// Validates a call against its tool's schema and describes it.
     fn prepare(&self, tool: &str, args: &serde_json::Value) -> Result<Prepared, PrepareError>;
 
+    /// Runs the user's hooks (`[[hook]]`) on the calls of a model reply (each its
+    /// tool's name and arguments), before the turn judges them; [`Gate::evaluate`]
+    /// then combines what they said. Hooks are processes: the future awaits them and
+    /// never blocks a runtime thread. Without hooks it does nothing.
+    fn consult_hooks(
+        self: Arc<Self>,
+        _calls: Vec<(String, serde_json::Value)>,
+    ) -> futures::future::BoxFuture<'static, ()> {
+        Box::pin(async {})
+    }
+
     /// Evaluates a prepared call in the session's current mode.
     fn evaluate(&self, call: &Prepared) -> Verdict;
 

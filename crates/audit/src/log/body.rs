@@ -29,6 +29,7 @@ pub fn body_of(event: AuditEvent) -> RecordBody {
         outcome: event.outcome.map(redact_outcome),
         decided_by: event.decided_by.as_ref().map(|v| sort_keys(redact_json(v))),
         latency_us: event.latency_us,
+        client: event.client,
         dropped: None,
     }
 }
@@ -47,6 +48,7 @@ pub fn dropped_marker(count: u64) -> RecordBody {
         outcome: None,
         decided_by: None,
         latency_us: None,
+        client: None,
         dropped: Some(count),
     }
 }

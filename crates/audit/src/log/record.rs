@@ -110,6 +110,9 @@ pub struct AuditEvent {
     pub decided_by: Option<Value>,
     /// How long the step took (the evaluation, or the wait for the user).
     pub latency_us: Option<u64>,
+    /// Which agent's decision this is, when it is not Warden's own agent's: the
+    /// agent a `warden hook` answered (`claude-code`, `codex`, `gemini-cli`).
+    pub client: Option<String>,
 }
 
 impl AuditEvent {
@@ -127,6 +130,7 @@ impl AuditEvent {
             outcome: None,
             decided_by: None,
             latency_us: None,
+            client: None,
         }
     }
 
@@ -205,6 +209,12 @@ impl AuditEvent {
         self
     }
 
+    /// Names the agent whose call this is (see [`AuditEvent::client`]).
+    pub fn with_client(mut self, client: impl Into<String>) -> AuditEvent {
+        self.client = Some(client.into());
+        self
+    }
+
     /// Overrides the time stamp (for replays and tests).
     pub fn with_time(mut self, at: SystemTime) -> AuditEvent {
         self.at = at;
@@ -261,6 +271,9 @@ pub struct RecordBody {
     pub decided_by: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latency_us: Option<u64>,
+    /// The agent whose call this was, when it is not Warden's own agent's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client: Option<String>,
     /// On a `dropped` marker: how many records were lost.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dropped: Option<u64>,

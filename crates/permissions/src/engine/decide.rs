@@ -100,6 +100,7 @@ impl Engine {
             mode,
             policy_errors: self.policy_errors(&read(&self.stored)),
             sandbox: None,
+            hooks: Vec::new(),
         }
     }
 
@@ -496,6 +497,7 @@ impl Engine {
             mode,
             policy_errors,
             sandbox: needs,
+            hooks: Vec::new(),
         }
     }
 }

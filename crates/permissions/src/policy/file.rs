@@ -116,6 +116,10 @@ pub struct PolicyFile {
     /// and the managed policy only.
     #[serde(default, rename = "mcp_server", skip_serializing_if = "Vec::is_empty")]
     pub mcp_servers: Vec<super::mcp::McpServerEntry>,
+    /// The user's own commands consulted on every call (`[[hook]]`); read from the
+    /// user's and the managed policy only, refused in a project's.
+    #[serde(default, rename = "hook", skip_serializing_if = "Vec::is_empty")]
+    pub hooks: Vec<super::hook::HookEntry>,
 }
 
 impl PolicyFile {
@@ -144,7 +148,7 @@ impl PolicyFile {
         for (key, value) in root.get_ref() {
             match value.get_ref() {
                 DeValue::Array(items)
-                    if matches!(key.get_ref().as_ref(), "rule" | "mcp_server") =>
+                    if matches!(key.get_ref().as_ref(), "rule" | "mcp_server" | "hook") =>
                 {
                     for item in items {
                         let one: DeArray<'_> = std::iter::once(item.clone()).collect();

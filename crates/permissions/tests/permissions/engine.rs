@@ -11,3 +11,4 @@ mod read_rules;
 mod see_through;
 mod support;
 mod table;
+mod user_hooks;

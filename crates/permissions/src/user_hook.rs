@@ -1,0 +1,177 @@
+//! What the user's own hooks (`[[hook]]`) said about a call, and the one rule that
+//! puts their answers together with the engine's evaluation.
+//!
+//! Running a hook is I/O and lives elsewhere (the `warden-hook` crate); this module is
+//! pure, so that the rule is tested as a table: a hook may always make a decision
+//! stricter; it may loosen only what the mode alone would have asked, and never past a
+//! deny or ask rule, a Critical risk, a policy file that cannot be used, or the sandbox
+//! (a call that needs more than its confinement gives, or runs without it).
+
+use serde::{Deserialize, Serialize};
+
+use crate::evaluation::{DecidedBy, Evaluation};
+use crate::{Decision, ToolCall};
+
+/// What one hook answered, as read from its output.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HookAnswer {
+    pub decision: Decision,
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+/// What a hook said, or why it said nothing usable (which counts as `ask`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "said", rename_all = "snake_case")]
+pub enum HookSaid {
+    /// It answered with a decision.
+    Answered {
+        decision: Decision,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+    /// It could not be started, exited with a failure, timed out, or printed
+    /// something other than one answer.
+    Failed { problem: String },
+}
+
+impl HookSaid {
+    /// The decision this answer stands for: a failure is `ask`.
+    pub fn decision(&self) -> Decision {
+        match self {
+            HookSaid::Answered { decision, .. } => *decision,
+            HookSaid::Failed { .. } => Decision::Ask,
+        }
+    }
+
+    /// Reads a hook's standard output: exactly one answer object (surrounding white
+    /// space aside). Anything else is a failure, never a decision.
+    pub fn from_output(stdout: &[u8]) -> HookSaid {
+        match serde_json::from_slice::<HookAnswer>(stdout) {
+            Ok(answer) => HookSaid::Answered {
+                decision: answer.decision,
+                reason: answer.reason.filter(|r| !r.trim().is_empty()),
+            },
+            Err(e) => HookSaid::Failed {
+                problem: format!("its output is not one answer object ({e})"),
+            },
+        }
+    }
+}
+
+/// One hook's part in an evaluation, as `warden policy check` lists it under `hooks`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HookReport {
+    /// The hook's command line.
+    pub command: String,
+    #[serde(flatten)]
+    pub said: HookSaid,
+    /// Whether the answer changed the decision (a looser answer out of bounds, or one
+    /// that agrees with the decision, changes nothing).
+    pub applied: bool,
+}
+
+/// What a hook reads on its standard input.
+#[derive(Debug, Serialize)]
+pub struct HookInput<'a> {
+    pub call: &'a ToolCall,
+    pub evaluation: &'a Evaluation,
+}
+
+/// Whether a hook may turn this evaluation's `ask` into `allow`: only an ask the
+/// mode's table decided (itself, through the model's hint, or through the built-in
+/// rules, which are its `ask` column written out), for every part, on a call
+/// that is not Critical, stays inside its sandbox, and comes from usable policy files.
+pub fn may_loosen(evaluation: &Evaluation) -> bool {
+    let by_mode = |by: &DecidedBy| {
+        matches!(
+            by,
+            DecidedBy::Mode { .. }
+                | DecidedBy::ModelHint { .. }
+                | DecidedBy::Rule {
+                    layer: crate::Layer::Builtin,
+                    ..
+                }
+        )
+    };
+    let inside_sandbox = evaluation
+        .sandbox
+        .as_ref()
+        .is_none_or(|needs| !needs.widens() && needs.unconfined.is_none());
+    evaluation.decision == Decision::Ask
+        && by_mode(&evaluation.decided_by)
+        && evaluation
+            .segments
+            .iter()
+            .filter(|s| s.decision == Decision::Ask)
+            .all(|s| by_mode(&s.decided_by))
+        && evaluation.risk != crate::Risk::Critical
+        && !evaluation.once_only
+        && inside_sandbox
+        && evaluation.policy_errors.is_empty()
+}
+
+/// Puts the hooks' answers (`said`, in the order of the policy) together with the
+/// engine's evaluation: the strictest answer wins when it is stricter than the
+/// evaluation; `allow` from every hook turns a loosenable `ask` (see [`may_loosen`])
+/// into `allow`. In a mode that cannot ask, a hook's `ask` denies. The evaluation
+/// records every report, whether it changed anything or not.
+pub fn combine(mut evaluation: Evaluation, said: Vec<(String, HookSaid)>) -> Evaluation {
+    if said.is_empty() {
+        return evaluation;
+    }
+    let before = evaluation.decision;
+    let strictest = said
+        .iter()
+        .map(|(_, s)| s.decision())
+        .max()
+        .unwrap_or(Decision::Ask);
+    let wanted = if strictest == Decision::Ask && !evaluation.mode.can_ask() {
+        Decision::Deny
+    } else {
+        strictest
+    };
+    let after = if wanted > before {
+        wanted
+    } else if wanted == Decision::Allow && before == Decision::Ask && may_loosen(&evaluation) {
+        Decision::Allow
+    } else {
+        before
+    };
+    let deciding = (after != before)
+        .then(|| said.iter().position(|(_, s)| s.decision() == strictest))
+        .flatten();
+    evaluation.hooks = said
+        .into_iter()
+        .enumerate()
+        .map(|(i, (command, said))| HookReport {
+            applied: after != before && (deciding == Some(i) || after == Decision::Allow),
+            command,
+            said,
+        })
+        .collect();
+    if let Some(report) = deciding.and_then(|i| evaluation.hooks.get(i)) {
+        let why = match &report.said {
+            HookSaid::Answered {
+                reason: Some(reason),
+                ..
+            } => format!(": {reason}"),
+            HookSaid::Answered { reason: None, .. } => String::new(),
+            HookSaid::Failed { problem } => format!(" by failing ({problem})"),
+        };
+        evaluation.explanation = format!(
+            "Your hook `{}` said {}{why}. (Before it: {})",
+            report.command,
+            after.as_str(),
+            evaluation.explanation
+        );
+        evaluation.decided_by = DecidedBy::Hook {
+            command: report.command.clone(),
+        };
+        evaluation.decision = after;
+        if after != Decision::Ask {
+            evaluation.proposal = None;
+        }
+    }
+    evaluation
+}
