@@ -677,6 +677,76 @@ fn regression_resume_shows_a_call_left_waiting_at_once_with_the_same_content() {
     }
 }
 
+/// What broke: after `warden chat --resume`, the chat guessed from half a second of
+/// silence that the resumed turn was over and gave the prompt back, so a slow model's
+/// reply was written over the `> ` line. Warden's agent now says when that turn ends;
+/// here the model answers only well after the resumed call ran, and its reply comes
+/// above the prompt, which comes once.
+#[test]
+fn regression_a_slow_models_reply_after_resume_comes_before_the_prompt() {
+    use warden_model::testing::{Reply, Server, call_delta, done, finish, text_chunk};
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("a runtime for the model server");
+    let server = runtime.block_on(Server::start(vec![
+        Reply::Sse(vec![
+            call_delta(0, Some("call_w"), Some("fs_write"), "{\"path\": \"notes.txt\", "),
+            call_delta(0, None, None, "\"content\": \"hello\"}"),
+            finish("tool_calls"),
+            done(),
+        ]),
+        // Slower than any quiet spell the chat could take for the turn's end.
+        Reply::Late(
+            std::time::Duration::from_millis(2500),
+            vec![text_chunk("Slow reply: notes.txt is written."), finish("stop"), done()],
+        ),
+    ]));
+    let env = Env::new();
+    let command = |args: &[&str]| {
+        let mut command = env.command(args);
+        command
+            .env("WARDEN_MODEL", "openai:test-model")
+            .env("OPENAI_BASE_URL", server.base_url())
+            .env("OPENAI_API_KEY", "sk-test");
+        command
+    };
+    let mut chat = Pty::spawn(command(&[]), 100);
+    let id = session_id(&chat.expect("Ctrl-D leaves."));
+    chat.expect("> ");
+    chat.send("write the notes\r");
+    chat.expect("Allow tool call from Warden?");
+    chat.expect("[d] Deny");
+    chat.kill();
+
+    let mut again = Pty::spawn(command(&["--resume", &id]), 100);
+    again.expect("Allow tool call from Warden?");
+    again.expect("[d] Deny");
+    again.send("o");
+    again.expect("✓ Approved once");
+    again.expect("Slow reply: notes.txt is written.");
+    again.expect("\n> ");
+    let screen = again.screen();
+    let after: Vec<&str> = screen
+        .lines()
+        .skip_while(|line| !line.contains("Approved once"))
+        .collect();
+    let reply = after
+        .iter()
+        .position(|line| line.contains("Slow reply"))
+        .unwrap_or_else(|| panic!("no reply in {screen}"));
+    let prompts: Vec<usize> = (0..after.len())
+        .filter(|&i| after[i].starts_with('>'))
+        .collect();
+    assert_eq!(prompts.len(), 1, "one prompt: {screen}");
+    assert!(prompts[0] > reply, "the prompt comes after the reply: {screen}");
+    assert_eq!(server.requests().len(), 2, "{screen}");
+    assert_eq!(env.file("notes.txt").as_deref(), Some("hello"));
+    again.send("\x04");
+    assert_eq!(again.wait().code(), Some(0), "{}", again.text());
+}
+
 /// The screen as docs/chat.md shows it: the project's folder as `/home/me/project`, the
 /// session's id as `sess_771a_18ebce1602ff43c7_0`, and from the first line that holds
 /// `from` on.

@@ -20,6 +20,9 @@ pub(crate) struct Person<'a> {
     pub approvals: Arc<Approvals>,
     /// Whether the agent reads Warden's `_meta` on answers (edited arguments, a note).
     pub extras: bool,
+    /// Whether the agent is Warden's (its `initialize` answer carries Warden's extension),
+    /// which says when a turn it resumed after a restart ends.
+    pub warden: bool,
 }
 
 /// Reads prompts until Ctrl-D, a second Ctrl-C, or SIGTERM.
@@ -53,6 +56,16 @@ pub(crate) async fn prompts(
             Line::Text(text) => joined(&text),
         };
         armed = None;
+        // Requests the agent sent while the person typed waited for Enter: they are
+        // answered first, the prompt goes after them.
+        if !person.approvals.batch().is_empty() {
+            transcript.lines(&[style.yellow(
+                "The agent asked while you typed: answer first; your prompt is sent after.",
+            )]);
+            if answered_first(connection, session, transcript, person, interrupts).await {
+                return Exit::Cancelled;
+            }
+        }
         if text.trim().is_empty() {
             continue;
         }
@@ -203,8 +216,64 @@ async fn ticks(transcript: &Transcript) {
     }
 }
 
-/// How long the agent must stay quiet, with nothing waiting or running, before the
-/// agent's own turn after a load is taken as over.
+/// Answers the requests waiting in the batch, with the spinner while tools run, until
+/// none is open; Ctrl-C cancels them with the agent's turn. Returns `true` when the chat
+/// must end (SIGTERM).
+async fn answered_first(
+    connection: &AgentConnection,
+    session: &SessionId,
+    transcript: &Transcript,
+    person: &Person<'_>,
+    interrupts: &mut Interrupts,
+) -> bool {
+    person.terminal.turn_started();
+    let answered = async {
+        loop {
+            let arrived = person.approvals.arrived.notified();
+            if person.approvals.batch().is_empty() {
+                return;
+            }
+            arrived.await;
+        }
+    };
+    let stop = tokio::select! {
+        () = answered => false,
+        () = answer_requests(transcript, person) => false,
+        () = ticks(transcript) => false,
+        terminated = interrupts.which() => cancel_agents_turn(connection, session, transcript, person, terminated),
+    };
+    transcript.end_text();
+    person.terminal.turn_ended();
+    stop
+}
+
+/// Ctrl-C or SIGTERM during a turn the person did not start: the open requests are
+/// answered `cancelled` and the agent is asked to cancel. Returns `terminated`.
+fn cancel_agents_turn(
+    connection: &AgentConnection,
+    session: &SessionId,
+    transcript: &Transcript,
+    person: &Person<'_>,
+    terminated: bool,
+) -> bool {
+    transcript.end_text();
+    let open = person.approvals.batch().cancel_all();
+    let note = if open == 0 {
+        String::new()
+    } else {
+        format!("; {open} open requests are answered cancelled")
+    };
+    transcript.lines(&[transcript
+        .style()
+        .yellow(&format!("Cancelling the turn{note}."))]);
+    if let Err(err) = connection.cancel(session.clone()) {
+        tracing::debug!(%err, "could not send session/cancel");
+    }
+    terminated
+}
+
+/// How long another agent must stay quiet, with nothing waiting or running, before its
+/// own turn after a load is taken as over (Warden's agent says when instead).
 const QUIET: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// How long a call the loaded session left waiting may stay unanswered without the agent
@@ -215,9 +284,10 @@ const GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 /// again at once, outside any prompt turn (Warden does as soon as the load is answered),
 /// and goes on with the turn they belong to. That turn is shown as a turn of the
 /// person's own is: each request on screen at once, whole, answered on keys, the spinner
-/// while tools run, Ctrl-C cancelling it; the prompt comes back once nothing waits or
-/// runs and the agent has been quiet a moment. Returns `true` when the chat must end
-/// (SIGTERM).
+/// while tools run, Ctrl-C cancelling it. The prompt comes back when Warden's agent says
+/// the turn has ended (`_meta.warden.resumedTurnEnded`), so a slow model's reply is never
+/// drawn over it; with another agent, once nothing waits or runs and the agent has been
+/// quiet a moment. Returns `true` when the chat must end (SIGTERM).
 pub(crate) async fn agents_turn(
     connection: &AgentConnection,
     session: &SessionId,
@@ -230,6 +300,13 @@ pub(crate) async fn agents_turn(
     }
     person.terminal.turn_started();
     let settled = async {
+        if person.warden {
+            tokio::select! {
+                () = transcript.resumed_turn_ended() => {}
+                () = ticks(transcript) => {}
+            }
+            return;
+        }
         let mut frame = 0usize;
         loop {
             tokio::time::sleep(TICK).await;
@@ -246,16 +323,7 @@ pub(crate) async fn agents_turn(
     let stop = tokio::select! {
         () = settled => false,
         () = answer_requests(transcript, person) => false,
-        terminated = interrupts.which() => {
-            transcript.end_text();
-            let open = person.approvals.batch().cancel_all();
-            let note = if open == 0 { String::new() } else { format!("; {open} open requests are answered cancelled") };
-            transcript.lines(&[transcript.style().yellow(&format!("Cancelling the turn{note}."))]);
-            if let Err(err) = connection.cancel(session.clone()) {
-                tracing::debug!(%err, "could not send session/cancel");
-            }
-            terminated
-        }
+        terminated = interrupts.which() => cancel_agents_turn(connection, session, transcript, person, terminated),
     };
     transcript.end_text();
     person.terminal.turn_ended();

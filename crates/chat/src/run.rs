@@ -14,7 +14,7 @@ use agent_client_protocol::v1::schema::{
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 use tokio::signal::unix::{Signal, SignalKind, signal};
 use warden_acp_transport::{
-    AgentCommand, AgentConnection, AgentRequestError, ConnectError, ConnectOptions, ServeOptions,
+    AgentCommand, AgentExtension, AgentConnection, AgentRequestError, ConnectError, ConnectOptions, ServeOptions,
     serve,
 };
 use warden_session::{AgentConfig, WardenAgent};
@@ -329,6 +329,7 @@ pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<
                 terminal,
                 approvals: approvals.clone(),
                 extras: false,
+                warden: false,
             };
             terminal.turn_started();
             let opened = interactive::while_opening(opening, &transcript, &person).await;
@@ -358,6 +359,7 @@ pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<
                 terminal,
                 approvals: approvals.clone(),
                 extras: reads_answer_meta(&init),
+                warden: AgentExtension::read(init.agent_capabilities.meta.as_ref()).is_some(),
             };
             transcript.lines(&[transcript.style().dim(
                 "Enter sends a prompt · Tab completes /commands · Ctrl-C cancels a turn · Ctrl-D leaves.",
@@ -403,17 +405,9 @@ pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<
 /// Whether the agent reads Warden's extension on permission answers
 /// (`agentCapabilities._meta.warden.permissionResponseMeta`: edited arguments and a note).
 pub(crate) fn reads_answer_meta(init: &InitializeResponse) -> bool {
-    let Some(meta) = init
-        .agent_capabilities
-        .meta
-        .as_ref()
-        .and_then(|meta| meta.get("warden"))
-        .and_then(|warden| warden.get("permissionResponseMeta"))
-    else {
-        return false;
-    };
-    meta.get("editedInput") == Some(&serde_json::Value::Bool(true))
-        && meta.get("note") == Some(&serde_json::Value::Bool(true))
+    AgentExtension::read(init.agent_capabilities.meta.as_ref()).is_some_and(|ext| {
+        ext.permission_response_meta.edited_input && ext.permission_response_meta.note
+    })
 }
 
 /// `initialize`, then a new session, or the one `--resume` names where the agent can load

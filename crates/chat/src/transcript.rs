@@ -11,7 +11,7 @@ use agent_client_protocol::v1::schema::{
     SessionNotification,
 };
 use tokio::sync::{Notify, oneshot};
-use warden_acp_transport::ClientHandler;
+use warden_acp_transport::{ClientHandler, TurnEnded};
 
 use crate::approvals::{Batch, Pending};
 use crate::approve::{Approve, pick};
@@ -82,6 +82,9 @@ pub struct Transcript {
     approvals: Option<Arc<Approvals>>,
     /// When the agent last sent an update or a request.
     heard: Mutex<std::time::Instant>,
+    /// Woken (a permit kept until it is awaited) when Warden's agent says the turn it
+    /// resumed after a restart has ended.
+    resumed_turn_ended: Notify,
 }
 
 impl std::fmt::Debug for Transcript {
@@ -166,6 +169,7 @@ impl Transcript {
             agent: Mutex::new("the agent".to_owned()),
             approvals: None,
             heard: Mutex::new(std::time::Instant::now()),
+            resumed_turn_ended: Notify::new(),
         }
     }
 
@@ -295,6 +299,12 @@ impl Transcript {
         layout.buttons_rows = None;
         self.send(crate::style::Style { ansi }.erase_up(shown + block));
         true
+    }
+
+    /// Resolves once Warden's agent has said that the turn it resumed after a restart
+    /// has ended (at once when it said so already).
+    pub async fn resumed_turn_ended(&self) {
+        self.resumed_turn_ended.notified().await;
     }
 
     /// How long ago the agent last sent an update or a request.
@@ -490,6 +500,10 @@ fn push_lines(layout: &mut Layout, buffer: &mut String, lines: &[String]) {
 impl ClientHandler for Transcript {
     fn session_update(&self, notification: SessionNotification) {
         *lock(&self.heard) = std::time::Instant::now();
+        if TurnEnded::is(&notification.update) {
+            self.resumed_turn_ended.notify_one();
+            return;
+        }
         let Ok(update) = serde_json::to_value(&notification.update) else {
             return;
         };
