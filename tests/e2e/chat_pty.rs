@@ -692,7 +692,12 @@ fn regression_a_slow_models_reply_after_resume_comes_before_the_prompt() {
         .expect("a runtime for the model server");
     let server = runtime.block_on(Server::start(vec![
         Reply::Sse(vec![
-            call_delta(0, Some("call_w"), Some("fs_write"), "{\"path\": \"notes.txt\", "),
+            call_delta(
+                0,
+                Some("call_w"),
+                Some("fs_write"),
+                "{\"path\": \"notes.txt\", ",
+            ),
             call_delta(0, None, None, "\"content\": \"hello\"}"),
             finish("tool_calls"),
             done(),
@@ -700,7 +705,11 @@ fn regression_a_slow_models_reply_after_resume_comes_before_the_prompt() {
         // Slower than any quiet spell the chat could take for the turn's end.
         Reply::Late(
             std::time::Duration::from_millis(2500),
-            vec![text_chunk("Slow reply: notes.txt is written."), finish("stop"), done()],
+            vec![
+                text_chunk("Slow reply: notes.txt is written."),
+                finish("stop"),
+                done(),
+            ],
         ),
     ]));
     let env = Env::new();
@@ -740,7 +749,10 @@ fn regression_a_slow_models_reply_after_resume_comes_before_the_prompt() {
         .filter(|&i| after[i].starts_with('>'))
         .collect();
     assert_eq!(prompts.len(), 1, "one prompt: {screen}");
-    assert!(prompts[0] > reply, "the prompt comes after the reply: {screen}");
+    assert!(
+        prompts[0] > reply,
+        "the prompt comes after the reply: {screen}"
+    );
     assert_eq!(server.requests().len(), 2, "{screen}");
     assert_eq!(env.file("notes.txt").as_deref(), Some("hello"));
     again.send("\x04");

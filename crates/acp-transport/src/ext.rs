@@ -273,7 +273,10 @@ mod tests {
         let wire = serde_json::to_value(&sent).expect("serialises");
         assert_eq!(wire["update"]["sessionUpdate"], "session_info_update");
         assert_eq!(wire["update"]["_meta"]["warden"]["resumedTurnEnded"], true);
-        assert!(wire["update"].get("title").is_none(), "the title is untouched");
+        assert!(
+            wire["update"].get("title").is_none(),
+            "the title is untouched"
+        );
         let read: SessionNotification = serde_json::from_value(wire).expect("parses");
         assert!(TurnEnded::is(&read.update));
         let titled = SessionUpdate::SessionInfoUpdate(SessionInfoUpdate::new().title("t"));

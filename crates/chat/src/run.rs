@@ -9,38 +9,56 @@ use std::time::Duration;
 use agent_client_protocol::schema::ProtocolVersion;
 use agent_client_protocol::v1::schema::{
     ContentBlock, Implementation, InitializeRequest, InitializeResponse, LoadSessionRequest,
-    McpServer, NewSessionRequest, PromptRequest, SessionId, StopReason, TextContent,
+    McpServer, NewSessionRequest, PromptRequest, SessionId, TextContent,
 };
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
-use tokio::signal::unix::{Signal, SignalKind, signal};
 use warden_acp_transport::{
-    AgentCommand, AgentExtension, AgentConnection, AgentRequestError, ConnectError, ConnectOptions, ServeOptions,
-    serve,
+    AgentCommand, AgentConnection, AgentExtension, AgentRequestError, ConnectError, ConnectOptions,
 };
-use warden_session::{AgentConfig, WardenAgent};
+
+use warden_i18n::{Args, Language, catalog};
 
 use crate::approve::Approve;
+use crate::clean::clean;
+use crate::exit::{Exit, stop_reason};
 use crate::interactive::{self, Person};
+use crate::interrupts::{CANCEL_GRACE, Interrupts};
 use crate::screen::{Commands, Screen};
 use crate::style::Style;
 use crate::terminal::Terminal;
 use crate::transcript::{Approvals, Transcript};
 
-/// How long a cancelled turn gets to answer `cancelled` before the chat stops anyway.
-pub(crate) const CANCEL_GRACE: Duration = Duration::from_secs(5);
-
 /// Which agent to talk to.
 pub enum AgentSpec {
-    /// Warden's own agent, in process over an in-memory pipe.
-    Own(Box<AgentConfig>),
+    /// An agent served in this process (Warden's own), over an in-memory pipe the binary
+    /// set up.
+    InProcess(InProcess),
     /// Any ACP agent, started as a child: the program and its arguments.
     Command(Vec<String>),
+}
+
+/// An agent served in this process: the binary starts it on the far end of a pipe and
+/// hands the chat the near end.
+pub struct InProcess {
+    /// The chat's end of the pipe.
+    pub stream: tokio::io::DuplexStream,
+    /// The task serving the agent; it ends once the chat closes its end.
+    pub serving: tokio::task::JoinHandle<()>,
+    /// Called once the agent has stopped, or did not within a moment: Warden's agent
+    /// flushes its audit log.
+    pub stopped: Box<dyn FnOnce() + Send>,
+}
+
+impl std::fmt::Debug for InProcess {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("InProcess").finish_non_exhaustive()
+    }
 }
 
 impl std::fmt::Debug for AgentSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            AgentSpec::Own(_) => f.write_str("Own"),
+            AgentSpec::InProcess(_) => f.write_str("InProcess"),
             AgentSpec::Command(argv) => f.debug_tuple("Command").field(argv).finish(),
         }
     }
@@ -93,27 +111,8 @@ pub struct ChatOptions {
     pub history: Option<PathBuf>,
     /// MCP servers for the session (`session/new`, `session/load`).
     pub mcp_servers: Vec<McpServer>,
-}
-
-/// How the chat ended, as the exit code says it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Exit {
-    /// The last turn ended normally (`end_turn`), or there was no turn.
-    Ended,
-    /// The last turn was cancelled (Ctrl-C, SIGTERM).
-    Cancelled,
-    /// The last turn failed, or stopped for another reason.
-    Failed,
-}
-
-impl Exit {
-    pub fn code(self) -> u8 {
-        match self {
-            Exit::Ended => 0,
-            Exit::Cancelled => 130,
-            Exit::Failed => 1,
-        }
-    }
+    /// The language of the chat's own words (the agent's are shown as it sends them).
+    pub language: Language,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -142,39 +141,10 @@ pub enum ChatError {
     Terminal(#[source] std::io::Error),
 }
 
-/// SIGINT and SIGTERM: both cancel the running turn (and, without a terminal, end the
-/// chat).
-pub(crate) struct Interrupts {
-    int: Signal,
-    term: Signal,
-}
-
-impl Interrupts {
-    fn install() -> Result<Interrupts, ChatError> {
-        Ok(Interrupts {
-            int: signal(SignalKind::interrupt()).map_err(ChatError::Signals)?,
-            term: signal(SignalKind::terminate()).map_err(ChatError::Signals)?,
-        })
-    }
-
-    pub(crate) async fn recv(&mut self) {
-        self.which().await;
-    }
-
-    /// Waits for either; `true` for SIGTERM (which ends an interactive chat too, after
-    /// cancelling its turn).
-    pub(crate) async fn which(&mut self) -> bool {
-        tokio::select! {
-            _ = self.int.recv() => false,
-            _ = self.term.recv() => true,
-        }
-    }
-}
-
 /// The agent at the other end, and what must be wound down with it.
 struct Peer {
     connection: AgentConnection,
-    own: Option<(Arc<WardenAgent>, tokio::task::JoinHandle<()>)>,
+    own: Option<(tokio::task::JoinHandle<()>, Box<dyn FnOnce() + Send>)>,
 }
 
 async fn start(
@@ -184,21 +154,12 @@ async fn start(
     transcript: Arc<Transcript>,
 ) -> Result<Peer, ChatError> {
     match spec {
-        AgentSpec::Own(config) => {
-            let agent = Arc::new(WardenAgent::new(*config));
-            let (client_end, agent_end) = tokio::io::duplex(256 * 1024);
-            let (agent_in, agent_out) = tokio::io::split(agent_end);
-            let serving = tokio::spawn({
-                let agent = agent.clone();
-                async move {
-                    // The chat handles the signals; the agent stops when its input ends.
-                    let options = ServeOptions::default();
-                    if let Err(err) = serve(agent, agent_in, agent_out, options).await {
-                        tracing::warn!(%err, "Warden's agent stopped with an error");
-                    }
-                }
-            });
-            let (client_in, client_out) = tokio::io::split(client_end);
+        AgentSpec::InProcess(InProcess {
+            stream,
+            serving,
+            stopped,
+        }) => {
+            let (client_in, client_out) = tokio::io::split(stream);
             let connection = AgentConnection::connect(
                 transcript,
                 client_in,
@@ -208,7 +169,7 @@ async fn start(
             .await?;
             Ok(Peer {
                 connection,
-                own: Some((agent, serving)),
+                own: Some((serving, stopped)),
             })
         }
         AgentSpec::Command(argv) => {
@@ -262,16 +223,16 @@ impl Peer {
     async fn stop(self) {
         let Peer { connection, own } = self;
         connection.close().await;
-        if let Some((agent, serving)) = own {
+        if let Some((serving, stopped)) = own {
             let _ = tokio::time::timeout(Duration::from_secs(3), serving).await;
-            agent.flush();
+            stopped();
         }
     }
 }
 
 /// Runs the chat, printing to `writer`.
 pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<Exit, ChatError> {
-    let mut interrupts = Interrupts::install()?;
+    let mut interrupts = Interrupts::install().map_err(ChatError::Signals)?;
     let ChatOptions {
         agent,
         cwd,
@@ -281,11 +242,13 @@ pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<
         resume,
         history,
         mcp_servers,
+        language,
     } = options;
+    let words = catalog(language);
     // How to come back to this session: the command line of the agent, when it is not
     // Warden's own.
     let again = match &agent {
-        AgentSpec::Own(_) => String::new(),
+        AgentSpec::InProcess(_) => String::new(),
         AgentSpec::Command(argv) => {
             let line = shlex::try_join(argv.iter().map(String::as_str)).unwrap_or_default();
             format!(
@@ -300,16 +263,16 @@ pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<
         Prompts::Terminal => {
             let style = Style::from_env();
             let commands = Commands::default();
-            let approvals = Arc::new(Approvals::default());
+            let approvals = Arc::new(Approvals::new(words));
             let terminal = Terminal::new(commands.clone(), history).map_err(ChatError::Terminal)?;
             person = Some((terminal, approvals.clone()));
             Arc::new(Transcript::interactive(
                 writer,
-                Screen::new(style, commands),
+                Screen::new(style, commands, words),
                 approvals,
             ))
         }
-        _ => Arc::new(Transcript::new(writer, approve)),
+        _ => Arc::new(Transcript::new(writer, approve, words)),
     };
     let peer = match start(agent, &cwd, agent_log.as_deref(), transcript.clone()).await {
         Ok(peer) => peer,
@@ -341,7 +304,7 @@ pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<
         .as_ref()
         .ok()
         .filter(|(_, init)| init.agent_capabilities.load_session)
-        .map(|(session, _)| crate::render::clean(&session.to_string()));
+        .map(|(session, _)| clean(&session.to_string()));
     let result = match (opened, &person) {
         (Err(err), _) => Err(err),
         (Ok((session, _)), None) => {
@@ -361,9 +324,7 @@ pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<
                 extras: reads_answer_meta(&init),
                 warden: AgentExtension::read(init.agent_capabilities.meta.as_ref()).is_some(),
             };
-            transcript.lines(&[transcript.style().dim(
-                "Enter sends a prompt · Tab completes /commands · Ctrl-C cancels a turn · Ctrl-D leaves.",
-            )]);
+            transcript.lines(&[transcript.style().dim(&words.plain("chat-banner"))]);
             // A loaded session's calls left waiting are asked again now, before the first
             // prompt, not when the person next types.
             let ended = interactive::agents_turn(
@@ -394,7 +355,10 @@ pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<
     transcript.end_text();
     if let Some(id) = resumable {
         let style = transcript.style();
-        transcript.lines(&[style.dim(&format!("resume with: warden chat{again} --resume {id}"))]);
+        let command = format!("warden chat{again} --resume {id}");
+        transcript.lines(&[
+            style.dim(&words.text("chat-resume-hint", &Args::new().with("command", command)))
+        ]);
     }
     peer.stop().await;
     // Blocks until the output is written: the last thing the chat does.
@@ -429,7 +393,7 @@ async fn open(
         .agent_info
         .as_ref()
         .map(|info| info.title.clone().unwrap_or_else(|| info.name.clone()))
-        .unwrap_or_else(|| "the agent".to_owned());
+        .unwrap_or_else(|| transcript.words().plain("chat-the-agent"));
     transcript.set_agent_name(&name);
     let session = match resume {
         Some(id) if init.agent_capabilities.load_session => {
@@ -444,7 +408,7 @@ async fn open(
         }
         Some(_) => {
             return Err(ChatError::NoLoadSession {
-                agent: crate::render::clean(&name),
+                agent: clean(&name),
             });
         }
         None => {
@@ -459,11 +423,12 @@ async fn open(
         .agent_pid()
         .map(|pid| format!(" (pid {pid})"))
         .unwrap_or_default();
-    transcript.lines(&[format!(
-        "Session {} with {}{pid} in {}",
-        crate::render::clean(&session.to_string()),
-        crate::render::clean(&name),
-        cwd.display()
+    transcript.lines(&[transcript.words().text(
+        "chat-session-line",
+        &Args::new()
+            .with("session", clean(&session.to_string()))
+            .with("agent", format!("{}{pid}", clean(&name)))
+            .with("folder", cwd.display().to_string()),
     )]);
     Ok((session, init))
 }
@@ -508,7 +473,7 @@ async fn turns(
         };
         for (i, prompt_line) in text.lines().enumerate() {
             let marker = if i == 0 { ">" } else { " " };
-            transcript.lines(&[format!("{marker} {}", crate::render::clean(prompt_line))]);
+            transcript.lines(&[format!("{marker} {}", clean(prompt_line))]);
         }
         let (exit, stop) = turn(connection, session, text, transcript, interrupts).await;
         last = exit;
@@ -517,20 +482,6 @@ async fn turns(
         }
     }
     Ok(last)
-}
-
-/// What a stop reason means for the exit code, and its name on the wire.
-pub(crate) fn stop_reason(reason: StopReason) -> (Exit, String) {
-    let exit = match reason {
-        StopReason::EndTurn => Exit::Ended,
-        StopReason::Cancelled => Exit::Cancelled,
-        _ => Exit::Failed,
-    };
-    let name = serde_json::to_value(reason)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_else(|| "unknown".to_owned());
-    (exit, name)
 }
 
 /// One turn; returns its outcome and whether the chat must stop (interrupted, or the
@@ -573,10 +524,7 @@ async fn turn(
             exit
         }
         Some(Err(err)) => {
-            transcript.lines(&[format!(
-                "[turn failed: {}]",
-                crate::render::clean(&err.to_string())
-            )]);
+            transcript.lines(&[format!("[turn failed: {}]", clean(&err.to_string()))]);
             if matches!(err, AgentRequestError::Disconnected { .. }) {
                 return (Exit::Failed, true);
             }

@@ -25,6 +25,9 @@ pub struct UserConfig {
     /// editor passes its own. Warden's agent connects only the servers its client names.
     #[serde(default, rename = "mcp_server")]
     pub mcp_servers: Vec<McpServerEntry>,
+    /// The language of what a person reads (`"en"`, `"zh-CN"`); without it, the locale
+    /// of the environment decides (`warden_i18n::Language::from_process_env`).
+    pub language: Option<String>,
 }
 
 /// One `[[mcp_server]]` of the user's `config.toml`: a stdio server (`command`, `args`,
