@@ -76,6 +76,50 @@ fn a_newcomer_writes_notes_txt_sees_the_prompt_with_the_diff_allows_once() {
     assert_eq!(chat.wait().code(), Some(0), "{}", chat.text());
 }
 
+/// With a Chinese locale the chat's own words are Chinese: the prompt's frame, the
+/// options it names, the keys' line and the answer; the keys stay `a`, `o`, `d`. What
+/// the agent sends (the call's title, its risk reason) is shown as it sent it.
+#[test]
+fn the_chats_own_words_follow_a_chinese_locale_and_the_keys_stay() {
+    let env = Env::new();
+    let mut command = env.command(&[]);
+    command
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env("LANG", "zh_CN.UTF-8");
+    let mut chat = Pty::spawn(command, 100);
+    chat.expect("Ctrl-D 退出。");
+    chat.expect("> ");
+    chat.send("write notes.txt: hello\r");
+    for text in [
+        "是否允许来自 Warden 的工具调用？",
+        "运行 Warden 的 fs_write  （按 > 显示参数）",
+        "中风险：",
+        "notes.txt（新文件）",
+        "+hello",
+        "恶意的 MCP 服务器或对话内容可能诱使代理通过你安装的工具执行有害操作。",
+        "批准前请仔细检查每个操作",
+        "[a] 本次对话内允许  [o] 允许一次 （回车）  [d] 拒绝",
+        "按键：> 参数",
+    ] {
+        chat.expect(text);
+    }
+    assert_eq!(env.file("notes.txt"), None);
+    chat.send("o");
+    chat.expect("✓ 已批准本次");
+    chat.expect("已完成");
+    chat.expect("\n> ");
+    assert_eq!(env.file("notes.txt").as_deref(), Some("hello"));
+    assert!(
+        !chat.screen().contains("Allow tool call"),
+        "{}",
+        chat.screen()
+    );
+    chat.send("\x04");
+    chat.expect("继续此会话：warden chat --resume sess_");
+    assert_eq!(chat.wait().code(), Some(0), "{}", chat.text());
+}
+
 #[test]
 fn a_batch_of_three_is_answered_one_at_a_time_with_undo_and_sent_together() {
     let env = Env::new();

@@ -479,7 +479,8 @@ fn screen_ansi(layout: &Layout) -> bool {
     layout.screen.as_ref().is_some_and(|s| s.style().ansi)
 }
 
-/// How many rows `line` takes on a terminal `width` columns wide (escape codes take none).
+/// How many rows `line` takes on a terminal `width` columns wide (escape codes take none,
+/// wide characters two columns).
 fn rows(line: &str, width: usize) -> usize {
     let mut visible = 0usize;
     let mut chars = line.chars();
@@ -492,7 +493,8 @@ fn rows(line: &str, width: usize) -> usize {
                 }
             }
         } else {
-            visible += 1;
+            // A Chinese character takes two columns, a combining mark none.
+            visible += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
         }
     }
     visible.div_ceil(width.max(1)).max(1)
