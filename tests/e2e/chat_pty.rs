@@ -437,6 +437,43 @@ fn fake_agent(env: &Env) -> Pty {
     start(env.command(&["--agent", &agent]))
 }
 
+/// What broke: a request an agent sent while the person typed a prompt sat unseen, and
+/// on Enter the typed prompt went out while the request was drawn, so an agent busy
+/// with its request lost the prompt and the chat waited for ever. The request waits for
+/// Enter, is then answered first, and the prompt goes after it.
+#[test]
+fn regression_a_request_sent_while_typing_is_answered_after_enter_then_the_prompt_goes() {
+    let env = Env::new();
+    let mut chat = fake_agent(&env);
+    chat.send("later\r");
+    chat.expect("\n> ");
+    chat.send("ping");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while env.file("asked.flag").is_none() {
+        assert!(std::time::Instant::now() < deadline, "{}", chat.screen());
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // Nothing is drawn over the line being typed.
+    assert!(
+        !chat.screen().contains("Just this once"),
+        "{}",
+        chat.screen()
+    );
+    chat.send("\r");
+    chat.expect("The agent asked while you typed: answer first; your prompt is sent after.");
+    chat.expect("[o] Just this once");
+    chat.send("o");
+    chat.expect("answered: once");
+    chat.expect("pong");
+    chat.expect("\n> ");
+    let screen = chat.screen();
+    let answered = screen.find("answered: once").expect("the answer");
+    let pong = screen.rfind("pong").expect("the reply to the prompt");
+    assert!(answered < pong, "{screen}");
+    chat.send("\x04");
+    assert_eq!(chat.wait().code(), Some(0), "{}", chat.text());
+}
+
 /// How often `text` is on the screen a person sees now.
 fn on_screen(chat: &Pty, text: &str) -> usize {
     chat.screen().matches(text).count()

@@ -228,19 +228,19 @@ async fn answered_first(
     interrupts: &mut Interrupts,
 ) -> bool {
     person.terminal.turn_started();
+    // The last answer empties the batch without a wake-up of its own: looked at with
+    // each frame of the live lines.
     let answered = async {
-        loop {
-            let arrived = person.approvals.arrived.notified();
-            if person.approvals.batch().is_empty() {
-                return;
-            }
-            arrived.await;
+        let mut frame = 0usize;
+        while !person.approvals.batch().is_empty() {
+            tokio::time::sleep(TICK).await;
+            transcript.tick(frame);
+            frame = frame.wrapping_add(1);
         }
     };
     let stop = tokio::select! {
         () = answered => false,
         () = answer_requests(transcript, person) => false,
-        () = ticks(transcript) => false,
         terminated = interrupts.which() => cancel_agents_turn(connection, session, transcript, person, terminated),
     };
     transcript.end_text();
