@@ -151,10 +151,15 @@ impl Buttons {
 
     /// What the "Allow for this chat" button stores, in the agent's words, when they
     /// say more than the label.
-    pub fn scope(&self) -> Option<String> {
+    pub fn scope(&self, words: &Catalog) -> Option<String> {
         let button = self.list.iter().find(|b| b.key == 'a')?;
         let name = clean(&button.option.name);
-        (name != button.label).then(|| format!("  {}: {name}", button.label))
+        (name != button.label).then(|| {
+            let args = Args::new()
+                .with("label", button.label.clone())
+                .with("scope", name);
+            format!("  {}", words.text("chat-option-scope", &args))
+        })
     }
 
     /// The line of the keys that are not options: the options carry their own.

@@ -16,7 +16,7 @@ pub enum Marks {
     /// No extension: another agent, whose risk is unknown.
     None,
     /// Warden's extension, read.
-    Read(RequestExtension),
+    Read(Box<RequestExtension>),
     /// An extension that does not have the expected shape.
     Unreadable,
 }
@@ -33,7 +33,7 @@ impl Marks {
             {
                 Marks::Unreadable
             }
-            Ok(Some(ext)) => Marks::Read(ext),
+            Ok(Some(ext)) => Marks::Read(Box::new(ext)),
             Err(err) => {
                 tracing::warn!(%err, "a permission request's _meta.warden cannot be read");
                 Marks::Unreadable
@@ -75,12 +75,12 @@ pub fn marked_critical(request: &RequestPermissionRequest) -> bool {
 
 /// The server a call comes from: the MCP server Warden names, else the agent itself.
 pub fn server(request: &RequestPermissionRequest, agent: &str) -> String {
-    match Marks::of(request) {
-        Marks::Read(RequestExtension {
-            server: Some(server),
-            ..
-        }) => clean(&server),
-        _ => clean(agent),
+    match Marks::of(request)
+        .ext()
+        .and_then(|ext| ext.server.as_deref())
+    {
+        Some(server) => clean(server),
+        None => clean(agent),
     }
 }
 

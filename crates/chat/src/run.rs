@@ -141,10 +141,17 @@ pub enum ChatError {
     Terminal(#[source] std::io::Error),
 }
 
+/// An agent served in process, once connected: its task, and what to call once it
+/// stopped.
+struct Served {
+    serving: tokio::task::JoinHandle<()>,
+    stopped: Box<dyn FnOnce() + Send>,
+}
+
 /// The agent at the other end, and what must be wound down with it.
 struct Peer {
     connection: AgentConnection,
-    own: Option<(tokio::task::JoinHandle<()>, Box<dyn FnOnce() + Send>)>,
+    own: Option<Served>,
 }
 
 async fn start(
@@ -169,7 +176,7 @@ async fn start(
             .await?;
             Ok(Peer {
                 connection,
-                own: Some((serving, stopped)),
+                own: Some(Served { serving, stopped }),
             })
         }
         AgentSpec::Command(argv) => {
@@ -223,9 +230,9 @@ impl Peer {
     async fn stop(self) {
         let Peer { connection, own } = self;
         connection.close().await;
-        if let Some((serving, stopped)) = own {
-            let _ = tokio::time::timeout(Duration::from_secs(3), serving).await;
-            stopped();
+        if let Some(own) = own {
+            let _ = tokio::time::timeout(Duration::from_secs(3), own.serving).await;
+            (own.stopped)();
         }
     }
 }

@@ -172,7 +172,7 @@ impl Screen {
             call.started = None;
         }
         if changed || update.new {
-            lines.push(status_line(style, &self.words, &call.title, &call.status));
+            lines.push(status_line(style, self.words, &call.title, &call.status));
         }
         // Output streamed while the call runs goes to the live lines (with escape
         // codes); what it ends with is shown below its final status.
@@ -362,7 +362,7 @@ impl Screen {
         }
         lines.push(words.plain("chat-prompt-warning"));
         lines.push(style.bold(&words.plain("chat-prompt-review")));
-        if let Some(scope) = view.buttons.scope() {
+        if let Some(scope) = view.buttons.scope(words) {
             lines.push(style.dim(&scope));
         }
         lines.push(view.buttons.line(style, words));

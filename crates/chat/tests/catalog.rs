@@ -2,6 +2,9 @@
 //! chat's source names exists in English (so no reader ever sees an id) and in
 //! Simplified Chinese (so a Chinese reader never meets an English sentence).
 
+// A test: a file it cannot read is a failure, so it panics.
+#![allow(clippy::expect_used)]
+
 use std::path::Path;
 
 use warden_i18n::{Language, catalog};

@@ -28,6 +28,7 @@ chat-risk-critical = Critical
 chat-option-allow-session = Allow for this chat
 chat-option-allow-once = Allow once
 chat-option-deny = Deny
+chat-option-scope = { $label }: { $scope }
 chat-key-enter-mark = (Enter)
 chat-keys = keys: { $keys }
 chat-key-arguments = > arguments

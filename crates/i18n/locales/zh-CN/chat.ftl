@@ -26,6 +26,7 @@ chat-risk-critical = 严重风险
 chat-option-allow-session = 本次对话内允许
 chat-option-allow-once = 允许一次
 chat-option-deny = 拒绝
+chat-option-scope = { $label }：{ $scope }
 chat-key-enter-mark = （回车）
 chat-keys = 按键：{ $keys }
 chat-key-arguments = > 参数
