@@ -29,13 +29,17 @@ pub struct Rendered {
 pub struct Titles(HashMap<String, String>);
 
 /// Lines of `text`, each indented, at most [`MAX_LINES`] of them.
-fn indented(text: &str, prefix: &str, lines: &mut Vec<String>) {
+fn indented(text: &str, prefix: &str, words: &Catalog, lines: &mut Vec<String>) {
     let all: Vec<&str> = text.lines().collect();
     for line in all.iter().take(MAX_LINES) {
         lines.push(format!("{prefix}{}", clean(line)));
     }
     if all.len() > MAX_LINES {
-        lines.push(format!("{prefix}… {} more lines", all.len() - MAX_LINES));
+        let count = all.len() - MAX_LINES;
+        lines.push(format!(
+            "{prefix}{}",
+            words.text("chat-log-more-lines", &Args::new().with("count", count))
+        ));
     }
 }
 
@@ -43,7 +47,7 @@ fn indented(text: &str, prefix: &str, lines: &mut Vec<String>) {
 fn content(items: &[Shown], words: &Catalog, lines: &mut Vec<String>) {
     for item in items {
         match item {
-            Shown::Text(text) => indented(text, "  | ", lines),
+            Shown::Text(text) => indented(text, "  | ", words, lines),
             Shown::Diff(diff) => {
                 let path = clean(&diff.path.display().to_string());
                 match &diff.old_text {
@@ -53,10 +57,10 @@ fn content(items: &[Shown], words: &Catalog, lines: &mut Vec<String>) {
                     )),
                     Some(old) => {
                         lines.push(format!("  diff {path}"));
-                        indented(old, "  - ", lines);
+                        indented(old, "  - ", words, lines);
                     }
                 }
-                indented(&diff.new_text, "  + ", lines);
+                indented(&diff.new_text, "  + ", words, lines);
             }
             Shown::Terminal(id) => lines.push(format!("  (terminal {})", clean(id))),
         }

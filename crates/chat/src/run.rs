@@ -464,7 +464,7 @@ async fn turns(
                 let read = tokio::select! {
                     read = input.read_line(&mut line) => read.map_err(ChatError::Input)?,
                     () = interrupts.recv() => {
-                        transcript.lines(&["Interrupted.".to_owned()]);
+                        transcript.lines(&[transcript.words().plain("chat-log-interrupted")]);
                         return Ok(Exit::Cancelled);
                     }
                 };
@@ -510,7 +510,7 @@ async fn turn(
         result = &mut prompt => (Some(result), false),
         () = interrupts.recv() => {
             transcript.end_text();
-            transcript.lines(&["Interrupted: cancelling the turn.".to_owned()]);
+            transcript.lines(&[transcript.words().plain("chat-log-cancelling")]);
             if let Err(err) = connection.cancel(session.clone()) {
                 tracing::debug!(%err, "could not send session/cancel");
             }
@@ -527,18 +527,23 @@ async fn turn(
     let exit = match result {
         Some(Ok(response)) => {
             let (exit, reason) = stop_reason(response.stop_reason);
-            transcript.lines(&[format!("[turn ended: {reason}]")]);
+            transcript.lines(&[transcript
+                .words()
+                .text("chat-turn-ended", &Args::new().with("reason", reason))]);
             exit
         }
         Some(Err(err)) => {
-            transcript.lines(&[format!("[turn failed: {}]", clean(&err.to_string()))]);
+            transcript.lines(&[transcript.words().text(
+                "chat-turn-failed",
+                &Args::new().with("error", clean(&err.to_string())),
+            )]);
             if matches!(err, AgentRequestError::Disconnected { .. }) {
                 return (Exit::Failed, true);
             }
             Exit::Failed
         }
         None => {
-            transcript.lines(&["[turn not answered; stopping]".to_owned()]);
+            transcript.lines(&[transcript.words().plain("chat-log-not-answered")]);
             Exit::Cancelled
         }
     };

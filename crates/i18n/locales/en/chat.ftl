@@ -105,3 +105,7 @@ chat-why-approve-none = --approve none
 chat-why-approve-ask = cannot ask without an interactive terminal (--approve ask)
 chat-why-critical = the agent marks this call Critical, which --approve all never approves
 chat-why-no-allow-once = the agent offers no allow-once option
+chat-log-interrupted = Interrupted.
+chat-log-cancelling = Interrupted: cancelling the turn.
+chat-log-not-answered = [turn not answered; stopping]
+chat-log-more-lines = … { $count } more lines

@@ -103,3 +103,7 @@ chat-why-approve-none = --approve none
 chat-why-approve-ask = 没有交互式终端，无法询问（--approve ask）
 chat-why-critical = 代理将此调用标为严重风险，--approve all 从不批准
 chat-why-no-allow-once = 代理没有提供“允许一次”选项
+chat-log-interrupted = 已中断。
+chat-log-cancelling = 已中断：正在取消本轮。
+chat-log-not-answered = [本轮没有回应；停止]
+chat-log-more-lines = … 另有 { $count } 行
