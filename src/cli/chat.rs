@@ -184,9 +184,11 @@ pub fn run(args: ChatArgs) -> anyhow::Result<ExitCode> {
         ApproveArg::All => Approve::All,
         ApproveArg::None => Approve::None,
     };
+    let (mcp_servers, language) = settings(args.mcp_config.as_deref())?;
+    let words = warden_i18n::catalog(language);
     let (own, agent_log) = match &args.agent {
         Some(line) => (
-            Err(split_command(line)?),
+            Err(split_command(line).map_err(|err| anyhow::anyhow!(err.describe(words)))?),
             // The agent's stderr goes next to Warden's other state, never over the screen.
             Some(
                 Locations::from_env()
@@ -204,7 +206,6 @@ pub fn run(args: ChatArgs) -> anyhow::Result<ExitCode> {
             .audit_log()
             .with_file_name("chat-history")
     });
-    let (mcp_servers, language) = settings(args.mcp_config.as_deref())?;
     // One thread, as for `warden acp` (decision 0004): the agent, the client and the
     // transcript share it; blocking work goes to the blocking pool.
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -231,5 +232,6 @@ pub fn run(args: ChatArgs) -> anyhow::Result<ExitCode> {
     });
     // Do not wait for the stdin reader, which may sit in a blocking read.
     runtime.shutdown_background();
-    Ok(ExitCode::from(result?.code()))
+    let exit = result.map_err(|err| anyhow::anyhow!(err.describe(words)))?;
+    Ok(ExitCode::from(exit.code()))
 }

@@ -16,7 +16,7 @@ use warden_acp_transport::{
     AgentCommand, AgentConnection, AgentExtension, AgentRequestError, ConnectError, ConnectOptions,
 };
 
-use warden_i18n::{Args, Language, catalog};
+use warden_i18n::{Args, Catalog, Language, catalog};
 
 use crate::approve::Approve;
 use crate::clean::clean;
@@ -68,10 +68,10 @@ impl std::fmt::Debug for AgentSpec {
 pub fn split_command(line: &str) -> Result<Vec<String>, ChatError> {
     match shlex::split(line) {
         Some(words) if !words.is_empty() => Ok(words),
-        Some(_) => Err(ChatError::Command("the agent command is empty".to_owned())),
-        None => Err(ChatError::Command(format!(
-            "cannot split the agent command `{line}` (an unclosed quote?)"
-        ))),
+        Some(_) => Err(ChatError::EmptyCommand),
+        None => Err(ChatError::UnsplittableCommand {
+            line: line.to_owned(),
+        }),
     }
 }
 
@@ -117,8 +117,10 @@ pub struct ChatOptions {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ChatError {
-    #[error("{0}")]
-    Command(String),
+    #[error("the agent command is empty")]
+    EmptyCommand,
+    #[error("cannot split the agent command `{line}` (an unclosed quote?)")]
+    UnsplittableCommand { line: String },
     #[error("cannot open the agent log {path}: {source}")]
     Log {
         path: PathBuf,
@@ -139,6 +141,45 @@ pub enum ChatError {
     NoLoadSession { agent: String },
     #[error("cannot use the terminal: {0}")]
     Terminal(#[source] std::io::Error),
+}
+
+impl ChatError {
+    /// The error in the reader's language: the chat's own sentences from its catalog;
+    /// what the transport or the system says is kept as it says it.
+    pub fn describe(&self, words: &Catalog) -> String {
+        let error = |source: &dyn std::fmt::Display| clean(&source.to_string());
+        match self {
+            ChatError::EmptyCommand => words.plain("chat-error-empty-command"),
+            ChatError::UnsplittableCommand { line } => words.text(
+                "chat-error-unsplittable-command",
+                &Args::new().with("line", clean(line)),
+            ),
+            ChatError::Log { path, source } => words.text(
+                "chat-error-agent-log",
+                &Args::new()
+                    .with("path", path.display().to_string())
+                    .with("error", error(source)),
+            ),
+            ChatError::Signals(source) => words.text(
+                "chat-error-signals",
+                &Args::new().with("error", error(source)),
+            ),
+            ChatError::Input(source) => words.text(
+                "chat-error-input",
+                &Args::new().with("error", error(source)),
+            ),
+            ChatError::Terminal(source) => words.text(
+                "chat-error-terminal",
+                &Args::new().with("error", error(source)),
+            ),
+            ChatError::NoLoadSession { agent } => words.text(
+                "chat-error-no-load-session",
+                &Args::new().with("agent", agent.clone()),
+            ),
+            ChatError::Connect(err) => error(err),
+            ChatError::Agent(err) => error(err),
+        }
+    }
 }
 
 /// An agent served in process, once connected: its task, and what to call once it
@@ -181,9 +222,7 @@ async fn start(
         }
         AgentSpec::Command(argv) => {
             let mut words = argv.into_iter();
-            let program = words
-                .next()
-                .ok_or_else(|| ChatError::Command("the agent command is empty".to_owned()))?;
+            let program = words.next().ok_or(ChatError::EmptyCommand)?;
             let stderr = match agent_log {
                 Some(path) => {
                     if let Some(parent) = path.parent() {

@@ -109,3 +109,12 @@ chat-log-interrupted = Interrupted.
 chat-log-cancelling = Interrupted: cancelling the turn.
 chat-log-not-answered = [turn not answered; stopping]
 chat-log-more-lines = … { $count } more lines
+
+## Errors that stop the chat.
+chat-error-empty-command = the agent command is empty
+chat-error-unsplittable-command = cannot split the agent command `{ $line }` (an unclosed quote?)
+chat-error-agent-log = cannot open the agent log { $path }: { $error }
+chat-error-signals = installing the signal handlers failed: { $error }
+chat-error-input = reading prompts failed: { $error }
+chat-error-terminal = cannot use the terminal: { $error }
+chat-error-no-load-session = { $agent } cannot resume a session: it does not offer `session/load` (no `loadSession` in its `initialize` answer); start without --resume

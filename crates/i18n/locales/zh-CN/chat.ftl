@@ -107,3 +107,12 @@ chat-log-interrupted = 已中断。
 chat-log-cancelling = 已中断：正在取消本轮。
 chat-log-not-answered = [本轮没有回应；停止]
 chat-log-more-lines = … 另有 { $count } 行
+
+## 使聊天停止的错误。
+chat-error-empty-command = 代理命令为空
+chat-error-unsplittable-command = 无法拆分代理命令 `{ $line }`（引号未闭合？）
+chat-error-agent-log = 无法打开代理日志 { $path }：{ $error }
+chat-error-signals = 无法安装信号处理：{ $error }
+chat-error-input = 读取输入失败：{ $error }
+chat-error-terminal = 无法使用终端：{ $error }
+chat-error-no-load-session = { $agent } 无法继续会话：它不提供 `session/load`（其 `initialize` 回答中没有 `loadSession`）；请不带 --resume 启动
