@@ -125,7 +125,11 @@ fn streaming(runs: usize) {
         let style = warden_chat::Style { ansi: true };
         let transcript = warden_chat::Transcript::interactive(
             Box::new(Gate { open: open.clone() }),
-            warden_chat::Screen::new(style, warden_chat::Commands::default()),
+            warden_chat::Screen::new(
+                style,
+                warden_chat::Commands::default(),
+                warden_i18n::catalog(warden_i18n::Language::English),
+            ),
             Arc::new(warden_chat::Approvals::default()),
         );
         let chunks: Vec<SessionNotification> = (0..CHUNKS)

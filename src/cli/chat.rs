@@ -6,8 +6,13 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use clap::{Args, ValueEnum};
-use warden_chat::{AgentSpec, Approve, ChatOptions, Prompts, split_command};
+use std::sync::Arc;
+
+use warden_acp_transport::{ServeOptions, serve};
+use warden_chat::{AgentSpec, Approve, ChatOptions, InProcess, Prompts, split_command};
+use warden_i18n::Language;
 use warden_permissions::Locations;
+use warden_session::WardenAgent;
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum ApproveArg {
@@ -55,25 +60,67 @@ pub fn log_file() -> PathBuf {
     Locations::from_env().audit_log().with_file_name("chat.log")
 }
 
-/// The MCP servers of the user's `config.toml` (`[[mcp_server]]`), then those of
-/// `--mcp-config`. A config.toml that cannot be read is said and skipped (Warden's agent
-/// says why too); a `--mcp-config` file that cannot be used stops the chat.
-fn servers(file: Option<&std::path::Path>) -> anyhow::Result<Vec<warden_chat::McpServer>> {
+/// What the chat takes from the user's `config.toml`, read in this one place: the
+/// `[[mcp_server]]` entries, then those of `--mcp-config`, and the `language` of the
+/// chat's own words (else the locale's). A config.toml that cannot be read is said and
+/// skipped (Warden's agent says why too); a `--mcp-config` file that cannot be used stops
+/// the chat.
+fn settings(
+    file: Option<&std::path::Path>,
+) -> anyhow::Result<(Vec<warden_chat::McpServer>, Language)> {
     let path = Locations::from_env().user_config();
-    let mut servers = match warden_session::read_user_config(&path) {
-        Ok(config) => warden_chat::from_config(&config.mcp_servers, &path)?,
+    let (mut servers, language) = match warden_session::read_user_config(&path) {
+        Ok(config) => {
+            let entries = config.mcp_servers.into_iter().map(server_entry).collect();
+            (warden_chat::from_entries(entries, &path)?, config.language)
+        }
         Err(err) => {
             #[allow(clippy::print_stderr)]
             {
                 eprintln!("warden chat: {err}; its MCP servers are not used");
             }
-            Vec::new()
+            (Vec::new(), None)
         }
     };
     if let Some(file) = file {
         servers.extend(warden_chat::from_json_file(file)?);
     }
-    Ok(servers)
+    Ok((servers, Language::from_process_env(language.as_deref())))
+}
+
+/// A `[[mcp_server]]` entry as the chat takes it.
+fn server_entry(e: warden_session::McpServerEntry) -> warden_chat::ServerEntry {
+    warden_chat::ServerEntry {
+        name: e.name,
+        command: e.command,
+        args: e.args,
+        env: e.env.into_iter().collect(),
+        url: e.url,
+        headers: e.headers.into_iter().collect(),
+    }
+}
+
+/// Warden's own agent, served in this process on the far end of a pipe whose near end
+/// goes to the chat. Runs inside the chat's runtime.
+fn own_agent(config: warden_session::AgentConfig) -> InProcess {
+    let agent = Arc::new(WardenAgent::new(config));
+    let (chat_end, agent_end) = tokio::io::duplex(256 * 1024);
+    let (agent_in, agent_out) = tokio::io::split(agent_end);
+    let serving = tokio::spawn({
+        let agent = agent.clone();
+        async move {
+            // The chat handles the signals; the agent stops when its input ends.
+            let options = ServeOptions::default();
+            if let Err(err) = serve(agent, agent_in, agent_out, options).await {
+                tracing::warn!(%err, "Warden's agent stopped with an error");
+            }
+        }
+    });
+    InProcess {
+        stream: chat_end,
+        serving,
+        stopped: Box::new(move || agent.flush()),
+    }
 }
 
 /// The stored session `query` names (its id, or a start of it only one id has) and its
@@ -137,9 +184,11 @@ pub fn run(args: ChatArgs) -> anyhow::Result<ExitCode> {
         ApproveArg::All => Approve::All,
         ApproveArg::None => Approve::None,
     };
-    let (agent, agent_log) = match &args.agent {
+    let (mcp_servers, language) = settings(args.mcp_config.as_deref())?;
+    let words = warden_i18n::catalog(language);
+    let (own, agent_log) = match &args.agent {
         Some(line) => (
-            AgentSpec::Command(split_command(line)?),
+            Err(split_command(line).map_err(|err| anyhow::anyhow!(err.describe(words)))?),
             // The agent's stderr goes next to Warden's other state, never over the screen.
             Some(
                 Locations::from_env()
@@ -149,7 +198,7 @@ pub fn run(args: ChatArgs) -> anyhow::Result<ExitCode> {
         ),
         None => {
             super::acp::protect_own_environment();
-            (AgentSpec::Own(Box::new(super::acp::agent_config())), None)
+            (Ok(Box::new(super::acp::agent_config())), None)
         }
     };
     let history = matches!(prompts, Prompts::Terminal).then(|| {
@@ -157,25 +206,32 @@ pub fn run(args: ChatArgs) -> anyhow::Result<ExitCode> {
             .audit_log()
             .with_file_name("chat-history")
     });
-    let mcp_servers = servers(args.mcp_config.as_deref())?;
-    let options = ChatOptions {
-        agent,
-        cwd,
-        approve,
-        prompts,
-        agent_log,
-        resume,
-        history,
-        mcp_servers,
-    };
     // One thread, as for `warden acp` (decision 0004): the agent, the client and the
     // transcript share it; blocking work goes to the blocking pool.
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    let result = runtime.block_on(warden_chat::run(options, Box::new(std::io::stdout())));
+    let result = runtime.block_on(async move {
+        let agent = match own {
+            Ok(config) => AgentSpec::InProcess(own_agent(*config)),
+            Err(argv) => AgentSpec::Command(argv),
+        };
+        let options = ChatOptions {
+            agent,
+            cwd,
+            approve,
+            prompts,
+            agent_log,
+            resume,
+            history,
+            mcp_servers,
+            language,
+        };
+        warden_chat::run(options, Box::new(std::io::stdout())).await
+    });
     // Do not wait for the stdin reader, which may sit in a blocking read.
     runtime.shutdown_background();
-    Ok(ExitCode::from(result?.code()))
+    let exit = result.map_err(|err| anyhow::anyhow!(err.describe(words)))?;
+    Ok(ExitCode::from(exit.code()))
 }

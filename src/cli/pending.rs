@@ -340,8 +340,13 @@ fn diff_of(p: &PendingCall) -> Option<Vec<String>> {
         }
         _ => return None,
     };
-    let item = json!({"path": path, "oldText": old, "newText": new});
-    Some(warden_chat::whole_diff(warden_chat::Style::PLAIN, &item))
+    let diff = warden_acp_transport::schema::Diff::new(path, new).old_text(old);
+    let words = warden_i18n::catalog(warden_i18n::Language::English);
+    Some(warden_chat::whole_diff(
+        warden_chat::Style::PLAIN,
+        words,
+        &diff,
+    ))
 }
 
 /// A file's text; `None` when it does not exist (a new file).

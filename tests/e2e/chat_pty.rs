@@ -76,6 +76,50 @@ fn a_newcomer_writes_notes_txt_sees_the_prompt_with_the_diff_allows_once() {
     assert_eq!(chat.wait().code(), Some(0), "{}", chat.text());
 }
 
+/// With a Chinese locale the chat's own words are Chinese: the prompt's frame, the
+/// options it names, the keys' line and the answer; the keys stay `a`, `o`, `d`. What
+/// the agent sends (the call's title, its risk reason) is shown as it sent it.
+#[test]
+fn the_chats_own_words_follow_a_chinese_locale_and_the_keys_stay() {
+    let env = Env::new();
+    let mut command = env.command(&[]);
+    command
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env("LANG", "zh_CN.UTF-8");
+    let mut chat = Pty::spawn(command, 100);
+    chat.expect("Ctrl-D 退出。");
+    chat.expect("> ");
+    chat.send("write notes.txt: hello\r");
+    for text in [
+        "是否允许来自 Warden 的工具调用？",
+        "运行 Warden 的 fs_write  （按 > 显示参数）",
+        "中风险：",
+        "notes.txt（新文件）",
+        "+hello",
+        "恶意的 MCP 服务器或对话内容可能诱使代理通过你安装的工具执行有害操作。",
+        "批准前请仔细检查每个操作",
+        "[a] 本次对话内允许  [o] 允许一次 （回车）  [d] 拒绝",
+        "按键：> 参数",
+    ] {
+        chat.expect(text);
+    }
+    assert_eq!(env.file("notes.txt"), None);
+    chat.send("o");
+    chat.expect("✓ 已批准本次");
+    chat.expect("已完成");
+    chat.expect("\n> ");
+    assert_eq!(env.file("notes.txt").as_deref(), Some("hello"));
+    assert!(
+        !chat.screen().contains("Allow tool call"),
+        "{}",
+        chat.screen()
+    );
+    chat.send("\x04");
+    chat.expect("继续此会话：warden chat --resume sess_");
+    assert_eq!(chat.wait().code(), Some(0), "{}", chat.text());
+}
+
 #[test]
 fn a_batch_of_three_is_answered_one_at_a_time_with_undo_and_sent_together() {
     let env = Env::new();
@@ -393,6 +437,43 @@ fn fake_agent(env: &Env) -> Pty {
     start(env.command(&["--agent", &agent]))
 }
 
+/// What broke: a request an agent sent while the person typed a prompt sat unseen, and
+/// on Enter the typed prompt went out while the request was drawn, so an agent busy
+/// with its request lost the prompt and the chat waited for ever. The request waits for
+/// Enter, is then answered first, and the prompt goes after it.
+#[test]
+fn regression_a_request_sent_while_typing_is_answered_after_enter_then_the_prompt_goes() {
+    let env = Env::new();
+    let mut chat = fake_agent(&env);
+    chat.send("later\r");
+    chat.expect("\n> ");
+    chat.send("ping");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while env.file("asked.flag").is_none() {
+        assert!(std::time::Instant::now() < deadline, "{}", chat.screen());
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // Nothing is drawn over the line being typed.
+    assert!(
+        !chat.screen().contains("Just this once"),
+        "{}",
+        chat.screen()
+    );
+    chat.send("\r");
+    chat.expect("The agent asked while you typed: answer first; your prompt is sent after.");
+    chat.expect("[o] Just this once");
+    chat.send("o");
+    chat.expect("answered: once");
+    chat.expect("pong");
+    chat.expect("\n> ");
+    let screen = chat.screen();
+    let answered = screen.find("answered: once").expect("the answer");
+    let pong = screen.rfind("pong").expect("the reply to the prompt");
+    assert!(answered < pong, "{screen}");
+    chat.send("\x04");
+    assert_eq!(chat.wait().code(), Some(0), "{}", chat.text());
+}
+
 /// How often `text` is on the screen a person sees now.
 fn on_screen(chat: &Pty, text: &str) -> usize {
     chat.screen().matches(text).count()
@@ -675,6 +756,88 @@ fn regression_resume_shows_a_call_left_waiting_at_once_with_the_same_content() {
         again.send("\x04");
         assert_eq!(again.wait().code(), Some(0), "{}", again.text());
     }
+}
+
+/// What broke: after `warden chat --resume`, the chat guessed from half a second of
+/// silence that the resumed turn was over and gave the prompt back, so a slow model's
+/// reply was written over the `> ` line. Warden's agent now says when that turn ends;
+/// here the model answers only well after the resumed call ran, and its reply comes
+/// above the prompt, which comes once.
+#[test]
+fn regression_a_slow_models_reply_after_resume_comes_before_the_prompt() {
+    use warden_model::testing::{Reply, Server, call_delta, done, finish, text_chunk};
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("a runtime for the model server");
+    let server = runtime.block_on(Server::start(vec![
+        Reply::Sse(vec![
+            call_delta(
+                0,
+                Some("call_w"),
+                Some("fs_write"),
+                "{\"path\": \"notes.txt\", ",
+            ),
+            call_delta(0, None, None, "\"content\": \"hello\"}"),
+            finish("tool_calls"),
+            done(),
+        ]),
+        // Slower than any quiet spell the chat could take for the turn's end.
+        Reply::Late(
+            std::time::Duration::from_millis(2500),
+            vec![
+                text_chunk("Slow reply: notes.txt is written."),
+                finish("stop"),
+                done(),
+            ],
+        ),
+    ]));
+    let env = Env::new();
+    let command = |args: &[&str]| {
+        let mut command = env.command(args);
+        command
+            .env("WARDEN_MODEL", "openai:test-model")
+            .env("OPENAI_BASE_URL", server.base_url())
+            .env("OPENAI_API_KEY", "sk-test");
+        command
+    };
+    let mut chat = Pty::spawn(command(&[]), 100);
+    let id = session_id(&chat.expect("Ctrl-D leaves."));
+    chat.expect("> ");
+    chat.send("write the notes\r");
+    chat.expect("Allow tool call from Warden?");
+    chat.expect("[d] Deny");
+    chat.kill();
+
+    let mut again = Pty::spawn(command(&["--resume", &id]), 100);
+    again.expect("Allow tool call from Warden?");
+    again.expect("[d] Deny");
+    again.send("o");
+    again.expect("✓ Approved once");
+    again.expect("Slow reply: notes.txt is written.");
+    again.expect("\n> ");
+    let screen = again.screen();
+    let after: Vec<&str> = screen
+        .lines()
+        .skip_while(|line| !line.contains("Approved once"))
+        .collect();
+    let reply = after
+        .iter()
+        .position(|line| line.contains("Slow reply"))
+        .unwrap_or_else(|| panic!("no reply in {screen}"));
+    let prompts: Vec<usize> = (0..after.len())
+        .filter(|&i| after[i].starts_with('>'))
+        .collect();
+    assert_eq!(prompts.len(), 1, "one prompt: {screen}");
+    assert!(
+        prompts[0] > reply,
+        "the prompt comes after the reply: {screen}"
+    );
+    assert_eq!(server.requests().len(), 2, "{screen}");
+    assert_eq!(env.file("notes.txt").as_deref(), Some("hello"));
+    again.send("\x04");
+    assert_eq!(again.wait().code(), Some(0), "{}", again.text());
 }
 
 /// The screen as docs/chat.md shows it: the project's folder as `/home/me/project`, the

@@ -119,6 +119,36 @@ fn approve_none_denies_a_write() {
     );
 }
 
+/// `language` in the user's config.toml chooses the chat's own words, over the locale;
+/// the log's format (`[tool]`, status names) stays as it is.
+#[test]
+fn the_language_of_config_toml_chooses_the_chats_words() {
+    let env = Env::new();
+    std::fs::write(
+        env.warden_home().join("config.toml"),
+        "language = \"zh-CN\"\n",
+    )
+    .expect("config.toml");
+    let output = chat(
+        &env,
+        &["--approve", "none", "--prompt", "write out.txt: hello"],
+        "",
+    );
+    assert_exit(&output, 0);
+    assert_eq!(env.file("out.txt"), None);
+    let out = stdout(&output);
+    for text in [
+        "是否允许来自 Warden 的工具调用？",
+        "  运行 Warden 的 fs_write",
+        "批准前请仔细检查每个操作",
+        "[允许一次] [本次对话内允许",
+        "已拒绝：Reject（--approve none）",
+        "[tool] Write 5 bytes to out.txt: failed",
+    ] {
+        assert!(out.contains(text), "{text} in {out}");
+    }
+}
+
 #[test]
 fn approve_ask_without_a_terminal_denies_and_says_so() {
     let env = Env::new();

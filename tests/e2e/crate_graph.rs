@@ -41,6 +41,20 @@ fn clients_and_tools_do_not_link_the_policy_engine_or_the_shell_parser() {
     }
 }
 
+/// `warden chat` is a client: it speaks the protocol through the transport and is handed
+/// a connected agent by the binary, so it compiles neither Warden's agent nor its engine.
+#[test]
+fn the_chat_links_the_transport_but_not_the_session_or_the_policy_engine() {
+    let linked = linked_packages("warden-chat");
+    assert!(linked.iter().any(|name| name == "warden-acp-transport"));
+    for agent in ["warden-session", "warden-permissions", "tree-sitter-bash"] {
+        assert!(
+            !linked.iter().any(|name| name == agent),
+            "warden-chat links {agent}"
+        );
+    }
+}
+
 #[test]
 fn the_hook_crate_does_not_link_the_session_or_the_protocol() {
     let linked = linked_packages("warden-hook");

@@ -3,6 +3,9 @@
 //! its answer. The agent writes these and `warden chat` reads them; neither spells the
 //! keys itself.
 
+use agent_client_protocol::v1::schema::{
+    SessionId, SessionInfoUpdate, SessionNotification, SessionUpdate,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use warden_verdict::Risk;
@@ -89,6 +92,39 @@ pub struct AnswerExtension {
     pub edited_input: Option<Map<String, Value>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+}
+
+/// `_meta.warden` on a `session_info_update` that carries no title: the turn a restored
+/// session resumed on its own (the calls it left waiting, asked or run again after a
+/// restart) has ended. No prompt answers such a turn, so without this a client can only
+/// guess from silence when to give the person the prompt back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnEnded {
+    /// Always `true`; a marker with anything else is not this marker.
+    pub resumed_turn_ended: bool,
+}
+
+impl TurnEnded {
+    /// The update Warden's agent sends when a resumed turn of `session` ends: a
+    /// `session_info_update` with nothing but this marker, which changes nothing for a
+    /// client that does not read it.
+    pub fn update(session: &SessionId) -> SessionNotification {
+        let info = SessionInfoUpdate::new().meta(to_meta(&TurnEnded {
+            resumed_turn_ended: true,
+        }));
+        SessionNotification::new(session.clone(), SessionUpdate::SessionInfoUpdate(info))
+    }
+
+    /// Whether `update` is that marker.
+    pub fn is(update: &SessionUpdate) -> bool {
+        let SessionUpdate::SessionInfoUpdate(info) = update else {
+            return false;
+        };
+        extension(info.meta.as_ref())
+            .and_then(|value| TurnEnded::deserialize(value).ok())
+            .is_some_and(|marker| marker.resumed_turn_ended)
+    }
 }
 
 /// Why `_meta.warden` cannot be read. An answer whose extension is malformed is a
@@ -229,6 +265,24 @@ mod tests {
             AnswerExtension::read(&json!([])),
             Err(ExtensionError::NotAnObject)
         );
+    }
+
+    #[test]
+    fn the_resumed_turn_marker_is_a_session_info_update_read_back_as_itself() {
+        let sent = TurnEnded::update(&SessionId::new("s1"));
+        let wire = serde_json::to_value(&sent).expect("serialises");
+        assert_eq!(wire["update"]["sessionUpdate"], "session_info_update");
+        assert_eq!(wire["update"]["_meta"]["warden"]["resumedTurnEnded"], true);
+        assert!(
+            wire["update"].get("title").is_none(),
+            "the title is untouched"
+        );
+        let read: SessionNotification = serde_json::from_value(wire).expect("parses");
+        assert!(TurnEnded::is(&read.update));
+        let titled = SessionUpdate::SessionInfoUpdate(SessionInfoUpdate::new().title("t"));
+        assert!(!TurnEnded::is(&titled));
+        let other = SessionInfoUpdate::new().meta(meta(json!({"resumedTurnEnded": false})));
+        assert!(!TurnEnded::is(&SessionUpdate::SessionInfoUpdate(other)));
     }
 
     #[test]

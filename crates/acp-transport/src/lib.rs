@@ -34,7 +34,7 @@ pub use client_handler::ClientHandler;
 pub use connect::{AgentConnection, AgentRequestError, ConnectError, ConnectOptions};
 pub use ext::{
     AgentExtension, AnswerExtension, AnswerSupport, ExtensionError, RequestExtension, RiskMark,
-    WARDEN, extension, to_meta,
+    TurnEnded, WARDEN, extension, to_meta,
 };
 pub use handler::{AgentHandler, PromptResponder};
 pub use permission_meta::{PERMISSION, PERMISSION_META_VERSION, PermissionMeta};

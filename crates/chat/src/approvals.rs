@@ -9,11 +9,13 @@ use agent_client_protocol::v1::schema::{
     PermissionOption, PermissionOptionKind, RequestPermissionOutcome, RequestPermissionRequest,
     RequestPermissionResponse, SelectedPermissionOutcome,
 };
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::oneshot;
+use warden_acp_transport::{AnswerExtension, to_meta};
+use warden_i18n::{Args, Catalog};
 
-use crate::approve::marked_critical;
-use crate::render::clean;
+use crate::clean::clean;
+use crate::request::Marks;
 use crate::style::Style;
 
 /// One of the agent's options, on a key.
@@ -39,20 +41,15 @@ pub struct Buttons {
     pub can_refuse: bool,
 }
 
-/// Whether the request carries Warden's `_meta.warden.risk` (Warden's own agent, or an
-/// agent behind Warden): then the risk is known, and the contract's labels apply.
-fn risk_known(request: &RequestPermissionRequest) -> bool {
-    request
-        .meta
-        .as_ref()
-        .and_then(|meta| meta.get("warden"))
-        .is_some_and(|warden| warden.get("risk").is_some())
-}
-
 impl Buttons {
-    pub fn new(request: &RequestPermissionRequest) -> Buttons {
+    /// The buttons of `request`. When it carries Warden's `_meta.warden.risk` (Warden's
+    /// own agent, or an agent behind Warden) the risk is known and the chat's own labels
+    /// apply, in the reader's language; another agent's options keep the names it sent.
+    /// The keys are the same in every language: `a`, `o`, `d`, then digits.
+    pub fn new(request: &RequestPermissionRequest, words: &Catalog) -> Buttons {
         let options = &request.options;
-        let known = risk_known(request);
+        let marks = Marks::of(request);
+        let known = marks.risk().is_some();
         let first = |kind: PermissionOptionKind| options.iter().position(|o| o.kind == kind);
         let mut taken = Vec::new();
         let mut list = Vec::new();
@@ -60,17 +57,21 @@ impl Buttons {
             (
                 PermissionOptionKind::AllowAlways,
                 'a',
-                "Allow for this chat",
+                "chat-option-allow-session",
             ),
-            (PermissionOptionKind::AllowOnce, 'o', "Allow once"),
-            (PermissionOptionKind::RejectOnce, 'd', "Deny"),
+            (
+                PermissionOptionKind::AllowOnce,
+                'o',
+                "chat-option-allow-once",
+            ),
+            (PermissionOptionKind::RejectOnce, 'd', "chat-option-deny"),
         ] {
             if let Some(i) = first(kind) {
                 taken.push(i);
                 // Another agent's options keep its own names: its "Yes, and don't ask
                 // again" is not "Allow for this chat".
                 let label = if known {
-                    label.to_owned()
+                    words.plain(label)
                 } else {
                     clean(&options[i].name)
                 };
@@ -100,7 +101,7 @@ impl Buttons {
         let preselected = if !known {
             // Without the agent's risk, Enter means nothing: a person picks a key.
             None
-        } else if marked_critical(request) {
+        } else if marks.critical() {
             list.iter()
                 .position(|b| b.option.kind == PermissionOptionKind::RejectOnce)
         } else {
@@ -131,14 +132,15 @@ impl Buttons {
 
     /// `[a] Allow for this chat  [o] Allow once (Enter)  [d] Deny  [1] <further option>`:
     /// each option with its key, the one Enter picks marked (and in reverse video).
-    pub fn line(&self, style: Style) -> String {
+    pub fn line(&self, style: Style, words: &Catalog) -> String {
+        let enter = words.plain("chat-key-enter-mark");
         self.list
             .iter()
             .enumerate()
             .map(|(i, b)| {
                 let text = format!("[{}] {}", b.key, b.label);
                 if Some(i) == self.preselected {
-                    format!("{} {}", style.reverse(&text), style.bold("(Enter)"))
+                    format!("{} {}", style.reverse(&text), style.bold(&enter))
                 } else {
                     text
                 }
@@ -149,32 +151,38 @@ impl Buttons {
 
     /// What the "Allow for this chat" button stores, in the agent's words, when they
     /// say more than the label.
-    pub fn scope(&self) -> Option<String> {
+    pub fn scope(&self, words: &Catalog) -> Option<String> {
         let button = self.list.iter().find(|b| b.key == 'a')?;
         let name = clean(&button.option.name);
-        (name != button.label).then(|| format!("  {}: {name}", button.label))
+        (name != button.label).then(|| {
+            let args = Args::new()
+                .with("label", button.label.clone())
+                .with("scope", name);
+            format!("  {}", words.text("chat-option-scope", &args))
+        })
     }
 
     /// The line of the keys that are not options: the options carry their own.
-    pub fn keys(&self, extras: bool, undo: bool, diff: bool) -> String {
-        let mut parts: Vec<String> = vec!["> arguments".to_owned()];
+    pub fn keys(&self, words: &Catalog, extras: bool, undo: bool, diff: bool) -> String {
+        let mut ids = vec!["chat-key-arguments"];
         if diff {
-            parts.push("v whole diff".to_owned());
+            ids.push("chat-key-whole-diff");
         }
         if extras {
-            parts.push("e edit".to_owned());
-            parts.push("n note".to_owned());
+            ids.push("chat-key-edit");
+            ids.push("chat-key-note");
         }
         if undo {
-            parts.push("u undo".to_owned());
+            ids.push("chat-key-undo");
         }
         if self.preselected.is_none() {
-            parts.push("Enter picks nothing: choose an option's key".to_owned());
+            ids.push("chat-key-enter-nothing");
         }
         if !self.can_refuse {
-            parts.push("the agent offers no option to refuse: Ctrl-C cancels the turn".to_owned());
+            ids.push("chat-key-no-refuse");
         }
-        format!("keys: {}", parts.join(" · "))
+        let parts: Vec<String> = ids.into_iter().map(|id| words.plain(id)).collect();
+        words.text("chat-keys", &Args::new().with("keys", parts.join(" · ")))
     }
 
     fn find(&self, key: char) -> Option<usize> {
@@ -182,17 +190,29 @@ impl Buttons {
     }
 }
 
+/// What an answered request shows instead of its buttons.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Disposition {
+    /// Whether the answer allows the call.
+    pub allowed: bool,
+    /// The words, in the reader's language.
+    pub text: String,
+}
+
 /// The words an answered request shows instead of its buttons.
-pub fn disposition(button: &Button) -> String {
-    match button.option.kind {
-        PermissionOptionKind::AllowAlways if button.label == "Allow for this chat" => {
-            "Approved for session".to_owned()
+pub fn disposition(button: &Button, words: &Catalog) -> Disposition {
+    let label = || Args::new().with("option", button.label.clone());
+    let session = words.plain("chat-option-allow-session");
+    let (allowed, text) = match button.option.kind {
+        PermissionOptionKind::AllowAlways if button.label == session => {
+            (true, words.plain("chat-approved-session"))
         }
-        PermissionOptionKind::AllowOnce => "Approved once".to_owned(),
-        PermissionOptionKind::RejectOnce => "Denied".to_owned(),
-        PermissionOptionKind::AllowAlways => format!("Approved: {}", button.label),
-        _ => format!("Denied: {}", button.label),
-    }
+        PermissionOptionKind::AllowOnce => (true, words.plain("chat-approved-once")),
+        PermissionOptionKind::RejectOnce => (false, words.plain("chat-denied")),
+        PermissionOptionKind::AllowAlways => (true, words.text("chat-approved-option", &label())),
+        _ => (false, words.text("chat-denied-option", &label())),
+    };
+    Disposition { allowed, text }
 }
 
 /// One request waiting for the person.
@@ -225,15 +245,17 @@ impl Pending {
                 button.option.kind,
                 PermissionOptionKind::AllowOnce | PermissionOptionKind::AllowAlways
             );
-            let mut warden = serde_json::Map::new();
-            if let (true, Some(edited)) = (allow, &self.edited) {
-                warden.insert("editedInput".to_owned(), edited.clone());
-            }
-            if let Some(note) = &self.note {
-                warden.insert("note".to_owned(), Value::String(note.clone()));
-            }
-            if !warden.is_empty() {
-                response = response.meta(json!({ "warden": warden }).as_object().cloned());
+            let answer = AnswerExtension {
+                edited_input: self
+                    .edited
+                    .as_ref()
+                    .filter(|_| allow)
+                    .and_then(Value::as_object)
+                    .cloned(),
+                note: self.note.clone(),
+            };
+            if !answer.is_empty() {
+                response = response.meta(to_meta(&answer));
             }
         }
         response
@@ -254,12 +276,12 @@ pub enum Step {
     /// Request `index` was answered; more are open.
     Answered {
         index: usize,
-        disposition: String,
+        disposition: Disposition,
     },
     /// The last open request was answered: every answer has gone back.
     Sent {
         index: usize,
-        disposition: String,
+        disposition: Disposition,
         count: usize,
     },
     /// Request `index` is open again.
@@ -279,20 +301,37 @@ pub enum Key {
 }
 
 /// The requests of one cycle, from the first request to the answers going back.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Batch {
     items: Vec<Pending>,
     /// Answered requests, in the order they were answered (undo takes the last).
     answered: Vec<usize>,
+    /// The chat's own words, in the reader's language.
+    words: &'static Catalog,
+}
+
+impl Default for Batch {
+    fn default() -> Self {
+        Batch::new(warden_i18n::catalog(warden_i18n::Language::English))
+    }
 }
 
 impl Batch {
+    /// An empty batch whose buttons and dispositions read in `words`' language.
+    pub fn new(words: &'static Catalog) -> Batch {
+        Batch {
+            items: Vec::new(),
+            answered: Vec::new(),
+            words,
+        }
+    }
+
     pub fn push(
         &mut self,
         request: RequestPermissionRequest,
         reply: oneshot::Sender<RequestPermissionResponse>,
     ) {
-        let buttons = Buttons::new(&request);
+        let buttons = Buttons::new(&request, self.words);
         self.items.push(Pending {
             request,
             buttons,
@@ -363,7 +402,7 @@ impl Batch {
             return Step::Ignored;
         };
         pending.choice = Some(button);
-        let disposition = disposition(&pending.buttons.list[button]);
+        let disposition = disposition(&pending.buttons.list[button], self.words);
         if self.current().is_some() {
             self.answered.push(index);
             return Step::Answered { index, disposition };

@@ -1,5 +1,6 @@
 //! `--approve ask|all|none`: which of the agent's options a non-interactive chat picks.
 
+use crate::request::marked_critical;
 use agent_client_protocol::v1::schema::{
     PermissionOption, PermissionOptionKind, RequestPermissionOutcome, RequestPermissionRequest,
     RequestPermissionResponse, SelectedPermissionOutcome,
@@ -34,6 +35,7 @@ pub struct Picked {
     /// The selected option; `None` answers `cancelled`, which selects nothing.
     pub option: Option<PermissionOption>,
     pub allowed: bool,
+    /// Why, as the id of a message of the chat's catalog.
     pub why: &'static str,
 }
 
@@ -46,19 +48,6 @@ impl Picked {
             None => RequestPermissionOutcome::Cancelled,
         };
         RequestPermissionResponse::new(outcome)
-    }
-}
-
-/// Whether the agent marks the call Critical. Warden sends its rating as
-/// `_meta.warden.risk`; a rating that is there but unreadable counts as Critical, so a
-/// malformed request is never approved on its strength.
-pub fn marked_critical(request: &RequestPermissionRequest) -> bool {
-    let Some(warden) = request.meta.as_ref().and_then(|meta| meta.get("warden")) else {
-        return false;
-    };
-    match warden.get("risk") {
-        None => false,
-        Some(risk) => !matches!(risk.as_str(), Some("low" | "medium" | "high")),
     }
 }
 
@@ -88,22 +77,16 @@ fn deny(request: &RequestPermissionRequest, why: &'static str) -> Picked {
 /// selected to allow, so nothing is stored on the user's behalf.
 pub fn pick(approve: Approve, request: &RequestPermissionRequest) -> Picked {
     match approve {
-        Approve::None => deny(request, "--approve none"),
-        Approve::Ask => deny(
-            request,
-            "cannot ask without an interactive terminal (--approve ask)",
-        ),
-        Approve::All if marked_critical(request) => deny(
-            request,
-            "the agent marks this call Critical, which --approve all never approves",
-        ),
+        Approve::None => deny(request, "chat-why-approve-none"),
+        Approve::Ask => deny(request, "chat-why-approve-ask"),
+        Approve::All if marked_critical(request) => deny(request, "chat-why-critical"),
         Approve::All => match first_of(request, PermissionOptionKind::AllowOnce) {
             Some(option) => Picked {
                 option: Some(option),
                 allowed: true,
-                why: "--approve all",
+                why: "chat-why-approve-all",
             },
-            None => deny(request, "the agent offers no allow-once option"),
+            None => deny(request, "chat-why-no-allow-once"),
         },
     }
 }

@@ -9,10 +9,12 @@ use agent_client_protocol::v1::schema::{ContentBlock, PromptRequest, SessionId, 
 use serde_json::Value;
 use warden_acp_transport::AgentConnection;
 
-use crate::approvals::Step;
-use crate::run::{CANCEL_GRACE, Exit, Interrupts, stop_reason};
-use crate::terminal::{Line, Terminal, editor_command, joined};
+use crate::approvals::{Disposition, Step};
+use crate::exit::{Exit, stop_reason};
+use crate::interrupts::{CANCEL_GRACE, Interrupts};
+use crate::terminal::{EditError, Line, Terminal, editor_command, joined};
 use crate::transcript::{Approvals, Transcript};
+use warden_i18n::Args;
 
 /// What the interactive loop needs besides the connection.
 pub(crate) struct Person<'a> {
@@ -20,6 +22,9 @@ pub(crate) struct Person<'a> {
     pub approvals: Arc<Approvals>,
     /// Whether the agent reads Warden's `_meta` on answers (edited arguments, a note).
     pub extras: bool,
+    /// Whether the agent is Warden's (its `initialize` answer carries Warden's extension),
+    /// which says when a turn it resumed after a restart ends.
+    pub warden: bool,
 }
 
 /// Reads prompts until Ctrl-D, a second Ctrl-C, or SIGTERM.
@@ -31,6 +36,7 @@ pub(crate) async fn prompts(
     interrupts: &mut Interrupts,
 ) -> Exit {
     let style = transcript.style();
+    let words = transcript.words();
     // When the last Ctrl-C at the prompt was pressed: a second one soon after leaves.
     let mut armed: Option<std::time::Instant> = None;
     let mut last = Exit::Ended;
@@ -47,12 +53,20 @@ pub(crate) async fn prompts(
             }
             Line::Interrupted => {
                 armed = Some(std::time::Instant::now());
-                transcript.lines(&[style.yellow("press Ctrl-C again to quit (or Ctrl-D)")]);
+                transcript.lines(&[style.yellow(&words.plain("chat-ctrl-c-again"))]);
                 continue;
             }
             Line::Text(text) => joined(&text),
         };
         armed = None;
+        // Requests the agent sent while the person typed waited for Enter: they are
+        // answered first, the prompt goes after them.
+        if !person.approvals.batch().is_empty() {
+            transcript.lines(&[style.yellow(&words.plain("chat-asked-while-typing"))]);
+            if answered_first(connection, session, transcript, person, interrupts).await {
+                return Exit::Cancelled;
+            }
+        }
         if text.trim().is_empty() {
             continue;
         }
@@ -74,27 +88,30 @@ pub(crate) async fn prompts(
 /// never sent to the agent.
 fn help(transcript: &Transcript) -> Vec<String> {
     let style = transcript.style();
+    let words = transcript.words();
     let mut commands = transcript.commands();
     commands.retain(|c| c != "/help");
-    let mut lines = vec![style.bold("Commands")];
+    let line = |id: &str| format!("  {}", words.plain(id));
+    let mut lines = vec![style.bold(&words.plain("chat-help-commands"))];
     if commands.is_empty() {
-        lines.push("  (the agent offers none)".to_owned());
+        lines.push(line("chat-help-no-commands"));
     } else {
-        lines.push(format!("  {}  (Tab completes them)", commands.join(" ")));
+        lines.push(format!(
+            "  {}",
+            words.text(
+                "chat-help-agent-commands",
+                &Args::new().with("commands", commands.join(" "))
+            )
+        ));
     }
-    lines.push("  /help  this help".to_owned());
-    lines.push(style.bold("At the prompt"));
-    lines.push(
-        "  Enter sends · a line ending in \\ goes on · Up recalls · Ctrl-R searches".to_owned(),
-    );
-    lines.push(
-        "  Ctrl-C cancels a turn; at the prompt it warns, and a second one quits · Ctrl-D quits"
-            .to_owned(),
-    );
-    lines.push(style.bold("Answering a permission request"));
-    lines.push("  each option shows its key: [a] Allow for this chat  [o] Allow once  [d] Deny  [1]… the agent's others".to_owned());
-    lines.push("  Enter picks the option marked (Enter), never an allow for a Critical call or an unknown risk".to_owned());
-    lines.push("  > the arguments as JSON · v a folded diff whole · e edit the arguments · n a note · u undo".to_owned());
+    lines.push(line("chat-help-help"));
+    lines.push(style.bold(&words.plain("chat-help-at-prompt")));
+    lines.push(line("chat-help-keys-prompt"));
+    lines.push(line("chat-help-keys-cancel"));
+    lines.push(style.bold(&words.plain("chat-help-answering")));
+    lines.push(line("chat-help-options"));
+    lines.push(line("chat-help-enter"));
+    lines.push(line("chat-help-other-keys"));
     lines
 }
 
@@ -113,6 +130,7 @@ async fn turn(
     interrupts: &mut Interrupts,
 ) -> (Exit, bool) {
     let style = transcript.style();
+    let words = transcript.words();
     let request = PromptRequest::new(
         session.clone(),
         vec![ContentBlock::Text(TextContent::new(text))],
@@ -142,12 +160,7 @@ async fn turn(
         None => {
             transcript.end_text();
             let open = person.approvals.batch().cancel_all();
-            let note = match open {
-                0 => String::new(),
-                1 => "; the open request is answered cancelled".to_owned(),
-                n => format!("; {n} open requests are answered cancelled"),
-            };
-            transcript.lines(&[style.yellow(&format!("Cancelling the turn{note}."))]);
+            transcript.lines(&[style.yellow(&cancelling(words, open))]);
             if let Err(err) = connection.cancel(session.clone()) {
                 tracing::debug!(%err, "could not send session/cancel");
             }
@@ -168,14 +181,15 @@ async fn turn(
         Some(Ok(response)) => {
             let (exit, reason) = stop_reason(response.stop_reason);
             if exit != Exit::Ended {
-                transcript.lines(&[style.yellow(&format!("[turn ended: {reason}]"))]);
+                transcript.lines(&[style
+                    .yellow(&words.text("chat-turn-ended", &Args::new().with("reason", reason)))]);
             }
             (if interrupted { Exit::Cancelled } else { exit }, false)
         }
         Some(Err(err)) => {
-            transcript.lines(&[style.red(&format!(
-                "[turn failed: {}]",
-                crate::render::clean(&err.to_string())
+            transcript.lines(&[style.red(&words.text(
+                "chat-turn-failed",
+                &Args::new().with("error", crate::clean::clean(&err.to_string())),
             ))]);
             let gone = matches!(
                 err,
@@ -184,7 +198,7 @@ async fn turn(
             (Exit::Failed, gone)
         }
         None => {
-            transcript.lines(&[style.yellow("[the agent did not answer the cancel]")]);
+            transcript.lines(&[style.yellow(&words.plain("chat-cancel-unanswered"))]);
             (Exit::Cancelled, false)
         }
     }
@@ -203,8 +217,64 @@ async fn ticks(transcript: &Transcript) {
     }
 }
 
-/// How long the agent must stay quiet, with nothing waiting or running, before the
-/// agent's own turn after a load is taken as over.
+/// Answers the requests waiting in the batch, with the spinner while tools run, until
+/// none is open; Ctrl-C cancels them with the agent's turn. Returns `true` when the chat
+/// must end (SIGTERM).
+async fn answered_first(
+    connection: &AgentConnection,
+    session: &SessionId,
+    transcript: &Transcript,
+    person: &Person<'_>,
+    interrupts: &mut Interrupts,
+) -> bool {
+    person.terminal.turn_started();
+    // The last answer empties the batch without a wake-up of its own: looked at with
+    // each frame of the live lines.
+    let answered = async {
+        let mut frame = 0usize;
+        while !person.approvals.batch().is_empty() {
+            tokio::time::sleep(TICK).await;
+            transcript.tick(frame);
+            frame = frame.wrapping_add(1);
+        }
+    };
+    let stop = tokio::select! {
+        () = answered => false,
+        () = answer_requests(transcript, person) => false,
+        terminated = interrupts.which() => cancel_agents_turn(connection, session, transcript, person, terminated),
+    };
+    transcript.end_text();
+    person.terminal.turn_ended();
+    stop
+}
+
+/// Ctrl-C or SIGTERM during a turn the person did not start: the open requests are
+/// answered `cancelled` and the agent is asked to cancel. Returns `terminated`.
+fn cancel_agents_turn(
+    connection: &AgentConnection,
+    session: &SessionId,
+    transcript: &Transcript,
+    person: &Person<'_>,
+    terminated: bool,
+) -> bool {
+    transcript.end_text();
+    let open = person.approvals.batch().cancel_all();
+    transcript.lines(&[transcript
+        .style()
+        .yellow(&cancelling(transcript.words(), open))]);
+    if let Err(err) = connection.cancel(session.clone()) {
+        tracing::debug!(%err, "could not send session/cancel");
+    }
+    terminated
+}
+
+/// "Cancelling the turn", and how many open requests that answers `cancelled`.
+fn cancelling(words: &warden_i18n::Catalog, open: usize) -> String {
+    words.text("chat-cancelling", &Args::new().with("open", open))
+}
+
+/// How long another agent must stay quiet, with nothing waiting or running, before its
+/// own turn after a load is taken as over (Warden's agent says when instead).
 const QUIET: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// How long a call the loaded session left waiting may stay unanswered without the agent
@@ -215,9 +285,10 @@ const GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 /// again at once, outside any prompt turn (Warden does as soon as the load is answered),
 /// and goes on with the turn they belong to. That turn is shown as a turn of the
 /// person's own is: each request on screen at once, whole, answered on keys, the spinner
-/// while tools run, Ctrl-C cancelling it; the prompt comes back once nothing waits or
-/// runs and the agent has been quiet a moment. Returns `true` when the chat must end
-/// (SIGTERM).
+/// while tools run, Ctrl-C cancelling it. The prompt comes back when Warden's agent says
+/// the turn has ended (`_meta.warden.resumedTurnEnded`), so a slow model's reply is never
+/// drawn over it; with another agent, once nothing waits or runs and the agent has been
+/// quiet a moment. Returns `true` when the chat must end (SIGTERM).
 pub(crate) async fn agents_turn(
     connection: &AgentConnection,
     session: &SessionId,
@@ -230,6 +301,13 @@ pub(crate) async fn agents_turn(
     }
     person.terminal.turn_started();
     let settled = async {
+        if person.warden {
+            tokio::select! {
+                () = transcript.resumed_turn_ended() => {}
+                () = ticks(transcript) => {}
+            }
+            return;
+        }
         let mut frame = 0usize;
         loop {
             tokio::time::sleep(TICK).await;
@@ -246,16 +324,7 @@ pub(crate) async fn agents_turn(
     let stop = tokio::select! {
         () = settled => false,
         () = answer_requests(transcript, person) => false,
-        terminated = interrupts.which() => {
-            transcript.end_text();
-            let open = person.approvals.batch().cancel_all();
-            let note = if open == 0 { String::new() } else { format!("; {open} open requests are answered cancelled") };
-            transcript.lines(&[transcript.style().yellow(&format!("Cancelling the turn{note}."))]);
-            if let Err(err) = connection.cancel(session.clone()) {
-                tracing::debug!(%err, "could not send session/cancel");
-            }
-            terminated
-        }
+        terminated = interrupts.which() => cancel_agents_turn(connection, session, transcript, person, terminated),
     };
     transcript.end_text();
     person.terminal.turn_ended();
@@ -361,6 +430,7 @@ pub(crate) async fn answer_requests(transcript: &Transcript, person: &Person<'_>
 /// What a key did, on screen.
 async fn show(transcript: &Transcript, person: &Person<'_>, step: Step) {
     let style = transcript.style();
+    let words = transcript.words();
     let approvals = &person.approvals;
     match step {
         Step::Ignored | Step::Redraw => {}
@@ -368,26 +438,23 @@ async fn show(transcript: &Transcript, person: &Person<'_>, step: Step) {
             transcript.disposition(&format!(
                 "{}  {}",
                 mark(style, &disposition),
-                style.dim("(u undoes)")
+                style.dim(&words.plain("chat-undo-hint"))
             ));
         }
         Step::Sent {
             disposition, count, ..
         } => {
             transcript.disposition(&mark(style, &disposition));
-            let what = if count == 1 {
-                "Answer sent".to_owned()
-            } else {
-                format!("All {count} answers sent together")
-            };
-            transcript.lines(&[style.dim(&format!("{what}; waiting for the agent…"))]);
+            transcript.lines(&[
+                style.dim(&words.text("chat-answers-sent", &Args::new().with("count", count)))
+            ]);
         }
         Step::Undone { index } => {
             // In place where the screen allows: the request's prompt comes back where it
             // was, its answer and the next prompt gone.
             if !transcript.undo(index) {
                 transcript.lines(&[
-                    style.yellow(&format!("Undone: request {} is open again", index + 1))
+                    style.yellow(&words.text("chat-undone", &Args::new().with("index", index + 1)))
                 ]);
             }
         }
@@ -423,14 +490,14 @@ async fn show(transcript: &Transcript, person: &Person<'_>, step: Step) {
                     transcript.below_prompt(transcript.rows_of(&format!("arguments> {typed}")));
                     match line {
                         Line::Text(text) => Ok(text),
-                        _ => Err("not edited".to_owned()),
+                        _ => Err(EditError::NotEdited),
                     }
                 }
             };
             let parsed = edited.and_then(|text| match serde_json::from_str::<Value>(&text) {
                 Ok(value @ Value::Object(_)) => Ok(value),
-                Ok(_) => Err("the arguments must be a JSON object".to_owned()),
-                Err(err) => Err(format!("not JSON: {err}")),
+                Ok(_) => Err(EditError::NotAnObject),
+                Err(err) => Err(EditError::NotJson(err)),
             });
             match parsed {
                 Ok(value) => {
@@ -439,7 +506,10 @@ async fn show(transcript: &Transcript, person: &Person<'_>, step: Step) {
                         pending.show_args = true;
                     }
                 }
-                Err(err) => transcript.lines(&[style.red(&format!("Arguments unchanged: {err}"))]),
+                Err(err) => transcript.lines(&[style.red(&words.text(
+                    "chat-arguments-unchanged",
+                    &Args::new().with("problem", err.to_string()),
+                ))]),
             }
         }
         Step::Note => {
@@ -470,10 +540,10 @@ async fn show(transcript: &Transcript, person: &Person<'_>, step: Step) {
     }
 }
 
-fn mark(style: crate::style::Style, disposition: &str) -> String {
-    if disposition.starts_with("Approved") {
-        style.green(&format!("✓ {disposition}"))
+fn mark(style: crate::style::Style, disposition: &Disposition) -> String {
+    if disposition.allowed {
+        style.green(&format!("✓ {}", disposition.text))
     } else {
-        style.red(&format!("✗ {disposition}"))
+        style.red(&format!("✗ {}", disposition.text))
     }
 }

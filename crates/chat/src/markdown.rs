@@ -8,7 +8,7 @@
 
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
-use crate::render::clean;
+use crate::clean::clean;
 use crate::style::Style;
 
 /// The Markdown renderer of one stream of agent text.

@@ -1,35 +1,21 @@
 //! What a non-interactive chat prints: plain text for logs, never an escape code, and
-//! nothing from the agent printed raw (its control characters are shown escaped).
+//! nothing from the agent printed raw (its control characters are shown escaped). The
+//! log's markers (`[tool]`, `[plan]`, `[mode]`) and status names are its format, the
+//! same in every language; its sentences are in the reader's.
 
 use std::collections::HashMap;
 
 use agent_client_protocol::v1::schema::{PermissionOptionKind, RequestPermissionRequest};
 use serde_json::Value;
+use warden_i18n::{Args, Catalog};
 
 use crate::approve::Picked;
+use crate::clean::{clean, without_fence_of};
+use crate::request::{repeats_risk, risk_line, server, tool_name};
+use crate::view::{CallView, PlanMark, Shown, View, status_name};
 
 /// The most lines of one tool call's content or diff side shown; the rest is counted.
 const MAX_LINES: usize = 40;
-
-/// The warning of the permission prompt, word for word.
-pub const WARNING: &str = "Malicious MCP servers or conversation content could potentially trick the agent into attempting harmful actions through your installed tools.";
-/// The line the prompt shows in bold (here as plain text).
-pub const REVIEW: &str = "Review each action carefully before approving";
-
-/// Text from the agent, safe to print: every control character but newline and tab is
-/// shown as a `\u{..}` escape, so an agent cannot move the cursor, recolour or clear a
-/// terminal, or forge lines in a log with a carriage return.
-pub fn clean(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_control() && c != '\n' && c != '\t' {
-            out.push_str(&c.escape_unicode().to_string());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
 
 /// What one `session/update` prints: streamed text, and whole lines.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -42,216 +28,180 @@ pub struct Rendered {
 #[derive(Debug, Default)]
 pub struct Titles(HashMap<String, String>);
 
-fn str_of<'a>(value: &'a Value, key: &str) -> Option<&'a str> {
-    value.get(key).and_then(Value::as_str)
-}
-
 /// Lines of `text`, each indented, at most [`MAX_LINES`] of them.
-fn indented(text: &str, prefix: &str, lines: &mut Vec<String>) {
+fn indented(text: &str, prefix: &str, words: &Catalog, lines: &mut Vec<String>) {
     let all: Vec<&str> = text.lines().collect();
     for line in all.iter().take(MAX_LINES) {
         lines.push(format!("{prefix}{}", clean(line)));
     }
     if all.len() > MAX_LINES {
-        lines.push(format!("{prefix}… {} more lines", all.len() - MAX_LINES));
+        let count = all.len() - MAX_LINES;
+        lines.push(format!(
+            "{prefix}{}",
+            words.text("chat-log-more-lines", &Args::new().with("count", count))
+        ));
     }
 }
 
-/// A tool call's `content`: text blocks and diffs.
-fn content(items: Option<&Value>, lines: &mut Vec<String>) {
-    let Some(items) = items.and_then(Value::as_array) else {
-        return;
-    };
+/// A tool call's content: text blocks and diffs.
+fn content(items: &[Shown], words: &Catalog, lines: &mut Vec<String>) {
     for item in items {
-        match str_of(item, "type") {
-            Some("content") => {
-                if let Some(text) = item.get("content").and_then(|c| str_of(c, "text")) {
-                    indented(text, "  | ", lines);
-                }
-            }
-            Some("diff") => {
-                let path = str_of(item, "path").unwrap_or("?");
-                match str_of(item, "oldText") {
-                    None => lines.push(format!("  diff {} (new file)", clean(path))),
+        match item {
+            Shown::Text(text) => indented(text, "  | ", words, lines),
+            Shown::Diff(diff) => {
+                let path = clean(&diff.path.display().to_string());
+                match &diff.old_text {
+                    None => lines.push(format!(
+                        "  diff {}",
+                        words.text("chat-diff-new-file", &Args::new().with("path", path))
+                    )),
                     Some(old) => {
-                        lines.push(format!("  diff {}", clean(path)));
-                        indented(old, "  - ", lines);
+                        lines.push(format!("  diff {path}"));
+                        indented(old, "  - ", words, lines);
                     }
                 }
-                indented(str_of(item, "newText").unwrap_or(""), "  + ", lines);
+                indented(&diff.new_text, "  + ", words, lines);
             }
-            Some("terminal") => lines.push(format!(
-                "  (terminal {})",
-                clean(str_of(item, "terminalId").unwrap_or("?"))
-            )),
-            _ => {}
+            Shown::Terminal(id) => lines.push(format!("  (terminal {})", clean(id))),
         }
     }
 }
 
-/// Renders one `session/update` (its `update` object, as JSON).
-pub fn update(update: &Value, titles: &mut Titles) -> Rendered {
+/// Renders one update, read into the chat's [`View`].
+pub fn update(view: &View, titles: &mut Titles, words: &Catalog) -> Rendered {
     let mut out = Rendered::default();
-    match str_of(update, "sessionUpdate") {
-        Some("agent_message_chunk") => {
-            if let Some(text) = update.get("content").and_then(|c| str_of(c, "text")) {
-                out.text = clean(text);
+    match view {
+        View::AgentText(text) => out.text = clean(text),
+        View::Call(call) => {
+            if let Some(title) = &call.title {
+                titles.0.insert(call.id.clone(), clean(title));
             }
-        }
-        Some("tool_call") => {
-            let id = str_of(update, "toolCallId").unwrap_or("?").to_owned();
-            let title = clean(str_of(update, "title").unwrap_or(&id));
-            // The schema's default status, which the SDK leaves out of the JSON.
-            let status = str_of(update, "status").unwrap_or("pending");
-            out.lines.push(format!("[tool] {title}: {status}"));
-            content(update.get("content"), &mut out.lines);
-            titles.0.insert(id, title);
-        }
-        Some("tool_call_update") => {
-            let id = str_of(update, "toolCallId").unwrap_or("?").to_owned();
-            if let Some(title) = str_of(update, "title") {
-                titles.0.insert(id.clone(), clean(title));
+            let title = titles
+                .0
+                .get(&call.id)
+                .cloned()
+                .unwrap_or_else(|| clean(&call.id));
+            if let Some(status) = call.status {
+                out.lines
+                    .push(format!("[tool] {title}: {}", status_name(status)));
             }
-            let title = titles.0.get(&id).cloned().unwrap_or_else(|| clean(&id));
-            if let Some(status) = str_of(update, "status") {
-                out.lines.push(format!("[tool] {title}: {}", clean(status)));
-            }
-            content(update.get("content"), &mut out.lines);
+            content(&call.content, words, &mut out.lines);
         }
-        Some("plan") => {
+        View::Plan(entries) => {
             out.lines.push("[plan]".to_owned());
-            for entry in update
-                .get("entries")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                out.lines.push(format!(
-                    "  [{}] {}",
-                    clean(str_of(entry, "status").unwrap_or("?")),
-                    clean(str_of(entry, "content").unwrap_or(""))
-                ));
+            for (mark, text) in entries {
+                let mark = match mark {
+                    PlanMark::Completed => "completed",
+                    PlanMark::InProgress => "in_progress",
+                    PlanMark::Pending => "pending",
+                };
+                out.lines.push(format!("  [{mark}] {}", clean(text)));
             }
         }
-        Some("current_mode_update") => {
-            if let Some(mode) = str_of(update, "currentModeId") {
-                out.lines.push(format!("[mode] {}", clean(mode)));
-            }
-        }
-        _ => {}
+        View::Mode(mode) => out.lines.push(format!("[mode] {}", clean(mode))),
+        View::UserText(_) | View::Commands(_) | View::ResumedTurnEnded | View::Nothing => {}
     }
     out
 }
 
-/// The server a call comes from: the one Warden names in its prompt
-/// (`Allow tool call from <server>?`, for MCP tools), else the agent itself.
-pub(crate) fn server<'a>(request: &'a RequestPermissionRequest, agent: &'a str) -> &'a str {
-    request
-        .meta
-        .as_ref()
-        .and_then(|meta| meta.get("warden"))
-        .and_then(|warden| warden.get("prompt"))
-        .and_then(Value::as_str)
-        .and_then(|prompt| prompt.strip_prefix("Allow tool call from "))
-        .and_then(|rest| rest.strip_suffix('?'))
-        .unwrap_or(agent)
-}
-
-/// The tool's name where the agent gives it (Warden does, in `_meta.warden.tool`), else
-/// the title people read, cleaned.
-pub(crate) fn tool_name(request: &RequestPermissionRequest) -> String {
-    let fields = &request.tool_call.fields;
-    request
-        .meta
-        .as_ref()
-        .and_then(|meta| meta.get("warden"))
-        .and_then(|warden| warden.get("tool"))
-        .and_then(Value::as_str)
-        .or(fields.name.as_deref())
-        .or(fields.title.as_deref())
-        .map(clean)
-        .unwrap_or_else(|| clean(&request.tool_call.tool_call_id.to_string()))
-}
-
-/// The risk and reason line, when the agent sends them (Warden's `_meta.warden.risk` and
-/// `_meta.warden.reason`): `Medium: writes a file`.
-pub(crate) fn risk_line(request: &RequestPermissionRequest) -> Option<String> {
-    let warden = request.meta.as_ref().and_then(|meta| meta.get("warden"))?;
-    let risk = warden.get("risk").and_then(Value::as_str);
-    let reason = warden.get("reason").and_then(Value::as_str);
-    match (risk, reason) {
-        (Some(risk), Some(reason)) => {
-            Some(format!("{}: {}", capitalised(&clean(risk)), clean(reason)))
-        }
-        (Some(risk), None) => Some(format!("Risk: {}", capitalised(&clean(risk)))),
-        (None, Some(reason)) => Some(clean(reason)),
-        (None, None) => None,
-    }
-}
-
 /// The permission prompt, laid out as the interactive one is, with the option picked.
-pub fn permission(request: &RequestPermissionRequest, agent: &str, picked: &Picked) -> Vec<String> {
+pub fn permission(
+    request: &RequestPermissionRequest,
+    agent: &str,
+    picked: &Picked,
+    words: &Catalog,
+) -> Vec<String> {
     let fields = &request.tool_call.fields;
-    let server = clean(server(request, agent));
+    let server = server(request, agent);
     let tool = tool_name(request);
     let mut lines = vec![
-        format!("Allow tool call from {server}?"),
-        format!("  Run {tool} from {server}"),
+        words.text(
+            "chat-prompt-header",
+            &Args::new().with("server", server.clone()),
+        ),
+        format!(
+            "  {}",
+            words.text(
+                "chat-prompt-run",
+                &Args::new().with("tool", tool).with("server", server)
+            )
+        ),
     ];
     if let Some(args) = &fields.raw_input {
         lines.push(format!("  > {}", clean(&args.to_string())));
     }
-    let risk_line = risk_line(request);
+    let risk_line = risk_line(words, request);
     if let Some(line) = &risk_line {
         lines.push(line.clone());
     }
     // The agent may say the risk again in the call's content (Warden does, for clients
     // that do not read `_meta`): that line is not printed a second time, the rest of its
-    // block (the deciding part, the command) is.
-    let mut shown = serde_json::to_value(&fields.content).ok();
-    if let (Some(line), Some(Value::Array(items))) = (&risk_line, shown.as_mut()) {
-        for item in items.iter_mut() {
-            let Some(text) = item.get("content").and_then(|c| str_of(c, "text")) else {
-                continue;
-            };
-            if text.lines().next().map(clean).as_deref() == Some(line) {
+    // block (the deciding part, the command) is, without the command, which is on the
+    // arguments' line already.
+    let command = fields
+        .raw_input
+        .as_ref()
+        .and_then(|a| a.get("command"))
+        .and_then(Value::as_str);
+    let shown: Vec<Shown> = CallView::of_request(request)
+        .content
+        .into_iter()
+        .filter_map(|item| match item {
+            Shown::Text(text) => {
+                let first = text.lines().next().map(clean).unwrap_or_default();
+                if !repeats_risk(&first, risk_line.as_deref(), request) {
+                    return Some(Shown::Text(text));
+                }
                 let rest: Vec<&str> = text.lines().skip(1).collect();
-                let command = fields
-                    .raw_input
-                    .as_ref()
-                    .and_then(|a| a.get("command"))
-                    .and_then(Value::as_str);
-                // The command is on the arguments' line already.
-                let rest = crate::screen::without_fence_of(&rest.join("\n"), command);
-                let rest = rest.trim().to_owned();
-                item["content"]["text"] = Value::String(rest);
+                let rest = without_fence_of(&rest.join("\n"), command);
+                let rest = rest.trim();
+                (!rest.is_empty()).then(|| Shown::Text(rest.to_owned()))
             }
-        }
-        items.retain(|item| {
-            item.get("content")
-                .and_then(|c| str_of(c, "text"))
-                .is_none_or(|text| !text.is_empty())
-        });
-    }
-    content(shown.as_ref(), &mut lines);
-    lines.push(WARNING.to_owned());
-    lines.push(REVIEW.to_owned());
+            other => Some(other),
+        })
+        .collect();
+    content(&shown, words, &mut lines);
+    lines.push(words.plain("chat-prompt-warning"));
+    lines.push(words.plain("chat-prompt-review"));
+    lines.push(options(request, words));
+    let why = words.plain(picked.why);
+    lines.push(match (&picked.option, picked.allowed) {
+        (Some(option), true) => words.text(
+            "chat-log-chosen",
+            &Args::new()
+                .with("option", clean(&option.name))
+                .with("why", why),
+        ),
+        (Some(option), false) => words.text(
+            "chat-log-denied",
+            &Args::new()
+                .with("option", clean(&option.name))
+                .with("why", why),
+        ),
+        (None, _) => words.text("chat-log-cancelled", &Args::new().with("why", why)),
+    });
+    lines
+}
+
+/// The agent's options in brackets: the chat's own words for the kinds it knows.
+fn options(request: &RequestPermissionRequest, words: &Catalog) -> String {
+    let session = words.plain("chat-option-allow-session");
     let mut session_offered = false;
     let options: Vec<String> = request
         .options
         .iter()
         .map(|option| {
             let label = match option.kind {
-                PermissionOptionKind::AllowOnce => "Allow once".to_owned(),
-                PermissionOptionKind::RejectOnce => "Deny".to_owned(),
+                PermissionOptionKind::AllowOnce => words.plain("chat-option-allow-once"),
+                PermissionOptionKind::RejectOnce => words.plain("chat-option-deny"),
                 // The first "always" option is the prompt's "Allow for this chat"; its
                 // label says what it would allow from now on.
                 PermissionOptionKind::AllowAlways if !session_offered => {
                     session_offered = true;
-                    if option.name == "Allow for this chat" {
-                        option.name.clone()
+                    if option.name == session || option.name == "Allow for this chat" {
+                        session.clone()
                     } else {
-                        format!("Allow for this chat: {}", option.name)
+                        format!("{session}: {}", option.name)
                     }
                 }
                 _ => option.name.clone(),
@@ -259,22 +209,7 @@ pub fn permission(request: &RequestPermissionRequest, agent: &str, picked: &Pick
             format!("[{}]", clean(&label))
         })
         .collect();
-    lines.push(options.join(" "));
-    lines.push(match (&picked.option, picked.allowed) {
-        (Some(option), true) => format!("Chosen: {} ({})", clean(&option.name), picked.why),
-        (Some(option), false) => format!("Denied: {} ({})", clean(&option.name), picked.why),
-        (None, _) => format!("Denied: answered cancelled ({})", picked.why),
-    });
-    lines
-}
-
-/// `critical` as `Critical`, as a risk reads at the start of a line.
-fn capitalised(word: &str) -> String {
-    let mut chars = word.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
+    options.join(" ")
 }
 
 #[cfg(test)]

@@ -9,38 +9,56 @@ use std::time::Duration;
 use agent_client_protocol::schema::ProtocolVersion;
 use agent_client_protocol::v1::schema::{
     ContentBlock, Implementation, InitializeRequest, InitializeResponse, LoadSessionRequest,
-    McpServer, NewSessionRequest, PromptRequest, SessionId, StopReason, TextContent,
+    McpServer, NewSessionRequest, PromptRequest, SessionId, TextContent,
 };
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
-use tokio::signal::unix::{Signal, SignalKind, signal};
 use warden_acp_transport::{
-    AgentCommand, AgentConnection, AgentRequestError, ConnectError, ConnectOptions, ServeOptions,
-    serve,
+    AgentCommand, AgentConnection, AgentExtension, AgentRequestError, ConnectError, ConnectOptions,
 };
-use warden_session::{AgentConfig, WardenAgent};
+
+use warden_i18n::{Args, Catalog, Language, catalog};
 
 use crate::approve::Approve;
+use crate::clean::clean;
+use crate::exit::{Exit, stop_reason};
 use crate::interactive::{self, Person};
+use crate::interrupts::{CANCEL_GRACE, Interrupts};
 use crate::screen::{Commands, Screen};
 use crate::style::Style;
 use crate::terminal::Terminal;
 use crate::transcript::{Approvals, Transcript};
 
-/// How long a cancelled turn gets to answer `cancelled` before the chat stops anyway.
-pub(crate) const CANCEL_GRACE: Duration = Duration::from_secs(5);
-
 /// Which agent to talk to.
 pub enum AgentSpec {
-    /// Warden's own agent, in process over an in-memory pipe.
-    Own(Box<AgentConfig>),
+    /// An agent served in this process (Warden's own), over an in-memory pipe the binary
+    /// set up.
+    InProcess(InProcess),
     /// Any ACP agent, started as a child: the program and its arguments.
     Command(Vec<String>),
+}
+
+/// An agent served in this process: the binary starts it on the far end of a pipe and
+/// hands the chat the near end.
+pub struct InProcess {
+    /// The chat's end of the pipe.
+    pub stream: tokio::io::DuplexStream,
+    /// The task serving the agent; it ends once the chat closes its end.
+    pub serving: tokio::task::JoinHandle<()>,
+    /// Called once the agent has stopped, or did not within a moment: Warden's agent
+    /// flushes its audit log.
+    pub stopped: Box<dyn FnOnce() + Send>,
+}
+
+impl std::fmt::Debug for InProcess {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("InProcess").finish_non_exhaustive()
+    }
 }
 
 impl std::fmt::Debug for AgentSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            AgentSpec::Own(_) => f.write_str("Own"),
+            AgentSpec::InProcess(_) => f.write_str("InProcess"),
             AgentSpec::Command(argv) => f.debug_tuple("Command").field(argv).finish(),
         }
     }
@@ -50,10 +68,10 @@ impl std::fmt::Debug for AgentSpec {
 pub fn split_command(line: &str) -> Result<Vec<String>, ChatError> {
     match shlex::split(line) {
         Some(words) if !words.is_empty() => Ok(words),
-        Some(_) => Err(ChatError::Command("the agent command is empty".to_owned())),
-        None => Err(ChatError::Command(format!(
-            "cannot split the agent command `{line}` (an unclosed quote?)"
-        ))),
+        Some(_) => Err(ChatError::EmptyCommand),
+        None => Err(ChatError::UnsplittableCommand {
+            line: line.to_owned(),
+        }),
     }
 }
 
@@ -93,33 +111,16 @@ pub struct ChatOptions {
     pub history: Option<PathBuf>,
     /// MCP servers for the session (`session/new`, `session/load`).
     pub mcp_servers: Vec<McpServer>,
-}
-
-/// How the chat ended, as the exit code says it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Exit {
-    /// The last turn ended normally (`end_turn`), or there was no turn.
-    Ended,
-    /// The last turn was cancelled (Ctrl-C, SIGTERM).
-    Cancelled,
-    /// The last turn failed, or stopped for another reason.
-    Failed,
-}
-
-impl Exit {
-    pub fn code(self) -> u8 {
-        match self {
-            Exit::Ended => 0,
-            Exit::Cancelled => 130,
-            Exit::Failed => 1,
-        }
-    }
+    /// The language of the chat's own words (the agent's are shown as it sends them).
+    pub language: Language,
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum ChatError {
-    #[error("{0}")]
-    Command(String),
+    #[error("the agent command is empty")]
+    EmptyCommand,
+    #[error("cannot split the agent command `{line}` (an unclosed quote?)")]
+    UnsplittableCommand { line: String },
     #[error("cannot open the agent log {path}: {source}")]
     Log {
         path: PathBuf,
@@ -142,39 +143,56 @@ pub enum ChatError {
     Terminal(#[source] std::io::Error),
 }
 
-/// SIGINT and SIGTERM: both cancel the running turn (and, without a terminal, end the
-/// chat).
-pub(crate) struct Interrupts {
-    int: Signal,
-    term: Signal,
-}
-
-impl Interrupts {
-    fn install() -> Result<Interrupts, ChatError> {
-        Ok(Interrupts {
-            int: signal(SignalKind::interrupt()).map_err(ChatError::Signals)?,
-            term: signal(SignalKind::terminate()).map_err(ChatError::Signals)?,
-        })
-    }
-
-    pub(crate) async fn recv(&mut self) {
-        self.which().await;
-    }
-
-    /// Waits for either; `true` for SIGTERM (which ends an interactive chat too, after
-    /// cancelling its turn).
-    pub(crate) async fn which(&mut self) -> bool {
-        tokio::select! {
-            _ = self.int.recv() => false,
-            _ = self.term.recv() => true,
+impl ChatError {
+    /// The error in the reader's language: the chat's own sentences from its catalog;
+    /// what the transport or the system says is kept as it says it.
+    pub fn describe(&self, words: &Catalog) -> String {
+        let error = |source: &dyn std::fmt::Display| clean(&source.to_string());
+        match self {
+            ChatError::EmptyCommand => words.plain("chat-error-empty-command"),
+            ChatError::UnsplittableCommand { line } => words.text(
+                "chat-error-unsplittable-command",
+                &Args::new().with("line", clean(line)),
+            ),
+            ChatError::Log { path, source } => words.text(
+                "chat-error-agent-log",
+                &Args::new()
+                    .with("path", path.display().to_string())
+                    .with("error", error(source)),
+            ),
+            ChatError::Signals(source) => words.text(
+                "chat-error-signals",
+                &Args::new().with("error", error(source)),
+            ),
+            ChatError::Input(source) => words.text(
+                "chat-error-input",
+                &Args::new().with("error", error(source)),
+            ),
+            ChatError::Terminal(source) => words.text(
+                "chat-error-terminal",
+                &Args::new().with("error", error(source)),
+            ),
+            ChatError::NoLoadSession { agent } => words.text(
+                "chat-error-no-load-session",
+                &Args::new().with("agent", agent.clone()),
+            ),
+            ChatError::Connect(err) => error(err),
+            ChatError::Agent(err) => error(err),
         }
     }
+}
+
+/// An agent served in process, once connected: its task, and what to call once it
+/// stopped.
+struct Served {
+    serving: tokio::task::JoinHandle<()>,
+    stopped: Box<dyn FnOnce() + Send>,
 }
 
 /// The agent at the other end, and what must be wound down with it.
 struct Peer {
     connection: AgentConnection,
-    own: Option<(Arc<WardenAgent>, tokio::task::JoinHandle<()>)>,
+    own: Option<Served>,
 }
 
 async fn start(
@@ -184,21 +202,12 @@ async fn start(
     transcript: Arc<Transcript>,
 ) -> Result<Peer, ChatError> {
     match spec {
-        AgentSpec::Own(config) => {
-            let agent = Arc::new(WardenAgent::new(*config));
-            let (client_end, agent_end) = tokio::io::duplex(256 * 1024);
-            let (agent_in, agent_out) = tokio::io::split(agent_end);
-            let serving = tokio::spawn({
-                let agent = agent.clone();
-                async move {
-                    // The chat handles the signals; the agent stops when its input ends.
-                    let options = ServeOptions::default();
-                    if let Err(err) = serve(agent, agent_in, agent_out, options).await {
-                        tracing::warn!(%err, "Warden's agent stopped with an error");
-                    }
-                }
-            });
-            let (client_in, client_out) = tokio::io::split(client_end);
+        AgentSpec::InProcess(InProcess {
+            stream,
+            serving,
+            stopped,
+        }) => {
+            let (client_in, client_out) = tokio::io::split(stream);
             let connection = AgentConnection::connect(
                 transcript,
                 client_in,
@@ -208,14 +217,12 @@ async fn start(
             .await?;
             Ok(Peer {
                 connection,
-                own: Some((agent, serving)),
+                own: Some(Served { serving, stopped }),
             })
         }
         AgentSpec::Command(argv) => {
             let mut words = argv.into_iter();
-            let program = words
-                .next()
-                .ok_or_else(|| ChatError::Command("the agent command is empty".to_owned()))?;
+            let program = words.next().ok_or(ChatError::EmptyCommand)?;
             let stderr = match agent_log {
                 Some(path) => {
                     if let Some(parent) = path.parent() {
@@ -262,16 +269,16 @@ impl Peer {
     async fn stop(self) {
         let Peer { connection, own } = self;
         connection.close().await;
-        if let Some((agent, serving)) = own {
-            let _ = tokio::time::timeout(Duration::from_secs(3), serving).await;
-            agent.flush();
+        if let Some(own) = own {
+            let _ = tokio::time::timeout(Duration::from_secs(3), own.serving).await;
+            (own.stopped)();
         }
     }
 }
 
 /// Runs the chat, printing to `writer`.
 pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<Exit, ChatError> {
-    let mut interrupts = Interrupts::install()?;
+    let mut interrupts = Interrupts::install().map_err(ChatError::Signals)?;
     let ChatOptions {
         agent,
         cwd,
@@ -281,11 +288,13 @@ pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<
         resume,
         history,
         mcp_servers,
+        language,
     } = options;
+    let words = catalog(language);
     // How to come back to this session: the command line of the agent, when it is not
     // Warden's own.
     let again = match &agent {
-        AgentSpec::Own(_) => String::new(),
+        AgentSpec::InProcess(_) => String::new(),
         AgentSpec::Command(argv) => {
             let line = shlex::try_join(argv.iter().map(String::as_str)).unwrap_or_default();
             format!(
@@ -300,16 +309,16 @@ pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<
         Prompts::Terminal => {
             let style = Style::from_env();
             let commands = Commands::default();
-            let approvals = Arc::new(Approvals::default());
+            let approvals = Arc::new(Approvals::new(words));
             let terminal = Terminal::new(commands.clone(), history).map_err(ChatError::Terminal)?;
             person = Some((terminal, approvals.clone()));
             Arc::new(Transcript::interactive(
                 writer,
-                Screen::new(style, commands),
+                Screen::new(style, commands, words),
                 approvals,
             ))
         }
-        _ => Arc::new(Transcript::new(writer, approve)),
+        _ => Arc::new(Transcript::new(writer, approve, words)),
     };
     let peer = match start(agent, &cwd, agent_log.as_deref(), transcript.clone()).await {
         Ok(peer) => peer,
@@ -329,6 +338,7 @@ pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<
                 terminal,
                 approvals: approvals.clone(),
                 extras: false,
+                warden: false,
             };
             terminal.turn_started();
             let opened = interactive::while_opening(opening, &transcript, &person).await;
@@ -340,7 +350,7 @@ pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<
         .as_ref()
         .ok()
         .filter(|(_, init)| init.agent_capabilities.load_session)
-        .map(|(session, _)| crate::render::clean(&session.to_string()));
+        .map(|(session, _)| clean(&session.to_string()));
     let result = match (opened, &person) {
         (Err(err), _) => Err(err),
         (Ok((session, _)), None) => {
@@ -358,10 +368,9 @@ pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<
                 terminal,
                 approvals: approvals.clone(),
                 extras: reads_answer_meta(&init),
+                warden: AgentExtension::read(init.agent_capabilities.meta.as_ref()).is_some(),
             };
-            transcript.lines(&[transcript.style().dim(
-                "Enter sends a prompt · Tab completes /commands · Ctrl-C cancels a turn · Ctrl-D leaves.",
-            )]);
+            transcript.lines(&[transcript.style().dim(&words.plain("chat-banner"))]);
             // A loaded session's calls left waiting are asked again now, before the first
             // prompt, not when the person next types.
             let ended = interactive::agents_turn(
@@ -392,7 +401,10 @@ pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<
     transcript.end_text();
     if let Some(id) = resumable {
         let style = transcript.style();
-        transcript.lines(&[style.dim(&format!("resume with: warden chat{again} --resume {id}"))]);
+        let command = format!("warden chat{again} --resume {id}");
+        transcript.lines(&[
+            style.dim(&words.text("chat-resume-hint", &Args::new().with("command", command)))
+        ]);
     }
     peer.stop().await;
     // Blocks until the output is written: the last thing the chat does.
@@ -403,17 +415,9 @@ pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<
 /// Whether the agent reads Warden's extension on permission answers
 /// (`agentCapabilities._meta.warden.permissionResponseMeta`: edited arguments and a note).
 pub(crate) fn reads_answer_meta(init: &InitializeResponse) -> bool {
-    let Some(meta) = init
-        .agent_capabilities
-        .meta
-        .as_ref()
-        .and_then(|meta| meta.get("warden"))
-        .and_then(|warden| warden.get("permissionResponseMeta"))
-    else {
-        return false;
-    };
-    meta.get("editedInput") == Some(&serde_json::Value::Bool(true))
-        && meta.get("note") == Some(&serde_json::Value::Bool(true))
+    AgentExtension::read(init.agent_capabilities.meta.as_ref()).is_some_and(|ext| {
+        ext.permission_response_meta.edited_input && ext.permission_response_meta.note
+    })
 }
 
 /// `initialize`, then a new session, or the one `--resume` names where the agent can load
@@ -435,7 +439,7 @@ async fn open(
         .agent_info
         .as_ref()
         .map(|info| info.title.clone().unwrap_or_else(|| info.name.clone()))
-        .unwrap_or_else(|| "the agent".to_owned());
+        .unwrap_or_else(|| transcript.words().plain("chat-the-agent"));
     transcript.set_agent_name(&name);
     let session = match resume {
         Some(id) if init.agent_capabilities.load_session => {
@@ -450,7 +454,7 @@ async fn open(
         }
         Some(_) => {
             return Err(ChatError::NoLoadSession {
-                agent: crate::render::clean(&name),
+                agent: clean(&name),
             });
         }
         None => {
@@ -465,11 +469,12 @@ async fn open(
         .agent_pid()
         .map(|pid| format!(" (pid {pid})"))
         .unwrap_or_default();
-    transcript.lines(&[format!(
-        "Session {} with {}{pid} in {}",
-        crate::render::clean(&session.to_string()),
-        crate::render::clean(&name),
-        cwd.display()
+    transcript.lines(&[transcript.words().text(
+        "chat-session-line",
+        &Args::new()
+            .with("session", clean(&session.to_string()))
+            .with("agent", format!("{}{pid}", clean(&name)))
+            .with("folder", cwd.display().to_string()),
     )]);
     Ok((session, init))
 }
@@ -498,7 +503,7 @@ async fn turns(
                 let read = tokio::select! {
                     read = input.read_line(&mut line) => read.map_err(ChatError::Input)?,
                     () = interrupts.recv() => {
-                        transcript.lines(&["Interrupted.".to_owned()]);
+                        transcript.lines(&[transcript.words().plain("chat-log-interrupted")]);
                         return Ok(Exit::Cancelled);
                     }
                 };
@@ -514,7 +519,7 @@ async fn turns(
         };
         for (i, prompt_line) in text.lines().enumerate() {
             let marker = if i == 0 { ">" } else { " " };
-            transcript.lines(&[format!("{marker} {}", crate::render::clean(prompt_line))]);
+            transcript.lines(&[format!("{marker} {}", clean(prompt_line))]);
         }
         let (exit, stop) = turn(connection, session, text, transcript, interrupts).await;
         last = exit;
@@ -523,20 +528,6 @@ async fn turns(
         }
     }
     Ok(last)
-}
-
-/// What a stop reason means for the exit code, and its name on the wire.
-pub(crate) fn stop_reason(reason: StopReason) -> (Exit, String) {
-    let exit = match reason {
-        StopReason::EndTurn => Exit::Ended,
-        StopReason::Cancelled => Exit::Cancelled,
-        _ => Exit::Failed,
-    };
-    let name = serde_json::to_value(reason)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_else(|| "unknown".to_owned());
-    (exit, name)
 }
 
 /// One turn; returns its outcome and whether the chat must stop (interrupted, or the
@@ -558,7 +549,7 @@ async fn turn(
         result = &mut prompt => (Some(result), false),
         () = interrupts.recv() => {
             transcript.end_text();
-            transcript.lines(&["Interrupted: cancelling the turn.".to_owned()]);
+            transcript.lines(&[transcript.words().plain("chat-log-cancelling")]);
             if let Err(err) = connection.cancel(session.clone()) {
                 tracing::debug!(%err, "could not send session/cancel");
             }
@@ -575,13 +566,15 @@ async fn turn(
     let exit = match result {
         Some(Ok(response)) => {
             let (exit, reason) = stop_reason(response.stop_reason);
-            transcript.lines(&[format!("[turn ended: {reason}]")]);
+            transcript.lines(&[transcript
+                .words()
+                .text("chat-turn-ended", &Args::new().with("reason", reason))]);
             exit
         }
         Some(Err(err)) => {
-            transcript.lines(&[format!(
-                "[turn failed: {}]",
-                crate::render::clean(&err.to_string())
+            transcript.lines(&[transcript.words().text(
+                "chat-turn-failed",
+                &Args::new().with("error", clean(&err.to_string())),
             )]);
             if matches!(err, AgentRequestError::Disconnected { .. }) {
                 return (Exit::Failed, true);
@@ -589,7 +582,7 @@ async fn turn(
             Exit::Failed
         }
         None => {
-            transcript.lines(&["[turn not answered; stopping]".to_owned()]);
+            transcript.lines(&[transcript.words().plain("chat-log-not-answered")]);
             Exit::Cancelled
         }
     };

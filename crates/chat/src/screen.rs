@@ -8,17 +8,19 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use agent_client_protocol::v1::schema::RequestPermissionRequest;
+use agent_client_protocol::v1::schema::{Diff, RequestPermissionRequest};
 use serde_json::Value;
-use similar::{ChangeTag, TextDiff};
+use warden_i18n::{Args, Catalog};
+use warden_verdict::Risk;
 
 use crate::approvals::Buttons;
+use crate::clean::{clean, without_fence_of};
+use crate::diff::{DIFF_LINES, diff_lines, diff_lines_max, folded};
 use crate::markdown::Markdown;
-use crate::render::{REVIEW, WARNING, clean, risk_line, server, tool_name};
-use crate::style::Style;
+use crate::request::{Marks, repeats_risk, risk_line, server, tool_name};
+use crate::style::{Style, terminal_width};
+use crate::view::{CallView, PlanMark, View, status_name};
 
-/// The most lines of one diff shown; the rest is folded into a count.
-pub const DIFF_LINES: usize = 24;
 /// The most lines of a tool call's text output shown.
 const OUTPUT_LINES: usize = 12;
 
@@ -30,7 +32,7 @@ pub type Commands = Arc<Mutex<Vec<String>>>;
 struct Call {
     title: String,
     /// The call's diffs, shown once: with its permission prompt, or when it completes.
-    diffs: Vec<Value>,
+    diffs: Vec<Diff>,
     diff_shown: bool,
     status: String,
     /// When the call started running, while it runs.
@@ -52,20 +54,24 @@ pub struct Screen {
     markdown: Markdown,
     calls: HashMap<String, Call>,
     commands: Commands,
-}
-
-fn str_of<'a>(value: &'a Value, key: &str) -> Option<&'a str> {
-    value.get(key).and_then(Value::as_str)
+    /// The chat's own words, in the reader's language.
+    words: &'static Catalog,
 }
 
 impl Screen {
-    pub fn new(style: Style, commands: Commands) -> Screen {
+    pub fn new(style: Style, commands: Commands, words: &'static Catalog) -> Screen {
         Screen {
             style,
-            markdown: Markdown::with_width(style, crate::transcript::terminal_width()),
+            markdown: Markdown::with_width(style, terminal_width()),
             calls: HashMap::new(),
             commands,
+            words,
         }
+    }
+
+    /// The chat's own words.
+    pub fn words(&self) -> &'static Catalog {
+        self.words
     }
 
     pub fn style(&self) -> Style {
@@ -82,52 +88,36 @@ impl Screen {
         self.markdown.finish()
     }
 
-    /// Draws one `session/update` (its `update` object, as JSON).
-    pub fn update(&mut self, update: &Value) -> String {
+    /// Draws one update, read into the chat's [`View`].
+    pub fn update(&mut self, view: &View) -> String {
         let style = self.style;
-        let kind = str_of(update, "sessionUpdate");
-        if kind == Some("agent_message_chunk") {
-            return match update.get("content").and_then(|c| str_of(c, "text")) {
-                Some(text) => self.markdown.push(text),
-                None => String::new(),
-            };
+        if let View::AgentText(text) = view {
+            return self.markdown.push(text);
         }
         let mut out = self.markdown.finish();
         let mut lines: Vec<String> = Vec::new();
-        match kind {
-            Some("tool_call") | Some("tool_call_update") => {
-                self.tool_call(kind == Some("tool_call"), update, &mut lines);
-            }
-            Some("plan") => {
-                lines.push(style.bold("Plan"));
-                for entry in update
-                    .get("entries")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                {
-                    let content = clean(str_of(entry, "content").unwrap_or(""));
-                    lines.push(match str_of(entry, "status") {
-                        Some("completed") => {
+        match view {
+            View::Call(call) => self.tool_call(call, &mut lines),
+            View::Plan(entries) => {
+                lines.push(style.bold(&self.words.plain("chat-plan")));
+                for (mark, content) in entries {
+                    let content = clean(content);
+                    lines.push(match mark {
+                        PlanMark::Completed => {
                             format!("  {} {}", style.green("[x]"), style.dim(&content))
                         }
-                        Some("in_progress") => format!("  {} {}", style.yellow("[~]"), content),
-                        _ => format!("  [ ] {content}"),
+                        PlanMark::InProgress => format!("  {} {}", style.yellow("[~]"), content),
+                        PlanMark::Pending => format!("  [ ] {content}"),
                     });
                 }
             }
-            Some("available_commands_update") => {
-                let names: Vec<String> = update
-                    .get("availableCommands")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|c| str_of(c, "name"))
-                    .map(|name| format!("/{}", clean(name)))
-                    .collect();
+            View::Commands(names) => {
+                let names: Vec<String> = names.iter().map(|n| format!("/{}", clean(n))).collect();
                 if !names.is_empty() {
-                    lines
-                        .push(style.dim(&format!("Commands (Tab completes): {}", names.join(" "))));
+                    lines.push(style.dim(&self.words.text(
+                        "chat-commands-offered",
+                        &Args::new().with("commands", names.join(" ")),
+                    )));
                 }
                 if let Ok(mut commands) = self.commands.lock() {
                     *commands = names;
@@ -135,19 +125,21 @@ impl Screen {
                     commands.push("/help".to_owned());
                 }
             }
-            Some("current_mode_update") => {
-                if let Some(mode) = str_of(update, "currentModeId") {
-                    lines.push(style.dim(&format!("Mode: {}", clean(mode))));
+            View::Mode(mode) => {
+                lines.push(
+                    style.dim(
+                        &self
+                            .words
+                            .text("chat-mode", &Args::new().with("mode", clean(mode))),
+                    ),
+                );
+            }
+            View::UserText(text) => {
+                for line in text.lines() {
+                    lines.push(style.bold(&format!("> {}", clean(line))));
                 }
             }
-            Some("user_message_chunk") => {
-                if let Some(text) = update.get("content").and_then(|c| str_of(c, "text")) {
-                    for line in text.lines() {
-                        lines.push(style.bold(&format!("> {}", clean(line))));
-                    }
-                }
-            }
-            _ => {}
+            View::AgentText(_) | View::ResumedTurnEnded | View::Nothing => {}
         }
         for line in lines {
             out.push_str(&line);
@@ -158,39 +150,18 @@ impl Screen {
 
     /// A `tool_call` (`new`) or `tool_call_update`: its status line when it changes, its
     /// diff when it completed without a prompt, its output (live while it runs).
-    fn tool_call(&mut self, new: bool, update: &Value, lines: &mut Vec<String>) {
+    fn tool_call(&mut self, update: &CallView, lines: &mut Vec<String>) {
         let style = self.style;
-        let id = str_of(update, "toolCallId").unwrap_or("?").to_owned();
-        let call = self.calls.entry(id.clone()).or_default();
-        if let Some(title) = str_of(update, "title") {
+        let call = self.calls.entry(update.id.clone()).or_default();
+        if let Some(title) = &update.title {
             call.title = clean(title);
         }
         if call.title.is_empty() {
-            call.title = clean(&id);
+            call.title = clean(&update.id);
         }
-        let status = match str_of(update, "status") {
-            Some(status) => Some(status),
-            // The schema's default for a new call, which the SDK leaves out.
-            None if new => Some("pending"),
-            None => None,
-        };
-        let mut texts = Vec::new();
-        for item in update
-            .get("content")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            match str_of(item, "type") {
-                Some("diff") => call.diffs.push(item.clone()),
-                Some("content") => {
-                    if let Some(text) = item.get("content").and_then(|c| str_of(c, "text")) {
-                        texts.push(text.to_owned());
-                    }
-                }
-                _ => {}
-            }
-        }
+        let status = update.status.map(status_name);
+        call.diffs.extend(update.diffs());
+        let mut texts = update.texts();
         let changed = status.is_some_and(|s| s != call.status);
         if let Some(status) = status {
             call.status = status.to_owned();
@@ -200,8 +171,8 @@ impl Screen {
         } else {
             call.started = None;
         }
-        if changed || new {
-            lines.push(status_line(style, &call.title, &call.status));
+        if changed || update.new {
+            lines.push(status_line(style, self.words, &call.title, &call.status));
         }
         // Output streamed while the call runs goes to the live lines (with escape
         // codes); what it ends with is shown below its final status.
@@ -222,13 +193,13 @@ impl Screen {
         if call.status == "completed" && !call.diff_shown && !call.diffs.is_empty() {
             call.diff_shown = true;
             for diff in &call.diffs {
-                diff_lines(style, diff, lines);
+                diff_lines(style, self.words, diff, lines);
             }
         }
         // The risk sentence of a pending call is shown by its prompt.
         if call.status != "pending" {
             for text in texts {
-                folded(style, &text, OUTPUT_LINES, lines);
+                folded(style, self.words, &text, OUTPUT_LINES, lines);
             }
         }
     }
@@ -259,14 +230,20 @@ impl Screen {
                 "{} {} {}",
                 style.yellow(&spin.to_string()),
                 style.bold(&call.title),
-                style.dim(&format!("running · {secs:.1}s"))
+                style.dim(&self.words.text(
+                    "chat-running-for",
+                    &Args::new().with("seconds", format!("{secs:.1}"))
+                ))
             ));
         }
         if let Some((_, call)) = running.last() {
             let all: Vec<&str> = call.streamed.lines().collect();
             let skip = all.len().saturating_sub(LIVE_OUTPUT_LINES);
             if skip > 0 {
-                lines.push(style.dim(&format!("  │ … {skip} lines above")));
+                lines.push(style.dim(&format!(
+                    "  │ {}",
+                    self.words.text("chat-lines-above", &Args::new().with("count", skip))
+                )));
             }
             for line in &all[skip..] {
                 lines.push(format!("  {} {}", style.dim("│"), clean(line)));
@@ -284,71 +261,86 @@ impl Screen {
         agent: &str,
         view: &PromptView<'_>,
     ) -> Vec<String> {
-        let style = self.style;
-        let server = clean(server(request, agent));
+        let (style, words) = (self.style, self.words);
+        let server = server(request, agent);
         let tool = tool_name(request);
         let mut lines = Vec::new();
         let count = if view.total > 1 {
-            style.dim(&format!("  ({} of {})", view.index + 1, view.total))
+            style.dim(&format!(
+                "  {}",
+                words.text(
+                    "chat-prompt-count",
+                    &Args::new()
+                        .with("index", view.index + 1)
+                        .with("total", view.total),
+                )
+            ))
         } else {
             String::new()
         };
-        let header = format!("Allow tool call from {server}?");
+        let header = words.text(
+            "chat-prompt-header",
+            &Args::new().with("server", server.clone()),
+        );
         lines.push(format!("{}{count}", style.bold(&header)));
-        let id = request.tool_call.tool_call_id.to_string();
-        let content = serde_json::to_value(&request.tool_call.fields.content).ok();
-        let items: Vec<Value> = content
-            .as_ref()
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        let mut diffs: Vec<Value> = items
-            .iter()
-            .filter(|item| str_of(item, "type") == Some("diff"))
-            .cloned()
-            .collect();
-        let call = self.calls.entry(id).or_default();
+        let content = CallView::of_request(request);
+        let call = self
+            .calls
+            .entry(request.tool_call.tool_call_id.to_string())
+            .or_default();
+        let mut diffs = content.diffs();
         if diffs.is_empty() {
             diffs = call.diffs.clone();
         }
         call.diff_shown = true;
-        let toggle = if view.show_args {
-            "(> hides the arguments as JSON)"
+        let toggle = words.plain(if view.show_args {
+            "chat-prompt-args-hide"
         } else {
-            "(> shows the arguments)"
-        };
-        lines.push(format!("  Run {tool} from {server}  {}", style.dim(toggle)));
-        let args = request.tool_call.fields.raw_input.as_ref();
-        let shown_args = view.edited.or(args);
+            "chat-prompt-args-show"
+        });
+        let run = words.text(
+            "chat-prompt-run",
+            &Args::new().with("tool", tool).with("server", server),
+        );
+        lines.push(format!("  {run}  {}", style.dim(&toggle)));
+        let shown_args = view.edited.or(request.tool_call.fields.raw_input.as_ref());
         let command = shown_args
             .and_then(|a| a.get("command"))
             .and_then(Value::as_str);
-        arguments(
-            style,
-            shown_args,
-            view.show_args,
-            !diffs.is_empty(),
-            &mut lines,
-        );
+        let shape = Shape {
+            pretty: view.show_args,
+            has_diff: !diffs.is_empty(),
+        };
+        arguments(style, words, shown_args, shape, &mut lines);
         if view.edited.is_some() {
-            lines.push(
-                style.yellow("  Arguments edited: the agent checks them again before running"),
-            );
+            lines.push(style.yellow(&format!("  {}", words.plain("chat-prompt-edited"))));
         }
-        let risk = risk_line(request);
+        let risk = risk_line(words, request);
         if let Some(line) = &risk {
-            let painted = if line.starts_with("Critical") {
-                style.bold_red(line)
-            } else if line.starts_with("High") {
-                style.red(line)
-            } else {
-                style.yellow(line)
-            };
-            lines.push(painted);
+            lines.push(match Marks::of(request).risk() {
+                Some(Risk::Critical) => style.bold_red(line),
+                Some(Risk::High) => style.red(line),
+                _ => style.yellow(line),
+            });
         }
-        agent_texts(style, &items, risk.as_deref(), &header, command, &mut lines);
+        let said = Said {
+            risk: risk.as_deref(),
+            header: &header,
+            command,
+        };
+        agent_texts(style, words, request, &content.texts(), &said, &mut lines);
+        self.prompt_end(&diffs, view, &mut lines);
+        lines
+    }
+
+    /// The prompt's diffs, the person's note, the warning and the buttons.
+    fn prompt_end(&self, diffs: &[Diff], view: &PromptView<'_>, lines: &mut Vec<String>) {
+        let (style, words) = (self.style, self.words);
         if view.edited.is_some() && !diffs.is_empty() {
-            lines.push(style.dim("  (the diff shows the agent's arguments, before your edit)"));
+            lines.push(style.dim(&format!(
+                "  {}",
+                words.plain("chat-prompt-diff-before-edit")
+            )));
         }
         let limit = if view.whole_diff {
             usize::MAX
@@ -356,25 +348,43 @@ impl Screen {
             DIFF_LINES
         };
         let mut folded_any = false;
-        for diff in &diffs {
-            folded_any |= diff_lines_max(style, diff, limit, &mut lines);
+        for diff in diffs {
+            folded_any |= diff_lines_max(style, words, diff, limit, lines);
         }
         if view.whole_diff && !diffs.is_empty() {
-            lines.push(style.dim("  (v folds the diff again)"));
+            lines.push(style.dim(&format!("  {}", words.plain("chat-prompt-diff-fold"))));
         }
         if let Some(note) = view.note {
-            lines.push(style.yellow(&format!("  Note: {}", clean(note))));
+            lines.push(style.yellow(&format!(
+                "  {}",
+                words.text("chat-prompt-note", &Args::new().with("note", clean(note)))
+            )));
         }
-        lines.push(WARNING.to_owned());
-        lines.push(style.bold(REVIEW));
-        if let Some(scope) = view.buttons.scope() {
+        lines.push(words.plain("chat-prompt-warning"));
+        lines.push(style.bold(&words.plain("chat-prompt-review")));
+        if let Some(scope) = view.buttons.scope(words) {
             lines.push(style.dim(&scope));
         }
-        lines.push(view.buttons.line(style));
+        lines.push(view.buttons.line(style, words));
         let diff_key = folded_any || view.whole_diff;
-        lines.push(style.dim(&view.buttons.keys(view.extras, view.undo, diff_key)));
-        lines
+        lines.push(style.dim(&view.buttons.keys(words, view.extras, view.undo, diff_key)));
     }
+}
+
+/// What the prompt has said already, which the agent's texts do not repeat.
+struct Said<'a> {
+    risk: Option<&'a str>,
+    header: &'a str,
+    command: Option<&'a str>,
+}
+
+/// How the arguments are laid out.
+#[derive(Clone, Copy)]
+struct Shape {
+    /// All of them as indented JSON (`>`).
+    pretty: bool,
+    /// A diff shows the written text, so the one-line arguments point at it.
+    has_diff: bool,
 }
 
 /// Any text the agent sends with the call. Warden's block that starts with the risk line
@@ -383,23 +393,20 @@ impl Screen {
 /// arguments and the warning are all on screen already.
 fn agent_texts(
     style: Style,
-    items: &[Value],
-    risk: Option<&str>,
-    header: &str,
-    command: Option<&str>,
+    words: &Catalog,
+    request: &RequestPermissionRequest,
+    texts: &[String],
+    said: &Said<'_>,
     lines: &mut Vec<String>,
 ) {
-    for item in items {
-        let Some(text) = item.get("content").and_then(|c| str_of(c, "text")) else {
-            continue;
-        };
-        let first = text.lines().next().map(clean);
-        if first.is_some() && first.as_deref() == risk {
+    for text in texts {
+        let first = text.lines().next().map(clean).unwrap_or_default();
+        if repeats_risk(&first, said.risk, request) {
             let rest: String = text.lines().skip(1).collect::<Vec<_>>().join("\n");
-            let rest = without_fence_of(&rest, command);
+            let rest = without_fence_of(&rest, said.command);
             markdown_lines(style, rest.trim(), lines);
-        } else if first.as_deref() != Some(header) {
-            folded(style, text, OUTPUT_LINES, lines);
+        } else if first != said.header {
+            folded(style, words, text, OUTPUT_LINES, lines);
         }
     }
 }
@@ -412,15 +419,15 @@ const DIFF_FIELDS: [&str; 5] = ["content", "new_text", "old_text", "newText", "o
 /// it), anything else as one line of JSON, or all of it as indented JSON (`>`).
 fn arguments(
     style: Style,
+    words: &Catalog,
     args: Option<&Value>,
-    pretty: bool,
-    has_diff: bool,
+    shape: Shape,
     lines: &mut Vec<String>,
 ) {
     let Some(args) = args else {
         return;
     };
-    if pretty {
+    if shape.pretty {
         let text = serde_json::to_string_pretty(args).unwrap_or_default();
         for line in text.lines() {
             lines.push(format!("    {}", clean(line)));
@@ -448,38 +455,21 @@ fn arguments(
             return;
         }
     }
-    if has_diff && let Some(map) = rest.as_object_mut() {
+    if shape.has_diff
+        && let Some(map) = rest.as_object_mut()
+    {
         for field in DIFF_FIELDS {
             if let Some(value) = map.get_mut(field)
                 && let Some(text) = value.as_str()
             {
-                *value = Value::String(format!("({} bytes, in the diff below)", text.len()));
+                *value = Value::String(words.text(
+                    "chat-prompt-bytes-in-diff",
+                    &Args::new().with("bytes", text.len()),
+                ));
             }
         }
     }
     lines.push(format!("  {}", clean(&rest.to_string())));
-}
-
-/// `text` without a fenced code block whose body is exactly `command`.
-pub(crate) fn without_fence_of(text: &str, command: Option<&str>) -> String {
-    let Some(command) = command else {
-        return text.to_owned();
-    };
-    let lines: Vec<&str> = text.lines().collect();
-    let mut i = 0;
-    while i < lines.len() {
-        let fence: String = lines[i].chars().take_while(|c| *c == '`').collect();
-        if fence.len() >= 3
-            && let Some(end) = (i + 1..lines.len()).find(|&j| lines[j].trim_end() == fence)
-            && lines[i + 1..end].join("\n") == command
-        {
-            let mut out: Vec<&str> = lines[..i].to_vec();
-            out.extend_from_slice(&lines[end + 1..]);
-            return out.join("\n");
-        }
-        i += 1;
-    }
-    text.to_owned()
 }
 
 /// Markdown from the agent, rendered and indented, every line of it.
@@ -515,96 +505,27 @@ pub struct PromptView<'a> {
     pub undo: bool,
 }
 
-fn status_line(style: Style, title: &str, status: &str) -> String {
+fn status_line(style: Style, words: &Catalog, title: &str, status: &str) -> String {
     let (mark, word) = match status {
-        "completed" => (style.green("✓"), style.green(status)),
-        "failed" => (style.red("✗"), style.red(status)),
-        "in_progress" => (style.yellow("…"), style.yellow("running")),
+        "completed" => (
+            style.green("✓"),
+            style.green(&words.plain("chat-status-completed")),
+        ),
+        "failed" => (
+            style.red("✗"),
+            style.red(&words.plain("chat-status-failed")),
+        ),
+        "in_progress" => (
+            style.yellow("…"),
+            style.yellow(&words.plain("chat-status-running")),
+        ),
+        "pending" => (
+            style.dim("·"),
+            style.dim(&words.plain("chat-status-pending")),
+        ),
         other => (style.dim("·"), style.dim(&clean(other))),
     };
     format!("{mark} {} {word}", style.bold(title))
-}
-
-/// `text` indented, at most `max` lines, the rest counted. The fences of code blocks
-/// (Warden puts a command's output in one) are not shown: the block is indented already.
-fn folded(style: Style, text: &str, max: usize, lines: &mut Vec<String>) {
-    let all: Vec<&str> = text
-        .lines()
-        .filter(|line| {
-            let line = line.trim_start();
-            !(line.starts_with("```") || line.starts_with("~~~"))
-        })
-        .collect();
-    for line in all.iter().take(max) {
-        lines.push(format!("  {} {}", style.dim("│"), clean(line)));
-    }
-    if all.len() > max {
-        lines.push(style.dim(&format!("  … {} more lines (folded)", all.len() - max)));
-    }
-}
-
-/// One diff item (`{path, oldText, newText}`) as a coloured unified diff, folded after
-/// [`DIFF_LINES`] lines.
-pub fn diff_lines(style: Style, diff: &Value, lines: &mut Vec<String>) {
-    diff_lines_max(style, diff, DIFF_LINES, lines);
-}
-
-/// A diff item whole, never folded (`warden pending show`).
-pub fn whole_diff(style: Style, diff: &Value) -> Vec<String> {
-    let mut lines = Vec::new();
-    diff_lines_max(style, diff, usize::MAX, &mut lines);
-    lines
-}
-
-/// A diff folded after `max` lines; returns whether some were folded.
-fn diff_lines_max(style: Style, diff: &Value, max: usize, lines: &mut Vec<String>) -> bool {
-    let path = clean(str_of(diff, "path").unwrap_or("?"));
-    let old = str_of(diff, "oldText");
-    let new = str_of(diff, "newText").unwrap_or("");
-    let header = match old {
-        None => format!("{path} (new file)"),
-        Some(_) => path,
-    };
-    lines.push(format!("  {}", style.bold(&header)));
-    let mut body: Vec<String> = Vec::new();
-    let diff = TextDiff::from_lines(old.unwrap_or(""), new);
-    for (i, group) in diff.grouped_ops(3).iter().enumerate() {
-        if (i > 0 || old.is_some())
-            && let (Some(first), Some(last)) = (group.first(), group.last())
-        {
-            let old_range = first.old_range().start..last.old_range().end;
-            let new_range = first.new_range().start..last.new_range().end;
-            body.push(style.cyan(&format!(
-                "@@ -{},{} +{},{} @@",
-                old_range.start + 1,
-                old_range.len(),
-                new_range.start + 1,
-                new_range.len()
-            )));
-        }
-        for op in group {
-            for change in diff.iter_changes(op) {
-                let text = clean(change.value().trim_end_matches(['\n', '\r']));
-                body.push(match change.tag() {
-                    ChangeTag::Delete => style.red(&format!("-{text}")),
-                    ChangeTag::Insert => style.green(&format!("+{text}")),
-                    ChangeTag::Equal => format!(" {text}"),
-                });
-            }
-        }
-    }
-    if body.is_empty() {
-        body.push(style.dim("(no change)"));
-    }
-    let total = body.len();
-    for line in body.into_iter().take(max) {
-        lines.push(format!("  {line}"));
-    }
-    if total > max {
-        lines.push(style.dim(&format!("  … {} more lines (folded)", total - max)));
-        return true;
-    }
-    false
 }
 
 #[cfg(test)]

@@ -9,7 +9,6 @@ use agent_client_protocol::v1::schema::{
     EnvVariable, HttpHeader, McpServer, McpServerHttp, McpServerStdio,
 };
 use serde_json::Value;
-use warden_session::McpServerEntry;
 
 /// Why a server list cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -21,21 +20,62 @@ pub enum ServersError {
         source: std::io::Error,
     },
     #[error("{path} is not an MCP server list: {problem}")]
-    Invalid { path: PathBuf, problem: String },
+    Invalid {
+        path: PathBuf,
+        #[source]
+        problem: Problem,
+    },
 }
 
-/// A server's entries in the order they came.
-fn entry(
-    name: &str,
-    command: Option<&str>,
-    args: Vec<String>,
-    env: Vec<(String, String)>,
-    url: Option<&str>,
-    headers: Vec<(String, String)>,
-) -> Result<McpServer, String> {
+/// What is wrong with one list of servers.
+#[derive(Debug, thiserror::Error)]
+pub enum Problem {
+    #[error("server `{0}` has both a command and a url")]
+    Both(String),
+    #[error("server `{0}` has neither a command nor a url")]
+    Neither(String),
+    #[error("server `{0}` uses SSE, which Warden does not offer; use its HTTP url")]
+    Sse(String),
+    #[error("not JSON ({0})")]
+    NotJson(String),
+    #[error("it has no `mcpServers` object")]
+    NoServers,
+    #[error("`{0}` holds a non-string")]
+    NotStrings(String),
+    #[error("`{0}` is not a list")]
+    NotAList(String),
+    #[error("`{0}` is not a string")]
+    NotAString(String),
+    #[error("`{0}` is not an object")]
+    NotAnObject(String),
+}
+
+/// One server as the user's settings name it (`[[mcp_server]]` in `config.toml`): a
+/// stdio server (`command`, `args`, `env`) or an HTTP one (`url`, `headers`). The binary
+/// reads the settings; the chat only turns them into the protocol's servers.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ServerEntry {
+    pub name: String,
+    pub command: Option<String>,
+    pub args: Vec<String>,
+    pub env: Vec<(String, String)>,
+    pub url: Option<String>,
+    pub headers: Vec<(String, String)>,
+}
+
+/// One server as the protocol names it.
+fn entry(entry: ServerEntry) -> Result<McpServer, Problem> {
+    let ServerEntry {
+        name,
+        command,
+        args,
+        env,
+        url,
+        headers,
+    } = entry;
     match (command, url) {
         (Some(command), None) => Ok(McpServer::Stdio(
-            McpServerStdio::new(name, program(command)).args(args).env(
+            McpServerStdio::new(name, program(&command)).args(args).env(
                 env.into_iter()
                     .map(|(k, v)| EnvVariable::new(k, v))
                     .collect(),
@@ -49,8 +89,8 @@ fn entry(
                     .collect(),
             ),
         )),
-        (Some(_), Some(_)) => Err(format!("server `{name}` has both a command and a url")),
-        (None, None) => Err(format!("server `{name}` has neither a command nor a url")),
+        (Some(_), Some(_)) => Err(Problem::Both(name)),
+        (None, None) => Err(Problem::Neither(name)),
     }
 }
 
@@ -68,23 +108,14 @@ fn program(command: &str) -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(command))
 }
 
-/// The `[[mcp_server]]` entries of the user's `config.toml`.
-pub fn from_config(
-    entries: &[McpServerEntry],
+/// The `[[mcp_server]]` entries of the user's `config.toml` (at `path`).
+pub fn from_entries(
+    entries: Vec<ServerEntry>,
     path: &Path,
 ) -> Result<Vec<McpServer>, ServersError> {
     entries
-        .iter()
-        .map(|e| {
-            entry(
-                &e.name,
-                e.command.as_deref(),
-                e.args.clone(),
-                e.env.clone().into_iter().collect(),
-                e.url.as_deref(),
-                e.headers.clone().into_iter().collect(),
-            )
-        })
+        .into_iter()
+        .map(entry)
         .collect::<Result<_, _>>()
         .map_err(|problem| ServersError::Invalid {
             path: path.to_path_buf(),
@@ -104,7 +135,7 @@ pub fn from_json_file(path: &Path) -> Result<Vec<McpServer>, ServersError> {
     })
 }
 
-fn strings(value: Option<&Value>, what: &str) -> Result<Vec<String>, String> {
+fn strings(value: Option<&Value>, what: &str) -> Result<Vec<String>, Problem> {
     match value {
         None | Some(Value::Null) => Ok(Vec::new()),
         Some(Value::Array(items)) => items
@@ -112,14 +143,14 @@ fn strings(value: Option<&Value>, what: &str) -> Result<Vec<String>, String> {
             .map(|v| {
                 v.as_str()
                     .map(str::to_owned)
-                    .ok_or(format!("`{what}` holds a non-string"))
+                    .ok_or_else(|| Problem::NotStrings(what.to_owned()))
             })
             .collect(),
-        Some(_) => Err(format!("`{what}` is not a list")),
+        Some(_) => Err(Problem::NotAList(what.to_owned())),
     }
 }
 
-fn pairs(value: Option<&Value>, what: &str) -> Result<Vec<(String, String)>, String> {
+fn pairs(value: Option<&Value>, what: &str) -> Result<Vec<(String, String)>, Problem> {
     match value {
         None | Some(Value::Null) => Ok(Vec::new()),
         Some(Value::Object(map)) => map
@@ -127,36 +158,35 @@ fn pairs(value: Option<&Value>, what: &str) -> Result<Vec<(String, String)>, Str
             .map(|(k, v)| {
                 v.as_str()
                     .map(|v| (k.clone(), v.to_owned()))
-                    .ok_or(format!("`{what}.{k}` is not a string"))
+                    .ok_or_else(|| Problem::NotAString(format!("{what}.{k}")))
             })
             .collect(),
-        Some(_) => Err(format!("`{what}` is not an object")),
+        Some(_) => Err(Problem::NotAnObject(what.to_owned())),
     }
 }
 
 /// Parses `{"mcpServers": {...}}`.
-pub fn from_json(text: &str) -> Result<Vec<McpServer>, String> {
-    let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON ({e})"))?;
+pub fn from_json(text: &str) -> Result<Vec<McpServer>, Problem> {
+    let value: Value = serde_json::from_str(text).map_err(|e| Problem::NotJson(e.to_string()))?;
     let servers = value
         .get("mcpServers")
         .and_then(Value::as_object)
-        .ok_or("it has no `mcpServers` object")?;
+        .ok_or(Problem::NoServers)?;
     let mut out = Vec::new();
     for (name, server) in servers {
         let kind = server.get("type").and_then(Value::as_str);
         if matches!(kind, Some("sse")) {
-            return Err(format!(
-                "server `{name}` uses SSE, which Warden does not offer; use its HTTP url"
-            ));
+            return Err(Problem::Sse(name.clone()));
         }
-        out.push(entry(
-            name,
-            server.get("command").and_then(Value::as_str),
-            strings(server.get("args"), "args")?,
-            pairs(server.get("env"), "env")?,
-            server.get("url").and_then(Value::as_str),
-            pairs(server.get("headers"), "headers")?,
-        )?);
+        let text = |key: &str| server.get(key).and_then(Value::as_str).map(str::to_owned);
+        out.push(entry(ServerEntry {
+            name: name.clone(),
+            command: text("command"),
+            args: strings(server.get("args"), "args")?,
+            env: pairs(server.get("env"), "env")?,
+            url: text("url"),
+            headers: pairs(server.get("headers"), "headers")?,
+        })?);
     }
     Ok(out)
 }
@@ -190,7 +220,7 @@ mod tests {
     fn what_cannot_be_used_is_refused_with_the_reason() {
         let check = |text: &str, expect: &str| {
             let err = from_json(text).expect_err(text);
-            assert!(err.contains(expect), "{err}");
+            assert!(err.to_string().contains(expect), "{err}");
         };
         check("{", "not JSON");
         check("{}", "no `mcpServers`");

@@ -73,3 +73,13 @@ impl Style {
         out
     }
 }
+
+/// The terminal's width in columns (80 when it cannot be read).
+pub fn terminal_width() -> usize {
+    use std::os::fd::AsFd;
+    rustix::termios::tcgetwinsize(std::io::stdout().as_fd())
+        .ok()
+        .map(|size| usize::from(size.ws_col))
+        .filter(|cols| *cols > 0)
+        .unwrap_or(80)
+}

@@ -108,8 +108,43 @@ enum Job {
     Editor {
         command: Vec<String>,
         text: String,
-        reply: oneshot::Sender<Result<String, String>>,
+        reply: oneshot::Sender<Result<String, EditError>>,
     },
+}
+
+/// Why the arguments could not be edited.
+#[derive(Debug, thiserror::Error)]
+pub enum EditError {
+    #[error("the terminal is gone")]
+    Gone,
+    #[error("no editor")]
+    NoEditor,
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("the editor exited with {0}")]
+    Exited(std::process::ExitStatus),
+    #[error("cannot run the editor {program}: {source}")]
+    Run {
+        program: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("not edited")]
+    NotEdited,
+    #[error("the arguments must be a JSON object")]
+    NotAnObject,
+    #[error("not JSON: {0}")]
+    NotJson(#[source] serde_json::Error),
 }
 
 /// The terminal's modes: the one found at start (restored at the end and for lines) and
@@ -176,7 +211,7 @@ impl Terminal {
         let abandoned = Arc::new(AtomicU64::new(0));
         let (jobs, rx) = mpsc::channel();
         let thread = std::thread::Builder::new()
-            .name("chat-terminal".to_owned())
+            .name("warden-chat-terminal".to_owned())
             .spawn({
                 let modes = modes.clone();
                 let abandoned = abandoned.clone();
@@ -237,15 +272,14 @@ impl Terminal {
     }
 
     /// Runs the editor on `text`, returns the edited text.
-    pub async fn edit(&self, command: Vec<String>, text: String) -> Result<String, String> {
+    pub async fn edit(&self, command: Vec<String>, text: String) -> Result<String, EditError> {
         let (reply, rx) = oneshot::channel();
         self.job(Job::Editor {
             command,
             text,
             reply,
         });
-        rx.await
-            .unwrap_or_else(|_| Err("the terminal is gone".to_owned()))
+        rx.await.unwrap_or(Err(EditError::Gone))
     }
 
     /// Gives the terminal back as it was found.
@@ -469,7 +503,7 @@ pub fn editor_command() -> Option<Vec<String>> {
     })
 }
 
-fn run_editor(command: &[String], text: &str) -> Result<String, String> {
+fn run_editor(command: &[String], text: &str) -> Result<String, EditError> {
     static COUNT: AtomicU64 = AtomicU64::new(0);
     let path = std::env::temp_dir().join(format!(
         "warden-chat-{}-{}.json",
@@ -481,19 +515,26 @@ fn run_editor(command: &[String], text: &str) -> Result<String, String> {
         .create_new(true)
         .open(&path)
         .and_then(|mut file| std::io::Write::write_all(&mut file, text.as_bytes()));
-    if let Err(err) = write {
-        return Err(format!("cannot write {}: {err}", path.display()));
+    if let Err(source) = write {
+        return Err(EditError::Write { path, source });
     }
-    let (program, args) = command.split_first().ok_or("no editor")?;
+    let (program, args) = command.split_first().ok_or(EditError::NoEditor)?;
     let status = std::process::Command::new(program)
         .args(args)
         .arg(&path)
         .status();
     let result = match status {
-        Ok(status) if status.success() => std::fs::read_to_string(&path)
-            .map_err(|err| format!("cannot read {}: {err}", path.display())),
-        Ok(status) => Err(format!("the editor exited with {status}")),
-        Err(err) => Err(format!("cannot run the editor {program}: {err}")),
+        Ok(status) if status.success() => {
+            std::fs::read_to_string(&path).map_err(|source| EditError::Read {
+                path: path.clone(),
+                source,
+            })
+        }
+        Ok(status) => Err(EditError::Exited(status)),
+        Err(source) => Err(EditError::Run {
+            program: program.clone(),
+            source,
+        }),
     };
     let _ = std::fs::remove_file(&path);
     result

@@ -11,12 +11,16 @@ use agent_client_protocol::v1::schema::{
     SessionNotification,
 };
 use tokio::sync::{Notify, oneshot};
-use warden_acp_transport::ClientHandler;
+use warden_acp_transport::{ClientHandler, TurnEnded};
+use warden_i18n::Catalog;
+
+use crate::view::View;
 
 use crate::approvals::{Batch, Pending};
 use crate::approve::{Approve, pick};
 use crate::render::{self, Titles};
 use crate::screen::{PromptView, Screen};
+use crate::style::terminal_width;
 
 /// What is needed to lay the text out, kept in the order the updates arrive.
 #[derive(Default)]
@@ -51,6 +55,15 @@ pub struct Approvals {
 }
 
 impl Approvals {
+    /// No request yet; buttons and dispositions read in `words`' language.
+    pub fn new(words: &'static Catalog) -> Approvals {
+        Approvals {
+            batch: Mutex::new(Batch::new(words)),
+            arrived: Notify::new(),
+            redraw: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
     pub fn batch(&self) -> MutexGuard<'_, Batch> {
         lock(&self.batch)
     }
@@ -82,6 +95,11 @@ pub struct Transcript {
     approvals: Option<Arc<Approvals>>,
     /// When the agent last sent an update or a request.
     heard: Mutex<std::time::Instant>,
+    /// The chat's own words, in the reader's language.
+    words: &'static Catalog,
+    /// Woken (a permit kept until it is awaited) when Warden's agent says the turn it
+    /// resumed after a restart has ended.
+    resumed_turn_ended: Notify,
 }
 
 impl std::fmt::Debug for Transcript {
@@ -126,8 +144,12 @@ fn write_all(mut writer: Box<dyn Write + Send>, rx: mpsc::Receiver<Out>) {
 }
 
 impl Transcript {
-    pub fn new(writer: Box<dyn Write + Send>, approve: Approve) -> Transcript {
-        Transcript::with_screen(writer, approve, None)
+    pub fn new(
+        writer: Box<dyn Write + Send>,
+        approve: Approve,
+        words: &'static Catalog,
+    ) -> Transcript {
+        Transcript::with_screen(writer, approve, None, words)
     }
 
     /// A transcript for the interactive terminal: updates drawn by `screen`, requests
@@ -137,7 +159,8 @@ impl Transcript {
         screen: Screen,
         approvals: Arc<Approvals>,
     ) -> Transcript {
-        let mut transcript = Transcript::with_screen(writer, Approve::Ask, Some(screen));
+        let words = screen.words();
+        let mut transcript = Transcript::with_screen(writer, Approve::Ask, Some(screen), words);
         transcript.approvals = Some(approvals);
         transcript
     }
@@ -146,10 +169,11 @@ impl Transcript {
         writer: Box<dyn Write + Send>,
         approve: Approve,
         screen: Option<Screen>,
+        words: &'static Catalog,
     ) -> Transcript {
         let (tx, rx) = mpsc::channel();
         let thread = std::thread::Builder::new()
-            .name("chat-transcript".to_owned())
+            .name("warden-chat-transcript".to_owned())
             .spawn(move || write_all(writer, rx))
             .map_err(|err| tracing::warn!(%err, "cannot start the transcript's thread"))
             .ok();
@@ -163,9 +187,11 @@ impl Transcript {
                 thread,
             }),
             approve,
-            agent: Mutex::new("the agent".to_owned()),
+            agent: Mutex::new(words.plain("chat-the-agent")),
+            words,
             approvals: None,
             heard: Mutex::new(std::time::Instant::now()),
+            resumed_turn_ended: Notify::new(),
         }
     }
 
@@ -297,6 +323,17 @@ impl Transcript {
         true
     }
 
+    /// Resolves once Warden's agent has said that the turn it resumed after a restart
+    /// has ended (at once when it said so already).
+    pub async fn resumed_turn_ended(&self) {
+        self.resumed_turn_ended.notified().await;
+    }
+
+    /// The chat's own words, in the reader's language.
+    pub fn words(&self) -> &'static Catalog {
+        self.words
+    }
+
     /// How long ago the agent last sent an update or a request.
     pub fn quiet_for(&self) -> std::time::Duration {
         lock(&self.heard).elapsed()
@@ -331,7 +368,7 @@ impl Transcript {
 
     /// The agent's name for the prompt, from its `initialize` answer.
     pub fn set_agent_name(&self, name: &str) {
-        *lock(&self.agent) = render::clean(name);
+        *lock(&self.agent) = crate::clean::clean(name);
     }
 
     /// Sends `text`, replacing the live lines if they are on screen (they come back with
@@ -442,17 +479,8 @@ fn screen_ansi(layout: &Layout) -> bool {
     layout.screen.as_ref().is_some_and(|s| s.style().ansi)
 }
 
-/// The terminal's width in columns (80 when it cannot be read).
-pub(crate) fn terminal_width() -> usize {
-    use std::os::fd::AsFd;
-    rustix::termios::tcgetwinsize(std::io::stdout().as_fd())
-        .ok()
-        .map(|size| usize::from(size.ws_col))
-        .filter(|cols| *cols > 0)
-        .unwrap_or(80)
-}
-
-/// How many rows `line` takes on a terminal `width` columns wide (escape codes take none).
+/// How many rows `line` takes on a terminal `width` columns wide (escape codes take none,
+/// wide characters two columns).
 fn rows(line: &str, width: usize) -> usize {
     let mut visible = 0usize;
     let mut chars = line.chars();
@@ -465,7 +493,8 @@ fn rows(line: &str, width: usize) -> usize {
                 }
             }
         } else {
-            visible += 1;
+            // A Chinese character takes two columns, a combining mark none.
+            visible += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
         }
     }
     visible.div_ceil(width.max(1)).max(1)
@@ -490,9 +519,11 @@ fn push_lines(layout: &mut Layout, buffer: &mut String, lines: &[String]) {
 impl ClientHandler for Transcript {
     fn session_update(&self, notification: SessionNotification) {
         *lock(&self.heard) = std::time::Instant::now();
-        let Ok(update) = serde_json::to_value(&notification.update) else {
+        if TurnEnded::is(&notification.update) {
+            self.resumed_turn_ended.notify_one();
             return;
-        };
+        }
+        let update = View::of(&notification.update);
         let mut layout = lock(&self.layout);
         if let Some(screen) = layout.screen.as_mut() {
             let mut drawn = screen.update(&update);
@@ -516,7 +547,7 @@ impl ClientHandler for Transcript {
             self.out(&mut layout, drawn);
             return;
         }
-        let rendered = render::update(&update, &mut layout.titles);
+        let rendered = render::update(&update, &mut layout.titles, self.words);
         let mut buffer = String::new();
         if !rendered.text.is_empty() {
             buffer.push_str(&rendered.text);
@@ -542,7 +573,7 @@ impl ClientHandler for Transcript {
         }
         let picked = pick(self.approve, &request);
         let agent = lock(&self.agent).clone();
-        self.lines(&render::permission(&request, &agent, &picked));
+        self.lines(&render::permission(&request, &agent, &picked, self.words));
         Ok(picked.response())
     }
 }

@@ -18,7 +18,8 @@ use warden_acp_transport::schema::{
     SetSessionConfigOptionResponse, SetSessionModeRequest, SetSessionModeResponse, StopReason,
 };
 use warden_acp_transport::{
-    AgentExtension, AgentHandler, AnswerSupport, ClientHandle, Error, PromptResponder, to_meta,
+    AgentExtension, AgentHandler, AnswerSupport, ClientHandle, Error, PromptResponder, TurnEnded,
+    to_meta,
 };
 use warden_audit::AuditLog;
 use warden_model::{Conversation, Model, code_span};
@@ -506,10 +507,14 @@ impl WardenAgent {
         if lock(&session.resumed).is_empty() || self.shutdown.is_cancelled() {
             return;
         }
+        // Said when this turn ends, however it ends (or when it cannot start): nothing
+        // else tells a client that a turn no prompt started is over.
+        let ended = TurnEnded::update(&session.id);
         let (prompts, mut handed) = tokio::sync::mpsc::unbounded_channel();
         let cancel = {
             let mut running = lock(&session.running);
             if running.is_some() {
+                client.notify(ended);
                 return;
             }
             let token = self.shutdown.child_token();
@@ -523,7 +528,9 @@ impl WardenAgent {
             token
         };
         let guard = RunningGuard(session.clone());
-        let Ok(setup) = self.turn_setup(session, client) else {
+        let Ok(setup) = self.turn_setup(session, client.clone()) else {
+            drop(guard);
+            client.notify(ended);
             return;
         };
         let mut then = setup.clone();
@@ -540,6 +547,8 @@ impl WardenAgent {
                 (adoption.and_then(|a| a.responder), unjoined)
             };
             let Some(responder) = responder else {
+                drop(guard);
+                client.notify(ended);
                 return;
             };
             let stop = match unjoined {
@@ -549,6 +558,7 @@ impl WardenAgent {
                 _ => stop,
             };
             drop(guard);
+            client.notify(ended);
             responder.respond(Ok(PromptResponse::new(stop)));
         });
     }

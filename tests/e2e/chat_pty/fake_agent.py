@@ -4,7 +4,10 @@ Newline-delimited JSON-RPC on stdin/stdout. A prompt's text picks what it does:
 - `stream`: a tool call that streams its output while it runs, then completes;
 - `ask`: a permission request with the agent's own option names, no reject option and
   no risk, then says which option came back;
-- `markdown`: a reply with a numbered list, a table and struck text.
+- `markdown`: a reply with a numbered list, a table and struck text;
+- `later`: ends the turn, then a moment later asks outside any turn (as an agent
+  resuming its own work does) and writes `asked.flag` in its folder once it has asked;
+- `ping`: replies `pong`.
 """
 
 import json
@@ -58,7 +61,7 @@ def stream():
             "status": "completed", "content": text("all 8 steps done")})
 
 
-def ask():
+def ask(asked=lambda: None):
     update({"sessionUpdate": "tool_call", "toolCallId": "t2", "title": "Edit main.py",
             "kind": "edit", "status": "pending", "rawInput": {"path": "main.py"}})
     send({"jsonrpc": "2.0", "id": 900, "method": "session/request_permission",
@@ -69,6 +72,7 @@ def ask():
                           "kind": "allow_always"},
                          {"optionId": "once", "name": "Just this once",
                           "kind": "allow_once"}]}})
+    asked()
     outcome = answer(900).get("result", {}).get("outcome", {})
     chosen = outcome.get("optionId", outcome.get("outcome"))
     update({"sessionUpdate": "agent_message_chunk",
@@ -80,6 +84,12 @@ def markdown():
              "| tool | what |\n|---|---|\n| ls | lists files |\n\n~~old~~ new\n")
     update({"sessionUpdate": "agent_message_chunk",
             "content": {"type": "text", "text": reply}})
+
+
+def later():
+    """After the turn's answer: a request outside any turn, then what came back."""
+    time.sleep(0.5)
+    ask(lambda: open("asked.flag", "w").close())
 
 
 def main():
@@ -99,6 +109,14 @@ def main():
         elif method == "session/prompt":
             words = " ".join(block.get("text", "")
                              for block in message["params"]["prompt"]).strip()
+            if words == "later":
+                send({"jsonrpc": "2.0", "id": message["id"],
+                      "result": {"stopReason": "end_turn"}})
+                later()
+                continue
+            if words == "ping":
+                update({"sessionUpdate": "agent_message_chunk",
+                        "content": {"type": "text", "text": "pong\n"}})
             {"stream": stream, "ask": ask, "markdown": markdown}.get(words, lambda: None)()
             result = {"stopReason": "end_turn"}
         send({"jsonrpc": "2.0", "id": message["id"], "result": result})

@@ -51,9 +51,9 @@ fn request(
 #[test]
 fn each_option_shows_its_key_and_enter_never_allows_a_critical_call_or_an_unknown_risk() {
     let check = |risk: Option<&str>, options, line: &str, keys: &str| {
-        let buttons = Buttons::new(&request("c", risk, options));
-        assert_eq!(buttons.line(Style::PLAIN), line, "{risk:?}");
-        assert_eq!(buttons.keys(true, false, false), keys, "{risk:?}");
+        let buttons = Buttons::new(&request("c", risk, options), en());
+        assert_eq!(buttons.line(Style::PLAIN, en()), line, "{risk:?}");
+        assert_eq!(buttons.keys(en(), true, false, false), keys, "{risk:?}");
     };
     check(
         Some("medium"),
@@ -103,9 +103,9 @@ fn each_option_shows_its_key_and_enter_never_allows_a_critical_call_or_an_unknow
         "keys: > arguments · e edit · n note · Enter picks nothing: choose an option's key · the agent offers no option to refuse: Ctrl-C cancels the turn",
     );
     // A folded diff offers its key; undo when there is something to undo.
-    let buttons = Buttons::new(&request("c", Some("low"), WARDEN));
+    let buttons = Buttons::new(&request("c", Some("low"), WARDEN), en());
     assert_eq!(
-        buttons.keys(false, true, true),
+        buttons.keys(en(), false, true, true),
         "keys: > arguments · v whole diff · u undo"
     );
 }
@@ -123,7 +123,7 @@ fn enter_does_nothing_for_an_agent_that_sends_no_risk() {
             Step::Ignored,
             Step::Sent {
                 index: 0,
-                disposition: "Denied".to_owned(),
+                disposition: shown(false, "Denied"),
                 count: 1
             }
         ]
@@ -189,7 +189,7 @@ fn run(
 fn answered(index: usize, disposition: &str) -> Step {
     Step::Answered {
         index,
-        disposition: disposition.to_owned(),
+        disposition: shown(disposition.starts_with("Approved"), disposition),
     }
 }
 
@@ -222,7 +222,7 @@ fn a_batch_is_answered_one_at_a_time_and_goes_back_together() {
         steps.last(),
         Some(&Step::Sent {
             index: 2,
-            disposition: "Denied".to_owned(),
+            disposition: shown(false, "Denied"),
             count: 3
         })
     );
@@ -262,7 +262,7 @@ fn undo_reopens_the_last_answer_until_the_batch_is_sent() {
             answered(0, "Denied"),
             Step::Sent {
                 index: 1,
-                disposition: "Approved once".to_owned(),
+                disposition: shown(true, "Approved once"),
                 count: 2
             },
         ]
@@ -334,4 +334,16 @@ fn edits_and_notes_travel_in_wardens_meta_only_when_the_agent_reads_it() {
     );
     let (steps, _) = run(one(), &[Key::Char('e'), Key::Char('n')], true);
     assert_eq!(steps, [Step::Edit, Step::Note]);
+}
+
+/// The English catalog, which these tables are written in.
+fn en() -> &'static warden_i18n::Catalog {
+    warden_i18n::catalog(warden_i18n::Language::English)
+}
+
+fn shown(allowed: bool, text: &str) -> Disposition {
+    Disposition {
+        allowed,
+        text: text.to_owned(),
+    }
 }

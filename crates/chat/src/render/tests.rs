@@ -1,13 +1,20 @@
 use expect_test::expect;
 use serde_json::json;
 
+use super::update as update_of;
 use super::*;
+
+fn en() -> &'static warden_i18n::Catalog {
+    warden_i18n::catalog(warden_i18n::Language::English)
+}
 
 fn rendered(updates: &[Value]) -> String {
     let mut titles = Titles::default();
     let mut out = String::new();
     for u in updates {
-        let r = update(u, &mut titles);
+        let update: agent_client_protocol::v1::schema::SessionUpdate =
+            serde_json::from_value(u.clone()).expect("a session update");
+        let r = update_of(&View::of(&update), &mut titles, en());
         out.push_str(&r.text);
         for line in r.lines {
             out.push_str(&format!("\n{line}"));
@@ -138,19 +145,19 @@ fn the_permission_prompt_follows_the_chat_layout() {
         Review each action carefully before approving
         [Deny] [Allow once] [Allow for this chat: Always allow `rm`]
         Denied: Reject (the agent marks this call Critical, which --approve all never approves)"#]]
-    .assert_eq(&permission(&request, "Warden", &picked).join("\n"));
+    .assert_eq(&permission(&request, "Warden", &picked, en()).join("\n"));
 }
 
 #[test]
 fn the_server_is_the_one_the_agent_names_else_the_agent() {
     let mcp = permission_request(Some(
-        json!({"warden": {"prompt": "Allow tool call from github?"}}),
+        json!({"warden": {"prompt": "Allow tool call from github?", "server": "github"}}),
     ));
     let picked = crate::approve::pick(crate::Approve::None, &mcp);
-    let lines = permission(&mcp, "Warden", &picked);
+    let lines = permission(&mcp, "Warden", &picked, en());
     assert_eq!(lines[0], "Allow tool call from github?");
     assert_eq!(lines[1], "  Run Execute command: rm -rf ~ from github");
     let other = permission_request(None);
-    let lines = permission(&other, "Example Agent", &picked);
+    let lines = permission(&other, "Example Agent", &picked, en());
     assert_eq!(lines[0], "Allow tool call from Example Agent?");
 }

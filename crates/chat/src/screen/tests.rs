@@ -6,14 +6,20 @@ use serde_json::json;
 
 use super::*;
 
+fn en() -> &'static Catalog {
+    warden_i18n::catalog(warden_i18n::Language::English)
+}
+
 fn screen(ansi: bool) -> Screen {
-    Screen::new(Style { ansi }, Commands::default())
+    Screen::new(Style { ansi }, Commands::default(), en())
 }
 
 fn drawn(screen: &mut Screen, updates: &[Value]) -> String {
     let mut out = String::new();
     for update in updates {
-        out.push_str(&screen.update(update));
+        let update: agent_client_protocol::v1::schema::SessionUpdate =
+            serde_json::from_value(update.clone()).expect("a session update");
+        out.push_str(&screen.update(&View::of(&update)));
     }
     out.push_str(&screen.end_text());
     out
@@ -75,9 +81,9 @@ fn updates_draw_markdown_tool_calls_plans_and_commands() {
 #[test]
 fn long_diffs_fold_with_a_count_and_colour_only_with_escape_codes() {
     let new: String = (1..=40).map(|i| format!("line {i}\n")).collect();
-    let diff = json!({"type": "diff", "path": "/p/long.txt", "oldText": null, "newText": new});
+    let diff = Diff::new("/p/long.txt", new);
     let mut lines = Vec::new();
-    diff_lines(Style::PLAIN, &diff, &mut lines);
+    diff_lines(Style::PLAIN, en(), &diff, &mut lines);
     assert_eq!(lines.len(), 1 + DIFF_LINES + 1, "{lines:#?}");
     assert_eq!(lines[0], "  /p/long.txt (new file)");
     assert_eq!(lines[1], "  +line 1");
@@ -88,7 +94,7 @@ fn long_diffs_fold_with_a_count_and_colour_only_with_escape_codes() {
     assert!(lines.iter().all(|l| !l.contains('\u{1b}')), "{lines:#?}");
 
     let mut coloured = Vec::new();
-    diff_lines(Style { ansi: true }, &diff, &mut coloured);
+    diff_lines(Style { ansi: true }, en(), &diff, &mut coloured);
     assert_eq!(coloured[1], "  \u{1b}[32m+line 1\u{1b}[0m");
 }
 
@@ -131,7 +137,7 @@ fn the_prompt_is_laid_out_as_seed_002_says() {
             ),
         ],
     );
-    let buttons = Buttons::new(&request);
+    let buttons = Buttons::new(&request, en());
     let mut view = PromptView {
         index: 0,
         total: 2,
@@ -249,7 +255,7 @@ fn terminal_request(command: &str) -> RequestPermissionRequest {
 fn regression_the_prompt_shows_the_command_that_came_in_the_risk_block() {
     let command = "cd /tmp && echo pwned > ~/.bashrc";
     let request = terminal_request(command);
-    let buttons = Buttons::new(&request);
+    let buttons = Buttons::new(&request, en());
     let out = screen(false)
         .prompt(&request, "Warden", &view(&buttons))
         .join("\n");
@@ -271,7 +277,7 @@ fn regression_the_prompt_shows_the_command_that_came_in_the_risk_block() {
 fn a_command_of_several_lines_is_shown_whole() {
     let command = "for f in *.txt; do\n  rm \"$f\"\ndone";
     let request = terminal_request(command);
-    let buttons = Buttons::new(&request);
+    let buttons = Buttons::new(&request, en());
     let out = screen(false)
         .prompt(&request, "Warden", &view(&buttons))
         .join("\n");
@@ -305,7 +311,7 @@ fn a_long_diff_folds_and_v_shows_it_whole() {
             .as_object()
             .cloned(),
     );
-    let buttons = Buttons::new(&request);
+    let buttons = Buttons::new(&request, en());
     let mut v = view(&buttons);
     let folded = screen(false).prompt(&request, "Warden", &v).join("\n");
     assert!(folded.contains("… 36 more lines (folded)"), "{folded}");

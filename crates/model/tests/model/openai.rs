@@ -373,6 +373,24 @@ async fn a_stalled_stream_times_out() {
     .assert_eq(&out);
 }
 
+/// A slow model (the answer's head comes late, within the idle timeout) is waited for.
+#[tokio::test]
+async fn a_late_answer_within_the_idle_timeout_is_read() {
+    let server = Server::start(vec![Reply::Late(
+        Duration::from_millis(300),
+        vec![text_chunk("late"), finish("stop"), done()],
+    )])
+    .await;
+    let mut config = config(&server.base_url());
+    config.idle_timeout = Duration::from_secs(20);
+    let out = render(&model(config), &prompt("hi"), &server.addr().to_string()).await;
+    expect![[r#"
+        text "late"
+        finished EndTurn
+    "#]]
+    .assert_eq(&out);
+}
+
 #[tokio::test]
 async fn a_server_that_never_answers_times_out() {
     let server = Server::start(vec![Reply::Hang]).await;

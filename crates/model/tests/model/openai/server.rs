@@ -67,6 +67,9 @@ pub enum Reply {
     Stall(Vec<String>),
     /// Reads the request and never answers.
     Hang,
+    /// Like [`Reply::Sse`] after waiting this long: a slow model, for tests of what a
+    /// client shows meanwhile (never for assertions on time).
+    Late(Duration, Vec<String>),
 }
 
 /// A request the server received.
@@ -184,6 +187,11 @@ async fn serve(
                 }
             }
             disconnected.notify_one();
+        }
+        Reply::Late(wait, pieces) => {
+            tokio::time::sleep(wait).await;
+            let _ = write_pieces(&mut socket, sse_head, &pieces).await;
+            let _ = socket.shutdown().await;
         }
         Reply::Hang => {
             let mut buffer = [0u8; 1024];
