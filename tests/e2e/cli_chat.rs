@@ -142,7 +142,8 @@ fn the_language_of_config_toml_chooses_the_chats_words() {
         "  运行 Warden 的 fs_write",
         "批准前请仔细检查每个操作",
         "[允许一次] [本次对话内允许",
-        "已拒绝：Reject（--approve none）",
+        "已拒绝：拒绝（--approve none）",
+        "[拒绝] [拒绝并停止]",
         "[tool] Write 5 bytes to out.txt: failed",
     ] {
         assert!(out.contains(text), "{text} in {out}");

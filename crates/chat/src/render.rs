@@ -187,13 +187,19 @@ pub fn permission(
 fn options(request: &RequestPermissionRequest, words: &Catalog) -> String {
     let session = words.plain("chat-option-allow-session");
     let mut session_offered = false;
+    let mut deny_offered = false;
     let options: Vec<String> = request
         .options
         .iter()
         .map(|option| {
             let label = match option.kind {
                 PermissionOptionKind::AllowOnce => words.plain("chat-option-allow-once"),
-                PermissionOptionKind::RejectOnce => words.plain("chat-option-deny"),
+                // Only the first is the prompt's "Deny": a further reject option ("Reject
+                // and stop", the form) keeps its own name, or two would read alike.
+                PermissionOptionKind::RejectOnce if !deny_offered => {
+                    deny_offered = true;
+                    words.plain("chat-option-deny")
+                }
                 // The first "always" option is the prompt's "Allow for this chat"; its
                 // label says what it would allow from now on.
                 PermissionOptionKind::AllowAlways if !session_offered => {
