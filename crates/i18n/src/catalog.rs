@@ -13,7 +13,7 @@ use crate::Language;
 /// The Fluent files of a language, in the order they are added. Each part of Warden keeps
 /// its messages in a file of its own: `agent.ftl` (permission requests, options, notices,
 /// denials), `engine.ftl` (risk sentences and reasons), `chat.ftl` (`warden chat`'s own
-/// text) and `cli.ftl` (the other commands).
+/// text), `cli.ftl` (the other commands) and `tools.ftl` (what a call does, its title).
 fn sources(language: Language) -> &'static [&'static str] {
     match language {
         Language::English => &[
@@ -21,12 +21,14 @@ fn sources(language: Language) -> &'static [&'static str] {
             include_str!("../locales/en/engine.ftl"),
             include_str!("../locales/en/chat.ftl"),
             include_str!("../locales/en/cli.ftl"),
+            include_str!("../locales/en/tools.ftl"),
         ],
         Language::SimplifiedChinese => &[
             include_str!("../locales/zh-CN/agent.ftl"),
             include_str!("../locales/zh-CN/engine.ftl"),
             include_str!("../locales/zh-CN/chat.ftl"),
             include_str!("../locales/zh-CN/cli.ftl"),
+            include_str!("../locales/zh-CN/tools.ftl"),
         ],
     }
 }

@@ -36,7 +36,7 @@ impl ToolSource for McpSource {
         &self,
         tool: &str,
         args: Value,
-        _place: Place<'_>,
+        place: Place<'_>,
     ) -> Result<PreparedCall, ValidationError> {
         let spec = self
             .server
@@ -65,7 +65,12 @@ impl ToolSource for McpSource {
             });
         }
         let server = self.server.name();
-        let title = format!("Run {} from {server}", spec.real);
+        let title = warden_i18n::catalog(place.language).text(
+            "tools-mcp",
+            &warden_i18n::Args::new()
+                .with("tool", spec.real.clone())
+                .with("server", server.to_owned()),
+        );
         let mut call = PreparedCall::new(tool.to_owned(), args, ToolKind::Other, title)
             .with_origin(Origin {
                 server: server.to_owned(),

@@ -231,6 +231,8 @@ impl Gate for EngineGate {
         let place = Place {
             cwd: &self.context.cwd,
             home: self.context.home.as_deref(),
+            // The session's language reaches the gate with the engine's own words.
+            language: warden_i18n::Language::English,
         };
         let call = self
             .toolbox

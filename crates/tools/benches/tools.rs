@@ -12,22 +12,27 @@ use std::path::Path;
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
-use warden_tools::{ExecContext, Limits, Secrets, execute, locations, title, validate};
+use warden_tools::{ExecContext, Limits, Place, Secrets, execute, locations, title, validate};
 
 fn describe_calls(c: &mut Criterion) {
     let cwd = Path::new("/work/project");
+    let place = Place {
+        cwd,
+        home: None,
+        language: warden_i18n::Language::English,
+    };
     let terminal = json!({"command": "cargo test -p warden-tools -- --nocapture", "timeout_secs": 60, "risk_level": "medium"});
     let write = json!({"path": "src/lib.rs", "content": "x".repeat(2000)});
     c.bench_function("validate+title+locations terminal", |b| {
         b.iter(|| {
             let call = validate("terminal", black_box(&terminal)).expect("valid");
-            (title(&call, cwd, None), locations(&call, cwd, None))
+            (title(&call, place), locations(&call, cwd, None))
         })
     });
     c.bench_function("validate+title+locations fs_write 2 KB", |b| {
         b.iter(|| {
             let call = validate("fs_write", black_box(&write)).expect("valid");
-            (title(&call, cwd, None), locations(&call, cwd, None))
+            (title(&call, place), locations(&call, cwd, None))
         })
     });
 }

@@ -40,7 +40,7 @@ impl ToolSource for Builtins {
         let parsed = validate(tool, &args)?;
         Ok(PreparedCall {
             tool: parsed.tool_name().to_owned(),
-            title: title(&parsed, place.cwd, place.home),
+            title: title(&parsed, place),
             kind: parsed.kind(),
             locations: locations(&parsed, place.cwd, place.home),
             annotations: None,

@@ -2,69 +2,78 @@
 
 use std::path::{Path, PathBuf};
 
+use warden_i18n::{Args, catalog};
+
 use crate::call::{HttpMethod, ParsedCall};
 use crate::paths::{display, resolve};
+use crate::source::Place;
 
 /// The longest command or pattern shown in a title, in characters.
 const MAX_SHOWN: usize = 80;
 
 /// A short sentence that says what the call does, e.g. "Read src/main.rs", "Run `npm test`",
-/// "Write 120 bytes to src/lib.rs", "Fetch https://docs.rs/". Paths inside `cwd` are shown
-/// relative to it.
-pub fn title(call: &ParsedCall, cwd: &Path, home: Option<&Path>) -> String {
-    match call {
+/// "Write 120 bytes to src/lib.rs", "Fetch https://docs.rs/", in the session's language.
+/// Paths inside `cwd` are shown relative to it.
+pub fn title(call: &ParsedCall, place: Place<'_>) -> String {
+    let words = catalog(place.language);
+    let shown = |path: &Path| display(place.cwd, place.home, path);
+    let (id, args) = match call {
         ParsedCall::FsRead(a) => {
-            let path = display(cwd, home, &a.path);
+            let args = Args::new().with("path", shown(&a.path));
             match (a.line, a.limit) {
-                (None, None) => format!("Read {path}"),
-                (Some(line), None) => format!("Read {path} from line {line}"),
+                (None, None) => ("tools-read", args),
+                (Some(line), None) => ("tools-read-from", args.with("line", line)),
                 (line, Some(limit)) => {
                     let first = line.unwrap_or(1);
                     let last = first.saturating_add(limit - 1);
-                    format!("Read {path} (lines {first}-{last})")
+                    let args = args.with("first", first).with("last", last);
+                    ("tools-read-lines", args)
                 }
             }
         }
-        ParsedCall::FsList(a) => format!("List {}", display(cwd, home, &a.path)),
+        ParsedCall::FsList(a) => ("tools-list", Args::new().with("path", shown(&a.path))),
         ParsedCall::FsSearch(a) => {
-            let pattern = shorten(&a.pattern);
+            let args = Args::new().with("pattern", shorten(&a.pattern));
             match &a.path {
-                Some(path) => format!("Search for `{pattern}` in {}", display(cwd, home, path)),
-                None => format!("Search for `{pattern}`"),
+                Some(path) => ("tools-search-in", args.with("path", shown(path))),
+                None => ("tools-search", args),
             }
         }
-        ParsedCall::FsWrite(a) => format!(
-            "Write {} to {}",
-            bytes(a.content.len()),
-            display(cwd, home, &a.path)
+        ParsedCall::FsWrite(a) => (
+            "tools-write",
+            Args::new()
+                .with("bytes", a.content.len())
+                .with("path", shown(&a.path)),
         ),
-        ParsedCall::FsEdit(a) => format!("Edit {}", display(cwd, home, &a.path)),
+        ParsedCall::FsEdit(a) => ("tools-edit", Args::new().with("path", shown(&a.path))),
         ParsedCall::FsDelete(a) if a.recursive => {
-            format!(
-                "Delete {} and everything in it",
-                display(cwd, home, &a.path)
-            )
+            ("tools-delete-all", Args::new().with("path", shown(&a.path)))
         }
-        ParsedCall::FsDelete(a) => format!("Delete {}", display(cwd, home, &a.path)),
-        ParsedCall::FsMove(a) => {
-            format!(
-                "Move {} to {}",
-                display(cwd, home, &a.from),
-                display(cwd, home, &a.to)
-            )
-        }
+        ParsedCall::FsDelete(a) => ("tools-delete", Args::new().with("path", shown(&a.path))),
+        ParsedCall::FsMove(a) => (
+            "tools-move",
+            Args::new()
+                .with("from", shown(&a.from))
+                .with("to", shown(&a.to)),
+        ),
         ParsedCall::Terminal(a) => {
-            let command = shorten(&a.command);
+            let args = Args::new().with("command", shorten(&a.command));
             match &a.cwd {
-                Some(dir) => format!("Run `{command}` in {}", display(cwd, home, dir)),
-                None => format!("Run `{command}`"),
+                Some(dir) => ("tools-run-in", args.with("path", shown(dir))),
+                None => ("tools-run", args),
             }
         }
         ParsedCall::HttpFetch(a) => match a.method {
-            HttpMethod::Get => format!("Fetch {}", a.url),
-            method => format!("{method} {}", a.url),
+            HttpMethod::Get => ("tools-fetch", Args::new().with("url", a.url.clone())),
+            method => (
+                "tools-fetch-method",
+                Args::new()
+                    .with("method", method.to_string())
+                    .with("url", a.url.clone()),
+            ),
         },
-    }
+    };
+    words.text(id, &args)
 }
 
 /// The absolute paths the call touches (ACP `ToolCallLocation`s); empty for `terminal` and

@@ -9,8 +9,10 @@
 //! new kind of tool is added here and nowhere else.
 
 use std::fmt;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use warden_i18n::Language;
 
 use futures::future::BoxFuture;
 use serde_json::Value;
@@ -129,6 +131,8 @@ pub struct Place<'a> {
     pub cwd: &'a Path,
     /// The home folder `~` means, as the permission engine knows it.
     pub home: Option<&'a Path>,
+    /// The language of what a person reads about the call (its title).
+    pub language: Language,
 }
 
 /// A supplier of tools for one session.

@@ -1,7 +1,8 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
-use warden_tools::{locations, title};
+use warden_i18n::Language;
+use warden_tools::{Place, locations, title};
 
 use super::support::call;
 
@@ -13,11 +14,41 @@ fn check(tool: &str, args: Value, expect: expect_test::Expect) {
         .iter()
         .map(|p| p.display().to_string())
         .collect();
+    let place = Place {
+        cwd,
+        home,
+        language: Language::English,
+    };
     expect.assert_eq(&format!(
         "{} | {}",
-        title(&call, cwd, home),
+        title(&call, place),
         locations.join(", ")
     ));
+}
+
+#[test]
+fn titles_follow_the_session_s_language_and_keep_paths_and_commands() {
+    let place = Place {
+        cwd: Path::new("/w"),
+        home: None,
+        language: Language::SimplifiedChinese,
+    };
+    let titles: Vec<String> = [
+        ("terminal", json!({"command": "npm test"})),
+        ("fs_write", json!({"path": "notes.txt", "content": "hello"})),
+        ("fs_delete", json!({"path": "build", "recursive": true})),
+    ]
+    .into_iter()
+    .map(|(tool, args)| title(&call(tool, args), place))
+    .collect();
+    assert_eq!(
+        titles,
+        [
+            "运行 `npm test`",
+            "向 notes.txt 写入 5 字节",
+            "删除 build 及其中的全部内容"
+        ]
+    );
 }
 
 #[test]

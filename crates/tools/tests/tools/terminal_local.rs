@@ -293,6 +293,7 @@ async fn a_command_whose_sandbox_was_never_decided_does_not_run() {
     let place = Place {
         cwd: dir.path(),
         home: None,
+        language: warden_i18n::Language::English,
     };
     let call = warden_tools::Builtins
         .prepare("terminal", json!({"command": "touch ran.txt"}), place)
