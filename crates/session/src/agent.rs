@@ -16,6 +16,7 @@ use warden_acp_transport::schema::{
     ResumeSessionResponse, SessionCapabilities, SessionCloseCapabilities, SessionConfigOptionValue,
     SessionId, SessionListCapabilities, SessionResumeCapabilities, SetSessionConfigOptionRequest,
     SetSessionConfigOptionResponse, SetSessionModeRequest, SetSessionModeResponse, StopReason,
+    SystemPrompt,
 };
 use warden_acp_transport::{
     AgentExtension, AgentHandler, AnswerSupport, ClientHandle, Error, PromptResponder, to_meta,
@@ -108,6 +109,18 @@ impl std::fmt::Debug for WardenAgent {
 
 fn invalid_params(message: impl Into<String>) -> Error {
     Error::invalid_params().data(json!(message.into()))
+}
+
+/// Warden does not advertise `sessionCapabilities.systemPrompt`: its instructions to the
+/// model are its own, and the protocol asks an agent that cannot apply a client's system
+/// prompt to refuse the session rather than drop the prompt silently.
+fn refuse_system_prompt(system_prompt: Option<&SystemPrompt>) -> Result<(), Error> {
+    match system_prompt {
+        None => Ok(()),
+        Some(_) => Err(invalid_params(
+            "`systemPrompt` is not supported: Warden does not advertise `sessionCapabilities.systemPrompt`",
+        )),
+    }
 }
 
 impl WardenAgent {
@@ -894,6 +907,7 @@ impl AgentHandler for WardenAgent {
         request: NewSessionRequest,
         client: ClientHandle,
     ) -> Result<NewSessionResponse, Error> {
+        refuse_system_prompt(request.system_prompt.as_ref())?;
         let cwd = request.cwd;
         if !cwd.is_absolute() {
             return Err(invalid_params(format!(
@@ -1037,6 +1051,7 @@ impl AgentHandler for WardenAgent {
         request: LoadSessionRequest,
         client: ClientHandle,
     ) -> Result<LoadSessionResponse, Error> {
+        refuse_system_prompt(request.system_prompt.as_ref())?;
         let (mode, current) = self
             .restore(
                 &request.session_id,
@@ -1057,6 +1072,7 @@ impl AgentHandler for WardenAgent {
         request: ResumeSessionRequest,
         client: ClientHandle,
     ) -> Result<ResumeSessionResponse, Error> {
+        refuse_system_prompt(request.system_prompt.as_ref())?;
         let (mode, current) = self
             .restore(
                 &request.session_id,
