@@ -21,6 +21,7 @@ mod e2e {
     mod cli_grants;
     mod cli_policy;
     mod cli_sessions;
+    mod clients;
     mod commands;
     mod crate_graph;
     mod denials;

@@ -32,6 +32,10 @@ pub struct CheckArgs {
     /// The session mode (default: the policy's `mode`).
     #[arg(long, value_parser = parse_mode)]
     mode: Option<Mode>,
+    /// Evaluate as the client with this `clientInfo.name` is treated: its `client` rules
+    /// and `[[client]]` defaults (default: `unknown`, a client that sends no name).
+    #[arg(long, value_name = "NAME", default_value = warden_permissions::UNKNOWN_CLIENT)]
+    client: String,
 }
 
 #[derive(Debug, clap::Args)]
@@ -82,7 +86,7 @@ fn session_dir(cwd: Option<PathBuf>) -> anyhow::Result<PathBuf> {
 fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let locations = Locations::from_env();
     let cwd = session_dir(args.cwd)?;
-    let engine = Engine::load(&locations, &cwd);
+    let engine = Engine::load_for_client(&locations, &cwd, &args.client);
     let mode = args.mode.unwrap_or(engine.settings().mode);
     let home = std::env::var_os("HOME").map(PathBuf::from);
     // As the agent would: a system that cannot confine commands makes every one ask.

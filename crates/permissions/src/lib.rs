@@ -39,10 +39,10 @@ pub use grant::{
     Effect, Grant, GrantMatcher, GrantProposal, GrantSet, Scope, SessionGrants, Widening,
 };
 pub use policy::{
-    FileProblem, HintPolicy, McpServerEntry, McpServerId, Policy, PolicyError, PolicyFile,
-    SandboxSettings, Settings,
+    ClientEntry, FileProblem, HintPolicy, McpServerEntry, McpServerId, Policy, PolicyError,
+    PolicyFile, SandboxSettings, Settings,
 };
-pub use rule::{Layer, RawRule, Rule, RuleError};
+pub use rule::{Layer, RawRule, Rule, RuleError, UNKNOWN_CLIENT};
 pub use sandbox::{SandboxNeeds, Unconfined};
 pub use store::{Fingerprint, GrantStore, LoadedGrants, Repair, StoreError, TrustStore};
 pub mod lint;

@@ -75,7 +75,11 @@ pub struct WardenAgent {
     config: AgentConfig,
     client: Mutex<Option<(ClientCapabilities, String)>>,
     sessions: Registry,
-    engines: Mutex<HashMap<PathBuf, Arc<Engine>>>,
+    /// The engines by project and client name: a client's `client` rules and
+    /// `[[client]]` defaults are part of its engine.
+    engines: Mutex<HashMap<(PathBuf, String), Arc<Engine>>>,
+    /// The client's `clientInfo.name` as policies match it (`unknown` when it sent none).
+    policy_client: Mutex<String>,
     /// Models by spec, built once: an OpenAI-compatible model holds the HTTP client, whose
     /// connection pool (and TLS sessions) every session then shares.
     models: Mutex<HashMap<String, Arc<dyn Model>>>,
@@ -130,6 +134,7 @@ impl WardenAgent {
             client: Mutex::new(None),
             sessions: Registry::default(),
             engines: Mutex::new(HashMap::new()),
+            policy_client: Mutex::new(warden_permissions::UNKNOWN_CLIENT.to_owned()),
             models: Mutex::new(HashMap::new()),
             audit: OnceLock::new(),
             user_config: OnceLock::new(),
@@ -148,12 +153,21 @@ impl WardenAgent {
         self.sessions.get(id)
     }
 
-    /// The engine of a project, loaded once per process: policy files are read when the
-    /// first session in that project starts, never before `initialize` is answered.
+    /// The engine of a project for the connected client, loaded once per process: policy
+    /// files are read when the first session in that project starts, never before
+    /// `initialize` is answered. The client's `[[client]]` defaults choose the mode and
+    /// approval timeout of its new, loaded and resumed sessions.
     fn engine(&self, root: &Path) -> Arc<Engine> {
+        let client = lock(&self.policy_client).clone();
         lock(&self.engines)
-            .entry(root.to_path_buf())
-            .or_insert_with(|| Arc::new(Engine::load(&self.config.locations, root)))
+            .entry((root.to_path_buf(), client.clone()))
+            .or_insert_with(|| {
+                Arc::new(Engine::load_for_client(
+                    &self.config.locations,
+                    root,
+                    &client,
+                ))
+            })
             .clone()
     }
 
@@ -192,7 +206,16 @@ impl WardenAgent {
                 Some(format!("{}: {}.", err.file, err.error)),
             ));
         }
-        let mode = mode.unwrap_or(engine.settings().mode);
+        // A new session starts in the policy's mode for this client; a restored one keeps
+        // its stored mode, unless the client's `[[client]]` defaults name a stricter one
+        // (a CI client must not inherit an interactive session's looser mode).
+        let mode = match (mode, engine.policy().client_mode) {
+            (None, _) => engine.settings().mode,
+            (Some(stored), None) => stored,
+            (Some(stored), Some(client)) => {
+                warden_permissions::policy::stricter_mode(stored, client)
+            }
+        };
         let home = (self.config.env)("HOME").map(PathBuf::from);
         let sandbox = crate::sandbox::SessionSandbox::new(
             self.config.sandbox_helper.clone(),
@@ -860,6 +883,15 @@ impl AgentHandler for WardenAgent {
             .map(|i| format!("{} {}", i.name, i.version))
             .unwrap_or_else(|| "unknown client".to_owned());
         *lock(&self.client) = Some((request.client_capabilities.clone(), name));
+        // Policies match the name alone; a client that sends none (or an empty one) is
+        // `unknown`, so a rule for `unknown` can hold such clients to a stricter mode.
+        *lock(&self.policy_client) = request
+            .client_info
+            .as_ref()
+            .map(|i| i.name.trim())
+            .filter(|name| !name.is_empty())
+            .unwrap_or(warden_permissions::UNKNOWN_CLIENT)
+            .to_owned();
         // Old sessions are pruned once, on the blocking pool, so that the answer to
         // `initialize` never waits for it.
         if !self.pruned.swap(true, Ordering::Relaxed) {

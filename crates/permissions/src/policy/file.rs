@@ -116,6 +116,10 @@ pub struct PolicyFile {
     /// and the managed policy only.
     #[serde(default, rename = "mcp_server", skip_serializing_if = "Vec::is_empty")]
     pub mcp_servers: Vec<super::mcp::McpServerEntry>,
+    /// Per-client defaults (`[[client]]`); read from the user's and the managed policy
+    /// only (lint reports a project's).
+    #[serde(default, rename = "client", skip_serializing_if = "Vec::is_empty")]
+    pub clients: Vec<super::client::ClientEntry>,
 }
 
 impl PolicyFile {
@@ -144,7 +148,7 @@ impl PolicyFile {
         for (key, value) in root.get_ref() {
             match value.get_ref() {
                 DeValue::Array(items)
-                    if matches!(key.get_ref().as_ref(), "rule" | "mcp_server") =>
+                    if matches!(key.get_ref().as_ref(), "rule" | "mcp_server" | "client") =>
                 {
                     for item in items {
                         let one: DeArray<'_> = std::iter::once(item.clone()).collect();
