@@ -27,6 +27,7 @@ pub mod grant;
 pub mod policy;
 pub mod rule;
 pub mod sandbox;
+pub mod sentence;
 pub mod store;
 
 pub use assess::{Assessment, Unit, UnitPath, assess};
@@ -44,6 +45,8 @@ pub use policy::{
 };
 pub use rule::{Layer, RawRule, Rule, RuleError, UNKNOWN_CLIENT};
 pub use sandbox::{SandboxNeeds, Unconfined};
+pub use sentence::{Clause, Sentence};
 pub use store::{Fingerprint, GrantStore, LoadedGrants, Repair, StoreError, TrustStore};
+pub use warden_i18n::Language;
 pub mod lint;
 pub use lint::{Finding, Severity, lint};

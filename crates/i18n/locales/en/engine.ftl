@@ -1,4 +1,144 @@
 ## Warden: risk sentences and the reasons of an evaluation.
 ## Ids are kebab-case and start with the file's name; arguments are named ($tool, $path).
 ## Never translate what machines match: option ids, tool names, commands, paths, _meta keys.
+## $decision is allow, ask or deny; $risk and $hint are low, medium, high or critical;
+## $op is read, write or delete; $critical is yes or no.
 
+# Words the catalog does not hold yet (the shell analyser's reasons), shown as written.
+engine-verbatim = { $text }
+engine-list = { $list }; { $item }
+
+## What a call does.
+
+engine-call-read = Read file at { $path }
+engine-call-list = List folder { $path }
+engine-call-search = Search for `{ $pattern }` in { $path }
+engine-call-write = Write { $bytes ->
+        [one] 1 byte
+       *[other] { $bytes } bytes
+    } to { $path }
+engine-call-edit = Edit { $path }: replace { $old ->
+        [one] 1 byte
+       *[other] { $old } bytes
+    } with { $new ->
+        [one] 1 byte
+       *[other] { $new } bytes
+    }
+engine-call-delete = Delete { $path }
+engine-call-delete-recursive = Delete { $path } and everything in it
+engine-call-move = Move { $from } to { $to }
+engine-call-fetch = Fetch { $url }
+engine-call-send = Send { $method } request to { $url }
+engine-call-mcp = Call tool `{ $tool }` of MCP server `{ $server }`
+engine-call-tool = Call tool `{ $tool }`
+engine-call-command = Execute command: { $command }
+engine-call-command-in = Execute command in { $dir }: { $command }
+engine-call-malformed = Malformed call to `{ $tool }`: { $problem }.
+
+## Why a call has its risk.
+
+engine-path-sensitive = { $op ->
+        [read] Reads
+        [delete] Deletes
+       *[write] Writes
+    } { $path }, which is { $what }.
+engine-path-inside = { $op ->
+        [read] Reads
+        [delete] Deletes
+       *[write] Writes
+    } { $path } inside the workspace.
+engine-path-outside = { $op ->
+        [read] Reads
+        [delete] Deletes
+       *[write] Writes
+    } { $path }, outside the workspace.
+engine-sensitive-ssh-dir = inside an SSH folder (keys and SSH configuration)
+engine-sensitive-cloud-credentials = a cloud or registry credentials file
+engine-sensitive-gnupg = inside the GnuPG keyring folder
+engine-sensitive-env-file = an environment file that usually holds secrets
+engine-sensitive-private-key = a private key
+engine-sensitive-system-secret = a system account or secrets file
+engine-sensitive-shell-rc = a shell start-up file whose code runs in every new shell
+engine-sensitive-warden-project = the project's Warden policy folder
+engine-sensitive-git-internals = inside Git's internal folder (hooks, config)
+engine-sensitive-warden-state = Warden's own configuration or state
+engine-sensitive-device = a device file
+engine-sensitive-exec-config = a file that makes programs run code later (configuration, start-up or autostart)
+engine-search-holds-sensitive = Searches { $path }, a folder that holds something that is { $what }.
+engine-delete-root-folder = deleting { $path } recursively would remove a root folder
+engine-move-creates-sensitive = Creates { $path }, a folder that holds something that is { $what }.
+engine-move-removes-sensitive = Moves away { $path }, a folder that holds something that is { $what }.
+engine-http-risk = a web request can send data out and bring untrusted content in
+engine-mcp-risk = an MCP server's tool can do anything its server can
+engine-unknown-tool-risk = Warden does not know what this tool does
+engine-mcp-destructive = its server says the tool is destructive
+engine-mcp-read-only-trusted = its server, whose annotations your policy trusts, says the tool only reads
+engine-mcp-read-only = its server says the tool only reads (not verified)
+engine-mcp-sensitive-path = an argument names a sensitive path: { $reason }
+engine-command-unreadable = { $problem }
+engine-command-not-by-parts = the command as a whole cannot be judged part by part
+engine-command-runs-in = it runs in { $dir }: { $reason }
+engine-cannot-run = The call cannot run as given: { $problem }.
+engine-risk-and-sandbox = { $reason }; { $need }
+
+## What decided, and why.
+
+engine-by-rule = { $decision ->
+        [allow] Allowed
+        [ask] Needs approval
+       *[deny] Denied
+    } by rule `{ $rule }` in { $file }
+engine-by-rule-because = { $decision ->
+        [allow] Allowed
+        [ask] Needs approval
+       *[deny] Denied
+    } by rule `{ $rule }` in { $file }: { $reason }
+engine-by-grant = { $decision ->
+        [allow] Allowed
+       *[deny] Denied
+    } by grant { $grant } ({ $subject })
+engine-mode-cannot-ask = { $why }; mode `{ $mode }` cannot ask, so it is denied
+engine-auto-approved = `{ $tool }` is on auto_approved_tools
+engine-by-mode = Mode `{ $mode }` { $decision ->
+        [allow] allows
+        [ask] asks
+       *[deny] denies
+    } { $risk }-risk calls{ $critical ->
+        [yes] {" "}(nothing allows a Critical call)
+       *[no] {""}
+    }
+engine-builtin-rule = { $rule }; this is what mode `ask` does with { $risk }-risk calls{ $critical ->
+        [yes] {" "}(nothing allows a Critical call)
+       *[no] {""}
+    }
+engine-model-hint = The model rated the call { $hint }; with model_risk_hints = { $policy } the risk is { $risk }, and mode `{ $mode }` { $decision ->
+        [allow] allows
+        [ask] asks
+       *[deny] denies
+    } { $risk }-risk calls{ $critical ->
+        [yes] {" "}(nothing allows a Critical call)
+       *[no] {""}
+    }
+engine-policy-error = The policy file { $file } cannot be used ({ $error }), so calls that would be allowed { $decision ->
+        [ask] ask
+       *[deny] are denied
+    } instead
+engine-no-parts = The call has no part that can be judged
+engine-deciding-part = Part `{ $part }`: { $explanation }
+engine-but-sandbox = { $explanation }, but { $why }
+engine-explanation = { $text }.
+engine-exact-call = { $reason } (the user allowed this exact call for the session)
+
+## The sandbox.
+
+engine-sandbox-off = runs WITHOUT the sandbox
+engine-sandbox-unavailable = runs without a sandbox: { $why }
+engine-sandbox-network = needs the network
+engine-sandbox-writes = writes outside the workspace: { $paths }
+engine-widening-network = with the network
+engine-widening-writes = with writes to { $paths }
+engine-widening-network-and-writes = with the network and writes to { $paths }
+engine-asks-sandbox-off = the call asks to run WITHOUT the sandbox, which only the user can allow, each time
+engine-asks-no-sandbox = this system cannot confine commands ({ $why }), so every command is asked
+engine-asks-beyond-grant = the call needs more than its sandbox gives ({ $needs }), beyond what grant { $grant } was approved with
+engine-asks-beyond-mode = the call needs more than its sandbox gives ({ $needs }), which the mode alone never allows

@@ -1,3 +1,152 @@
-## Warden（简体中文）：risk sentences and the reasons of an evaluation。
-## 与 en/engine.ftl 的消息一一对应；缺失的消息回退到英文。
+## Warden: risk sentences and the reasons of an evaluation.
+## Ids are kebab-case and start with the file's name; arguments are named ($tool, $path).
+## Never translate what machines match: option ids, tool names, commands, paths, _meta keys.
 
+engine-verbatim = { $text }
+engine-list = { $list }；{ $item }
+
+## 调用做什么。
+
+engine-call-read = 读取文件 { $path }
+engine-call-list = 列出文件夹 { $path }
+engine-call-search = 在 { $path } 中搜索 `{ $pattern }`
+engine-call-write = 向 { $path } 写入 { $bytes } 字节
+engine-call-edit = 编辑 { $path }：将 { $old } 字节替换为 { $new } 字节
+engine-call-delete = 删除 { $path }
+engine-call-delete-recursive = 删除 { $path } 及其中的全部内容
+engine-call-move = 将 { $from } 移动到 { $to }
+engine-call-fetch = 获取 { $url }
+engine-call-send = 向 { $url } 发送 { $method } 请求
+engine-call-mcp = 调用 MCP 服务器 `{ $server }` 的工具 `{ $tool }`
+engine-call-tool = 调用工具 `{ $tool }`
+engine-call-command = 执行命令：{ $command }
+engine-call-command-in = 在 { $dir } 中执行命令：{ $command }
+engine-call-malformed = 对 `{ $tool }` 的调用格式错误：{ $problem }。
+
+## 调用为何有此风险。
+
+engine-path-sensitive = { $op ->
+        [read] 读取
+        [delete] 删除
+       *[write] 写入
+    } { $path }，它是{ $what }。
+engine-path-inside = { $op ->
+        [read] 读取
+        [delete] 删除
+       *[write] 写入
+    }工作区内的 { $path }。
+engine-path-outside = { $op ->
+        [read] 读取
+        [delete] 删除
+       *[write] 写入
+    }工作区之外的 { $path }。
+engine-sensitive-ssh-dir = SSH 文件夹中的内容（密钥和 SSH 配置）
+engine-sensitive-cloud-credentials = 云服务或软件源的凭据文件
+engine-sensitive-gnupg = GnuPG 密钥环文件夹中的内容
+engine-sensitive-env-file = 通常存有机密信息的环境变量文件
+engine-sensitive-private-key = 私钥
+engine-sensitive-system-secret = 系统账户或机密文件
+engine-sensitive-shell-rc = shell 启动文件，其中的代码会在每个新 shell 中运行
+engine-sensitive-warden-project = 项目的 Warden 策略文件夹
+engine-sensitive-git-internals = Git 内部文件夹中的内容（钩子、配置）
+engine-sensitive-warden-state = Warden 自己的配置或状态
+engine-sensitive-device = 设备文件
+engine-sensitive-exec-config = 会让程序日后运行代码的文件（配置、启动或自启动）
+engine-search-holds-sensitive = 搜索 { $path }，该文件夹中含有{ $what }。
+engine-delete-root-folder = 递归删除 { $path } 会移除一个根文件夹
+engine-move-creates-sensitive = 创建 { $path }，该文件夹中含有{ $what }。
+engine-move-removes-sensitive = 移走 { $path }，该文件夹中含有{ $what }。
+engine-http-risk = 网络请求可能向外发送数据，并带回不可信的内容
+engine-mcp-risk = MCP 服务器的工具能做其服务器能做的任何事
+engine-unknown-tool-risk = Warden 不知道这个工具做什么
+engine-mcp-destructive = 其服务器声明该工具具有破坏性
+engine-mcp-read-only-trusted = 其服务器声明该工具只读，且你的策略信任该服务器的声明
+engine-mcp-read-only = 其服务器声明该工具只读（未经验证）
+engine-mcp-sensitive-path = 某个参数指向敏感路径：{ $reason }
+engine-command-unreadable = { $problem }
+engine-command-not-by-parts = 无法逐段判断整条命令
+engine-command-runs-in = 它在 { $dir } 中运行：{ $reason }
+engine-cannot-run = 该调用无法按给定方式运行：{ $problem }。
+engine-risk-and-sandbox = { $reason }；{ $need }
+
+## 由什么决定，以及原因。
+
+engine-by-rule = 规则 `{ $rule }`（{ $file }）{ $decision ->
+        [allow] 允许
+        [ask] 要求批准
+       *[deny] 拒绝
+    }
+engine-by-rule-because = 规则 `{ $rule }`（{ $file }）{ $decision ->
+        [allow] 允许
+        [ask] 要求批准
+       *[deny] 拒绝
+    }：{ $reason }
+engine-by-grant = 授权 { $grant }（{ $subject }）{ $decision ->
+        [allow] 允许
+       *[deny] 拒绝
+    }
+engine-mode-cannot-ask = { $why }；模式 `{ $mode }` 无法询问，因此拒绝
+engine-auto-approved = `{ $tool }` 在 auto_approved_tools 中
+engine-by-mode = 模式 `{ $mode }` { $decision ->
+        [allow] 允许
+        [ask] 询问
+       *[deny] 拒绝
+    }{ $risk ->
+        [low] 低
+        [medium] 中
+        [high] 高
+       *[critical] 严重
+    }风险的调用{ $critical ->
+        [yes] （任何规则都不会允许严重风险的调用）
+       *[no] {""}
+    }
+engine-builtin-rule = { $rule }；这是 `ask` 模式对{ $risk ->
+        [low] 低
+        [medium] 中
+        [high] 高
+       *[critical] 严重
+    }风险调用的处理{ $critical ->
+        [yes] （任何规则都不会允许严重风险的调用）
+       *[no] {""}
+    }
+engine-model-hint = 模型将该调用评为{ $hint ->
+        [low] 低
+        [medium] 中
+        [high] 高
+       *[critical] 严重
+    }风险；在 model_risk_hints = { $policy } 下风险为{ $risk ->
+        [low] 低
+        [medium] 中
+        [high] 高
+       *[critical] 严重
+    }，模式 `{ $mode }` { $decision ->
+        [allow] 允许
+        [ask] 询问
+       *[deny] 拒绝
+    }此类调用{ $critical ->
+        [yes] （任何规则都不会允许严重风险的调用）
+       *[no] {""}
+    }
+engine-policy-error = 策略文件 { $file } 无法使用（{ $error }），因此本会被允许的调用改为{ $decision ->
+        [ask] 询问
+       *[deny] 拒绝
+    }
+engine-no-parts = 该调用没有可判断的部分
+engine-deciding-part = 部分 `{ $part }`：{ $explanation }
+engine-but-sandbox = { $explanation }，但{ $why }
+engine-explanation = { $text }。
+engine-exact-call = { $reason }（用户已允许本会话中的这一调用）
+
+## 沙箱。
+
+engine-sandbox-off = 在沙箱之外运行
+engine-sandbox-unavailable = 无沙箱运行：{ $why }
+engine-sandbox-network = 需要网络
+engine-sandbox-writes = 写入工作区之外：{ $paths }
+engine-widening-network = 并允许网络
+engine-widening-writes = 并允许写入 { $paths }
+engine-widening-network-and-writes = 并允许网络和写入 { $paths }
+engine-asks-sandbox-off = 该调用要求在沙箱之外运行，只有用户能允许，且每次都要询问
+engine-asks-no-sandbox = 本系统无法限制命令（{ $why }），因此每条命令都要询问
+engine-asks-beyond-grant = 该调用需要超出沙箱的权限（{ $needs }），超出了授权 { $grant } 批准时的范围
+engine-asks-beyond-mode = 该调用需要超出沙箱的权限（{ $needs }），仅凭模式永远不会允许

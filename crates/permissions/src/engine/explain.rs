@@ -1,48 +1,37 @@
 //! The words and deciders that explain an evaluation: which rule or grant decided a
-//! part, and the part's reason as a clause.
+//! part, as sentences of the engine's catalog.
 
-use crate::Decision;
 use crate::evaluation::DecidedBy;
 use crate::grant::Grant;
 use crate::rule::Rule;
+use crate::{Decision, Risk, Sentence};
 
-pub(super) fn verb(decision: Decision) -> &'static str {
+/// A decision as the catalog's messages select on it (`allow`, `ask`, `deny`).
+pub(super) fn word(decision: Decision) -> &'static str {
     match decision {
-        Decision::Allow => "allows",
-        Decision::Ask => "asks",
-        Decision::Deny => "denies",
+        Decision::Allow => "allow",
+        Decision::Ask => "ask",
+        Decision::Deny => "deny",
     }
 }
 
-pub(super) fn rule_sentence(rule: &Rule) -> String {
-    let what = match rule.decision {
-        Decision::Allow => "Allowed",
-        Decision::Ask => "Needs approval",
-        Decision::Deny => "Denied",
+/// Whether a sentence about the mode adds that nothing allows a Critical call (`yes` or
+/// `no`, as the catalog's messages select on it).
+pub(super) fn critical(risk: Risk) -> &'static str {
+    if risk == Risk::Critical { "yes" } else { "no" }
+}
+
+/// "Allowed by rule `x` in FILE", with the rule's own `reason` (the user's words, shown
+/// as written) when it has one.
+pub(super) fn rule_sentence(rule: &Rule) -> Sentence {
+    let sentence = match &rule.reason {
+        Some(reason) => Sentence::new("engine-by-rule-because").text("reason", reason.as_str()),
+        None => Sentence::new("engine-by-rule"),
     };
-    let mut s = format!("{what} by rule `{}` in {}", rule.label(), rule.file);
-    if let Some(reason) = &rule.reason {
-        s.push_str(": ");
-        s.push_str(reason);
-    }
-    s
-}
-
-/// A unit's sentence as a clause: "Recursively deletes /root, the home folder." becomes
-/// "recursively deletes /root, the home folder", so that it reads after "Critical: ".
-pub(super) fn plain_sentence(sentence: &str) -> String {
-    let trimmed = sentence.trim().trim_end_matches('.');
-    let mut chars = trimmed.chars();
-    match chars.next() {
-        // Only a capital followed by a lower-case letter is lowered: "Deletes" is a
-        // sentence's first word, "SSH" or "/etc" are names.
-        Some(first)
-            if first.is_uppercase() && chars.clone().next().is_some_and(char::is_lowercase) =>
-        {
-            first.to_lowercase().chain(chars).collect()
-        }
-        _ => trimmed.to_owned(),
-    }
+    sentence
+        .text("decision", word(rule.decision))
+        .text("rule", rule.label())
+        .text("file", rule.file.to_string())
 }
 
 pub(super) fn rule_decider(rule: &Rule) -> DecidedBy {

@@ -117,7 +117,8 @@ impl Verdict {
 
     fn file(&mut self, op: FileOp, path: ResolvedPath) {
         let (risk, reason) = path_risk(op, &path);
-        self.raise(risk, reason);
+        // The shell analyser keeps English reasons for now (the engine's catalog has them).
+        self.raise(risk, reason.to_string());
         if op == FileOp::Read {
             self.reads.push(path);
         } else {

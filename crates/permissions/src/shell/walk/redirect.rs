@@ -215,7 +215,7 @@ impl Walker<'_> {
                 continue;
             }
             let (risk, reason) = path_risk(op, &path);
-            raise(seg, risk, reason);
+            raise(seg, risk, reason.to_string());
             if op == FileOp::Write {
                 seg.writes.push(path);
             } else {
