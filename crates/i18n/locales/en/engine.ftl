@@ -98,6 +98,10 @@ engine-by-grant = { $decision ->
        *[deny] Denied
     } by grant { $grant } ({ $subject })
 engine-mode-cannot-ask = { $why }; mode `{ $mode }` cannot ask, so it is denied
+engine-builtin-fs-read = reading files inside the workspace is safe
+engine-builtin-fs-write = writing files changes the workspace
+engine-builtin-terminal = shell commands can do anything the user can
+engine-builtin-http = web requests can send data out and bring untrusted content in
 engine-auto-approved = `{ $tool }` is on auto_approved_tools
 engine-by-mode = Mode `{ $mode }` { $decision ->
         [allow] allows

@@ -86,6 +86,10 @@ engine-by-grant = 授权 { $grant }（{ $subject }）{ $decision ->
        *[deny] 拒绝
     }
 engine-mode-cannot-ask = { $why }；模式 `{ $mode }` 无法询问，因此拒绝
+engine-builtin-fs-read = 读取工作区内的文件是安全的
+engine-builtin-fs-write = 写入文件会改变工作区
+engine-builtin-terminal = shell 命令能做用户能做的任何事
+engine-builtin-http = 网络请求可能向外发送数据，并带回不可信的内容
 engine-auto-approved = `{ $tool }` 在 auto_approved_tools 中
 engine-by-mode = 模式 `{ $mode }` { $decision ->
         [allow] 允许
