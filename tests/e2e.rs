@@ -26,6 +26,7 @@ mod e2e {
     mod crate_graph;
     mod denials;
     mod explain;
+    mod language;
     mod lifecycle;
     mod mcp;
     mod notices;

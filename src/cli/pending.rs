@@ -107,7 +107,7 @@ fn list(store: &SessionStore, json: bool) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if pending.is_empty() {
-        writeln!(out, "No tool call is waiting for approval.")?;
+        writeln!(out, "{}", super::words().plain("cli-pending-none"))?;
         return Ok(ExitCode::SUCCESS);
     }
     writeln!(
@@ -287,7 +287,7 @@ fn fresh_risk_reason(p: &PendingCall) -> Option<String> {
         &SessionGrants::new("warden-pending"),
     );
     (evaluation.risk == p.call.risk && !evaluation.risk_reason.is_empty())
-        .then_some(evaluation.risk_reason)
+        .then(|| evaluation.risk_reason.render(super::language()))
 }
 
 /// Everything a person needs to decide on a waiting call, in lines.

@@ -6,7 +6,9 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use warden_permissions::policy::{FileProblem, Source};
-use warden_permissions::{Context, Engine, Layer, Locations, Mode, Severity, ToolCall, lint};
+use warden_permissions::{
+    Context, Engine, Evaluation, Language, Layer, Locations, Mode, Severity, ToolCall, lint,
+};
 
 #[derive(Debug, clap::Subcommand)]
 pub enum PolicyCommand {
@@ -36,6 +38,15 @@ pub struct CheckArgs {
     /// and `[[client]]` defaults (default: `unknown`, a client that sends no name).
     #[arg(long, value_name = "NAME", default_value = warden_permissions::UNKNOWN_CLIENT)]
     client: String,
+    /// The language of the sentences (`reason`, `explanation`, `risk_reason`): `en` or
+    /// `zh-CN` (default: `language` in config.toml, else the locale, else English). JSON
+    /// keys and ids never change.
+    #[arg(long, value_name = "TAG", value_parser = parse_language)]
+    language: Option<Language>,
+}
+
+fn parse_language(s: &str) -> Result<Language, String> {
+    Language::parse(s).ok_or_else(|| format!("no catalog for `{s}`; one of: en, zh-CN"))
 }
 
 #[derive(Debug, clap::Args)]
@@ -125,10 +136,30 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
             mode,
         ),
     };
-    let json = serde_json::to_string_pretty(&evaluation).context("cannot encode the evaluation")?;
+    let language = args.language.unwrap_or_else(super::language);
+    let json = serde_json::to_string_pretty(&in_language(&evaluation, language)?)
+        .context("cannot encode the evaluation")?;
     let mut out = std::io::stdout().lock();
     writeln!(out, "{json}").context("cannot write to stdout")?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The evaluation as JSON with its sentences in `language`: the same keys, and the
+/// same text in English (the evaluation serialises its sentences in English).
+fn in_language(evaluation: &Evaluation, language: Language) -> anyhow::Result<serde_json::Value> {
+    let mut json = serde_json::to_value(evaluation).context("cannot encode the evaluation")?;
+    if language == Language::English {
+        return Ok(json);
+    }
+    json["reason"] = evaluation.reason.render(language).into();
+    json["explanation"] = evaluation.explanation.render(language).into();
+    json["risk_reason"] = evaluation.risk_reason.render(language).into();
+    if let Some(segments) = json["segments"].as_array_mut() {
+        for (json, segment) in segments.iter_mut().zip(&evaluation.segments) {
+            json["reason"] = segment.reason.render(language).into();
+        }
+    }
+    Ok(json)
 }
 
 #[allow(clippy::print_stdout)]

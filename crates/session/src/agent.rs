@@ -245,7 +245,8 @@ impl WardenAgent {
                 mcp.toolbox(),
             )
             .with_trusted_servers(mcp.trusted.clone())
-            .with_sandbox(sandbox),
+            .with_sandbox(sandbox)
+            .with_language(self.language()),
         );
         // Read with the model, before any tool can run in this session.
         let _ = self.secrets();
@@ -640,6 +641,13 @@ impl WardenAgent {
     }
 
     /// The user's `config.toml`, read once; `None` when it cannot be read.
+    /// The language a person reads: `language` in the user's `config.toml`, else the
+    /// locale of Warden's environment, else English.
+    fn language(&self) -> warden_permissions::Language {
+        let configured = self.user_config().and_then(|c| c.language.clone());
+        warden_permissions::Language::resolve(configured.as_deref(), |name| (self.config.env)(name))
+    }
+
     fn user_config(&self) -> Option<&crate::user_config::UserConfig> {
         self.user_config
             .get_or_init(|| {

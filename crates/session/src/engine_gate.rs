@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 
 use warden_permissions::{
-    Context, DecidedBy, Decision, Effect, Engine, Evaluation, McpOrigin, Mode, Risk, Scope,
-    SessionGrants, ToolAnnotations, ToolCall,
+    Context, DecidedBy, Decision, Effect, Engine, Evaluation, Language, McpOrigin, Mode, Risk,
+    Scope, Sentence, SessionGrants, ToolAnnotations, ToolCall,
 };
 use warden_tools::{Place, Toolbox, ValidationError};
 
@@ -61,6 +61,8 @@ pub struct EngineGate {
     trusted_servers: HashSet<String>,
     /// How the session's commands are confined; without one, no command runs.
     sandbox: Option<crate::sandbox::SessionSandbox>,
+    /// The language the engine's sentences are shown in (the audit log keeps English).
+    language: Language,
 }
 
 impl EngineGate {
@@ -83,7 +85,14 @@ impl EngineGate {
             last: Mutex::new(None),
             trusted_servers: HashSet::new(),
             sandbox: None,
+            language: Language::English,
         }
+    }
+
+    /// The language the engine's sentences are shown in.
+    pub fn with_language(mut self, language: Language) -> EngineGate {
+        self.language = language;
+        self
     }
 
     /// The session's sandbox: how its commands start.
@@ -245,10 +254,8 @@ impl Gate for EngineGate {
                 .is_ok_and(|set| !set.is_empty() && set.contains(&Self::exact_key(prepared)))
         {
             evaluation.decision = Decision::Allow;
-            evaluation.reason = format!(
-                "{} (the user allowed this exact call for the session)",
-                evaluation.reason
-            );
+            evaluation.reason =
+                Sentence::new("engine-exact-call").sentence("reason", evaluation.reason);
         }
         let timeout = self.engine.settings().approval_timeout(evaluation.risk);
         // Only what says why: the rest is in the request already (risk, reason, grant),
@@ -274,15 +281,16 @@ impl Gate for EngineGate {
         Verdict {
             decision: evaluation.decision,
             risk: evaluation.risk,
-            reason: evaluation.reason,
-            risk_reason: evaluation.risk_reason,
+            reason: evaluation.reason.render(self.language),
+            risk_reason: evaluation.risk_reason.render(self.language),
             deciding_part,
             proposal: evaluation.proposal.map(|grant| {
                 // The "always" options say what they widen the sandbox by.
                 let widening = evaluation
                     .sandbox
                     .as_ref()
-                    .and_then(|n| n.widening_words(self.context.home.as_deref()));
+                    .and_then(|n| n.widening_words(self.context.home.as_deref()))
+                    .map(|widening| widening.render(self.language));
                 let words = grant.subject_plain(&self.context.cwd);
                 Proposal {
                     words: match widening {

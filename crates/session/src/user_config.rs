@@ -16,6 +16,9 @@ use serde::Deserialize;
 pub struct UserConfig {
     /// The model: `scripted` or `openai:<model>`. `WARDEN_MODEL` overrides it.
     pub model: Option<String>,
+    /// The language of what a person reads (`en`, `zh-CN`); without it, the locale of
+    /// Warden's environment (`LC_ALL`, `LC_MESSAGES`, `LANG`), else English.
+    pub language: Option<String>,
     /// More environment variables that hold secrets, on top of the built-in ones
     /// (`OPENAI_API_KEY`): they are removed from every tool process's environment, and
     /// their values are redacted from tool output.

@@ -109,6 +109,10 @@ impl Process {
         command
             .args(&options.args)
             .env_remove("RUST_LOG")
+            // What a person reads follows the locale: the tests choose theirs.
+            .env_remove("LC_ALL")
+            .env_remove("LC_MESSAGES")
+            .env_remove("LANG")
             .env("WARDEN_HOME", &home)
             // In a folder of its own, like /etc/warden/: Warden protects the managed
             // policy's folder, so it must not be an ancestor of the project.
@@ -218,6 +222,9 @@ impl Process {
         command
             .args(args)
             .env_remove("RUST_LOG")
+            .env_remove("LC_ALL")
+            .env_remove("LC_MESSAGES")
+            .env_remove("LANG")
             .env("WARDEN_HOME", self.home())
             .env(
                 "WARDEN_MANAGED_POLICY",
