@@ -21,6 +21,9 @@ pub enum Arg {
     Number(u64),
     /// Another sentence, rendered in the same language.
     Sentence(Box<Sentence>),
+    /// Another sentence whose first letter is lowered (in a language that has case), as
+    /// it reads inside a longer sentence ("Runs a script that deletes ~.").
+    LowerFirst(Box<Sentence>),
     /// Another sentence as a clause that reads after a colon ("recursively deletes
     /// /root" rather than "Recursively deletes /root.").
     Clause(Box<Sentence>),
@@ -67,6 +70,12 @@ impl Sentence {
     /// Adds `$name`, another sentence.
     pub fn sentence(mut self, name: &'static str, value: Sentence) -> Sentence {
         self.args.push((name, Arg::Sentence(Box::new(value))));
+        self
+    }
+
+    /// Adds `$name`, another sentence with its first letter lowered.
+    pub fn lower_first(mut self, name: &'static str, value: Sentence) -> Sentence {
+        self.args.push((name, Arg::LowerFirst(Box::new(value))));
         self
     }
 
@@ -120,6 +129,14 @@ impl Sentence {
                     Arg::Number(n) => RenderedArg::Number(*n),
                     Arg::Sentence(s) => RenderedArg::Text(s.render(language)),
                     Arg::Clause(s) => RenderedArg::Text(s.render_clause(language)),
+                    Arg::LowerFirst(s) => {
+                        let text = s.render(language);
+                        let mut chars = text.chars();
+                        RenderedArg::Text(match chars.next() {
+                            Some(first) => first.to_lowercase().chain(chars).collect(),
+                            None => String::new(),
+                        })
+                    }
                 };
                 (*name, value)
             })

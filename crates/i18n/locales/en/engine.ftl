@@ -81,6 +81,23 @@ engine-command-runs-in = it runs in { $dir }: { $reason }
 engine-cannot-run = The call cannot run as given: { $problem }.
 engine-risk-and-sandbox = { $reason }; { $need }
 
+## The shell analyser.
+
+engine-runs = Runs { $program }.
+engine-runs-git = Runs git { $sub }.
+engine-runs-script = Runs a script that { $reason }
+engine-sets-variables = Sets variables only.
+engine-sets-command = Sets { $name }, a command that programs run later.
+engine-sets-dynamic-command = Sets { $name }, a command Warden cannot read, only known at run time.
+engine-calls-function = Calls { $name }, a function this command defines, whose body is judged with these arguments.
+engine-calls-function-unfollowed = Calls { $name }, a function this command defines, with arguments Warden does not follow into its body here.
+engine-opaque = { $reason } Warden cannot see what it runs, so it never runs unasked.
+engine-not-modelled = Uses { $construct }: Warden does not model it, so the command is not low-risk.
+engine-cannot-read-command = The command cannot be fully read: { $problem }.
+engine-empty-command = The command is empty.
+engine-as-sh-reads = As sh reads it (without bash): { $reason }
+engine-as-lines-joined = As every backslash-newline joins lines: { $reason }
+
 ## What decided, and why.
 
 engine-by-rule = { $decision ->

@@ -69,6 +69,23 @@ engine-command-runs-in = 它在 { $dir } 中运行：{ $reason }
 engine-cannot-run = 该调用无法按给定方式运行：{ $problem }。
 engine-risk-and-sandbox = { $reason }；{ $need }
 
+## Shell 分析。
+
+engine-runs = 运行 { $program }。
+engine-runs-git = 运行 git { $sub }。
+engine-runs-script = 运行一个脚本：{ $reason }
+engine-sets-variables = 只设置变量。
+engine-sets-command = 设置 { $name }，这是程序稍后会运行的命令。
+engine-sets-dynamic-command = 设置 { $name }，这是 Warden 无法读取、运行时才能确定的命令。
+engine-calls-function = 调用 { $name }，这是该命令自己定义的函数，其函数体按这些参数判断。
+engine-calls-function-unfollowed = 调用 { $name }，这是该命令自己定义的函数，Warden 在此不会带着这些参数分析其函数体。
+engine-opaque = { $reason }Warden 看不到它会运行什么，因此绝不会未经询问就运行它。
+engine-not-modelled = 使用了 { $construct }：Warden 不对其建模，因此该命令不算低风险。
+engine-cannot-read-command = 无法完整读取该命令：{ $problem }。
+engine-empty-command = 命令为空。
+engine-as-sh-reads = 按 sh（而非 bash）的读法：{ $reason }
+engine-as-lines-joined = 按每个反斜杠换行都连接成一行的读法：{ $reason }
+
 ## 由什么决定，以及原因。
 
 engine-by-rule = 规则 `{ $rule }`（{ $file }）{ $decision ->

@@ -38,8 +38,7 @@ pub(super) fn assess(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgEr
         .map(|s| Unit {
             text: s.text.clone(),
             risk: s.risk,
-            // The shell analyser's reasons are English for now: shown as they are.
-            reason: Sentence::verbatim(s.reason.as_str()),
+            reason: s.reason.clone(),
             argv: s.argv.clone(),
             paths: s.writes.iter().map(UnitPath::from).collect(),
             reads: segment_reads(s, &inner_ctx),

@@ -67,7 +67,7 @@ impl Input<'_> {
 #[derive(Debug)]
 pub(super) struct Verdict {
     pub risk: Risk,
-    pub reason: String,
+    pub reason: crate::Sentence,
     pub writes: Vec<ResolvedPath>,
     /// Files read and not changed.
     pub reads: Vec<ResolvedPath>,
@@ -87,7 +87,7 @@ impl Default for Verdict {
     fn default() -> Verdict {
         Verdict {
             risk: Risk::Low,
-            reason: String::new(),
+            reason: crate::Sentence::verbatim(""),
             writes: Vec::new(),
             reads: Vec::new(),
             scripts: Vec::new(),
@@ -99,7 +99,7 @@ impl Default for Verdict {
 }
 
 impl Verdict {
-    fn new(risk: Risk, reason: impl Into<String>) -> Verdict {
+    fn new(risk: Risk, reason: impl Into<crate::Sentence>) -> Verdict {
         Verdict {
             risk,
             reason: reason.into(),
@@ -108,7 +108,7 @@ impl Verdict {
     }
 
     /// Raises the risk to `risk` with `reason` if that is stricter.
-    fn raise(&mut self, risk: Risk, reason: impl Into<String>) {
+    fn raise(&mut self, risk: Risk, reason: impl Into<crate::Sentence>) {
         if risk > self.risk || self.reason.is_empty() {
             self.risk = risk;
             self.reason = reason.into();
@@ -117,8 +117,7 @@ impl Verdict {
 
     fn file(&mut self, op: FileOp, path: ResolvedPath) {
         let (risk, reason) = path_risk(op, &path);
-        // The shell analyser keeps English reasons for now (the engine's catalog has them).
-        self.raise(risk, reason.to_string());
+        self.raise(risk, reason);
         if op == FileOp::Read {
             self.reads.push(path);
         } else {
@@ -474,7 +473,7 @@ pub(super) fn judge(input: &Input<'_>) -> Verdict {
         );
     }
     if v.reason.is_empty() {
-        v.reason = format!("Runs {}.", input.program);
+        v.reason = crate::Sentence::new("engine-runs").text("program", input.program);
     }
     v
 }

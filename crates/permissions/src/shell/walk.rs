@@ -544,13 +544,13 @@ impl Walker<'_> {
 
     /// A segment at the walker's depth with the given text, risk and reason, and
     /// nothing else known yet: no argv, program, writes or variables.
-    fn segment(&self, text: String, risk: Risk, reason: String) -> Segment {
+    fn segment(&self, text: String, risk: Risk, reason: impl Into<crate::Sentence>) -> Segment {
         Segment {
             text,
             argv: Vec::new(),
             program: String::new(),
             risk,
-            reason,
+            reason: reason.into(),
             writes: Vec::new(),
             reads: Vec::new(),
             opaque: false,
@@ -571,10 +571,8 @@ impl Walker<'_> {
         // analysis horizon, so Critical whatever else it does.
         if segment.opaque && segment.risk < Risk::Critical {
             segment.risk = Risk::Critical;
-            segment.reason = format!(
-                "{} Warden cannot see what it runs, so it never runs unasked.",
-                segment.reason
-            );
+            segment.reason =
+                crate::Sentence::new("engine-opaque").sentence("reason", segment.reason);
         }
         if !self.full() {
             self.segments.push(segment);
@@ -861,17 +859,15 @@ impl Walker<'_> {
                 let verdict = if function.is_some() {
                     if expands || args.is_empty() {
                         judge::Verdict {
-                            reason: format!(
-                                "Calls {written}, a function this command defines, whose body is judged with these arguments."
-                            ),
+                            reason: crate::Sentence::new("engine-calls-function")
+                                .text("name", written),
                             ..judge::Verdict::default()
                         }
                     } else {
                         judge::Verdict {
                             risk: Risk::Medium,
-                            reason: format!(
-                                "Calls {written}, a function this command defines, with arguments Warden does not follow into its body here."
-                            ),
+                            reason: crate::Sentence::new("engine-calls-function-unfollowed")
+                                .text("name", written),
                             ..judge::Verdict::default()
                         }
                     }
@@ -975,7 +971,7 @@ impl Walker<'_> {
                 self.track_cd(&name, args);
             }
         } else if seg.reason.is_empty() {
-            seg.reason = "Sets variables only.".to_string();
+            seg.reason = crate::Sentence::new("engine-sets-variables");
         }
 
         // Variables set for the program: a command variable's value is a script of
@@ -1040,7 +1036,7 @@ impl Walker<'_> {
             }
         }
         if seg.reason.is_empty() {
-            seg.reason = format!("Runs {}.", seg.program);
+            seg.reason = crate::Sentence::new("engine-runs").text("program", seg.program.as_str());
         }
         if inner.is_empty()
             && effects.iter().all(|e| matches!(e, Effect::Stdin(_)))
@@ -1345,10 +1341,11 @@ impl Walker<'_> {
             let inner_reason = analysis
                 .deciding_segment()
                 .map(|s| s.reason.clone())
-                .unwrap_or_default();
+                .unwrap_or_else(|| crate::Sentence::verbatim(""));
             if analysis.risk > seg.risk {
                 seg.risk = analysis.risk;
-                seg.reason = format!("Runs a script that {}", lower_first(&inner_reason));
+                seg.reason =
+                    crate::Sentence::new("engine-runs-script").lower_first("reason", inner_reason);
             }
         }
         // A script that downloads writes data from the network (`bash -c 'curl URL'
@@ -1473,7 +1470,7 @@ fn download_folder(name: &str, args: &[Word]) -> Option<Option<String>> {
     }
 }
 
-fn raise(seg: &mut Segment, risk: Risk, reason: impl Into<String>) {
+fn raise(seg: &mut Segment, risk: Risk, reason: impl Into<crate::Sentence>) {
     if risk > seg.risk || seg.reason.is_empty() {
         seg.risk = risk;
         seg.reason = reason.into();
@@ -1491,14 +1488,6 @@ fn capitalise(s: &str) -> String {
     let mut chars = s.chars();
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
-}
-
-fn lower_first(s: &str) -> String {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(first) => first.to_lowercase().chain(chars).collect(),
         None => String::new(),
     }
 }

@@ -251,7 +251,7 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
     };
     v.raise(risk, reason);
     if v.reason.is_empty() {
-        v.reason = format!("Runs git {sub}.");
+        v.reason = crate::Sentence::new("engine-runs-git").text("sub", sub);
     }
     v
 }
