@@ -176,6 +176,20 @@ pub fn precious(path: &ResolvedPath, ctx: &Context) -> Option<&'static str> {
     found
 }
 
+/// The catalog's words for a [`precious`] phrase, as they read after "deletes X, ".
+pub fn precious_sentence(phrase: &str) -> crate::Sentence {
+    let id = match phrase {
+        "the whole file system" => "engine-precious-root",
+        "the home folder" => "engine-precious-home",
+        "the workspace root" => "engine-precious-workspace",
+        "a folder that holds the home folder or the workspace" => "engine-precious-holder",
+        "a folder that holds Warden's own files" => "engine-precious-warden",
+        "a top-level system folder" => "engine-precious-system",
+        other => return crate::Sentence::verbatim(other),
+    };
+    crate::Sentence::new(id)
+}
+
 /// Places below the home folder that are sensitive (one file or folder standing for
 /// each kind), for [`sensitive_below`].
 const HOME_PLACES: &[&str] = &[

@@ -98,6 +98,35 @@ engine-empty-command = The command is empty.
 engine-as-sh-reads = As sh reads it (without bash): { $reason }
 engine-as-lines-joined = As every backslash-newline joins lines: { $reason }
 
+## The shell's file commands.
+
+engine-precious-root = the whole file system
+engine-precious-home = the home folder
+engine-precious-workspace = the workspace root
+engine-precious-holder = a folder that holds the home folder or the workspace
+engine-precious-warden = a folder that holds Warden's own files
+engine-precious-system = a top-level system folder
+engine-runs-reader = Runs { $program }, which only reads.
+engine-reads-secret-below = Runs { $program } over every file below { $folder }, hidden and ignored ones included, so it reads { $secret }, which holds secrets.
+engine-reads-home-below = Reads everything below { $path }, the secrets in the home folder included.
+engine-deletes-nothing = Runs { $program } without operands, which deletes nothing.
+engine-no-preserve-root = Deletes with --no-preserve-root, which allows deleting the whole file system.
+engine-deletes-dynamic = Recursively deletes { $path }, a path only known at run time.
+engine-deletes-precious = Recursively deletes { $path }, { $what }.
+engine-deletes-outside = Recursively deletes { $path }, outside the workspace.
+engine-no-operands = Runs { $program } without operands.
+engine-moves-nothing = Moves nothing.
+engine-copies-nothing = Copies nothing.
+engine-moves-precious = Moves { $path }, { $what }.
+engine-links-nothing = Creates no link.
+engine-no-files = Runs { $program } without files.
+engine-permissions-precious = Recursively changes the permissions of { $path }, which holds the system or the home folder (or is unknown).
+engine-runs-dd = Runs dd, which copies raw data to its output.
+engine-deletes-below-dynamic = Deletes files below { $path }, a path only known at run time.
+engine-deletes-below = Deletes files below { $path }, recursively.
+engine-runs-find = Runs find, which only reads.
+engine-find-exec = find runs { $program } on each file it finds: { $reason }
+
 ## What decided, and why.
 
 engine-by-rule = { $decision ->

@@ -86,6 +86,35 @@ engine-empty-command = 命令为空。
 engine-as-sh-reads = 按 sh（而非 bash）的读法：{ $reason }
 engine-as-lines-joined = 按每个反斜杠换行都连接成一行的读法：{ $reason }
 
+## Shell 的文件命令。
+
+engine-precious-root = 整个文件系统
+engine-precious-home = 你的主目录
+engine-precious-workspace = 工作区根目录
+engine-precious-holder = 包含主目录或工作区的文件夹
+engine-precious-warden = 包含 Warden 自身文件的文件夹
+engine-precious-system = 顶层系统文件夹
+engine-runs-reader = 运行 { $program }，只读取。
+engine-reads-secret-below = 对 { $folder } 下的每个文件（包括隐藏和被忽略的文件）运行 { $program }，因此会读取存有机密的 { $secret }。
+engine-reads-home-below = 读取 { $path } 下的所有内容，包括主目录中的机密。
+engine-deletes-nothing = 不带操作数运行 { $program }，不会删除任何东西。
+engine-no-preserve-root = 使用 --no-preserve-root 删除，这会允许删除整个文件系统。
+engine-deletes-dynamic = 递归删除 { $path }，该路径运行时才能确定。
+engine-deletes-precious = 递归删除{ $what } { $path }。
+engine-deletes-outside = 递归删除工作区之外的 { $path }。
+engine-no-operands = 不带操作数运行 { $program }。
+engine-moves-nothing = 不移动任何东西。
+engine-copies-nothing = 不复制任何东西。
+engine-moves-precious = 移动{ $what } { $path }。
+engine-links-nothing = 不创建链接。
+engine-no-files = 不带文件运行 { $program }。
+engine-permissions-precious = 递归修改 { $path } 的权限，它包含系统或主目录（或无法确定）。
+engine-runs-dd = 运行 dd，它把原始数据复制到输出。
+engine-deletes-below-dynamic = 删除 { $path } 下的文件，该路径运行时才能确定。
+engine-deletes-below = 递归删除 { $path } 下的文件。
+engine-runs-find = 运行 find，只读取。
+engine-find-exec = find 对找到的每个文件运行 { $program }：{ $reason }
+
 ## 由什么决定，以及原因。
 
 engine-by-rule = 规则 `{ $rule }`（{ $file }）{ $decision ->

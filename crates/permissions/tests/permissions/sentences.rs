@@ -91,3 +91,26 @@ fn a_sentence_missing_from_the_chinese_catalog_renders_in_english() {
         "Reads /srv/key, outside the workspace."
     );
 }
+
+/// The contract's example, in both languages: the deciding part's sentence of `rm -rf ~`.
+#[test]
+fn a_recursive_delete_of_the_home_folder_reads_in_english_and_chinese() {
+    let ctx = warden_permissions::Context::new("/srv/project").with_home("/root");
+    let call =
+        warden_permissions::ToolCall::new("terminal", serde_json::json!({"command": "rm -rf ~"}));
+    let assessment = warden_permissions::assess(&call, &ctx);
+    let unit = assessment
+        .units
+        .iter()
+        .max_by_key(|u| u.risk)
+        .expect("a unit");
+    assert_eq!(unit.risk, warden_permissions::Risk::Critical);
+    assert_eq!(
+        unit.reason.render_clause(Language::English),
+        "recursively deletes /root, the home folder"
+    );
+    assert_eq!(
+        unit.reason.render_clause(Language::SimplifiedChinese),
+        "递归删除你的主目录 /root"
+    );
+}
