@@ -127,6 +127,27 @@ engine-deletes-below = Deletes files below { $path }, recursively.
 engine-runs-find = Runs find, which only reads.
 engine-find-exec = find runs { $program } on each file it finds: { $reason }
 
+## Processes, services, the network and package managers.
+
+engine-kill-all = Signals every process of the user (kill -1).
+engine-kill = Runs { $program }, which stops processes.
+engine-systemctl-power = Runs systemctl to stop or restart the machine.
+engine-systemctl-read = Runs systemctl to look at services.
+engine-systemctl-change = Runs systemctl { $verb }, which changes services.
+engine-network = Runs { $program }, which talks to the network.
+engine-network-exec = Runs { $program } with a program connected to the network, which runs whatever the other end sends.
+engine-package-host = Runs { $program } with { $flag }, which contacts a registry or index the command names and can send data to it.
+engine-package-script = Runs { $program } to set a package script, which later commands run; the script is judged on its own.
+engine-package-runner = Runs { $program }, which downloads and runs packages.
+engine-tool-reads = Runs { $program } { $sub }, which only reads.
+engine-package-install = Runs { $program } { $sub }, which changes installed software.
+engine-tool-outside-code = Runs { $program } { $sub }, which installs, publishes or runs code from outside the project.
+engine-build-tool = Runs { $program } { $sub }, a build or test tool that runs the project's own code.
+engine-sync-delete = Runs { $program } --delete into { $path }, which deletes whatever the source lacks there.
+engine-container = Runs { $program }, which runs an image's code.
+engine-container-host = Runs { $program } with { $option }, which gives the container the host machine.
+engine-container-mount = Runs { $program } with { $path } of the host mounted, which gives the container the files that run the machine.
+
 ## What decided, and why.
 
 engine-by-rule = { $decision ->

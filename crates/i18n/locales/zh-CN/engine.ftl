@@ -115,6 +115,27 @@ engine-deletes-below = 递归删除 { $path } 下的文件。
 engine-runs-find = 运行 find，只读取。
 engine-find-exec = find 对找到的每个文件运行 { $program }：{ $reason }
 
+## 进程、服务、网络和包管理器。
+
+engine-kill-all = 向用户的所有进程发送信号（kill -1）。
+engine-kill = 运行 { $program }，它会终止进程。
+engine-systemctl-power = 运行 systemctl 关闭或重启机器。
+engine-systemctl-read = 运行 systemctl 查看服务。
+engine-systemctl-change = 运行 systemctl { $verb }，它会更改服务。
+engine-network = 运行 { $program }，它会访问网络。
+engine-network-exec = 运行 { $program } 并把一个程序接到网络上，对端发来什么它就运行什么。
+engine-package-host = 带 { $flag } 运行 { $program }，它会连接命令指定的软件源或索引，并可能向其发送数据。
+engine-package-script = 运行 { $program } 设置包脚本，之后的命令会运行它；该脚本单独判断。
+engine-package-runner = 运行 { $program }，它会下载并运行软件包。
+engine-tool-reads = 运行 { $program } { $sub }，只读取。
+engine-package-install = 运行 { $program } { $sub }，它会更改已安装的软件。
+engine-tool-outside-code = 运行 { $program } { $sub }，它会安装、发布或运行项目之外的代码。
+engine-build-tool = 运行 { $program } { $sub }，这是会运行项目自身代码的构建或测试工具。
+engine-sync-delete = 运行 { $program } --delete 同步到 { $path }，会删除源中没有的所有内容。
+engine-container = 运行 { $program }，它会运行镜像中的代码。
+engine-container-host = 带 { $option } 运行 { $program }，这会把宿主机交给容器。
+engine-container-mount = 运行 { $program } 并挂载宿主机的 { $path }，这会把运行机器的文件交给容器。
+
 ## 由什么决定，以及原因。
 
 engine-by-rule = 规则 `{ $rule }`（{ $file }）{ $decision ->
