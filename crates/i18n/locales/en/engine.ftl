@@ -148,6 +148,54 @@ engine-container = Runs { $program }, which runs an image's code.
 engine-container-host = Runs { $program } with { $option }, which gives the container the host machine.
 engine-container-mount = Runs { $program } with { $path } of the host mounted, which gives the container the files that run the machine.
 
+## git.
+
+engine-git-catfile-batch-prints-objects = Runs git cat-file --batch, which prints the objects named on its input, which Warden cannot see.
+engine-git-forcedeletes-branch-lose-commits = Force-deletes a git branch, which can lose commits.
+engine-git-lists-branches = Lists git branches.
+engine-git-creates-renames-or-deletes = Creates, renames or deletes a git branch.
+engine-git-lists-tags = Lists git tags.
+engine-git-creates-or-deletes-tag = Creates or deletes a git tag.
+engine-git-lists-remotes = Lists git remotes.
+engine-git-changes-remotes = Changes git remotes.
+engine-git-lists-stashes = Lists git stashes.
+engine-git-drops-stashes-loses-their = Drops git stashes, which loses their changes.
+engine-git-stashes-or-restores-changes = Stashes or restores changes.
+engine-git-lists-worktrees = Lists git worktrees.
+engine-git-changes-worktrees = Changes git worktrees.
+engine-git-lists-submodules = Lists git submodules.
+engine-git-changes-submodules = Changes git submodules.
+engine-git-shows-reflog = Shows the git reflog.
+engine-git-changes-reflog-lose-history = Changes the git reflog, which can lose history.
+engine-git-commits-without-running-repositorys = Commits without running the repository's hooks.
+engine-git-reset-hard-discards-uncommitted = Runs git reset --hard, which discards uncommitted changes.
+engine-git-reset-moves-branch = Runs git reset, which moves the branch.
+engine-git-clean-as-dry-run = Runs git clean as a dry run.
+engine-git-clean-deletes-untracked-files = Runs git clean, which deletes untracked files for good.
+engine-git-removes-files-from-index = Removes files from the git index.
+engine-git-deletes-tracked-files-rm = Deletes tracked files with git rm.
+engine-git-forcepushes-overwrite-others-history = Force-pushes with git, which can overwrite others' history on the remote.
+engine-git-deletes-branch-remote = Deletes a branch on the git remote.
+engine-git-push-as-dry-run = Runs git push as a dry run.
+engine-git-pushes-commits-remote-publishes = Pushes commits to a git remote, which publishes them.
+engine-git-clones-repository-from-network = Clones a git repository from the network.
+engine-git-opens-configuration-an-editor = Opens git configuration in an editor, the program git is set to run.
+engine-git-reads-configuration = Reads git configuration.
+engine-git-removes-configuration = Removes git configuration.
+engine-git-changes-users-or-systems = Changes the user's or the system's git configuration.
+engine-git-changes-repositorys-configuration = Changes the repository's git configuration.
+engine-git-unknown-option = Runs git with the option { $option }, which Warden does not know.
+engine-git-version = Asks git for its version or help.
+engine-git-no-subcommand = Runs git without a subcommand, which prints its help.
+engine-git-dynamic-subcommand = Runs git with a subcommand only known at run time ({ $sub }).
+engine-git-writing-option = Runs git { $sub } with an option that writes a file or runs a program.
+engine-git-reads = Runs git { $sub }, which only reads.
+engine-git-discards = Runs git { $sub } in a way that discards uncommitted changes.
+engine-git-changes = Runs git { $sub }, which changes the repository.
+engine-git-rewrites = Runs git { $sub }, which rewrites repository history or references.
+engine-git-unknown-subcommand = Runs git { $sub }, a subcommand (or alias) Warden does not know.
+engine-git-sets-relocating-option = Sets the git option { $option }, which makes git run a program or read configuration from elsewhere later.
+
 ## What decided, and why.
 
 engine-by-rule = { $decision ->

@@ -136,6 +136,54 @@ engine-container = 运行 { $program }，它会运行镜像中的代码。
 engine-container-host = 带 { $option } 运行 { $program }，这会把宿主机交给容器。
 engine-container-mount = 运行 { $program } 并挂载宿主机的 { $path }，这会把运行机器的文件交给容器。
 
+## git。
+
+engine-git-catfile-batch-prints-objects = 运行 git cat-file --batch，它会打印输入中指定的对象，而 Warden 看不到输入。
+engine-git-forcedeletes-branch-lose-commits = 强制删除 git 分支，可能丢失提交。
+engine-git-lists-branches = 列出 git 分支。
+engine-git-creates-renames-or-deletes = 创建、重命名或删除 git 分支。
+engine-git-lists-tags = 列出 git 标签。
+engine-git-creates-or-deletes-tag = 创建或删除 git 标签。
+engine-git-lists-remotes = 列出 git 远程仓库。
+engine-git-changes-remotes = 更改 git 远程仓库。
+engine-git-lists-stashes = 列出 git 储藏。
+engine-git-drops-stashes-loses-their = 丢弃 git 储藏，其中的改动会丢失。
+engine-git-stashes-or-restores-changes = 储藏或恢复改动。
+engine-git-lists-worktrees = 列出 git 工作树。
+engine-git-changes-worktrees = 更改 git 工作树。
+engine-git-lists-submodules = 列出 git 子模块。
+engine-git-changes-submodules = 更改 git 子模块。
+engine-git-shows-reflog = 显示 git 引用日志。
+engine-git-changes-reflog-lose-history = 更改 git 引用日志，可能丢失历史。
+engine-git-commits-without-running-repositorys = 提交时不运行仓库的钩子。
+engine-git-reset-hard-discards-uncommitted = 运行 git reset --hard，会丢弃未提交的改动。
+engine-git-reset-moves-branch = 运行 git reset，会移动分支。
+engine-git-clean-as-dry-run = 以演练方式运行 git clean。
+engine-git-clean-deletes-untracked-files = 运行 git clean，会永久删除未跟踪的文件。
+engine-git-removes-files-from-index = 从 git 索引中移除文件。
+engine-git-deletes-tracked-files-rm = 用 git rm 删除已跟踪的文件。
+engine-git-forcepushes-overwrite-others-history = 用 git 强制推送，可能覆盖远程仓库上他人的历史。
+engine-git-deletes-branch-remote = 删除 git 远程仓库上的分支。
+engine-git-push-as-dry-run = 以演练方式运行 git push。
+engine-git-pushes-commits-remote-publishes = 把提交推送到 git 远程仓库，即将其公开。
+engine-git-clones-repository-from-network = 从网络克隆 git 仓库。
+engine-git-opens-configuration-an-editor = 在编辑器（git 配置要运行的程序）中打开 git 配置。
+engine-git-reads-configuration = 读取 git 配置。
+engine-git-removes-configuration = 删除 git 配置。
+engine-git-changes-users-or-systems = 更改用户级或系统级的 git 配置。
+engine-git-changes-repositorys-configuration = 更改仓库的 git 配置。
+engine-git-unknown-option = 带 Warden 不认识的选项 { $option } 运行 git。
+engine-git-version = 查询 git 的版本或帮助。
+engine-git-no-subcommand = 不带子命令运行 git，只打印帮助。
+engine-git-dynamic-subcommand = 运行 git，其子命令运行时才能确定（{ $sub }）。
+engine-git-writing-option = 带会写文件或运行程序的选项运行 git { $sub }。
+engine-git-reads = 运行 git { $sub }，只读取。
+engine-git-discards = 以会丢弃未提交改动的方式运行 git { $sub }。
+engine-git-changes = 运行 git { $sub }，会更改仓库。
+engine-git-rewrites = 运行 git { $sub }，会改写仓库历史或引用。
+engine-git-unknown-subcommand = 运行 git { $sub }，这是 Warden 不认识的子命令（或别名）。
+engine-git-sets-relocating-option = 设置 git 选项 { $option }，它会让 git 日后运行程序或从别处读取配置。
+
 ## 由什么决定，以及原因。
 
 engine-by-rule = 规则 `{ $rule }`（{ $file }）{ $decision ->

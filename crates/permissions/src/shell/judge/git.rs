@@ -3,6 +3,7 @@
 use super::carried::{GitKey, git_config_key, git_value_script};
 use super::{Input, Verdict, normalized, split_flags, take_carried};
 use crate::Risk;
+use crate::Sentence as S;
 use crate::paths::FileOp;
 use crate::shell::options::{self, Does, Found, GIT_CONFIG, GIT_GLOBALS};
 use crate::shell::words::Word;
@@ -20,7 +21,7 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
     for other in &globals.unknown {
         v.raise(
             Risk::High,
-            format!("Runs git with the option {other}, which Warden does not know."),
+            S::new("engine-git-unknown-option").text("option", other.as_str()),
         );
     }
     let start = globals.stopped_at.unwrap_or(input.args.len());
@@ -29,24 +30,18 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
         .iter()
         .any(|f| matches!(f.opt.short, Some("v" | "h")));
     if asks_version {
-        v.raise(Risk::Low, "Asks git for its version or help.");
+        v.raise(Risk::Low, S::new("engine-git-version"));
         return v;
     }
     let args = normalized("git", &input.args[start..]);
     let Some(sub_word) = args.first() else {
-        v.raise(
-            Risk::Low,
-            "Runs git without a subcommand, which prints its help.",
-        );
+        v.raise(Risk::Low, S::new("engine-git-no-subcommand"));
         return v;
     };
     if sub_word.dynamic {
         v.raise(
             Risk::High,
-            format!(
-                "Runs git with a subcommand only known at run time ({}).",
-                sub_word.text
-            ),
+            S::new("engine-git-dynamic-subcommand").text("sub", sub_word.text.as_str()),
         );
         v.opaque = true;
         return v;
@@ -83,7 +78,7 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
         clone_settings(&mut v, rest);
     }
     egress(&mut v, sub, &operands);
-    let (risk, reason): (Risk, String) = match sub {
+    let (risk, reason): (Risk, S) = match sub {
         "status" | "log" | "diff" | "show" | "rev-parse" | "ls-files" | "ls-tree" | "blame"
         | "shortlog" | "describe" | "grep" | "cat-file" | "whatchanged" | "count-objects"
         | "merge-base" | "name-rev" | "for-each-ref" | "show-ref" | "rev-list" | "check-ignore"
@@ -93,22 +88,22 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
             if sub == "cat-file" && flags.iter().any(|f| f.starts_with("--batch")) {
                 (
                     Risk::Medium,
-                    "Runs git cat-file --batch, which prints the objects named on its input, which Warden cannot see.".into(),
+                    S::new("engine-git-catfile-batch-prints-objects"),
                 )
             } else if has("--output") || has("--ext-diff") {
                 (
                     Risk::Medium,
-                    format!("Runs git {sub} with an option that writes a file or runs a program."),
+                    S::new("engine-git-writing-option").text("sub", sub),
                 )
             } else {
-                (Risk::Low, format!("Runs git {sub}, which only reads."))
+                (Risk::Low, S::new("engine-git-reads").text("sub", sub))
             }
         }
         "branch" => {
             if has("-D") || (has("-d") && has("-f")) {
                 (
                     Risk::High,
-                    "Force-deletes a git branch, which can lose commits.".into(),
+                    S::new("engine-git-forcedeletes-branch-lose-commits"),
                 )
             } else if operands.is_empty()
                 || has("-l")
@@ -116,48 +111,45 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
                 || has("--show-current")
                 || has("--contains")
             {
-                (Risk::Low, "Lists git branches.".into())
+                (Risk::Low, S::new("engine-git-lists-branches"))
             } else {
                 (
                     Risk::Medium,
-                    "Creates, renames or deletes a git branch.".into(),
+                    S::new("engine-git-creates-renames-or-deletes"),
                 )
             }
         }
         "tag" => {
             if operands.is_empty() || has("-l") || has("--list") {
-                (Risk::Low, "Lists git tags.".into())
+                (Risk::Low, S::new("engine-git-lists-tags"))
             } else {
-                (Risk::Medium, "Creates or deletes a git tag.".into())
+                (Risk::Medium, S::new("engine-git-creates-or-deletes-tag"))
             }
         }
         "remote" => match first_operand {
-            None | Some("show" | "get-url") => (Risk::Low, "Lists git remotes.".into()),
-            Some(_) => (Risk::Medium, "Changes git remotes.".into()),
+            None | Some("show" | "get-url") => (Risk::Low, S::new("engine-git-lists-remotes")),
+            Some(_) => (Risk::Medium, S::new("engine-git-changes-remotes")),
         },
         "stash" => match first_operand {
-            Some("list" | "show") => (Risk::Low, "Lists git stashes.".into()),
-            Some("drop" | "clear") => (
-                Risk::High,
-                "Drops git stashes, which loses their changes.".into(),
+            Some("list" | "show") => (Risk::Low, S::new("engine-git-lists-stashes")),
+            Some("drop" | "clear") => (Risk::High, S::new("engine-git-drops-stashes-loses-their")),
+            _ => (
+                Risk::Medium,
+                S::new("engine-git-stashes-or-restores-changes"),
             ),
-            _ => (Risk::Medium, "Stashes or restores changes.".into()),
         },
         "config" => config(&mut v, rest, input),
         "worktree" => match first_operand {
-            Some("list") => (Risk::Low, "Lists git worktrees.".into()),
-            _ => (Risk::Medium, "Changes git worktrees.".into()),
+            Some("list") => (Risk::Low, S::new("engine-git-lists-worktrees")),
+            _ => (Risk::Medium, S::new("engine-git-changes-worktrees")),
         },
         "submodule" => match first_operand {
-            None | Some("status" | "summary") => (Risk::Low, "Lists git submodules.".into()),
-            _ => (Risk::Medium, "Changes git submodules.".into()),
+            None | Some("status" | "summary") => (Risk::Low, S::new("engine-git-lists-submodules")),
+            _ => (Risk::Medium, S::new("engine-git-changes-submodules")),
         },
         "reflog" => match first_operand {
-            None | Some("show") => (Risk::Low, "Shows the git reflog.".into()),
-            _ => (
-                Risk::High,
-                "Changes the git reflog, which can lose history.".into(),
-            ),
+            None | Some("show") => (Risk::Low, S::new("engine-git-shows-reflog")),
+            _ => (Risk::High, S::new("engine-git-changes-reflog-lose-history")),
         },
         "add" | "commit" | "checkout" | "switch" | "merge" | "rebase" | "cherry-pick"
         | "revert" | "init" | "fetch" | "pull" | "mv" | "restore" | "am" | "apply" | "notes"
@@ -166,50 +158,41 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
                 || sub == "restore" && operands.iter().any(|o| o.text == ".")
                 || sub == "checkout" && operands.iter().any(|o| o.text == ".")
             {
-                (
-                    Risk::High,
-                    format!("Runs git {sub} in a way that discards uncommitted changes."),
-                )
+                (Risk::High, S::new("engine-git-discards").text("sub", sub))
             } else if sub == "commit" && has("-n") {
                 (
                     Risk::Medium,
-                    "Commits without running the repository's hooks.".into(),
+                    S::new("engine-git-commits-without-running-repositorys"),
                 )
             } else {
-                (
-                    Risk::Medium,
-                    format!("Runs git {sub}, which changes the repository."),
-                )
+                (Risk::Medium, S::new("engine-git-changes").text("sub", sub))
             }
         }
         "reset" => {
             if has("--hard") || has("--merge") || has("--keep") {
                 (
                     Risk::High,
-                    "Runs git reset --hard, which discards uncommitted changes.".into(),
+                    S::new("engine-git-reset-hard-discards-uncommitted"),
                 )
             } else {
-                (
-                    Risk::Medium,
-                    "Runs git reset, which moves the branch.".into(),
-                )
+                (Risk::Medium, S::new("engine-git-reset-moves-branch"))
             }
         }
         "clean" => {
             if has("-n") {
-                (Risk::Low, "Runs git clean as a dry run.".into())
+                (Risk::Low, S::new("engine-git-clean-as-dry-run"))
             } else {
                 (
                     Risk::High,
-                    "Runs git clean, which deletes untracked files for good.".into(),
+                    S::new("engine-git-clean-deletes-untracked-files"),
                 )
             }
         }
         "rm" => {
             if has("--cached") {
-                (Risk::Medium, "Removes files from the git index.".into())
+                (Risk::Medium, S::new("engine-git-removes-files-from-index"))
             } else {
-                (Risk::High, "Deletes tracked files with git rm.".into())
+                (Risk::High, S::new("engine-git-deletes-tracked-files-rm"))
             }
         }
         "push" => {
@@ -222,31 +205,29 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
             {
                 (
                     Risk::Critical,
-                    "Force-pushes with git, which can overwrite others' history on the remote."
-                        .into(),
+                    S::new("engine-git-forcepushes-overwrite-others-history"),
                 )
             } else if has("-d") || operands.iter().any(|o| o.text.starts_with(':')) {
-                (Risk::High, "Deletes a branch on the git remote.".into())
+                (Risk::High, S::new("engine-git-deletes-branch-remote"))
             } else if has("-n") {
-                (Risk::Low, "Runs git push as a dry run.".into())
+                (Risk::Low, S::new("engine-git-push-as-dry-run"))
             } else {
                 (
                     Risk::High,
-                    "Pushes commits to a git remote, which publishes them.".into(),
+                    S::new("engine-git-pushes-commits-remote-publishes"),
                 )
             }
         }
         "clone" => (
             Risk::High,
-            "Clones a git repository from the network.".into(),
+            S::new("engine-git-clones-repository-from-network"),
         ),
-        "filter-branch" | "filter-repo" | "replace" | "update-ref" | "symbolic-ref" => (
-            Risk::High,
-            format!("Runs git {sub}, which rewrites repository history or references."),
-        ),
+        "filter-branch" | "filter-repo" | "replace" | "update-ref" | "symbolic-ref" => {
+            (Risk::High, S::new("engine-git-rewrites").text("sub", sub))
+        }
         _ => (
             Risk::High,
-            format!("Runs git {sub}, a subcommand (or alias) Warden does not know."),
+            S::new("engine-git-unknown-subcommand").text("sub", sub),
         ),
     };
     v.raise(risk, reason);
@@ -389,7 +370,7 @@ fn secret_reads(
 /// options read from the option table (`options.rs`): reading a key is Low, printing
 /// keys that can hold tokens Medium, setting a key that runs a program High with the
 /// program judged as a script, and `-f FILE` is judged as a read or a write of FILE.
-fn config(v: &mut Verdict, rest: &[Word], input: &Input<'_>) -> (Risk, String) {
+fn config(v: &mut Verdict, rest: &[Word], input: &Input<'_>) -> (Risk, S) {
     let parsed = options::parse_with(&GIT_CONFIG, rest);
     let has = |long: &str| parsed.given(long);
     let mut operands: &[Word] = &parsed.operands;
@@ -459,18 +440,18 @@ fn config(v: &mut Verdict, rest: &[Word], input: &Input<'_>) -> (Risk, String) {
     if editing {
         return (
             Risk::Medium,
-            "Opens git configuration in an editor, the program git is set to run.".into(),
+            S::new("engine-git-opens-configuration-an-editor"),
         );
     }
     if listing || reading {
-        return (Risk::Low, "Reads git configuration.".into());
+        return (Risk::Low, S::new("engine-git-reads-configuration"));
     }
     let unsets = matches!(verb, Some("unset" | "remove-section"))
         || ["unset", "unset-all", "remove-section"]
             .iter()
             .any(|l| has(l));
     if unsets && !has("global") && !has("system") {
-        return (Risk::Medium, "Removes git configuration.".into());
+        return (Risk::Medium, S::new("engine-git-removes-configuration"));
     }
     let key = operands.first();
     if let Some(key) = key.filter(|k| k.dynamic || git_config_key(&k.text) != GitKey::Inert) {
@@ -485,24 +466,18 @@ fn config(v: &mut Verdict, rest: &[Word], input: &Input<'_>) -> (Risk, String) {
         }
         return (
             Risk::High,
-            format!(
-                "Sets the git option {}, which makes git run a program or read configuration from elsewhere later.",
-                key.text
-            ),
+            S::new("engine-git-sets-relocating-option").text("option", key.text.as_str()),
         );
     }
     if let (Some(key), Some(value)) = (key, operands.get(1)) {
         config_value(v, &key.text, &value.text, "Sets");
     }
     if has("global") || has("system") {
-        (
-            Risk::High,
-            "Changes the user's or the system's git configuration.".into(),
-        )
+        (Risk::High, S::new("engine-git-changes-users-or-systems"))
     } else {
         (
             Risk::Medium,
-            "Changes the repository's git configuration.".into(),
+            S::new("engine-git-changes-repositorys-configuration"),
         )
     }
 }
