@@ -148,6 +148,33 @@ engine-container = Runs { $program }, which runs an image's code.
 engine-container-host = Runs { $program } with { $option }, which gives the container the host machine.
 engine-container-mount = Runs { $program } with { $path } of the host mounted, which gives the container the files that run the machine.
 
+## The shell's judges of programs.
+
+engine-asks-version-or-help = Asks { $program } for its version or help.
+engine-option-another-program-or = Runs { $program } with an option that runs another program or reads a file Warden does not check.
+engine-way-sets-later-commands = Runs { $program } in a way that sets what later commands run or runs code in arithmetic.
+engine-command-known-at-run = Runs { $at } with a command only known at run time.
+engine-whose-command-judged-own = Runs { $at }, whose command is judged on its own.
+engine-program-warden-does-not = Runs { $program }, a program Warden does not know.
+engine-executes-commands-administrator-rights = Runs { $program }, which executes commands with administrator rights.
+engine-stops-machine = Runs { $program }, which stops the machine.
+engine-changes-run-level = Runs { $program }, which changes the run level.
+engine-rewrites-disks-or-file = Runs { $program }, which rewrites disks or file systems.
+engine-alone-starts-nothing = Runs { $program } alone, which starts nothing.
+engine-make-text-from-command = Runs { $program } with make text from the command line (--eval), which can run any command.
+engine-script-from-file-warden = Runs { $program } with a script from a file Warden does not read.
+engine-schedules-commands-run-later = Runs { $program }, which schedules commands that run later.
+engine-changes-nothing = Runs { $program }, which changes nothing.
+engine-build-or-test-tool = Runs { $program }, a build or test tool that runs the project's own code.
+engine-reports-would-change = Runs { $tool }, which only reports what it would change.
+engine-script-whose-command-judged = Runs script, whose command is judged on its own.
+engine-script-records-session-file = Runs script, which records the session to a file; its command is judged on its own.
+engine-sets-system-clock = Sets the system clock.
+engine-changes-machines-host-name = Changes the machine's host name.
+engine-mounts-file-system = Mounts a file system.
+engine-yq-i-rewrites-files = Runs yq -i, which rewrites the files it is given.
+engine-asks-rustc-knows-version = Asks rustc what it knows (version, targets, settings).
+
 ## git.
 
 engine-git-catfile-batch-prints-objects = Runs git cat-file --batch, which prints the objects named on its input, which Warden cannot see.

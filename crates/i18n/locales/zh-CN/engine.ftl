@@ -136,6 +136,33 @@ engine-container = 运行 { $program }，它会运行镜像中的代码。
 engine-container-host = 带 { $option } 运行 { $program }，这会把宿主机交给容器。
 engine-container-mount = 运行 { $program } 并挂载宿主机的 { $path }，这会把运行机器的文件交给容器。
 
+## 程序的判断。
+
+engine-asks-version-or-help = 查询 { $program } 的版本或帮助。
+engine-option-another-program-or = 带会运行其他程序或读取 Warden 不检查的文件的选项运行 { $program }。
+engine-way-sets-later-commands = 以会设定后续命令运行内容、或在算术中运行代码的方式运行 { $program }。
+engine-command-known-at-run = 运行 { $at }，其命令运行时才能确定。
+engine-whose-command-judged-own = 运行 { $at }，其命令单独判断。
+engine-program-warden-does-not = 运行 { $program }，这是 Warden 不认识的程序。
+engine-executes-commands-administrator-rights = 运行 { $program }，它会以管理员权限执行命令。
+engine-stops-machine = 运行 { $program }，它会关闭机器。
+engine-changes-run-level = 运行 { $program }，它会更改运行级别。
+engine-rewrites-disks-or-file = 运行 { $program }，它会改写磁盘或文件系统。
+engine-alone-starts-nothing = 单独运行 { $program }，不会启动任何东西。
+engine-make-text-from-command = 带来自命令行的 make 文本（--eval）运行 { $program }，它可以运行任何命令。
+engine-script-from-file-warden = 带 Warden 不读取的文件中的脚本运行 { $program }。
+engine-schedules-commands-run-later = 运行 { $program }，它会安排稍后运行的命令。
+engine-changes-nothing = 运行 { $program }，不改变任何东西。
+engine-build-or-test-tool = 运行 { $program }，这是会运行项目自身代码的构建或测试工具。
+engine-reports-would-change = 运行 { $tool }，只报告它会改动什么。
+engine-script-whose-command-judged = 运行 script，其命令单独判断。
+engine-script-records-session-file = 运行 script，它会把会话记录到文件；其命令单独判断。
+engine-sets-system-clock = 设置系统时钟。
+engine-changes-machines-host-name = 更改机器的主机名。
+engine-mounts-file-system = 挂载文件系统。
+engine-yq-i-rewrites-files = 运行 yq -i，它会改写给定的文件。
+engine-asks-rustc-knows-version = 询问 rustc 所知的信息（版本、目标、设置）。
+
 ## git。
 
 engine-git-catfile-batch-prints-objects = 运行 git cat-file --batch，它会打印输入中指定的对象，而 Warden 看不到输入。
