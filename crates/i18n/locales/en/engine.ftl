@@ -175,6 +175,49 @@ engine-mounts-file-system = Mounts a file system.
 engine-yq-i-rewrites-files = Runs yq -i, which rewrites the files it is given.
 engine-asks-rustc-knows-version = Asks rustc what it knows (version, targets, settings).
 
+## Interpreters, archives and build tools.
+
+engine-exec-program-c-script-whose = Runs { $program } -c with a script whose parts are judged on their own.
+engine-exec-program-script-downloaded-from = Runs { $program } on a script downloaded from the network.
+engine-exec-program-c-script-downloaded = Runs { $program } -c on a script downloaded from the network.
+engine-exec-program-c-without-script = Runs { $program } -c without a script.
+engine-exec-program-script-holds-data = Runs { $program } on a script that holds data downloaded from the network.
+engine-exec-pipes-download-into-program = Pipes a download into { $program }, which runs whatever the server sends.
+engine-exec-program-script-whose-parts = Runs { $program } on a script whose parts are judged on their own.
+engine-exec-program-script-made-at = Runs { $program } on a script made at run time, which Warden cannot see.
+engine-exec-program-script-read-from = Runs { $program } on a script read from another command's output.
+engine-exec-program-heredocument = Runs { $program } on a here-document.
+engine-exec-starts-program-whatever-given = Starts { $program }, which runs whatever it is given.
+engine-exec-program-code-downloaded-from = Runs { $program } on code downloaded from the network.
+engine-exec-asks-program-version = Asks { $program } for its version.
+engine-exec-program-m-module-build = Runs { $program } -m { $module }, a build or test tool.
+engine-exec-python-module-module = Runs the Python module { $module }.
+engine-exec-program-i-rewrites-files = Runs { $program } -i, which rewrites files in place with code Warden does not analyse.
+engine-exec-program-inline-code-warden = Runs { $program } with inline code that Warden does not analyse.
+engine-exec-program-program-whose-code = Runs a { $program } program whose code Warden does not analyse.
+engine-exec-program-lists-defines = Runs { $program }, which only lists or defines.
+engine-exec-defines-program-command-known = Defines with { $program } a command only known at run time.
+engine-exec-busybox-applet = Runs a busybox applet.
+engine-exec-busybox-lists-applets = Runs busybox, which lists its applets.
+engine-exec-formats-json = Formats JSON.
+engine-exec-evaluates-code-downloaded-from = Evaluates code downloaded from the network.
+engine-exec-evaluates-script-known-at = Evaluates a script only known at run time.
+engine-exec-evaluates-script-whose-parts = Evaluates a script whose parts are judged on their own.
+engine-exec-sources-code-downloaded-from = Sources code downloaded from the network.
+engine-exec-sed-whose-scripts-write = Runs sed, whose scripts can write files and run commands.
+engine-exec-sed-script-prints-substitutes = Runs sed with a script that only prints, substitutes or deletes lines.
+engine-exec-sed-script-commands-writes = Runs sed with a script that runs commands or writes files.
+engine-exec-awk-program-prints = Runs awk with a program that only prints.
+engine-exec-awk-program-from-file = Runs an awk program from a file Warden does not read.
+engine-exec-awk-program-run-commands = Runs an awk program that can run commands or write files.
+engine-exec-awk-programming-language = Runs awk, a programming language.
+engine-unpack-program-editor-whose-commands = Runs { $program }, an editor whose commands Warden does not read (they can run programs).
+engine-unpack-tar-create-change-archive = Runs tar to create or change an archive.
+engine-unpack-tar-list-archive = Runs tar to list an archive.
+engine-unpack-tar = Runs tar.
+engine-unpack-patch-changes-files-patches = Runs patch, which changes the files it patches.
+engine-build-cargo-configuration-known-at = Runs cargo with configuration only known at run time.
+
 ## git.
 
 engine-git-catfile-batch-prints-objects = Runs git cat-file --batch, which prints the objects named on its input, which Warden cannot see.

@@ -163,6 +163,49 @@ engine-mounts-file-system = 挂载文件系统。
 engine-yq-i-rewrites-files = 运行 yq -i，它会改写给定的文件。
 engine-asks-rustc-knows-version = 询问 rustc 所知的信息（版本、目标、设置）。
 
+## 解释器、归档和构建工具。
+
+engine-exec-program-c-script-whose = 运行 { $program } -c，其脚本的各部分单独判断。
+engine-exec-program-script-downloaded-from = 用 { $program } 运行从网络下载的脚本。
+engine-exec-program-c-script-downloaded = 用 { $program } -c 运行从网络下载的脚本。
+engine-exec-program-c-without-script = 不带脚本运行 { $program } -c。
+engine-exec-program-script-holds-data = 用 { $program } 运行含有从网络下载的数据的脚本。
+engine-exec-pipes-download-into-program = 把下载内容通过管道交给 { $program }，服务器发来什么它就运行什么。
+engine-exec-program-script-whose-parts = 用 { $program } 运行脚本，其各部分单独判断。
+engine-exec-program-script-made-at = 用 { $program } 运行运行时才生成的脚本，Warden 看不到其内容。
+engine-exec-program-script-read-from = 用 { $program } 运行从另一命令输出中读取的脚本。
+engine-exec-program-heredocument = 用 { $program } 运行 here 文档。
+engine-exec-starts-program-whatever-given = 启动 { $program }，给它什么它就运行什么。
+engine-exec-program-code-downloaded-from = 用 { $program } 运行从网络下载的代码。
+engine-exec-asks-program-version = 查询 { $program } 的版本。
+engine-exec-program-m-module-build = 运行 { $program } -m { $module }，这是构建或测试工具。
+engine-exec-python-module-module = 运行 Python 模块 { $module }。
+engine-exec-program-i-rewrites-files = 运行 { $program } -i，它会用 Warden 不分析的代码就地改写文件。
+engine-exec-program-inline-code-warden = 带 Warden 不分析的内联代码运行 { $program }。
+engine-exec-program-program-whose-code = 运行一个 { $program } 程序，Warden 不分析其代码。
+engine-exec-program-lists-defines = 运行 { $program }，只列出或定义。
+engine-exec-defines-program-command-known = 用 { $program } 定义一个运行时才能确定的命令。
+engine-exec-busybox-applet = 运行 busybox 小程序。
+engine-exec-busybox-lists-applets = 运行 busybox，列出其小程序。
+engine-exec-formats-json = 格式化 JSON。
+engine-exec-evaluates-code-downloaded-from = 执行从网络下载的代码。
+engine-exec-evaluates-script-known-at = 执行运行时才能确定的脚本。
+engine-exec-evaluates-script-whose-parts = 执行脚本，其各部分单独判断。
+engine-exec-sources-code-downloaded-from = 用 source 载入从网络下载的代码。
+engine-exec-sed-whose-scripts-write = 运行 sed，其脚本可以写文件和运行命令。
+engine-exec-sed-script-prints-substitutes = 运行只打印、替换或删除行的 sed 脚本。
+engine-exec-sed-script-commands-writes = 运行会执行命令或写文件的 sed 脚本。
+engine-exec-awk-program-prints = 运行只打印的 awk 程序。
+engine-exec-awk-program-from-file = 运行来自文件的 awk 程序，Warden 不读取该文件。
+engine-exec-awk-program-run-commands = 运行可以执行命令或写文件的 awk 程序。
+engine-exec-awk-programming-language = 运行 awk，这是一门编程语言。
+engine-unpack-program-editor-whose-commands = 运行 { $program }，这是一个编辑器，Warden 不读取其命令（它们可以运行程序）。
+engine-unpack-tar-create-change-archive = 运行 tar 创建或修改归档。
+engine-unpack-tar-list-archive = 运行 tar 列出归档内容。
+engine-unpack-tar = 运行 tar。
+engine-unpack-patch-changes-files-patches = 运行 patch，它会修改所打补丁的文件。
+engine-build-cargo-configuration-known-at = 带运行时才能确定的配置运行 cargo。
+
 ## git。
 
 engine-git-catfile-batch-prints-objects = 运行 git cat-file --batch，它会打印输入中指定的对象，而 Warden 看不到输入。

@@ -9,6 +9,7 @@
 //! earlier in the same line is the line's own code, which Warden does not read as
 //! code: running a build tool after it is High (`walk.rs`).
 
+use crate::Sentence as S;
 use std::path::Path;
 
 use super::{Input, Verdict};
@@ -174,7 +175,7 @@ fn cargo_settings(input: &Input<'_>, v: &mut Verdict) {
             v.opaque = true;
             v.raise(
                 Risk::High,
-                "Runs cargo with configuration only known at run time.",
+                S::new("engine-build-cargo-configuration-known-at"),
             );
             continue;
         }
