@@ -218,6 +218,26 @@ engine-unpack-tar = Runs tar.
 engine-unpack-patch-changes-files-patches = Runs patch, which changes the files it patches.
 engine-build-cargo-configuration-known-at = Runs cargo with configuration only known at run time.
 
+## The shell walker: functions, variables, downloads, sockets.
+
+engine-walk-functions-defines-function-name-calls = Defines the function { $name }, which calls itself: a fork bomb that can bring the machine down.
+engine-walk-uses-construct-warden-does = Uses { $construct }: Warden does not model it, so the command is not low-risk.
+engine-walk-written-program-outside-standard = Runs { $written }, a program outside the standard system folders.
+engine-walk-sets-name-command-warden = Sets { $name }, a command Warden cannot read, only known at run time.
+engine-walk-program-contacts-network-command = Runs { $program }, which contacts the network, in a command that also reads secrets: it could send them out.
+engine-walk-connects-name-network-socket = Connects { $name } to a network socket, so it runs whatever the other end sends.
+engine-walk-written-this-command-downloaded = Runs { $written }, which this command downloaded from the network.
+engine-walk-name-file-this-command = Runs { $name } on { $file }, which this command downloaded from the network.
+engine-walk-name-projects-files-after = Runs { $name }, which runs the project's files, after this command downloaded files into its folder.
+engine-walk-env-s-command-known = Runs env -S with a command only known at run time.
+engine-walk-env-s-whose-command = Runs env -S, whose command is judged on its own.
+engine-walk-opens-network-connection-through = Opens a network connection through a /dev/tcp or /dev/udp redirection.
+engine-walk-sends-data-network-through = Sends data to the network through a /dev/tcp or /dev/udp redirection.
+engine-walk-sets-git-configuration-known = Sets git configuration only known at run time.
+engine-env-sets-name-changes-where = Sets { $name }, which changes where programs find their configuration, libraries or tools, or how the shell reads commands.
+engine-env-sets-name-variable-warden = Sets { $name }, a variable Warden does not know, for the program it runs.
+engine-walk-functions-cycle = Defines the functions { $names }, which call each other and start processes: a fork bomb that can bring the machine down.
+
 ## git.
 
 engine-git-catfile-batch-prints-objects = Runs git cat-file --batch, which prints the objects named on its input, which Warden cannot see.

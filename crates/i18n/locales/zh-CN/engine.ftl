@@ -206,6 +206,26 @@ engine-unpack-tar = 运行 tar。
 engine-unpack-patch-changes-files-patches = 运行 patch，它会修改所打补丁的文件。
 engine-build-cargo-configuration-known-at = 带运行时才能确定的配置运行 cargo。
 
+## Shell 遍历：函数、变量、下载、套接字。
+
+engine-walk-functions-defines-function-name-calls = 定义函数 { $name }，它会调用自己：这是可能拖垮机器的 fork 炸弹。
+engine-walk-functions-cycle = 定义函数 { $names }，它们互相调用并启动进程：这是可能拖垮机器的 fork 炸弹。
+engine-walk-uses-construct-warden-does = 使用了 { $construct }：Warden 不对其建模，因此该命令不算低风险。
+engine-walk-written-program-outside-standard = 运行 { $written }，这是标准系统文件夹之外的程序。
+engine-walk-sets-name-command-warden = 设置 { $name }，这是 Warden 无法读取、运行时才能确定的命令。
+engine-walk-program-contacts-network-command = 运行 { $program }，它会访问网络，而该命令同时会读取机密：可能把机密发送出去。
+engine-walk-connects-name-network-socket = 把 { $name } 接到网络套接字上，对端发来什么它就运行什么。
+engine-walk-written-this-command-downloaded = 运行 { $written }，它是本命令从网络下载的。
+engine-walk-name-file-this-command = 对 { $file } 运行 { $name }，该文件是本命令从网络下载的。
+engine-walk-name-projects-files-after = 运行 { $name }，它会运行项目的文件，而本命令刚把文件下载到该文件夹中。
+engine-walk-env-s-command-known = 运行 env -S，其命令运行时才能确定。
+engine-walk-env-s-whose-command = 运行 env -S，其命令单独判断。
+engine-walk-opens-network-connection-through = 通过 /dev/tcp 或 /dev/udp 重定向打开网络连接。
+engine-walk-sends-data-network-through = 通过 /dev/tcp 或 /dev/udp 重定向向网络发送数据。
+engine-walk-sets-git-configuration-known = 设置运行时才能确定的 git 配置。
+engine-env-sets-name-changes-where = 设置 { $name }，它会改变程序查找配置、库或工具的位置，或改变 shell 读取命令的方式。
+engine-env-sets-name-variable-warden = 为所运行的程序设置 { $name }，这是 Warden 不认识的变量。
+
 ## git。
 
 engine-git-catfile-batch-prints-objects = 运行 git cat-file --batch，它会打印输入中指定的对象，而 Warden 看不到输入。

@@ -9,6 +9,7 @@ mod plain;
 mod redirect;
 mod vars;
 
+use crate::Sentence as S;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -748,14 +749,14 @@ impl Walker<'_> {
                 raise(
                     &mut seg,
                     Risk::High,
-                    "Runs env -S with a command only known at run time.",
+                    S::new("engine-walk-env-s-command-known"),
                 );
             } else {
                 scripts.push(split.text.clone());
                 raise(
                     &mut seg,
                     Risk::Low,
-                    "Runs env -S, whose command is judged on its own.",
+                    S::new("engine-walk-env-s-whose-command"),
                 );
             }
         }
@@ -778,7 +779,7 @@ impl Walker<'_> {
             raise(
                 &mut seg,
                 Risk::High,
-                "Opens a network connection through a /dev/tcp or /dev/udp redirection.",
+                S::new("engine-walk-opens-network-connection-through"),
             );
             // Writing to a socket sends whatever the command writes to a host the
             // command picks.
@@ -789,7 +790,7 @@ impl Walker<'_> {
                 raise(
                     &mut seg,
                     Risk::Critical,
-                    "Sends data to the network through a /dev/tcp or /dev/udp redirection.",
+                    S::new("engine-walk-sends-data-network-through"),
                 );
             }
         }
@@ -896,9 +897,8 @@ impl Walker<'_> {
                     raise(
                         &mut seg,
                         Risk::Medium,
-                        format!(
-                            "Uses {construct}: Warden does not model it, so the command is not low-risk."
-                        ),
+                        S::new("engine-walk-uses-construct-warden-does")
+                            .text("construct", construct),
                     );
                     self.forget(vars::Assigns::All);
                 }
@@ -924,7 +924,8 @@ impl Walker<'_> {
                     raise(
                         &mut seg,
                         Risk::High,
-                        format!("Runs {written}, a program outside the standard system folders."),
+                        S::new("engine-walk-written-program-outside-standard")
+                            .text("written", written),
                     );
                 }
                 // A call of a function the line defined runs its body with these
@@ -985,9 +986,7 @@ impl Walker<'_> {
                     raise(
                         &mut seg,
                         Risk::High,
-                        format!(
-                            "Sets {name}, a command Warden cannot read, only known at run time."
-                        ),
+                        S::new("engine-walk-sets-name-command-warden").text("name", name),
                     );
                 } else if !value.text.trim().is_empty() {
                     scripts.push(env::command_script(name, &value.text));
@@ -1015,7 +1014,7 @@ impl Walker<'_> {
                             raise(
                                 &mut seg,
                                 Risk::High,
-                                "Sets git configuration only known at run time.",
+                                S::new("engine-walk-sets-git-configuration-known"),
                             );
                         }
                         None => {}
@@ -1124,9 +1123,7 @@ impl Walker<'_> {
             let segment = self.segment(
                 text,
                 Risk::High,
-                format!(
-                    "Runs {program}, which contacts the network, in a command that also reads secrets: it could send them out."
-                ),
+                S::new("engine-walk-program-contacts-network-command").text("program", program),
             );
             self.push(segment);
         }
@@ -1179,9 +1176,7 @@ impl Walker<'_> {
             raise(
                 seg,
                 Risk::Critical,
-                format!(
-                    "Connects {name} to a network socket, so it runs whatever the other end sends."
-                ),
+                S::new("engine-walk-connects-name-network-socket").text("name", name),
             );
         }
         if !self.tainted.is_empty() {
@@ -1197,7 +1192,7 @@ impl Walker<'_> {
                 raise(
                     seg,
                     Risk::Critical,
-                    format!("Runs {written}, which this command downloaded from the network."),
+                    S::new("engine-walk-written-this-command-downloaded").text("written", written),
                 );
             }
             let consumed = args
@@ -1223,9 +1218,9 @@ impl Walker<'_> {
                     raise(
                         seg,
                         Risk::Critical,
-                        format!(
-                            "Runs {name} on {file}, which this command downloaded from the network."
-                        ),
+                        S::new("engine-walk-name-file-this-command")
+                            .text("name", name)
+                            .text("file", file),
                     );
                 }
                 if UNPACKERS.contains(&name) {
@@ -1258,9 +1253,7 @@ impl Walker<'_> {
             raise(
                 seg,
                 Risk::Critical,
-                format!(
-                    "Runs {name}, which runs the project's files, after this command downloaded files into its folder."
-                ),
+                S::new("engine-walk-name-projects-files-after").text("name", name),
             );
         }
         // `git clone URL [DIR]` writes a folder of files from the network.
