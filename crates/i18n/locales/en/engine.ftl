@@ -238,6 +238,27 @@ engine-env-sets-name-changes-where = Sets { $name }, which changes where program
 engine-env-sets-name-variable-warden = Sets { $name }, a variable Warden does not know, for the program it runs.
 engine-walk-functions-cycle = Defines the functions { $names }, which call each other and start processes: a fork bomb that can bring the machine down.
 
+## Secrets printed, redirections, loops, and git's settings.
+
+engine-prints-variable = Runs printenv { $name }, which prints environment variables that may hold secrets.
+engine-prints-declared = Runs { $program } -p { $name }, which prints environment variables that may hold secrets.
+engine-prints-environment = Runs { $program } alone, which prints environment variables that may hold secrets (the whole environment).
+engine-prints-expansion = Expands { $expanded } in an argument of { $program }, which prints environment variables that may hold secrets.
+engine-runs-shellcheck = Runs shellcheck, which only reads the scripts it checks.
+engine-nested-too-deeply = Runs a script nested too deeply to analyse.
+engine-redirects = Redirects output.
+engine-redirects-dynamic = Redirects to { $path }, a file only known at run time.
+engine-process-flood = Starts processes in the background in a loop that may never end: a process flood that can bring the machine down.
+engine-awk-library = Runs awk with a library or program file that can rewrite files or run code.
+engine-git-dynamic-configuration = Runs git with configuration only known at run time.
+engine-git-config-env-command = Runs git with the setting { $key } taken from an environment variable, a command Warden cannot read.
+engine-git-config-env-moves = Runs git with the setting { $key } taken from an environment variable, which moves where git reads configuration or programs.
+engine-git-exec-path = Runs git with its programs taken from { $path }, which can run any program.
+engine-git-other-repository = Runs git on another repository or work tree.
+engine-git-clone-dynamic-configuration = Clones with configuration only known at run time.
+engine-git-clone-template = Clones with a template folder, whose hooks git copies into the repository and runs.
+engine-git-ext-transport = Uses git's ext:: transport, which runs the command { $command }.
+
 ## git.
 
 engine-git-catfile-batch-prints-objects = Runs git cat-file --batch, which prints the objects named on its input, which Warden cannot see.

@@ -226,6 +226,27 @@ engine-walk-sets-git-configuration-known = 设置运行时才能确定的 git �
 engine-env-sets-name-changes-where = 设置 { $name }，它会改变程序查找配置、库或工具的位置，或改变 shell 读取命令的方式。
 engine-env-sets-name-variable-warden = 为所运行的程序设置 { $name }，这是 Warden 不认识的变量。
 
+## 打印机密、重定向、循环与 git 设置。
+
+engine-prints-variable = 运行 printenv { $name }，它会打印可能含有机密的环境变量。
+engine-prints-declared = 运行 { $program } -p { $name }，它会打印可能含有机密的环境变量。
+engine-prints-environment = 单独运行 { $program }，它会打印可能含有机密的环境变量（整个环境）。
+engine-prints-expansion = 在 { $program } 的参数中展开 { $expanded }，会打印可能含有机密的环境变量。
+engine-runs-shellcheck = 运行 shellcheck，只读取它检查的脚本。
+engine-nested-too-deeply = 运行嵌套过深、无法分析的脚本。
+engine-redirects = 重定向输出。
+engine-redirects-dynamic = 重定向到 { $path }，该文件运行时才能确定。
+engine-process-flood = 在可能永不结束的循环中于后台启动进程：这种进程洪泛可能拖垮机器。
+engine-awk-library = 带可改写文件或运行代码的库或程序文件运行 awk。
+engine-git-dynamic-configuration = 带运行时才能确定的配置运行 git。
+engine-git-config-env-command = 运行 git，设置 { $key } 取自环境变量，这是 Warden 无法读取的命令。
+engine-git-config-env-moves = 运行 git，设置 { $key } 取自环境变量，它会改变 git 读取配置或程序的位置。
+engine-git-exec-path = 运行 git，其程序取自 { $path }，可以运行任何程序。
+engine-git-other-repository = 在另一个仓库或工作树上运行 git。
+engine-git-clone-dynamic-configuration = 带运行时才能确定的配置进行克隆。
+engine-git-clone-template = 带模板文件夹克隆，git 会把其中的钩子复制到仓库并运行。
+engine-git-ext-transport = 使用 git 的 ext:: 传输，它会运行命令 { $command }。
+
 ## git。
 
 engine-git-catfile-batch-prints-objects = 运行 git cat-file --batch，它会打印输入中指定的对象，而 Warden 看不到输入。

@@ -508,7 +508,7 @@ fn take_carried(v: &mut Verdict, program: &str, args: &[Word]) {
             Some(script) => {
                 v.raise(
                     Risk::Low,
-                    format!("Runs {}, whose command is judged on its own.", c.at),
+                    S::new("engine-whose-command-judged-own").text("at", c.at.as_str()),
                 );
                 v.scripts.push(script);
             }
@@ -516,7 +516,7 @@ fn take_carried(v: &mut Verdict, program: &str, args: &[Word]) {
                 v.opaque = true;
                 v.raise(
                     Risk::High,
-                    format!("Runs {} with a command only known at run time.", c.at),
+                    S::new("engine-command-known-at-run").text("at", c.at.as_str()),
                 );
             }
         }
@@ -939,10 +939,7 @@ fn known_or_unknown(input: &Input<'_>) -> Verdict {
         // ShellCheck parses the scripts it is given and runs none of them.
         "shellcheck" => {
             let mut v = readers(input, false);
-            v.raise(
-                Risk::Low,
-                "Runs shellcheck, which only reads the scripts it checks.",
-            );
+            v.raise(Risk::Low, S::new("engine-runs-shellcheck"));
             return v;
         }
         // `unzip -l`/`-v`/`-t`/`-Z` list or test an archive; `zipinfo` lists one.

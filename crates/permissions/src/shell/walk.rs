@@ -1286,7 +1286,7 @@ impl Walker<'_> {
                 raise(
                     seg,
                     Risk::Critical,
-                    "Runs a script nested too deeply to analyse.",
+                    crate::Sentence::new("engine-nested-too-deeply"),
                 );
             }
             return;

@@ -522,7 +522,7 @@ pub(super) fn awk(input: &Input<'_>) -> Verdict {
                 } else {
                     Risk::Medium
                 },
-                "Runs awk with a library or program file that can rewrite files or run code.",
+                S::new("engine-awk-library"),
             );
             program_seen |= a.text == "-E" || a.text == "--exec";
             i += usize::from(!a.text.contains('='));

@@ -253,10 +253,7 @@ fn global_option(v: &mut Verdict, found: &Found, input: &Input<'_>) {
         // `git -c KEY=VALUE`: judged by the key.
         "c" if value.dynamic => {
             v.opaque = true;
-            v.raise(
-                Risk::High,
-                "Runs git with configuration only known at run time.",
-            );
+            v.raise(Risk::High, S::new("engine-git-dynamic-configuration"));
         }
         "c" => {
             let (key, val) = value.text.split_once('=').unwrap_or((&value.text, "true"));
@@ -270,32 +267,27 @@ fn global_option(v: &mut Verdict, found: &Found, input: &Input<'_>) {
                 v.opaque = true;
                 v.raise(
                     Risk::High,
-                    format!(
-                        "Runs git with the setting {key} taken from an environment variable, a command Warden cannot read."
-                    ),
+                    S::new("engine-git-config-env-command").text("key", key),
                 );
             } else if git_config_key(key) == GitKey::Moves
                 || key.eq_ignore_ascii_case("core.hooksPath")
             {
                 v.raise(
                     Risk::High,
-                    format!("Runs git with the setting {key} taken from an environment variable, which moves where git reads configuration or programs."),
+                    S::new("engine-git-config-env-moves").text("key", key),
                 );
             }
         }
         "exec-path" => v.raise(
             Risk::High,
-            format!(
-                "Runs git with its programs taken from {}, which can run any program.",
-                value.text
-            ),
+            S::new("engine-git-exec-path").text("path", value.text.as_str()),
         ),
         "C" => v.word(FileOp::Read, value, input),
         // Another repository's configuration and hooks run programs
         // (`core.fsmonitor`, `core.pager`): outside the workspace, as any unknown
         // program would.
         _ if found.opt.does == Does::Reads => {
-            v.raise(Risk::Medium, "Runs git on another repository or work tree.");
+            v.raise(Risk::Medium, S::new("engine-git-other-repository"));
             v.word(FileOp::Read, value, input);
             if value.dynamic || !input.resolve(&value.text).inside_workspace {
                 v.raise(
@@ -497,10 +489,7 @@ fn clone_settings(v: &mut Verdict, rest: &[Word]) {
         if let Some(setting) = setting {
             if setting.dynamic {
                 v.opaque = true;
-                v.raise(
-                    Risk::High,
-                    "Clones with configuration only known at run time.",
-                );
+                v.raise(Risk::High, S::new("engine-git-clone-dynamic-configuration"));
             } else {
                 let (key, value) = setting
                     .text
@@ -509,10 +498,7 @@ fn clone_settings(v: &mut Verdict, rest: &[Word]) {
                 config_value(v, key, value, "Clones with");
             }
         } else if t == "--template" || t.starts_with("--template=") {
-            v.raise(
-                Risk::High,
-                "Clones with a template folder, whose hooks git copies into the repository and runs.",
-            );
+            v.raise(Risk::High, S::new("engine-git-clone-template"));
         }
     }
 }
@@ -538,7 +524,7 @@ fn transports(v: &mut Verdict, rest: &[Word]) {
         if transport.eq_ignore_ascii_case("ext") {
             v.raise(
                 Risk::High,
-                format!("Uses git's ext:: transport, which runs the command {address}."),
+                S::new("engine-git-ext-transport").text("command", address),
             );
             v.scripts.push(ext_command(address));
         } else {

@@ -38,7 +38,7 @@ impl Walker<'_> {
         let mut seg = self.segment(
             self.text(node).to_string(),
             Risk::Low,
-            "Redirects output.".to_string(),
+            crate::Sentence::new("engine-redirects"),
         );
         let has_files = effects.iter().any(|e| {
             matches!(
@@ -206,7 +206,8 @@ impl Walker<'_> {
                 raise(
                     seg,
                     risk,
-                    format!("Redirects to {}, a file only known at run time.", word.text),
+                    crate::Sentence::new("engine-redirects-dynamic")
+                        .text("path", word.text.as_str()),
                 );
                 continue;
             }
