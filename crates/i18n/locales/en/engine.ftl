@@ -259,6 +259,13 @@ engine-git-clone-dynamic-configuration = Clones with configuration only known at
 engine-git-clone-template = Clones with a template folder, whose hooks git copies into the repository and runs.
 engine-git-ext-transport = Uses git's ext:: transport, which runs the command { $command }.
 
+## Wrappers.
+
+engine-wrapper-systemd-run = Runs a command with systemd-run, as a service that can outlive the command.
+engine-wrapper-nsenter = Runs a command inside another process's namespaces.
+engine-wrapper-administrator = Runs a command with administrator rights.
+engine-wrapper-chroot = Runs a command with another root folder.
+
 ## git.
 
 engine-git-catfile-batch-prints-objects = Runs git cat-file --batch, which prints the objects named on its input, which Warden cannot see.

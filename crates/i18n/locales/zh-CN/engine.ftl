@@ -247,6 +247,13 @@ engine-git-clone-dynamic-configuration = 带运行时才能确定的配置进行
 engine-git-clone-template = 带模板文件夹克隆，git 会把其中的钩子复制到仓库并运行。
 engine-git-ext-transport = 使用 git 的 ext:: 传输，它会运行命令 { $command }。
 
+## 包装命令。
+
+engine-wrapper-systemd-run = 用 systemd-run 运行命令，作为可能比命令存活更久的服务。
+engine-wrapper-nsenter = 在另一个进程的命名空间中运行命令。
+engine-wrapper-administrator = 以管理员权限运行命令。
+engine-wrapper-chroot = 以另一个根文件夹运行命令。
+
 ## git。
 
 engine-git-catfile-batch-prints-objects = 运行 git cat-file --batch，它会打印输入中指定的对象，而 Warden 看不到输入。

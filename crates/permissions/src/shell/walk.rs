@@ -726,10 +726,8 @@ impl Walker<'_> {
             raise(
                 &mut seg,
                 Risk::High,
-                format!(
-                    "Runs {}, a program outside the standard system folders.",
-                    w.text
-                ),
+                S::new("engine-walk-written-program-outside-standard")
+                    .text("written", w.text.as_str()),
             );
         }
         if let Some((risk, why)) = &unwrapped.floor {
