@@ -266,6 +266,26 @@ engine-wrapper-nsenter = Runs a command inside another process's namespaces.
 engine-wrapper-administrator = Runs a command with administrator rights.
 engine-wrapper-chroot = Runs a command with another root folder.
 
+## Scripts, values and files only known at run time.
+
+engine-prints-heredoc = Expands { $name } in a here-document or here-string, which prints environment variables that may hold secrets.
+engine-xargs = Runs { $program } through xargs, with arguments only known at run time.
+engine-unknown-many-arguments = Runs { $program }, a program Warden does not know, with more than { $count } arguments, not all of which were read as a command it may run.
+engine-unknown-dynamic-argument = Runs { $program }, a program Warden does not know, with { $word } only known at run time, which may be a program it runs.
+engine-exec-dynamic-script = Runs { $program } -c with a script only known at run time ({ $script }).
+engine-exec-script-file = Runs { $program } on the script { $script }, whose content Warden does not read.
+engine-exec-sourced-file = Runs the script { $script } in this shell, whose content Warden does not read.
+engine-git-other-repository-outside = Runs git on the repository or work tree { $path }, outside the workspace, whose configuration can make git run programs.
+engine-git-transport = Uses the git transport { $transport }::, which runs the program git-remote-{ $transport }.
+engine-git-named-host = Runs git { $sub } against { $url }, a host the command names, which sends data over the network.
+engine-unpack-into-home = Extracts an archive into { $path }, so files Warden cannot see may replace the home folder's start-up files and settings.
+engine-build-make-variable = Runs { $program } with the variable { $name } set to { $value }, which its recipes may run as a command.
+engine-build-cargo-program = Runs cargo with { $key }, a program it runs in place of its own tools.
+engine-build-cargo-config-file = Runs cargo with the configuration file { $path }, which can name programs cargo runs.
+engine-walk-dynamic-program = The program to run, { $program }, is only known at run time.
+engine-walk-unpinned-value = Gives { $name } { $word }, a value only known at run time, which may be an option or a path Warden did not judge.
+engine-walk-build-files-written = Runs { $name }, which runs the project's build files, after this command wrote { $file }, code Warden does not read.
+
 ## git.
 
 engine-git-catfile-batch-prints-objects = Runs git cat-file --batch, which prints the objects named on its input, which Warden cannot see.

@@ -254,6 +254,26 @@ engine-wrapper-nsenter = 在另一个进程的命名空间中运行命令。
 engine-wrapper-administrator = 以管理员权限运行命令。
 engine-wrapper-chroot = 以另一个根文件夹运行命令。
 
+## 运行时才能确定的脚本、值和文件。
+
+engine-prints-heredoc = 在 here 文档或 here 字符串中展开 { $name }，会打印可能含有机密的环境变量。
+engine-xargs = 通过 xargs 运行 { $program }，其参数运行时才能确定。
+engine-unknown-many-arguments = 运行 { $program }，这是 Warden 不认识的程序，参数超过 { $count } 个，并未全部作为它可能运行的命令来读取。
+engine-unknown-dynamic-argument = 运行 { $program }，这是 Warden 不认识的程序，其参数 { $word } 运行时才能确定，可能是它要运行的程序。
+engine-exec-dynamic-script = 运行 { $program } -c，其脚本运行时才能确定（{ $script }）。
+engine-exec-script-file = 用 { $program } 运行脚本 { $script }，Warden 不读取其内容。
+engine-exec-sourced-file = 在当前 shell 中运行脚本 { $script }，Warden 不读取其内容。
+engine-git-other-repository-outside = 在工作区之外的仓库或工作树 { $path } 上运行 git，其配置可以让 git 运行程序。
+engine-git-transport = 使用 git 传输 { $transport }::，它会运行程序 git-remote-{ $transport }。
+engine-git-named-host = 对命令指定的主机 { $url } 运行 git { $sub }，会通过网络发送数据。
+engine-unpack-into-home = 把归档解压到 { $path }，Warden 看不到的文件可能替换主目录中的启动文件和设置。
+engine-build-make-variable = 运行 { $program }，把变量 { $name } 设为 { $value }，其构建规则可能把它当作命令运行。
+engine-build-cargo-program = 带 { $key } 运行 cargo，它会用这个程序代替自己的工具。
+engine-build-cargo-config-file = 带配置文件 { $path } 运行 cargo，该文件可以指定 cargo 要运行的程序。
+engine-walk-dynamic-program = 要运行的程序 { $program } 运行时才能确定。
+engine-walk-unpinned-value = 给 { $name } 传入 { $word }，这个值运行时才能确定，可能是 Warden 未判断的选项或路径。
+engine-walk-build-files-written = 运行 { $name }，它会运行项目的构建文件，而本命令刚写入了 { $file }，这是 Warden 不读取的代码。
+
 ## git。
 
 engine-git-catfile-batch-prints-objects = 运行 git cat-file --batch，它会打印输入中指定的对象，而 Warden 看不到输入。

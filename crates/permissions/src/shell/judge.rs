@@ -466,10 +466,7 @@ pub(super) fn judge(input: &Input<'_>) -> Verdict {
     if input.xargs && v.risk < Risk::Medium {
         v.raise(
             Risk::Medium,
-            format!(
-                "Runs {} through xargs, with arguments only known at run time.",
-                input.program
-            ),
+            S::new("engine-xargs").text("program", input.program),
         );
     }
     if v.reason.is_empty() {
@@ -706,9 +703,9 @@ fn unknown_program(input: &Input<'_>) -> Verdict {
         v.opaque = true;
         v.raise(
             Risk::High,
-            format!(
-                "Runs {p}, a program Warden does not know, with more than {MAX_SUFFIXES} arguments, not all of which were read as a command it may run."
-            ),
+            S::new("engine-unknown-many-arguments")
+                .text("program", p)
+                .number("count", MAX_SUFFIXES as u64),
         );
     }
     for (k, word) in input.args.iter().enumerate().take(MAX_SUFFIXES) {
@@ -718,10 +715,9 @@ fn unknown_program(input: &Input<'_>) -> Verdict {
             v.opaque = true;
             v.raise(
                 Risk::High,
-                format!(
-                    "Runs {p}, a program Warden does not know, with {} only known at run time, which may be a program it runs.",
-                    word.text
-                ),
+                S::new("engine-unknown-dynamic-argument")
+                    .text("program", p)
+                    .text("word", word.text.as_str()),
             );
             continue;
         }

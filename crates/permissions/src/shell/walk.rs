@@ -806,10 +806,8 @@ impl Walker<'_> {
                 raise(
                     &mut seg,
                     if download { Risk::Critical } else { Risk::High },
-                    format!(
-                        "The program to run, {}, is only known at run time.",
-                        program_word.text
-                    ),
+                    S::new("engine-walk-dynamic-program")
+                        .text("program", program_word.text.as_str()),
                 );
                 // `$SHELL -c '...'`: the program is unknown, but a `-c` script is
                 // still worth judging, since it is likely a shell's.
@@ -904,10 +902,9 @@ impl Walker<'_> {
                     raise(
                         &mut seg,
                         Risk::Medium,
-                        format!(
-                            "Gives {name} {}, a value only known at run time, which may be an option or a path Warden did not judge.",
-                            word.text
-                        ),
+                        S::new("engine-walk-unpinned-value")
+                            .text("name", name.as_str())
+                            .text("word", word.text.as_str()),
                     );
                 }
                 if let Some(assigns) = vars::assigned_by(&name, args) {
@@ -1241,10 +1238,9 @@ impl Walker<'_> {
             raise(
                 seg,
                 Risk::High,
-                format!(
-                    "Runs {name}, which runs the project's build files, after this command wrote {}, code Warden does not read.",
-                    file.display()
-                ),
+                S::new("engine-walk-build-files-written")
+                    .text("name", name)
+                    .text("file", file.display().to_string()),
             );
         }
         if judge::runs_project_files(name) && self.tainted.any_within(&self.ctx.cwd) {

@@ -72,10 +72,9 @@ pub(super) fn shell(input: &Input<'_>) -> Verdict {
             Some(script) => {
                 let mut v = Verdict::new(
                     Risk::High,
-                    format!(
-                        "Runs {p} -c with a script only known at run time ({}).",
-                        script.text
-                    ),
+                    S::new("engine-exec-dynamic-script")
+                        .text("program", p)
+                        .text("script", script.text.as_str()),
                 );
                 if input.substituted_download {
                     v.raise(
@@ -104,10 +103,9 @@ pub(super) fn shell(input: &Input<'_>) -> Verdict {
     if i < args.len() && !reads_stdin && !script_from_stdin {
         let mut v = Verdict::new(
             Risk::High,
-            format!(
-                "Runs {p} on the script {}, whose content Warden does not read.",
-                args[i].text
-            ),
+            S::new("engine-exec-script-file")
+                .text("program", p)
+                .text("script", args[i].text.as_str()),
         );
         if input.substituted_download {
             v.raise(
@@ -292,9 +290,9 @@ pub(super) fn source(input: &Input<'_>) -> Verdict {
     }
     Verdict::new(
         Risk::High,
-        format!(
-            "Runs the script {} in this shell, whose content Warden does not read.",
-            input.args.first().map_or("(none)", |a| a.text.as_str())
+        S::new("engine-exec-sourced-file").text(
+            "script",
+            input.args.first().map_or("(none)", |a| a.text.as_str()),
         ),
     )
 }

@@ -292,10 +292,7 @@ fn global_option(v: &mut Verdict, found: &Found, input: &Input<'_>) {
             if value.dynamic || !input.resolve(&value.text).inside_workspace {
                 v.raise(
                     Risk::High,
-                    format!(
-                        "Runs git on the repository or work tree {}, outside the workspace, whose configuration can make git run programs.",
-                        value.text
-                    ),
+                    S::new("engine-git-other-repository-outside").text("path", value.text.as_str()),
                 );
             }
         }
@@ -530,9 +527,7 @@ fn transports(v: &mut Verdict, rest: &[Word]) {
         } else {
             v.raise(
                 Risk::High,
-                format!(
-                    "Uses the git transport {transport}::, which runs the program git-remote-{transport}."
-                ),
+                S::new("engine-git-transport").text("transport", transport),
             );
         }
     }
@@ -609,10 +604,9 @@ fn egress(v: &mut Verdict, sub: &str, operands: &[Word]) {
     {
         v.raise(
             Risk::High,
-            format!(
-                "Runs git {sub} against {}, a host the command names, which sends data over the network.",
-                url.text
-            ),
+            S::new("engine-git-named-host")
+                .text("sub", sub)
+                .text("url", url.text.as_str()),
         );
     }
 }

@@ -63,11 +63,7 @@ pub(super) fn tar(input: &Input<'_>) -> Verdict {
         {
             v.raise(
                 Risk::Critical,
-                format!(
-                    "Extracts an archive into {}, so files Warden cannot see may replace the \
-                     home folder's start-up files and settings.",
-                    folder.text
-                ),
+                S::new("engine-unpack-into-home").text("path", folder.text.as_str()),
             );
         }
         v

@@ -189,10 +189,7 @@ impl Walker<'_> {
                     raise(
                         seg,
                         Risk::Medium,
-                        format!(
-                            "Expands {name} in a here-document or here-string, which prints \
-                             environment variables that may hold secrets."
-                        ),
+                        crate::Sentence::new("engine-prints-heredoc").text("name", name.as_str()),
                     );
                     continue;
                 }
