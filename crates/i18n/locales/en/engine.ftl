@@ -286,6 +286,39 @@ engine-walk-dynamic-program = The program to run, { $program }, is only known at
 engine-walk-unpinned-value = Gives { $name } { $word }, a value only known at run time, which may be an option or a path Warden did not judge.
 engine-walk-build-files-written = Runs { $name }, which runs the project's build files, after this command wrote { $file }, code Warden does not read.
 
+## Paths known at run time, and git settings however given.
+
+engine-path-dynamic = { $op ->
+        [read] Reads
+        [delete] Deletes
+       *[write] Writes
+    } { $path }, a path only known at run time.
+engine-git-hooks-off = { $how ->
+        [run] Runs git with
+        [clone] Clones with
+       *[set] Sets
+    } core.hooksPath to nothing, which turns the repository's hooks off.
+engine-git-hooks-path = { $how ->
+        [run] Runs git with
+        [clone] Clones with
+       *[set] Sets
+    } core.hooksPath to { $value }, so git runs the programs there as hooks on commit, merge, checkout and push.
+engine-git-option-transport = { $how ->
+        [run] Runs git with
+        [clone] Clones with
+       *[set] Sets
+    } the git option { $key } to a URL with the transport { $transport }::, which runs a program when git uses it.
+engine-git-option-command = { $how ->
+        [run] Runs git with
+        [clone] Clones with
+       *[set] Sets
+    } the git option { $key }, whose command is judged on its own.
+engine-git-option-moves = { $how ->
+        [run] Runs git with
+        [clone] Clones with
+       *[set] Sets
+    } the git option { $key }, which moves where git reads configuration, hooks or repositories.
+
 ## git.
 
 engine-git-catfile-batch-prints-objects = Runs git cat-file --batch, which prints the objects named on its input, which Warden cannot see.

@@ -274,6 +274,39 @@ engine-walk-dynamic-program = 要运行的程序 { $program } 运行时才能确
 engine-walk-unpinned-value = 给 { $name } 传入 { $word }，这个值运行时才能确定，可能是 Warden 未判断的选项或路径。
 engine-walk-build-files-written = 运行 { $name }，它会运行项目的构建文件，而本命令刚写入了 { $file }，这是 Warden 不读取的代码。
 
+## 运行时才知道的路径，以及各种方式给出的 git 设置。
+
+engine-path-dynamic = { $op ->
+        [read] 读取
+        [delete] 删除
+       *[write] 写入
+    } { $path }，该路径运行时才能确定。
+engine-git-hooks-off = { $how ->
+        [run] 运行 git 时将
+        [clone] 克隆时将
+       *[set] 将
+    } core.hooksPath 设为空，这会关闭仓库的钩子。
+engine-git-hooks-path = { $how ->
+        [run] 运行 git 时将
+        [clone] 克隆时将
+       *[set] 将
+    } core.hooksPath 设为 { $value }，git 会在提交、合并、检出和推送时把其中的程序作为钩子运行。
+engine-git-option-transport = { $how ->
+        [run] 运行 git 时将
+        [clone] 克隆时将
+       *[set] 将
+    } git 选项 { $key } 设为使用 { $transport }:: 传输的 URL，git 使用它时会运行一个程序。
+engine-git-option-command = { $how ->
+        [run] 运行 git 时将
+        [clone] 克隆时将
+       *[set] 将
+    } git 选项 { $key } 设为一条命令，该命令单独判断。
+engine-git-option-moves = { $how ->
+        [run] 运行 git 时将
+        [clone] 克隆时将
+       *[set] 将
+    } git 选项 { $key } 设为新值，它会改变 git 读取配置、钩子或仓库的位置。
+
 ## git。
 
 engine-git-catfile-batch-prints-objects = 运行 git cat-file --batch，它会打印输入中指定的对象，而 Warden 看不到输入。

@@ -138,14 +138,16 @@ impl Verdict {
             return;
         }
         if word.dynamic {
-            let (risk, verb) = match op {
-                FileOp::Read => (Risk::Medium, "Reads"),
-                FileOp::Write => (Risk::High, "Writes"),
-                FileOp::Delete => (Risk::High, "Deletes"),
+            let (risk, op) = match op {
+                FileOp::Read => (Risk::Medium, "read"),
+                FileOp::Write => (Risk::High, "write"),
+                FileOp::Delete => (Risk::High, "delete"),
             };
             self.raise(
                 risk,
-                format!("{verb} {}, a path only known at run time.", word.text),
+                S::new("engine-path-dynamic")
+                    .text("op", op)
+                    .text("path", word.text.as_str()),
             );
         } else {
             self.file(op, input.resolve(&word.text));

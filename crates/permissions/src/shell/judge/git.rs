@@ -257,7 +257,7 @@ fn global_option(v: &mut Verdict, found: &Found, input: &Input<'_>) {
         }
         "c" => {
             let (key, val) = value.text.split_once('=').unwrap_or((&value.text, "true"));
-            config_value(v, key, val, "Runs git with");
+            config_value(v, key, val, "run");
         }
         // `--config-env=KEY=VARIABLE`: the value is a variable's, which Warden does
         // not see here.
@@ -450,7 +450,7 @@ fn config(v: &mut Verdict, rest: &[Word], input: &Input<'_>) -> (Risk, S) {
             if value.dynamic || key.dynamic {
                 v.opaque = true;
             } else {
-                config_value(v, &key.text, &value.text, "Sets");
+                config_value(v, &key.text, &value.text, "set");
             }
         }
         return (
@@ -459,7 +459,7 @@ fn config(v: &mut Verdict, rest: &[Word], input: &Input<'_>) -> (Risk, S) {
         );
     }
     if let (Some(key), Some(value)) = (key, operands.get(1)) {
-        config_value(v, &key.text, &value.text, "Sets");
+        config_value(v, &key.text, &value.text, "set");
     }
     if has("global") || has("system") {
         (Risk::High, S::new("engine-git-changes-users-or-systems"))
@@ -492,7 +492,7 @@ fn clone_settings(v: &mut Verdict, rest: &[Word]) {
                     .text
                     .split_once('=')
                     .unwrap_or((&setting.text, "true"));
-                config_value(v, key, value, "Clones with");
+                config_value(v, key, value, "clone");
             }
         } else if t == "--template" || t.starts_with("--template=") {
             v.raise(Risk::High, S::new("engine-git-clone-template"));
@@ -629,8 +629,9 @@ pub(in crate::shell) fn looks_like_url(text: &str) -> bool {
 
 /// Judges one git configuration `key=value`: a command it runs becomes a script of
 /// the verdict, a key that moves configuration or programs is High, any other key
-/// runs nothing.
-fn config_value(v: &mut Verdict, key: &str, value: &str, verb: &str) {
+/// runs nothing. `how` is how the setting is given, as the catalog's messages select on
+/// it: `run` (`git -c`), `set` (`git config`) or `clone` (`git clone -c`).
+fn config_value(v: &mut Verdict, key: &str, value: &str, how: &'static str) {
     // `core.hooksPath` names the folder whose programs git runs on commit, merge,
     // checkout, push...: pointing it anywhere is an execution-config change, as
     // writing `.git/hooks` is. Pointing it at nothing turns the hooks off, as
@@ -639,16 +640,14 @@ fn config_value(v: &mut Verdict, key: &str, value: &str, verb: &str) {
         if matches!(value.trim(), "" | "/dev/null") {
             v.raise(
                 Risk::Medium,
-                format!(
-                    "{verb} core.hooksPath to nothing, which turns the repository's hooks off."
-                ),
+                S::new("engine-git-hooks-off").text("how", how),
             );
         } else {
             v.raise(
                 Risk::Critical,
-                format!(
-                    "{verb} core.hooksPath to {value}, so git runs the programs there as hooks on commit, merge, checkout and push."
-                ),
+                S::new("engine-git-hooks-path")
+                    .text("how", how)
+                    .text("value", value),
             );
         }
         return;
@@ -656,9 +655,10 @@ fn config_value(v: &mut Verdict, key: &str, value: &str, verb: &str) {
     if let Some((transport, address)) = remote_helper(value) {
         v.raise(
             Risk::High,
-            format!(
-                "{verb} the git option {key} to a URL with the transport {transport}::, which runs a program when git uses it."
-            ),
+            S::new("engine-git-option-transport")
+                .text("how", how)
+                .text("key", key)
+                .text("transport", transport),
         );
         if transport.eq_ignore_ascii_case("ext") {
             v.scripts.push(ext_command(address));
@@ -669,14 +669,18 @@ fn config_value(v: &mut Verdict, key: &str, value: &str, verb: &str) {
             if let Some(script) = git_value_script(key, value) {
                 v.raise(
                     Risk::Low,
-                    format!("{verb} the git option {key}, whose command is judged on its own."),
+                    S::new("engine-git-option-command")
+                        .text("how", how)
+                        .text("key", key),
                 );
                 v.scripts.push(script);
             }
         }
         GitKey::Moves => v.raise(
             Risk::High,
-            format!("{verb} the git option {key}, which moves where git reads configuration, hooks or repositories."),
+            S::new("engine-git-option-moves")
+                .text("how", how)
+                .text("key", key),
         ),
         GitKey::Inert => {}
     }
