@@ -112,7 +112,7 @@ impl Walker<'_> {
         }
         if let Some((risk, reason)) = env::setting_risk(&name, exported) {
             segment.risk = risk;
-            segment.reason = reason.into();
+            segment.reason = reason;
             segment.env.push(name);
             self.push(segment);
         }
