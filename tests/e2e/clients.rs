@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use super::support::Client;
+use super::support::{Client, Spawn};
 
 const POLICY: &str = r#"
 [[client]]
@@ -85,4 +85,47 @@ fn policy_check_evaluates_as_the_named_client() {
     assert_ne!(zed["decided_by"]["id"], json!("ci-no-terminal"), "{zed}");
     let unknown = check(&[]);
     assert_eq!(unknown["mode"], json!("read-only"), "{unknown}");
+}
+
+/// A Warden on `home`'s folders, introduced as `name`.
+fn as_client(home: &str, name: &str) -> Client {
+    let mut client = Client::spawn_with(&Spawn::default().env("WARDEN_HOME", home));
+    client.request_ok(
+        "initialize",
+        json!({"protocolVersion": 1, "clientCapabilities": {}, "clientInfo": {"name": name, "version": "1"}}),
+    );
+    client
+}
+
+/// A loaded session keeps its stored mode, unless the loading client's `[[client]]` mode
+/// is stricter: a CI client does not inherit an interactive session's `auto-approve`.
+#[test]
+fn a_loaded_session_takes_the_clients_mode_only_when_it_is_stricter() {
+    let first = Client::spawn();
+    let home = first.process().home();
+    std::fs::write(home.join("policy.toml"), POLICY).expect("write policy");
+    let home = home.display().to_string();
+    let project = first.process().project().display().to_string();
+    let mut editor = as_client(&home, "zed");
+    let created = editor.request_ok("session/new", json!({"cwd": project, "mcpServers": []}));
+    let session = created["sessionId"]
+        .as_str()
+        .expect("a session id")
+        .to_owned();
+    editor.request_ok(
+        "session/set_mode",
+        json!({"sessionId": session, "modeId": "auto-approve"}),
+    );
+    assert!(editor.finish().success());
+    let load = json!({"sessionId": session, "cwd": project, "mcpServers": []});
+
+    let mut ci = as_client(&home, "ci-nightly");
+    let loaded = ci.request_ok("session/load", load.clone());
+    assert_eq!(loaded["modes"]["currentModeId"], "auto-deny", "{loaded}");
+    assert!(ci.finish().success());
+
+    let mut again = as_client(&home, "zed");
+    let loaded = again.request_ok("session/load", load);
+    assert_eq!(loaded["modes"]["currentModeId"], "auto-approve", "{loaded}");
+    assert!(again.finish().success());
 }
