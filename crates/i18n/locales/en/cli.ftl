@@ -39,3 +39,17 @@ cli-sessions-unknown-id = No stored session has the id { $id }.
 ## warden pending
 
 cli-pending-none = No tool call is waiting for approval.
+cli-pending-label-call = Call
+cli-pending-label-session = Session
+cli-pending-label-tool = Tool
+cli-pending-label-title = Title
+cli-pending-label-risk = Risk
+cli-pending-label-waiting = Waiting
+cli-pending-session-in = { $session } in { $cwd }
+# $risk is low, medium, high or critical; $reason is the engine's sentence.
+cli-pending-risk = { $risk ->
+        [low] Low
+        [medium] Medium
+        [high] High
+       *[critical] Critical
+    }: { $reason }

@@ -38,3 +38,16 @@ cli-sessions-unknown-id = 没有 ID 为 { $id } 的已保存会话。
 ## warden pending
 
 cli-pending-none = 没有等待批准的工具调用。
+cli-pending-label-call = 调用
+cli-pending-label-session = 会话
+cli-pending-label-tool = 工具
+cli-pending-label-title = 标题
+cli-pending-label-risk = 风险
+cli-pending-label-waiting = 已等待
+cli-pending-session-in = { $session }（位于 { $cwd }）
+cli-pending-risk = { $risk ->
+        [low] 低
+        [medium] 中
+        [high] 高
+       *[critical] 严重
+    }：{ $reason }
