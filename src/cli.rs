@@ -126,6 +126,29 @@ fn init_logging_to_stderr(
     }
 }
 
+/// The language a person reads the commands' words in: `language` in the user's
+/// `config.toml` (a file that cannot be read is left to the agent to report), else the
+/// locale of the environment, else English.
+pub fn language() -> warden_permissions::Language {
+    let path = warden_permissions::Locations::from_env().user_config();
+    let configured = warden_session::read_user_config(&path)
+        .ok()
+        .and_then(|config| config.language);
+    warden_permissions::Language::from_process_env(configured.as_deref())
+}
+
+/// The commands' own messages (`cli.ftl`) in the reader's language.
+pub fn words() -> &'static warden_i18n::Catalog {
+    warden_i18n::catalog(language())
+}
+
+/// `text` padded with spaces to `width` columns as a terminal shows them (a Chinese
+/// character takes two); `width` 0 leaves it as it is.
+pub fn pad(text: &str, width: usize) -> String {
+    let shown = unicode_width::UnicodeWidthStr::width(text);
+    format!("{text}{}", " ".repeat(width.saturating_sub(shown)))
+}
+
 /// Opens a log file to append to, readable by the user only (0600, like everything else
 /// Warden keeps): a chat's log holds what the agent and the user said.
 pub fn private_log(path: &std::path::Path) -> std::io::Result<std::fs::File> {

@@ -22,10 +22,12 @@ mod e2e {
     mod cli_hook;
     mod cli_policy;
     mod cli_sessions;
+    mod clients;
     mod commands;
     mod crate_graph;
     mod denials;
     mod explain;
+    mod language;
     mod lifecycle;
     mod mcp;
     mod notices;

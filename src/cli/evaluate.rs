@@ -29,10 +29,17 @@ pub enum Confinement {
 }
 
 impl Evaluator {
-    /// Loads the policy, grants and trust of the project in `cwd`.
-    pub fn for_project(cwd: &Path, mode: Option<Mode>, confinement: Confinement) -> Evaluator {
+    /// Loads the policy, grants and trust of the project in `cwd`, as `client` (its
+    /// `clientInfo.name`, or the other agent's name) is treated: its `client` rules and
+    /// `[[client]]` defaults.
+    pub fn for_project(
+        cwd: &Path,
+        client: &str,
+        mode: Option<Mode>,
+        confinement: Confinement,
+    ) -> Evaluator {
         let locations = Locations::from_env();
-        let engine = Engine::load(&locations, cwd);
+        let engine = Engine::load_for_client(&locations, cwd, client);
         let mode = mode.unwrap_or(engine.settings().mode);
         let home = std::env::var_os("HOME").map(PathBuf::from);
         let ctx = Context::for_session(cwd, home.as_deref(), &[], &locations);

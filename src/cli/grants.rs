@@ -7,6 +7,7 @@ use std::time::SystemTime;
 
 use anyhow::Context as _;
 use warden_audit::{AuditEvent, AuditLog};
+use warden_i18n::{Args, Catalog};
 use warden_permissions::grant::time;
 use warden_permissions::{Effect, Grant, GrantStore, Locations};
 
@@ -66,27 +67,49 @@ fn list(store: &GrantStore, json: bool) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
+    let words = super::words();
     if grants.is_empty() {
-        writeln!(out, "No stored grants ({}).", store.path().display())?;
-    } else {
-        table(&mut out, grants)?;
-    }
-    if let Some(damage) = loaded.damage() {
+        let path = store.path().display().to_string();
         writeln!(
             out,
-            "{damage}. Until then, calls that would be allowed ask instead."
+            "{}",
+            words.text("cli-grants-none", &Args::new().with("path", path.as_str()))
+        )?;
+    } else {
+        table(&mut out, grants, words)?;
+    }
+    if let Some(damage) = loaded.damage() {
+        let damage = damage.to_string();
+        writeln!(
+            out,
+            "{}",
+            words.text(
+                "cli-grants-damage",
+                &Args::new().with("damage", damage.as_str())
+            )
         )?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn table(out: &mut impl std::io::Write, grants: &[Grant]) -> anyhow::Result<()> {
+/// The table's columns: their catalog ids and widths (the last one is not padded).
+const COLUMNS: [(&str, usize); 7] = [
+    ("cli-grants-column-id", 18),
+    ("cli-grants-column-effect", 6),
+    ("cli-grants-column-scope", 8),
+    ("cli-grants-column-created", 20),
+    ("cli-grants-column-client", 12),
+    ("cli-grants-column-status", 8),
+    ("cli-grants-column-what", 0),
+];
+
+fn table(out: &mut impl std::io::Write, grants: &[Grant], words: &Catalog) -> anyhow::Result<()> {
     let now = SystemTime::now();
-    writeln!(
-        out,
-        "{:<18} {:<6} {:<8} {:<20} {:<12} {:<8} WHAT",
-        "ID", "EFFECT", "SCOPE", "CREATED", "CLIENT", "STATUS"
-    )?;
+    let heading: Vec<String> = COLUMNS
+        .iter()
+        .map(|(id, width)| super::pad(&words.plain(id), *width))
+        .collect();
+    writeln!(out, "{}", heading.join(" ").trim_end())?;
     for g in grants {
         let effect = match g.effect {
             Effect::Allow => "allow",
@@ -96,28 +119,38 @@ fn table(out: &mut impl std::io::Write, grants: &[Grant]) -> anyhow::Result<()> 
             .as_str()
             .unwrap_or_default()
             .to_owned();
-        let status = match g.expires_at {
-            Some(t) if t <= now => "expired".to_owned(),
-            Some(_) => "expires".to_owned(),
-            None => "active".to_owned(),
-        };
-        let mut what = g.subject();
-        if let Some(p) = &g.project {
-            what.push_str(&format!(" in {}", p.display()));
-        }
-        if let Some(t) = g.expires_at {
-            what.push_str(&format!(" (until {})", time::format(t)));
-        }
-        writeln!(
-            out,
-            "{:<18} {:<6} {:<8} {:<20} {:<12} {:<8} {what}",
-            g.id,
-            effect,
+        let status = words.plain(match g.expires_at {
+            Some(t) if t <= now => "cli-grants-status-expired",
+            Some(_) => "cli-grants-status-expires",
+            None => "cli-grants-status-active",
+        });
+        // What it covers (tool names, commands and paths as they are), where, and until
+        // when, in one message so that a translation can order them.
+        let project = g.project.as_ref().map(|p| p.display().to_string());
+        let until = g.expires_at.map(time::format);
+        let what = words.text(
+            "cli-grants-what",
+            &Args::new()
+                .with("what", g.subject())
+                .with("project", project.as_deref().unwrap_or("-"))
+                .with("until", until.as_deref().unwrap_or("-"))
+                .with("scoped", if project.is_some() { "yes" } else { "no" })
+                .with("expires", if until.is_some() { "yes" } else { "no" }),
+        );
+        let cells = [
+            g.id.clone(),
+            effect.to_owned(),
             scope,
             time::format(g.created_at),
-            g.client,
-            status
-        )?;
+            g.client.clone(),
+            status,
+        ];
+        let row: Vec<String> = cells
+            .iter()
+            .zip(COLUMNS)
+            .map(|(cell, (_, width))| super::pad(cell, width))
+            .collect();
+        writeln!(out, "{} {what}", row.join(" "))?;
     }
     Ok(())
 }
@@ -136,10 +169,18 @@ fn revoke(store: &GrantStore, id: &str) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     if found {
         audit_revocation(id, grant.as_ref());
-        writeln!(out, "Revoked {id}.")?;
+        writeln!(
+            out,
+            "{}",
+            super::words().text("cli-grants-revoked", &Args::new().with("id", id))
+        )?;
         Ok(ExitCode::SUCCESS)
     } else {
-        writeln!(out, "No stored grant has the id {id}.")?;
+        writeln!(
+            out,
+            "{}",
+            super::words().text("cli-grants-unknown-id", &Args::new().with("id", id))
+        )?;
         Ok(ExitCode::from(1))
     }
 }
@@ -173,9 +214,11 @@ fn expire(store: &GrantStore) -> anyhow::Result<ExitCode> {
     let dropped = store
         .expire(SystemTime::now())
         .with_context(|| format!("cannot compact {}", store.path().display()))?;
+    let count = u64::try_from(dropped).unwrap_or(u64::MAX);
     writeln!(
         std::io::stdout().lock(),
-        "Dropped {dropped} expired grant(s)."
+        "{}",
+        super::words().text("cli-grants-expired", &Args::new().with("count", count))
     )?;
     Ok(ExitCode::SUCCESS)
 }

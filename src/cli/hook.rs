@@ -69,7 +69,9 @@ fn judge_payload(agent: Agent, payload: Result<&Payload, &PayloadError>) -> Judg
     let mut evaluator: Option<Evaluator> = None;
     let mut evaluate = |call: &warden_permissions::ToolCall| {
         evaluator
-            .get_or_insert_with(|| Evaluator::for_project(&cwd, None, Confinement::Bounds))
+            .get_or_insert_with(|| {
+                Evaluator::for_project(&cwd, agent.client(), None, Confinement::Bounds)
+            })
             .evaluate(call)
     };
     judge(agent, payload, &mut evaluate)

@@ -10,8 +10,11 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use serde_json::json;
 use warden_audit::{AuditEvent, AuditLog, Outcome};
+use warden_i18n::Args;
 use warden_journal::{AnsweredBy, ClaimResult, Lookup, PendingCall, SessionStore, now_ms};
-use warden_permissions::{Context, Decision, Engine, Locations, Risk, SessionGrants, ToolCall};
+use warden_permissions::{
+    Context, Decision, Engine, Language, Locations, Risk, SessionGrants, ToolCall,
+};
 
 #[derive(Debug, clap::Subcommand)]
 pub enum PendingCommand {
@@ -107,7 +110,7 @@ fn list(store: &SessionStore, json: bool) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if pending.is_empty() {
-        writeln!(out, "No tool call is waiting for approval.")?;
+        writeln!(out, "{}", super::words().plain("cli-pending-none"))?;
         return Ok(ExitCode::SUCCESS);
     }
     writeln!(
@@ -266,15 +269,28 @@ fn capitalised(word: &str) -> String {
 /// and what the call does; the sentence of why it has that risk is the engine's, for the
 /// same call in the same folder, whenever it rates the call as the session did
 /// (otherwise the journal's words stand).
+/// In English, for `--json`.
 fn risk_sentence(p: &PendingCall) -> String {
     let word = capitalised(p.call.risk.as_str());
-    match fresh_risk_reason(p) {
+    match fresh_risk_reason(p, Language::English) {
         Some(reason) => format!("{word}: {reason}"),
         None => format!("{word}: {}", p.call.reason),
     }
 }
 
-fn fresh_risk_reason(p: &PendingCall) -> Option<String> {
+/// [`risk_sentence`] in the reader's language, for people.
+fn risk_line(p: &PendingCall) -> String {
+    let language = super::language();
+    let reason = fresh_risk_reason(p, language).unwrap_or_else(|| p.call.reason.clone());
+    super::words().text(
+        "cli-pending-risk",
+        &Args::new()
+            .with("risk", p.call.risk.as_str())
+            .with("reason", reason),
+    )
+}
+
+fn fresh_risk_reason(p: &PendingCall, language: Language) -> Option<String> {
     let locations = Locations::from_env();
     let engine = Engine::load(&locations, &p.cwd);
     let home = std::env::var_os("HOME").map(PathBuf::from);
@@ -287,18 +303,40 @@ fn fresh_risk_reason(p: &PendingCall) -> Option<String> {
         &SessionGrants::new("warden-pending"),
     );
     (evaluation.risk == p.call.risk && !evaluation.risk_reason.is_empty())
-        .then_some(evaluation.risk_reason)
+        .then(|| evaluation.risk_reason.render(language))
 }
 
 /// Everything a person needs to decide on a waiting call, in lines.
 fn details(p: &PendingCall) -> Vec<String> {
+    let words = super::words();
+    // Labels padded to one column as a terminal shows them (a Chinese label is wider).
+    let label = |id: &str| super::pad(&words.plain(id), 10);
+    let cwd = p.cwd.display().to_string();
+    let session = words.text(
+        "cli-pending-session-in",
+        &Args::new()
+            .with("session", p.session.as_str())
+            .with("cwd", cwd.as_str()),
+    );
     let mut lines = vec![
-        format!("Call      {}", p.id()),
-        format!("Session   {} in {}", p.session, p.cwd.display()),
-        format!("Tool      {}", p.call.tool),
-        format!("Title     {}", one_line(&p.call.title)),
-        format!("Risk      {}", one_line(&risk_sentence(p))),
-        format!("Waiting   {}", age(p.call.at_ms)),
+        format!("{}{}", label("cli-pending-label-call"), p.id()),
+        format!("{}{session}", label("cli-pending-label-session")),
+        format!("{}{}", label("cli-pending-label-tool"), p.call.tool),
+        format!(
+            "{}{}",
+            label("cli-pending-label-title"),
+            one_line(&p.call.title)
+        ),
+        format!(
+            "{}{}",
+            label("cli-pending-label-risk"),
+            one_line(&risk_line(p))
+        ),
+        format!(
+            "{}{}",
+            label("cli-pending-label-waiting"),
+            age(p.call.at_ms)
+        ),
     ];
     if let Some(command) = p.call.args.get("command").and_then(|c| c.as_str()) {
         lines.push("Command".to_owned());

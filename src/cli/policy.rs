@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use warden_permissions::policy::{FileProblem, Source};
-use warden_permissions::{Layer, Locations, Mode, Severity, lint};
+use warden_permissions::{Evaluation, Language, Layer, Locations, Mode, Severity, lint};
 
 use super::evaluate::{Confinement, Evaluator};
 
@@ -34,6 +34,19 @@ pub struct CheckArgs {
     /// The session mode (default: the policy's `mode`).
     #[arg(long, value_parser = parse_mode)]
     mode: Option<Mode>,
+    /// Evaluate as the client with this `clientInfo.name` is treated: its `client` rules
+    /// and `[[client]]` defaults (default: `unknown`, a client that sends no name).
+    #[arg(long, value_name = "NAME", default_value = warden_permissions::UNKNOWN_CLIENT)]
+    client: String,
+    /// The language of the sentences (`reason`, `explanation`, `risk_reason`): `en` or
+    /// `zh-CN` (default: `language` in config.toml, else the locale, else English). JSON
+    /// keys and ids never change.
+    #[arg(long, value_name = "TAG", value_parser = parse_language)]
+    language: Option<Language>,
+}
+
+fn parse_language(s: &str) -> Result<Language, String> {
+    Language::parse(s).ok_or_else(|| format!("no catalog for `{s}`; one of: en, zh-CN"))
 }
 
 #[derive(Debug, clap::Args)]
@@ -83,12 +96,32 @@ pub fn session_dir(cwd: Option<PathBuf>) -> anyhow::Result<PathBuf> {
 #[allow(clippy::print_stdout)]
 fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let cwd = session_dir(args.cwd)?;
-    let evaluator = Evaluator::for_project(&cwd, args.mode, Confinement::Probe);
+    let evaluator = Evaluator::for_project(&cwd, &args.client, args.mode, Confinement::Probe);
     let evaluation = evaluator.evaluate_text(&args.tool, &args.args);
-    let json = serde_json::to_string_pretty(&evaluation).context("cannot encode the evaluation")?;
+    let language = args.language.unwrap_or_else(super::language);
+    let json = serde_json::to_string_pretty(&in_language(&evaluation, language)?)
+        .context("cannot encode the evaluation")?;
     let mut out = std::io::stdout().lock();
     writeln!(out, "{json}").context("cannot write to stdout")?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The evaluation as JSON with its sentences in `language`: the same keys, and the
+/// same text in English (the evaluation serialises its sentences in English).
+fn in_language(evaluation: &Evaluation, language: Language) -> anyhow::Result<serde_json::Value> {
+    let mut json = serde_json::to_value(evaluation).context("cannot encode the evaluation")?;
+    if language == Language::English {
+        return Ok(json);
+    }
+    json["reason"] = evaluation.reason.render(language).into();
+    json["explanation"] = evaluation.explanation.render(language).into();
+    json["risk_reason"] = evaluation.risk_reason.render(language).into();
+    if let Some(segments) = json["segments"].as_array_mut() {
+        for (json, segment) in segments.iter_mut().zip(&evaluation.segments) {
+            json["reason"] = segment.reason.render(language).into();
+        }
+    }
+    Ok(json)
 }
 
 #[allow(clippy::print_stdout)]

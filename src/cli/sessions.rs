@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use serde_json::json;
+use warden_i18n::Args;
 use warden_journal::{ReplayItem, ReplayStatus, SessionStore, SessionStoreError, SessionSummary};
 use warden_permissions::Locations;
 
@@ -124,7 +125,15 @@ fn list(store: &SessionStore, json: bool) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if sessions.is_empty() {
-        writeln!(out, "No stored sessions ({}).", store.dir().display())?;
+        let path = store.dir().display().to_string();
+        writeln!(
+            out,
+            "{}",
+            super::words().text(
+                "cli-sessions-none",
+                &Args::new().with("path", path.as_str())
+            )
+        )?;
         return Ok(ExitCode::SUCCESS);
     }
     writeln!(
@@ -213,11 +222,19 @@ fn delete(store: &SessionStore, id: &str) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     match store.delete(id) {
         Ok(true) => {
-            writeln!(out, "Deleted session {id}.")?;
+            writeln!(
+                out,
+                "{}",
+                super::words().text("cli-sessions-deleted", &Args::new().with("id", id))
+            )?;
             Ok(ExitCode::SUCCESS)
         }
         Ok(false) => {
-            writeln!(out, "No stored session has the id {id}.")?;
+            writeln!(
+                out,
+                "{}",
+                super::words().text("cli-sessions-unknown-id", &Args::new().with("id", id))
+            )?;
             Ok(ExitCode::from(1))
         }
         Err(e @ SessionStoreError::Busy { .. }) => {

@@ -43,6 +43,9 @@ impl Env {
             .env_remove("XDG_CONFIG_HOME")
             .env_remove("XDG_STATE_HOME")
             .env_remove("RUST_LOG")
+            .env_remove("LC_ALL")
+            .env_remove("LC_MESSAGES")
+            .env_remove("LANG")
             .output()
             .expect("run warden")
     }

@@ -86,6 +86,32 @@ fn session_new_refuses_a_relative_or_missing_cwd() {
     }
 }
 
+/// Warden does not advertise `sessionCapabilities.systemPrompt`, so a client's system
+/// prompt is refused rather than dropped without a word (ACP schema 1.16 and later).
+#[test]
+fn session_new_refuses_a_client_system_prompt_it_does_not_advertise() {
+    let mut client = Client::spawn();
+    let init = client.initialize();
+    assert_eq!(
+        init["agentCapabilities"]["sessionCapabilities"].get("systemPrompt"),
+        None,
+        "{init}"
+    );
+    let project = client.process().project().display().to_string();
+    let prompt = json!({"mode": "append", "content": [{"type": "text", "text": "be brief"}]});
+    let response = client.request(
+        "session/new",
+        json!({"cwd": project, "mcpServers": [], "systemPrompt": prompt}),
+    );
+    assert_eq!(
+        response["error"]["code"].as_i64(),
+        Some(INVALID_PARAMS),
+        "{response}"
+    );
+    let without = client.request("session/new", json!({"cwd": project, "mcpServers": []}));
+    assert!(without["result"]["sessionId"].is_string(), "{without}");
+}
+
 #[test]
 fn prompt_say_hello_streams_chunks_and_ends_the_turn() {
     let mut client = Client::spawn();

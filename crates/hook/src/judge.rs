@@ -93,9 +93,16 @@ pub fn sentence(evaluation: &Evaluation) -> String {
         Risk::High => "High",
         Risk::Critical => "Critical",
     };
-    let what = evaluation.reason.trim().trim_end_matches('.');
-    let why = evaluation.risk_reason.trim().trim_end_matches('.');
-    let decided = evaluation.explanation.trim();
+    // The other agent's user reads it as Warden's reason; it is written in English, as
+    // the audit log is.
+    let (what, why, decided) = (
+        evaluation.reason.to_string(),
+        evaluation.risk_reason.to_string(),
+        evaluation.explanation.to_string(),
+    );
+    let what = what.trim().trim_end_matches('.');
+    let why = why.trim().trim_end_matches('.');
+    let decided = decided.trim();
     format!("Warden: {what}. {risk} risk: {why}. {decided}")
 }
 

@@ -113,6 +113,14 @@ impl Catalog {
         }
     }
 
+    /// A catalog of `language` that holds only the messages of `sources`, with Warden's
+    /// English catalog behind it: for tests of what a reader sees when a translation
+    /// lacks a message.
+    pub fn with_messages(language: Language, sources: &[&str]) -> Catalog {
+        let english = Catalog::build(Language::English, self::sources(Language::English));
+        Catalog::from_sources(language, sources, Some(Box::new(english)))
+    }
+
     pub fn language(&self) -> Language {
         self.language
     }

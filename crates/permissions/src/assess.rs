@@ -24,7 +24,7 @@ pub struct Assessment {
     /// The call's risk: the strictest of its units.
     pub risk: Risk,
     /// A sentence for people, e.g. "Execute command: npm install".
-    pub reason: String,
+    pub reason: crate::Sentence,
     /// The parts of the call that are judged one by one.
     pub units: Vec<Unit>,
     /// Whether `units` are the segments of a shell command (reported as `segments`).
@@ -46,7 +46,7 @@ pub struct Unit {
     /// The part's risk.
     pub risk: Risk,
     /// Why it has this risk.
-    pub reason: String,
+    pub reason: crate::Sentence,
     /// For shell segments: the argv in normal form (wrappers unwrapped, flags normalised).
     pub argv: Vec<String>,
     /// The files the part touches.
@@ -108,7 +108,9 @@ impl Assessment {
     pub(crate) fn malformed(tool: &str, problem: String) -> Assessment {
         Assessment {
             risk: Risk::High,
-            reason: format!("Malformed call to `{tool}`: {problem}."),
+            reason: crate::Sentence::new("engine-call-malformed")
+                .text("tool", tool)
+                .text("problem", problem.as_str()),
             units: Vec::new(),
             is_shell: false,
             edit_inside_workspace: false,

@@ -67,11 +67,17 @@ impl Engine {
     /// fails: unusable policy files are recorded in the policy (and make calls ask),
     /// an unreadable grants file is logged and leaves no stored grants.
     pub fn load(locations: &Locations, project_root: &Path) -> Engine {
+        Engine::load_for_client(locations, project_root, crate::rule::UNKNOWN_CLIENT)
+    }
+
+    /// [`Engine::load`] as the client called `client` (its `clientInfo.name`) is treated:
+    /// its rules and its `[[client]]` defaults ([`Policy::for_client`]).
+    pub fn load_for_client(locations: &Locations, project_root: &Path, client: &str) -> Engine {
         let root = project_root
             .canonicalize()
             .unwrap_or_else(|_| project_root.to_path_buf());
         let trusted = TrustStore::new(locations.trusted_projects()).is_trusted(&root);
-        let policy = Policy::load(locations, &root, trusted);
+        let policy = Policy::load(locations, &root, trusted, client);
         Engine::with_policy(policy, &root, Some(GrantStore::new(locations.grants())))
     }
 

@@ -72,7 +72,7 @@ pub struct SegmentEvaluation {
     pub risk: Risk,
     pub decision: Decision,
     /// Why this part has its risk.
-    pub reason: String,
+    pub reason: crate::Sentence,
     pub decided_by: DecidedBy,
     pub matched_rules: Vec<MatchedRule>,
 }
@@ -85,13 +85,13 @@ pub struct Evaluation {
     /// allows).
     pub risk: Risk,
     /// What the call does, for people: "Execute command: npm install".
-    pub reason: String,
+    pub reason: crate::Sentence,
     /// Why the decision is what it is, for people.
-    pub explanation: String,
+    pub explanation: crate::Sentence,
     /// Why the call has its risk, in words: the sentence of the part that decided
     /// (for a compound command, the deciding segment's), as a clause that reads after
     /// the risk: "recursively deletes /root, the home folder".
-    pub risk_reason: String,
+    pub risk_reason: crate::Clause,
     pub decided_by: DecidedBy,
     /// Every rule that matched, in the order they are consulted.
     pub matched_rules: Vec<MatchedRule>,

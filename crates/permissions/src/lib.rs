@@ -27,6 +27,7 @@ pub mod grant;
 pub mod policy;
 pub mod rule;
 pub mod sandbox;
+pub mod sentence;
 pub mod store;
 pub mod user_hook;
 
@@ -40,12 +41,14 @@ pub use grant::{
     Effect, Grant, GrantMatcher, GrantProposal, GrantSet, Scope, SessionGrants, Widening,
 };
 pub use policy::{
-    DEFAULT_HOOK_TIMEOUT_SECS, FileProblem, HintPolicy, HookEntry, McpServerEntry, McpServerId,
-    Policy, PolicyError, PolicyFile, SandboxSettings, Settings,
+    ClientEntry, DEFAULT_HOOK_TIMEOUT_SECS, FileProblem, HintPolicy, HookEntry, McpServerEntry,
+    McpServerId, Policy, PolicyError, PolicyFile, SandboxSettings, Settings,
 };
-pub use rule::{Layer, RawRule, Rule, RuleError};
+pub use rule::{Layer, RawRule, Rule, RuleError, UNKNOWN_CLIENT};
 pub use sandbox::{SandboxNeeds, Unconfined};
+pub use sentence::{Clause, Sentence};
 pub use store::{Fingerprint, GrantStore, LoadedGrants, Repair, StoreError, TrustStore};
 pub use user_hook::{HookAnswer, HookInput, HookReport, HookSaid, combine, may_loosen};
+pub use warden_i18n::Language;
 pub mod lint;
 pub use lint::{Finding, Severity, lint};

@@ -25,7 +25,8 @@ pub enum Severity {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Finding {
     pub severity: Severity,
-    /// `parse`, `rule`, `example`, `hook`, `dead`, `duplicate`, `shadowed` or `covered`.
+    /// `parse`, `rule`, `example`, `hook`, `dead`, `duplicate`, `shadowed`, `covered` or
+    /// `client` (a project's `[[client]]`).
     pub kind: &'static str,
     pub file: String,
     /// The rule's `id` or `<layer>#<index>`, when the finding is about one rule.
@@ -98,6 +99,31 @@ fn dead_reason(rule: &Rule) -> Option<String> {
     None
 }
 
+/// A project policy's `[[client]]` tables: never read, since a project must not choose
+/// how the calls made in it are asked about.
+fn project_clients(source: &Source, loaded: &crate::policy::LoadedFile) -> Vec<Finding> {
+    if source.layer != Layer::Project {
+        return Vec::new();
+    }
+    let Some(parsed) = &loaded.parsed else {
+        return Vec::new();
+    };
+    parsed
+        .clients
+        .iter()
+        .map(|entry| Finding {
+            severity: Severity::Error,
+            kind: "client",
+            file: source.file.clone(),
+            rule: None,
+            message: format!(
+                "`[[client]]` with `name = \"{}\"` is ignored: per-client defaults are read from the user's and the managed policy only, never a project's",
+                entry.name
+            ),
+        })
+        .collect()
+}
+
 /// Whether `a` matches every call `b` matches (conservative: false when unsure).
 pub fn covers(a: &Rule, b: &Rule) -> bool {
     let tool = match (&a.tool, &b.tool) {
@@ -126,12 +152,19 @@ pub fn covers(a: &Rule, b: &Rule) -> bool {
         b.raw.args.as_ref().and_then(|m| m.get(k)) == Some(v)
             || v == "*" && b.raw.args.as_ref().is_some_and(|m| m.contains_key(k))
     });
+    // A rule for some clients covers another only for the same clients, or for all.
+    let client = match (&a.raw.client, &b.raw.client) {
+        (None, _) => true,
+        (Some(pa), Some(pb)) => pa.eq_ignore_ascii_case(pb) || pa == "*",
+        (Some(pa), None) => pa == "*",
+    };
     let risk = a.risk.is_none() || a.risk == b.risk;
-    tool && command && path && domain && args && risk
+    tool && client && command && path && domain && args && risk
 }
 
 fn same_conditions(a: &Rule, b: &Rule) -> bool {
     a.raw.tool == b.raw.tool
+        && a.raw.client == b.raw.client
         && a.command.as_ref().map(|c| &c.1) == b.command.as_ref().map(|c| &c.1)
         && a.raw.path == b.raw.path
         && a.domain.as_ref().map(|d| &d.1) == b.domain.as_ref().map(|d| &d.1)
@@ -146,6 +179,7 @@ pub fn lint(sources: &[Source]) -> Vec<Finding> {
     let mut all: Vec<Rule> = Vec::new();
     for source in sources {
         let (loaded, rules) = load_file(source, true);
+        findings.extend(project_clients(source, &loaded));
         for e in &loaded.errors {
             // A file that does not parse: every problem in it, not only the first.
             if let (FileProblem::Parse(_), Ok(text)) = (e, &source.text) {

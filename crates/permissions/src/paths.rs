@@ -28,11 +28,12 @@ pub enum FileOp {
 }
 
 impl FileOp {
-    fn verb(self) -> &'static str {
+    /// The operation's name in the engine's messages, which choose their verb by it.
+    fn id(self) -> &'static str {
         match self {
-            FileOp::Read => "Reads",
-            FileOp::Write => "Writes",
-            FileOp::Delete => "Deletes",
+            FileOp::Read => "read",
+            FileOp::Write => "write",
+            FileOp::Delete => "delete",
         }
     }
 
@@ -97,8 +98,8 @@ pub fn holds_secrets(path: &Path, ctx: &Context) -> bool {
 /// is one step higher. Sensitive paths are High for reads and Critical for writes and
 /// deletes, except that execution-config files ([`Sensitive::ExecConfig`]) are read
 /// like ordinary files.
-pub fn path_risk(op: FileOp, path: &ResolvedPath) -> (Risk, String) {
-    let shown = path.display();
+pub fn path_risk(op: FileOp, path: &ResolvedPath) -> (Risk, crate::Sentence) {
+    let shown = path.display().to_string();
     if let Some(sensitive) = path.sensitive
         && (op != FileOp::Read || sensitive.read_is_sensitive())
     {
@@ -106,18 +107,21 @@ pub fn path_risk(op: FileOp, path: &ResolvedPath) -> (Risk, String) {
             FileOp::Read => Risk::High,
             FileOp::Write | FileOp::Delete => Risk::Critical,
         };
-        let reason = format!(
-            "{} {shown}, which is {}.",
-            op.verb(),
-            sensitive.description()
-        );
+        let reason = crate::Sentence::new("engine-path-sensitive")
+            .text("op", op.id())
+            .text("path", shown)
+            .sentence("what", crate::Sentence::new(sensitive.message_id()));
         return (risk, reason);
     }
     if path.inside_workspace {
-        let reason = format!("{} {shown} inside the workspace.", op.verb());
+        let reason = crate::Sentence::new("engine-path-inside")
+            .text("op", op.id())
+            .text("path", shown);
         (op.base_risk(), reason)
     } else {
-        let reason = format!("{} {shown}, outside the workspace.", op.verb());
+        let reason = crate::Sentence::new("engine-path-outside")
+            .text("op", op.id())
+            .text("path", shown);
         (op.base_risk().raise(), reason)
     }
 }
@@ -170,6 +174,20 @@ pub fn precious(path: &ResolvedPath, ctx: &Context) -> Option<&'static str> {
         found = found.or(phrase);
     }
     found
+}
+
+/// The catalog's words for a [`precious`] phrase, as they read after "deletes X, ".
+pub fn precious_sentence(phrase: &str) -> crate::Sentence {
+    let id = match phrase {
+        "the whole file system" => "engine-precious-root",
+        "the home folder" => "engine-precious-home",
+        "the workspace root" => "engine-precious-workspace",
+        "a folder that holds the home folder or the workspace" => "engine-precious-holder",
+        "a folder that holds Warden's own files" => "engine-precious-warden",
+        "a top-level system folder" => "engine-precious-system",
+        other => return crate::Sentence::verbatim(other),
+    };
+    crate::Sentence::new(id)
 }
 
 /// Places below the home folder that are sensitive (one file or folder standing for

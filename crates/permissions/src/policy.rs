@@ -6,6 +6,7 @@
 //! [`PolicyError`]; the engine then asks for every call instead of failing open.
 
 mod builtin;
+mod client;
 mod file;
 mod hook;
 mod index;
@@ -18,9 +19,10 @@ use std::sync::Arc;
 use globset::{GlobSet, GlobSetBuilder};
 use serde::Serialize;
 
-use crate::rule::{Layer, Rule, RuleError, build_name_glob};
+use crate::rule::{Layer, Rule, RuleError, UNKNOWN_CLIENT, build_client_glob, build_name_glob};
 
 pub use builtin::BUILTIN_POLICY;
+pub use client::ClientEntry;
 pub use file::{HintPolicy, PolicyFile, RiskTimeouts, SandboxFile};
 pub use hook::{DEFAULT_HOOK_TIMEOUT_SECS, HookEntry};
 pub(crate) use index::RuleIndex;
@@ -28,7 +30,7 @@ pub use mcp::{McpServerEntry, McpServerId};
 pub use settings::{
     DEFAULT_APPROVAL_TIMEOUT_SECS, DEFAULT_MAX_ASKS_PER_TURN, DEFAULT_MAX_PENDING_REQUESTS,
     DEFAULT_MCP_CALL_TIMEOUT_SECS, DEFAULT_MCP_CONNECT_TIMEOUT_SECS, DEFAULT_SANDBOX_MAX_PROCESSES,
-    SandboxSettings, Settings,
+    SandboxSettings, Settings, stricter_mode,
 };
 
 /// A policy file that could not be used, and why.
@@ -67,6 +69,8 @@ pub enum FileProblem {
          never run (move them to your own policy.toml)"
     )]
     ProjectHook,
+    #[error("client: `name = \"{name}\"`: {message}")]
+    ClientName { name: String, message: String },
 }
 
 impl FileProblem {
@@ -170,6 +174,14 @@ pub fn load_file(source: &Source, trusted: bool) -> (LoadedFile, Vec<Rule>) {
                 });
             }
         }
+        for entry in &parsed.clients {
+            if let Err(e) = build_client_glob(&entry.name) {
+                errors.push(FileProblem::ClientName {
+                    name: entry.name.clone(),
+                    message: e.to_string(),
+                });
+            }
+        }
     }
     let loaded = LoadedFile {
         layer: source.layer,
@@ -200,20 +212,37 @@ pub struct Policy {
     pub mcp_servers: Vec<McpServerEntry>,
     /// The `[[hook]]` entries of the user's and then the managed policy.
     pub hooks: Vec<HookEntry>,
+    /// The client (`clientInfo.name`, or `unknown`) this policy was built for: only the
+    /// rules whose `client` glob matches it are in `rules`, and `settings` hold its
+    /// `[[client]]` defaults.
+    pub client: String,
+    /// The mode the client's `[[client]]` entries name, if any (the strongest layer's):
+    /// a loaded session keeps its stored mode unless this one is stricter.
+    pub client_mode: Option<crate::Mode>,
     pub(crate) index: RuleIndex,
     pub(crate) auto_approved: GlobSet,
 }
 
 impl Policy {
     /// Builds the policy from the layers' sources (weakest first; the built-in layer
-    /// is always added).
+    /// is always added), for a client that sent no `clientInfo`.
     pub fn from_sources(sources: &[Source], project_trusted: bool) -> Policy {
+        Policy::for_client(sources, project_trusted, UNKNOWN_CLIENT)
+    }
+
+    /// Builds the policy as the client called `client` (its `clientInfo.name`) is treated:
+    /// the rules whose `client` glob does not match it are left out, and the user's and
+    /// the managed policy's `[[client]]` entries that match it set its mode and approval
+    /// timeout, each over its own layer's settings. A project's `[[client]]` entries are
+    /// never read.
+    pub fn for_client(sources: &[Source], project_trusted: bool, client: &str) -> Policy {
         let mut settings = Settings::default();
         let mut errors = Vec::new();
         let mut files = Vec::new();
         let mut by_layer: Vec<(Layer, Vec<Rule>)> = Vec::new();
         let mut mcp_servers = Vec::new();
         let mut hooks = Vec::new();
+        let mut client_mode = None;
 
         let builtin_source = Source::text(Layer::Builtin, "<builtin>", BUILTIN_POLICY);
         let mut all = vec![builtin_source];
@@ -226,12 +255,17 @@ impl Policy {
         all.sort_by_key(|s| s.layer);
 
         for source in &all {
-            let (loaded, rules) = load_file(source, project_trusted);
+            let (loaded, mut rules) = load_file(source, project_trusted);
+            rules.retain(|rule| rule.client_matches(client));
             if let Some(parsed) = &loaded.parsed {
                 settings.apply(source.layer, project_trusted, parsed);
                 if matches!(source.layer, Layer::User | Layer::Managed) {
                     mcp_servers.extend(parsed.mcp_servers.iter().cloned());
                     hooks.extend(parsed.hooks.iter().cloned());
+                    for entry in parsed.clients.iter().filter(|e| e.matches(client)) {
+                        settings.apply_client(entry);
+                        client_mode = entry.mode.or(client_mode);
+                    }
                 }
             }
             errors.extend(loaded.errors.iter().map(|e| PolicyError {
@@ -269,6 +303,8 @@ impl Policy {
             project_trusted,
             mcp_servers,
             hooks,
+            client: client.to_owned(),
+            client_mode,
         }
     }
 
@@ -289,11 +325,13 @@ impl Policy {
             .any(|entry| entry.network == Some(false) && entry.matches(server))
     }
 
-    /// Reads the user, project and managed files.
+    /// Reads the user, project and managed files, as the client called `client` is
+    /// treated ([`Policy::for_client`]).
     pub fn load(
         locations: &crate::Locations,
         project_root: &Path,
         project_trusted: bool,
+        client: &str,
     ) -> Policy {
         let sources: Vec<Source> = [
             (Layer::User, locations.user_policy()),
@@ -303,7 +341,7 @@ impl Policy {
         .into_iter()
         .filter_map(|(layer, path)| Source::read(layer, &path))
         .collect();
-        Policy::from_sources(&sources, project_trusted)
+        Policy::for_client(&sources, project_trusted, client)
     }
 
     /// Whether `tool` is on the `auto_approved_tools` list.

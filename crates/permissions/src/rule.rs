@@ -50,6 +50,9 @@ pub struct RawRule {
     pub id: Option<String>,
     /// A glob over tool names (`terminal`, `fs_*`, `mcp__github__*`).
     pub tool: Option<String>,
+    /// A glob over the client's `clientInfo.name` (case-insensitive; a client that
+    /// sends none is `unknown`): the rule exists only for the clients it matches.
+    pub client: Option<String>,
     /// For `terminal`: an argv prefix; `*` matches one word.
     pub command: Option<String>,
     /// A glob over file paths: relative to the session cwd, `~/...`, `**/...` or absolute.
@@ -85,6 +88,8 @@ pub struct Rule {
     pub reason: Option<String>,
     pub risk: Option<Risk>,
     pub tool: Option<(String, Glob)>,
+    /// The `client` glob, compiled case-insensitively.
+    pub client: Option<(String, GlobMatcher)>,
     pub command: Option<(String, CommandPattern)>,
     pub path: Option<PathPattern>,
     pub domain: Option<(String, DomainPattern)>,
@@ -112,6 +117,19 @@ pub const READING_TOOLS: &[&str] = &["fs_read", "fs_list", "fs_search"];
 /// character.
 pub fn build_name_glob(pattern: &str) -> Result<Glob, globset::Error> {
     GlobBuilder::new(pattern).literal_separator(false).build()
+}
+
+/// The name a client that sends no `clientInfo` goes by in `client` globs.
+pub const UNKNOWN_CLIENT: &str = "unknown";
+
+/// Builds a glob over client names (`clientInfo.name`): case-insensitive, since clients
+/// spell their own names in different cases (`Zed`, `zed`).
+pub fn build_client_glob(pattern: &str) -> Result<GlobMatcher, globset::Error> {
+    GlobBuilder::new(pattern)
+        .literal_separator(false)
+        .case_insensitive(true)
+        .build()
+        .map(|glob| glob.compile_matcher())
 }
 
 /// Whether a unit reads a path `pattern` matches: one of its reads, as written or as
@@ -225,6 +243,15 @@ impl Rule {
                     .map_err(|e| RuleError::glob("tool", t, &e))
             })
             .transpose()?;
+        let client = raw
+            .client
+            .as_deref()
+            .map(|c| {
+                build_client_glob(c)
+                    .map(|g| (c.to_owned(), g))
+                    .map_err(|e| RuleError::glob("client", c, &e))
+            })
+            .transpose()?;
         let command = raw
             .command
             .as_deref()
@@ -260,6 +287,7 @@ impl Rule {
             risk: raw.risk,
             tool_matcher: tool.as_ref().map(|(_, g)| g.compile_matcher()),
             tool,
+            client,
             command,
             path,
             domain,
@@ -295,6 +323,12 @@ impl Rule {
         } else {
             Strictness::Broad
         }
+    }
+
+    /// Whether the rule exists for the client called `client` (a rule without a
+    /// `client` glob exists for every client).
+    pub fn client_matches(&self, client: &str) -> bool {
+        self.client.as_ref().is_none_or(|(_, m)| m.is_match(client))
     }
 
     pub fn tool_matches(&self, tool: &str) -> bool {

@@ -11,7 +11,7 @@ use warden_sandbox::{Confinement, Workspace};
 
 use crate::assess::{Assessment, Unit};
 use crate::policy::SandboxSettings;
-use crate::{Context, ToolCall};
+use crate::{Context, Sentence, ToolCall};
 
 /// Why a call runs without confinement.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -46,25 +46,22 @@ impl SandboxNeeds {
 
     /// The needs in words, for the permission request: "needs the network", "writes
     /// outside the workspace: ~/.bashrc", "runs WITHOUT the sandbox".
-    pub fn words(&self, home: Option<&Path>) -> Vec<String> {
+    pub fn words(&self, home: Option<&Path>) -> Vec<Sentence> {
         let mut words = Vec::new();
         match &self.unconfined {
-            Some(Unconfined::Requested) => words.push("runs WITHOUT the sandbox".to_owned()),
+            Some(Unconfined::Requested) => words.push(Sentence::new("engine-sandbox-off")),
             Some(Unconfined::Unavailable(why)) => {
-                words.push(format!("runs without a sandbox: {why}"));
+                words.push(Sentence::new("engine-sandbox-unavailable").text("why", why.as_str()));
             }
             Some(Unconfined::TurnedOff) | None => {}
         }
         if self.unconfined.is_none() {
             if self.network {
-                words.push("needs the network".to_owned());
+                words.push(Sentence::new("engine-sandbox-network"));
             }
             if !self.writes.is_empty() {
                 let paths: Vec<String> = self.writes.iter().map(|p| tilde(p, home)).collect();
-                words.push(format!(
-                    "writes outside the workspace: {}",
-                    paths.join(", ")
-                ));
+                words.push(Sentence::new("engine-sandbox-writes").text("paths", paths.join(", ")));
             }
         }
         words
@@ -72,19 +69,18 @@ impl SandboxNeeds {
 
     /// What an "always" answer widens, for its label: "with the network and writes to
     /// ~/.bashrc"; `None` when it widens nothing.
-    pub fn widening_words(&self, home: Option<&Path>) -> Option<String> {
+    pub fn widening_words(&self, home: Option<&Path>) -> Option<Sentence> {
         if self.unconfined.is_some() || !self.widens() {
             return None;
         }
-        let mut parts = Vec::new();
-        if self.network {
-            parts.push("the network".to_owned());
-        }
-        if !self.writes.is_empty() {
-            let paths: Vec<String> = self.writes.iter().map(|p| tilde(p, home)).collect();
-            parts.push(format!("writes to {}", paths.join(", ")));
-        }
-        Some(format!("with {}", parts.join(" and ")))
+        let paths: Vec<String> = self.writes.iter().map(|p| tilde(p, home)).collect();
+        Some(match (self.network, paths.is_empty()) {
+            (true, true) => Sentence::new("engine-widening-network"),
+            (false, _) => Sentence::new("engine-widening-writes").text("paths", paths.join(", ")),
+            (true, false) => {
+                Sentence::new("engine-widening-network-and-writes").text("paths", paths.join(", "))
+            }
+        })
     }
 }
 

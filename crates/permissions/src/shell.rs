@@ -115,11 +115,13 @@ impl CommandAnalysis {
     }
 
     /// A sentence for people: the problem, or the deciding segment's reason.
-    pub fn reason(&self) -> String {
+    pub fn reason(&self) -> crate::Sentence {
         match (&self.problem, self.deciding_segment()) {
-            (Some(problem), _) => format!("The command cannot be fully read: {problem}."),
+            (Some(problem), _) => {
+                crate::Sentence::new("engine-cannot-read-command").text("problem", problem.as_str())
+            }
             (None, Some(seg)) => seg.reason.clone(),
-            (None, None) => "The command is empty.".to_string(),
+            (None, None) => crate::Sentence::new("engine-empty-command"),
         }
     }
 }
@@ -165,7 +167,7 @@ pub struct Segment {
     /// This segment's own risk.
     pub risk: Risk,
     /// A sentence: why this risk.
-    pub reason: String,
+    pub reason: crate::Sentence,
     /// Files this segment changes: redirection targets and the operands it writes
     /// or deletes (`tee`, `touch`, `cp` and `mv` targets, `rm` operands, ...).
     pub writes: Vec<ResolvedPath>,
@@ -195,11 +197,7 @@ pub fn analyse(command: &str, ctx: &Context) -> CommandAnalysis {
     if command.contains("\\\n") {
         let joined = command.replace("\\\n", "");
         let other = walk::analyse_at_depth(&joined, ctx, 0, 0);
-        merge_stricter(
-            &mut analysis,
-            other,
-            "As every backslash-newline joins lines",
-        );
+        merge_stricter(&mut analysis, other, "engine-as-lines-joined");
     }
     // Where sh would read the line differently, its reading is judged too and the
     // stricter wins (`dialect.rs`): its stricter parts join the segments, so rules
@@ -217,7 +215,8 @@ pub fn analyse(command: &str, ctx: &Context) -> CommandAnalysis {
                         .into_iter()
                         .filter(|s| s.risk > before)
                         .map(|s| Segment {
-                            reason: format!("As sh reads it (without bash): {}", s.reason),
+                            reason: crate::Sentence::new("engine-as-sh-reads")
+                                .sentence("reason", s.reason),
                             ..s
                         }),
                 );
@@ -228,7 +227,8 @@ pub fn analyse(command: &str, ctx: &Context) -> CommandAnalysis {
 
 /// Adds the parts of another reading of the same line that are stricter than the
 /// analysis, when that reading parsed: the stricter wins, and rules see its parts.
-fn merge_stricter(analysis: &mut CommandAnalysis, other: CommandAnalysis, how: &str) {
+/// `how` is the id of the message that names the reading (with the part's `$reason`).
+fn merge_stricter(analysis: &mut CommandAnalysis, other: CommandAnalysis, how: &'static str) {
     if other.risk > analysis.risk && other.problem.is_none() {
         let before = analysis.risk;
         analysis.risk = other.risk;
@@ -238,7 +238,7 @@ fn merge_stricter(analysis: &mut CommandAnalysis, other: CommandAnalysis, how: &
                 .into_iter()
                 .filter(|s| s.risk > before)
                 .map(|s| Segment {
-                    reason: format!("{how}: {}", s.reason),
+                    reason: crate::Sentence::new(how).sentence("reason", s.reason),
                     ..s
                 }),
         );

@@ -9,6 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::Sentence;
 use crate::evaluation::{DecidedBy, Evaluation};
 use crate::{Decision, ToolCall};
 
@@ -151,20 +152,20 @@ pub fn combine(mut evaluation: Evaluation, said: Vec<(String, HookSaid)>) -> Eva
         })
         .collect();
     if let Some(report) = deciding.and_then(|i| evaluation.hooks.get(i)) {
-        let why = match &report.said {
+        let sentence = match &report.said {
             HookSaid::Answered {
                 reason: Some(reason),
                 ..
-            } => format!(": {reason}"),
-            HookSaid::Answered { reason: None, .. } => String::new(),
-            HookSaid::Failed { problem } => format!(" by failing ({problem})"),
+            } => Sentence::new("engine-hook-said-why").text("reason", reason.clone()),
+            HookSaid::Answered { reason: None, .. } => Sentence::new("engine-hook-said"),
+            HookSaid::Failed { problem } => {
+                Sentence::new("engine-hook-failed").text("problem", problem.clone())
+            }
         };
-        evaluation.explanation = format!(
-            "Your hook `{}` said {}{why}. (Before it: {})",
-            report.command,
-            after.as_str(),
-            evaluation.explanation
-        );
+        evaluation.explanation = sentence
+            .text("command", report.command.clone())
+            .text("decision", after.as_str())
+            .sentence("before", evaluation.explanation.clone());
         evaluation.decided_by = DecidedBy::Hook {
             command: report.command.clone(),
         };

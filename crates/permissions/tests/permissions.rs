@@ -8,6 +8,7 @@
 mod permissions {
     mod engine;
     mod paths_table;
+    mod sentences;
     mod shell_argv;
     mod shell_carried;
     mod shell_classes;

@@ -16,6 +16,7 @@ use warden_acp_transport::schema::{
     ResumeSessionResponse, SessionCapabilities, SessionCloseCapabilities, SessionConfigOptionValue,
     SessionId, SessionListCapabilities, SessionResumeCapabilities, SetSessionConfigOptionRequest,
     SetSessionConfigOptionResponse, SetSessionModeRequest, SetSessionModeResponse, StopReason,
+    SystemPrompt,
 };
 use warden_acp_transport::{
     AgentExtension, AgentHandler, AnswerSupport, ClientHandle, Error, PromptResponder, TurnEnded,
@@ -77,7 +78,11 @@ pub struct WardenAgent {
     config: AgentConfig,
     client: Mutex<Option<(ClientCapabilities, String)>>,
     sessions: Registry,
-    engines: Mutex<HashMap<PathBuf, Arc<Engine>>>,
+    /// The engines by project and client name: a client's `client` rules and
+    /// `[[client]]` defaults are part of its engine.
+    engines: Mutex<HashMap<(PathBuf, String), Arc<Engine>>>,
+    /// The client's `clientInfo.name` as policies match it (`unknown` when it sent none).
+    policy_client: Mutex<String>,
     /// Models by spec, built once: an OpenAI-compatible model holds the HTTP client, whose
     /// connection pool (and TLS sessions) every session then shares.
     models: Mutex<HashMap<String, Arc<dyn Model>>>,
@@ -113,6 +118,18 @@ fn invalid_params(message: impl Into<String>) -> Error {
     Error::invalid_params().data(json!(message.into()))
 }
 
+/// Warden does not advertise `sessionCapabilities.systemPrompt`: its instructions to the
+/// model are its own, and the protocol asks an agent that cannot apply a client's system
+/// prompt to refuse the session rather than drop the prompt silently.
+fn refuse_system_prompt(system_prompt: Option<&SystemPrompt>) -> Result<(), Error> {
+    match system_prompt {
+        None => Ok(()),
+        Some(_) => Err(invalid_params(
+            "`systemPrompt` is not supported: Warden does not advertise `sessionCapabilities.systemPrompt`",
+        )),
+    }
+}
+
 impl WardenAgent {
     pub fn new(config: AgentConfig) -> WardenAgent {
         WardenAgent {
@@ -120,6 +137,7 @@ impl WardenAgent {
             client: Mutex::new(None),
             sessions: Registry::default(),
             engines: Mutex::new(HashMap::new()),
+            policy_client: Mutex::new(warden_permissions::UNKNOWN_CLIENT.to_owned()),
             models: Mutex::new(HashMap::new()),
             audit: OnceLock::new(),
             user_config: OnceLock::new(),
@@ -138,12 +156,21 @@ impl WardenAgent {
         self.sessions.get(id)
     }
 
-    /// The engine of a project, loaded once per process: policy files are read when the
-    /// first session in that project starts, never before `initialize` is answered.
+    /// The engine of a project for the connected client, loaded once per process: policy
+    /// files are read when the first session in that project starts, never before
+    /// `initialize` is answered. The client's `[[client]]` defaults choose the mode and
+    /// approval timeout of its new, loaded and resumed sessions.
     fn engine(&self, root: &Path) -> Arc<Engine> {
+        let client = lock(&self.policy_client).clone();
         lock(&self.engines)
-            .entry(root.to_path_buf())
-            .or_insert_with(|| Arc::new(Engine::load(&self.config.locations, root)))
+            .entry((root.to_path_buf(), client.clone()))
+            .or_insert_with(|| {
+                Arc::new(Engine::load_for_client(
+                    &self.config.locations,
+                    root,
+                    &client,
+                ))
+            })
             .clone()
     }
 
@@ -182,7 +209,16 @@ impl WardenAgent {
                 Some(format!("{}: {}.", err.file, err.error)),
             ));
         }
-        let mode = mode.unwrap_or(engine.settings().mode);
+        // A new session starts in the policy's mode for this client; a restored one keeps
+        // its stored mode, unless the client's `[[client]]` defaults name a stricter one
+        // (a CI client must not inherit an interactive session's looser mode).
+        let mode = match (mode, engine.policy().client_mode) {
+            (None, _) => engine.settings().mode,
+            (Some(stored), None) => stored,
+            (Some(stored), Some(client)) => {
+                warden_permissions::policy::stricter_mode(stored, client)
+            }
+        };
         let home = (self.config.env)("HOME").map(PathBuf::from);
         let sandbox = crate::sandbox::SessionSandbox::new(
             self.config.sandbox_helper.clone(),
@@ -212,7 +248,8 @@ impl WardenAgent {
                 mcp.toolbox(),
             )
             .with_trusted_servers(mcp.trusted.clone())
-            .with_sandbox(sandbox),
+            .with_sandbox(sandbox)
+            .with_language(self.language()),
         );
         // Read with the model, before any tool can run in this session.
         let _ = self.secrets();
@@ -867,6 +904,15 @@ impl AgentHandler for WardenAgent {
             .map(|i| format!("{} {}", i.name, i.version))
             .unwrap_or_else(|| "unknown client".to_owned());
         *lock(&self.client) = Some((request.client_capabilities.clone(), name));
+        // Policies match the name alone; a client that sends none (or an empty one) is
+        // `unknown`, so a rule for `unknown` can hold such clients to a stricter mode.
+        *lock(&self.policy_client) = request
+            .client_info
+            .as_ref()
+            .map(|i| i.name.trim())
+            .filter(|name| !name.is_empty())
+            .unwrap_or(warden_permissions::UNKNOWN_CLIENT)
+            .to_owned();
         // Old sessions are pruned once, on the blocking pool, so that the answer to
         // `initialize` never waits for it.
         if !self.pruned.swap(true, Ordering::Relaxed) {
@@ -914,6 +960,7 @@ impl AgentHandler for WardenAgent {
         request: NewSessionRequest,
         client: ClientHandle,
     ) -> Result<NewSessionResponse, Error> {
+        refuse_system_prompt(request.system_prompt.as_ref())?;
         let cwd = request.cwd;
         if !cwd.is_absolute() {
             return Err(invalid_params(format!(
@@ -1057,6 +1104,7 @@ impl AgentHandler for WardenAgent {
         request: LoadSessionRequest,
         client: ClientHandle,
     ) -> Result<LoadSessionResponse, Error> {
+        refuse_system_prompt(request.system_prompt.as_ref())?;
         let (mode, current) = self
             .restore(
                 &request.session_id,
@@ -1077,6 +1125,7 @@ impl AgentHandler for WardenAgent {
         request: ResumeSessionRequest,
         client: ClientHandle,
     ) -> Result<ResumeSessionResponse, Error> {
+        refuse_system_prompt(request.system_prompt.as_ref())?;
         let (mode, current) = self
             .restore(
                 &request.session_id,

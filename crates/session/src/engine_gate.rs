@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 
 use warden_permissions::{
-    Context, DecidedBy, Decision, Effect, Engine, Evaluation, HookEntry, HookSaid, McpOrigin, Mode,
-    Risk, Scope, SessionGrants, ToolAnnotations, ToolCall,
+    Context, DecidedBy, Decision, Effect, Engine, Evaluation, HookEntry, HookSaid, Language,
+    McpOrigin, Mode, Risk, Scope, Sentence, SessionGrants, ToolAnnotations, ToolCall,
 };
 use warden_tools::{Place, Toolbox, ValidationError};
 
@@ -66,6 +66,8 @@ pub struct EngineGate {
     /// What the hooks said about the calls of the model's last reply, by exact call
     /// ([`Gate::consult_hooks`]).
     consulted: Mutex<HashMap<String, Vec<(String, HookSaid)>>>,
+    /// The language the engine's sentences are shown in (the audit log keeps English).
+    language: Language,
 }
 
 impl EngineGate {
@@ -90,7 +92,14 @@ impl EngineGate {
             trusted_servers: HashSet::new(),
             sandbox: None,
             consulted: Mutex::new(HashMap::new()),
+            language: Language::English,
         }
+    }
+
+    /// The language the engine's sentences are shown in.
+    pub fn with_language(mut self, language: Language) -> EngineGate {
+        self.language = language;
+        self
     }
 
     /// The session's sandbox: how its commands start.
@@ -231,8 +240,7 @@ impl Gate for EngineGate {
         let place = Place {
             cwd: &self.context.cwd,
             home: self.context.home.as_deref(),
-            // The session's language reaches the gate with the engine's own words.
-            language: warden_i18n::Language::English,
+            language: self.language,
         };
         let call = self
             .toolbox
@@ -304,10 +312,8 @@ impl Gate for EngineGate {
                 .is_ok_and(|set| !set.is_empty() && set.contains(&Self::exact_key(prepared)))
         {
             evaluation.decision = Decision::Allow;
-            evaluation.reason = format!(
-                "{} (the user allowed this exact call for the session)",
-                evaluation.reason
-            );
+            evaluation.reason =
+                Sentence::new("engine-exact-call").sentence("reason", evaluation.reason);
         }
         let timeout = self.engine.settings().approval_timeout(evaluation.risk);
         // Only what says why: the rest is in the request already (risk, reason, grant),
@@ -333,15 +339,16 @@ impl Gate for EngineGate {
         Verdict {
             decision: evaluation.decision,
             risk: evaluation.risk,
-            reason: evaluation.reason,
-            risk_reason: evaluation.risk_reason,
+            reason: evaluation.reason.render(self.language),
+            risk_reason: evaluation.risk_reason.render(self.language),
             deciding_part,
             proposal: evaluation.proposal.map(|grant| {
                 // The "always" options say what they widen the sandbox by.
                 let widening = evaluation
                     .sandbox
                     .as_ref()
-                    .and_then(|n| n.widening_words(self.context.home.as_deref()));
+                    .and_then(|n| n.widening_words(self.context.home.as_deref()))
+                    .map(|widening| widening.render(self.language));
                 let words = grant.subject_plain(&self.context.cwd);
                 Proposal {
                     words: match widening {

@@ -223,8 +223,6 @@ impl Process {
         command
             .args(args)
             .env_remove("RUST_LOG")
-            // What a person reads follows the locale; the tests read English unless they
-            // ask for another language themselves.
             .env_remove("LC_ALL")
             .env_remove("LC_MESSAGES")
             .env_remove("LANG")

@@ -289,6 +289,19 @@ mod tests {
         check(Response, "no/such_method", json!({}), false);
     }
 
+    /// The validator is generated from schema 1.17, where the client-provided system prompt
+    /// is stable (since 1.16): its capability has a shape. Under 1.15 the field was unstable
+    /// and absent, so any value passed.
+    #[test]
+    fn validator_knows_the_stable_system_prompt_capability_of_schema_1_17() {
+        let with = |value: serde_json::Value| {
+            json!({"protocolVersion": 1,
+                "agentCapabilities": {"sessionCapabilities": {"systemPrompt": value}}})
+        };
+        check(Kind::Response, "initialize", with(json!({})), true);
+        check(Kind::Response, "initialize", with(json!(5)), false);
+    }
+
     #[test]
     fn validator_checks_the_json_rpc_error_shape() {
         let v = validator();

@@ -4,7 +4,7 @@
 use super::args::{ArgError, Args};
 use super::{Assessment, Unit, UnitPath};
 use crate::paths::{self, FileOp, ResolvedPath};
-use crate::{Context, Risk, ToolCall};
+use crate::{Context, Risk, Sentence, ToolCall};
 
 /// A path as people read it: relative to the cwd when it lies below it.
 fn shown(p: &ResolvedPath, ctx: &Context) -> String {
@@ -14,18 +14,20 @@ fn shown(p: &ResolvedPath, ctx: &Context) -> String {
         .replace(&format!("{}/", ctx.cwd.display()), "")
 }
 
-/// "1 byte", "120 bytes".
-fn bytes(n: usize) -> String {
-    if n == 1 {
-        "1 byte".to_owned()
-    } else {
-        format!("{n} bytes")
-    }
+/// A byte count as its length in bytes, for the catalog's plural forms.
+fn bytes(n: usize) -> u64 {
+    u64::try_from(n).unwrap_or(u64::MAX)
 }
 
-fn file_unit(text: String, risk: Risk, reason: String, paths: Vec<UnitPath>) -> Unit {
+/// A unit of a file tool: its text is the English form of what the call does.
+fn file_unit(
+    reason_of_call: &Sentence,
+    risk: Risk,
+    reason: Sentence,
+    paths: Vec<UnitPath>,
+) -> Unit {
     Unit {
-        text,
+        text: reason_of_call.to_string(),
         risk,
         reason,
         argv: Vec::new(),
@@ -40,16 +42,16 @@ fn file_unit(text: String, risk: Risk, reason: String, paths: Vec<UnitPath>) -> 
 
 /// `fs_read {path, line?, limit?}`, `fs_list {path}`, `fs_search {pattern, path?}`.
 pub(super) fn read(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgError> {
-    let (raw, verb) = match call.tool.as_str() {
+    let (raw, id) = match call.tool.as_str() {
         "fs_read" => {
             let args = Args::new(&call.args, &["path", "line", "limit"])?;
             args.opt_u64("line")?;
             args.opt_u64("limit")?;
-            (args.string("path")?.to_owned(), "Read file at")
+            (args.string("path")?.to_owned(), "engine-call-read")
         }
         "fs_list" => {
             let args = Args::new(&call.args, &["path"])?;
-            (args.string("path")?.to_owned(), "List folder")
+            (args.string("path")?.to_owned(), "engine-call-list")
         }
         _ => {
             let args = Args::new(&call.args, &["pattern", "path"])?;
@@ -70,18 +72,18 @@ pub(super) fn read(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgErro
                     .filter(|k| k.read_is_sensitive())
             {
                 risk = Risk::High;
-                why = format!(
-                    "Searches {}, a folder that holds something that is {}.",
-                    resolved.lexical.display(),
-                    kind.description()
-                );
+                why = Sentence::new("engine-search-holds-sensitive")
+                    .text("path", resolved.lexical.display().to_string())
+                    .sentence("what", Sentence::new(kind.message_id()));
             }
-            let reason = format!("Search for `{pattern}` in {}", resolved.lexical.display());
+            let reason = Sentence::new("engine-call-search")
+                .text("pattern", pattern)
+                .text("path", resolved.lexical.display().to_string());
             let searched = vec![UnitPath::from(&resolved)];
             let unit = Unit {
                 reads: searched.clone(),
                 reads_below: true,
-                ..file_unit(reason.clone(), risk, why, searched)
+                ..file_unit(&reason, risk, why, searched)
             };
             return Ok(Assessment {
                 reason,
@@ -91,11 +93,11 @@ pub(super) fn read(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgErro
     };
     let resolved = paths::resolve(&raw, ctx);
     let (risk, why) = paths::path_risk(FileOp::Read, &resolved);
-    let reason = format!("{verb} {}", resolved.lexical.display());
+    let reason = Sentence::new(id).text("path", resolved.lexical.display().to_string());
     let read = vec![UnitPath::from(&resolved)];
     let unit = Unit {
         reads: read.clone(),
-        ..file_unit(reason.clone(), risk, why, read)
+        ..file_unit(&reason, risk, why, read)
     };
     Ok(Assessment {
         reason,
@@ -109,7 +111,12 @@ pub(super) fn write(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgErr
         let args = Args::new(&call.args, &["path", "content"])?;
         let raw = args.string("path")?;
         let content = args.text("content")?;
-        (raw, format!("Write {} to {raw}", bytes(content.len())))
+        (
+            raw,
+            Sentence::new("engine-call-write")
+                .number("bytes", bytes(content.len()))
+                .text("path", raw),
+        )
     } else {
         let args = Args::new(&call.args, &["path", "old_text", "new_text"])?;
         let raw = args.string("path")?;
@@ -117,11 +124,10 @@ pub(super) fn write(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgErr
         let new = args.text("new_text")?;
         (
             raw,
-            format!(
-                "Edit {raw}: replace {} with {}",
-                bytes(old.len()),
-                bytes(new.len())
-            ),
+            Sentence::new("engine-call-edit")
+                .text("path", raw)
+                .number("old", bytes(old.len()))
+                .number("new", bytes(new.len())),
         )
     };
     let resolved = paths::resolve(raw, ctx);
@@ -135,7 +141,7 @@ pub(super) fn write(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgErr
     };
     let unit = Unit {
         reads,
-        ..file_unit(reason.clone(), risk, why, target)
+        ..file_unit(&reason, risk, why, target)
     };
     Ok(Assessment {
         reason,
@@ -153,17 +159,16 @@ pub(super) fn delete(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgEr
     let (mut risk, mut why) = paths::path_risk(FileOp::Delete, &resolved);
     if recursive && paths::is_precious(&resolved, ctx) {
         risk = Risk::Critical;
-        why = format!(
-            "deleting {} recursively would remove a root folder",
-            resolved.lexical.display()
-        );
+        why = Sentence::new("engine-delete-root-folder")
+            .text("path", resolved.lexical.display().to_string());
     }
-    let reason = if recursive {
-        format!("Delete {} and everything in it", shown(&resolved, ctx))
+    let reason = Sentence::new(if recursive {
+        "engine-call-delete-recursive"
     } else {
-        format!("Delete {}", shown(&resolved, ctx))
-    };
-    let unit = file_unit(reason.clone(), risk, why, vec![UnitPath::from(&resolved)]);
+        "engine-call-delete"
+    })
+    .text("path", shown(&resolved, ctx));
+    let unit = file_unit(&reason, risk, why, vec![UnitPath::from(&resolved)]);
     Ok(Assessment {
         reason,
         ..Assessment::single(unit)
@@ -187,34 +192,32 @@ pub(super) fn move_(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgErr
         .find_map(|p| paths::sensitive_below(p, ctx, true))
     {
         to_risk = Risk::Critical;
-        to_why = format!(
-            "Creates {}, a folder that holds something that is {}.",
-            to.lexical.display(),
-            kind.description()
-        );
+        to_why = Sentence::new("engine-move-creates-sensitive")
+            .text("path", to.lexical.display().to_string())
+            .sentence("what", Sentence::new(kind.message_id()));
     }
     if let Some(kind) = [&from.lexical, &from.real]
         .into_iter()
         .find_map(|p| paths::sensitive_below(p, ctx, true))
     {
         from_risk = Risk::Critical;
-        from_why = format!(
-            "Moves away {}, a folder that holds something that is {}.",
-            from.lexical.display(),
-            kind.description()
-        );
+        from_why = Sentence::new("engine-move-removes-sensitive")
+            .text("path", from.lexical.display().to_string())
+            .sentence("what", Sentence::new(kind.message_id()));
     }
     let (risk, why) = if to_risk > from_risk {
         (to_risk, to_why)
     } else {
         (from_risk, from_why)
     };
-    let reason = format!("Move {} to {}", shown(&from, ctx), shown(&to, ctx));
+    let reason = Sentence::new("engine-call-move")
+        .text("from", shown(&from, ctx))
+        .text("to", shown(&to, ctx));
     // Moving a file carries its content elsewhere: the source counts as read.
     let unit = Unit {
         reads: vec![UnitPath::from(&from)],
         ..file_unit(
-            reason.clone(),
+            &reason,
             risk,
             why,
             vec![UnitPath::from(&from), UnitPath::from(&to)],

@@ -2,7 +2,7 @@
 
 use super::args::{ArgError, Args};
 use super::{Assessment, Unit};
-use crate::{Risk, ToolCall};
+use crate::{Risk, Sentence, ToolCall};
 
 pub(super) fn assess(call: &ToolCall) -> Result<Assessment, ArgError> {
     let args = Args::new(&call.args, &["url", "method", "body"])?;
@@ -34,14 +34,16 @@ pub(super) fn assess(call: &ToolCall) -> Result<Assessment, ArgError> {
         return Err(ArgError::Invalid(format!("`{raw}` has no host")));
     };
     let reason = if method == "GET" {
-        format!("Fetch {url}")
+        Sentence::new("engine-call-fetch").text("url", url.as_str())
     } else {
-        format!("Send {method} request to {url}")
+        Sentence::new("engine-call-send")
+            .text("method", method.as_str())
+            .text("url", url.as_str())
     };
     let unit = Unit {
         text: format!("{method} {url}"),
         risk: Risk::High,
-        reason: "a web request can send data out and bring untrusted content in".into(),
+        reason: Sentence::new("engine-http-risk"),
         argv: Vec::new(),
         paths: Vec::new(),
         reads: Vec::new(),

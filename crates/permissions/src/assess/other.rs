@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use super::{Assessment, Unit};
 use crate::paths::{self, FileOp};
-use crate::{Context, Risk, ToolCall};
+use crate::{Context, Risk, Sentence, ToolCall};
 
 /// How many string arguments of an MCP call are looked at for paths, and how long one
 /// may be: enough for any real call, bounded for a hostile one.
@@ -38,7 +38,7 @@ fn path_like(args: &Value, out: &mut Vec<String>) {
 /// would be: as a read when the server says the tool only reads, else as a write
 /// (Warden cannot know what the tool does with the path). Only sensitive paths count:
 /// an ordinary path says nothing about an MCP tool beyond its own rating.
-fn sensitive_paths(call: &ToolCall, ctx: &Context) -> Option<(Risk, String)> {
+fn sensitive_paths(call: &ToolCall, ctx: &Context) -> Option<(Risk, Sentence)> {
     // Only MCP tools: a tool Warden does not know at all is High already.
     call.mcp_parts()?;
     let op = match call.annotations {
@@ -59,13 +59,15 @@ pub(super) fn assess(call: &ToolCall, ctx: &Context) -> Assessment {
     let (mut risk, mut why, reason) = match call.mcp_parts() {
         Some((server, tool)) => (
             Risk::High,
-            "an MCP server's tool can do anything its server can".to_owned(),
-            format!("Call tool `{tool}` of MCP server `{server}`"),
+            Sentence::new("engine-mcp-risk"),
+            Sentence::new("engine-call-mcp")
+                .text("tool", tool)
+                .text("server", server),
         ),
         None => (
             Risk::High,
-            "Warden does not know what this tool does".to_owned(),
-            format!("Call tool `{}`", call.tool),
+            Sentence::new("engine-unknown-tool-risk"),
+            Sentence::new("engine-call-tool").text("tool", call.tool.as_str()),
         ),
     };
     // The annotations come from the server, which may lie: a destructive hint is
@@ -75,14 +77,13 @@ pub(super) fn assess(call: &ToolCall, ctx: &Context) -> Assessment {
     if let Some(a) = call.annotations {
         if a.destructive == Some(true) {
             risk = Risk::Critical;
-            why = "its server says the tool is destructive".into();
+            why = Sentence::new("engine-mcp-destructive");
         } else if a.read_only == Some(true) && a.trusted {
             risk = Risk::Low;
-            why =
-                "its server, whose annotations your policy trusts, says the tool only reads".into();
+            why = Sentence::new("engine-mcp-read-only-trusted");
         } else if a.read_only == Some(true) {
             risk = Risk::Medium;
-            why = "its server says the tool only reads (not verified)".into();
+            why = Sentence::new("engine-mcp-read-only");
         }
     }
     // A path argument is judged as it would be for a built-in tool, whatever the
@@ -91,7 +92,7 @@ pub(super) fn assess(call: &ToolCall, ctx: &Context) -> Assessment {
         && path_risk > risk
     {
         risk = path_risk;
-        why = format!("an argument names a sensitive path: {path_why}");
+        why = Sentence::new("engine-mcp-sensitive-path").sentence("reason", path_why);
     }
     Assessment::single(Unit {
         text: call.tool.clone(),
@@ -109,7 +110,7 @@ pub(super) fn assess(call: &ToolCall, ctx: &Context) -> Assessment {
 }
 
 impl Assessment {
-    fn with_reason(mut self, reason: String) -> Assessment {
+    fn with_reason(mut self, reason: Sentence) -> Assessment {
         self.reason = reason;
         self
     }

@@ -7,7 +7,7 @@ use super::args::{ArgError, Args};
 use super::{Assessment, Unit, UnitPath};
 use crate::paths::{self, FileOp};
 use crate::shell;
-use crate::{Context, Risk, ToolCall};
+use crate::{Context, Risk, Sentence, ToolCall};
 
 pub(super) fn assess(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgError> {
     let args = Args::new(&call.args, &["command", "cwd", "timeout_secs", "sandbox"])?;
@@ -57,10 +57,12 @@ pub(super) fn assess(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgEr
         units.push(Unit {
             text: command.to_owned(),
             risk: analysis.risk.max(Risk::High),
-            reason: analysis
-                .problem
-                .clone()
-                .unwrap_or_else(|| "the command as a whole cannot be judged part by part".into()),
+            reason: match &analysis.problem {
+                Some(problem) => {
+                    Sentence::new("engine-command-unreadable").text("problem", problem)
+                }
+                None => Sentence::new("engine-command-not-by-parts"),
+            },
             argv: Vec::new(),
             paths: Vec::new(),
             reads: Vec::new(),
@@ -74,14 +76,18 @@ pub(super) fn assess(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgEr
     if let Some((risk, why, dir)) = &cwd_risk {
         for unit in units.iter_mut().filter(|u| u.risk < *risk) {
             unit.risk = *risk;
-            unit.reason = format!("it runs in {}: {why}", dir.display());
+            unit.reason = Sentence::new("engine-command-runs-in")
+                .text("dir", dir.display().to_string())
+                .sentence("reason", why.clone());
         }
     }
 
     let risk = units.iter().map(|u| u.risk).max().unwrap_or(Risk::High);
     let reason = match &cwd_risk {
-        Some((_, _, dir)) => format!("Execute command in {}: {command}", dir.display()),
-        None => format!("Execute command: {command}"),
+        Some((_, _, dir)) => Sentence::new("engine-call-command-in")
+            .text("dir", dir.display().to_string())
+            .text("command", command),
+        None => Sentence::new("engine-call-command").text("command", command),
     };
     Ok(Assessment {
         risk,

@@ -8,9 +8,9 @@ use crate::evaluation::{DecidedBy, Evaluation, MatchedRule, SegmentEvaluation};
 use crate::grant::{Effect, GrantSet, SessionGrants, Widening, propose};
 use crate::policy::{HintPolicy, PolicyError};
 use crate::rule::Rule;
-use crate::{Context, Decision, Mode, Risk, ToolCall};
+use crate::{Clause, Context, Decision, Mode, Risk, Sentence, ToolCall};
 
-use super::explain::{grant_decider, plain_sentence, rule_decider, rule_sentence, verb};
+use super::explain::{critical, grant_decider, rule_decider, rule_sentence, word};
 use super::grants::Stored;
 use super::outcome::UnitOutcome;
 use super::{Engine, read};
@@ -84,8 +84,8 @@ impl Engine {
             decision: Decision::Deny,
             risk: assessment.risk,
             reason: assessment.reason.clone(),
-            explanation: format!("The call cannot run as given: {problem}."),
-            risk_reason: format!("the call cannot run as given: {problem}"),
+            explanation: Sentence::new("engine-cannot-run").text("problem", problem),
+            risk_reason: Clause(Sentence::new("engine-cannot-run").text("problem", problem)),
             decided_by: DecidedBy::Malformed {
                 problem: problem.to_owned(),
             },
@@ -160,7 +160,7 @@ impl Engine {
             Decision::Deny
         };
         let outcome =
-            |risk, decision, decided_by, explanation: String, matched, grantable| UnitOutcome {
+            |risk, decision, decided_by, explanation: Sentence, matched, grantable| UnitOutcome {
                 unit,
                 risk,
                 decision,
@@ -195,7 +195,10 @@ impl Engine {
             );
         }
         if let Some(grant) = find_grant(Effect::Deny, risk) {
-            let why = format!("Denied by grant {} ({})", grant.id, grant.subject());
+            let why = Sentence::new("engine-by-grant")
+                .text("decision", word(Decision::Deny))
+                .text("grant", grant.id.as_str())
+                .text("subject", grant.subject());
             return outcome(
                 risk,
                 Decision::Deny,
@@ -208,7 +211,9 @@ impl Engine {
         if let Some(rule) = first(Decision::Ask) {
             let mut why = rule_sentence(rule);
             if ask_or_deny == Decision::Deny {
-                why = format!("{why}; mode `{mode}` cannot ask, so it is denied");
+                why = Sentence::new("engine-mode-cannot-ask")
+                    .sentence("why", why)
+                    .text("mode", mode.id());
             }
             return outcome(
                 risk,
@@ -240,11 +245,14 @@ impl Engine {
                 false,
             ))
         } else if let Some(grant) = find_grant(Effect::Allow, risk) {
-            let why = format!("Allowed by grant {} ({})", grant.id, grant.subject());
+            let why = Sentence::new("engine-by-grant")
+                .text("decision", word(Decision::Allow))
+                .text("grant", grant.id.as_str())
+                .text("subject", grant.subject());
             grant_widens = Some(grant.widens.clone());
             Some((Decision::Allow, grant_decider(grant), why, true))
         } else if mode.can_ask() && self.policy.is_auto_approved(&call.tool) {
-            let why = format!("`{}` is on auto_approved_tools", call.tool);
+            let why = Sentence::new("engine-auto-approved").text("tool", call.tool.as_str());
             Some((
                 Decision::Allow,
                 DecidedBy::AutoApproved {
@@ -267,11 +275,7 @@ impl Engine {
                     })
                 })
                 .flatten();
-            let critical = if risk == Risk::Critical {
-                " (nothing allows a Critical call)"
-            } else {
-                ""
-            };
+            let critical = critical(risk);
             result = Some(if decision != unhinted && call.model_hint.is_some() {
                 let hint = call.model_hint.unwrap_or(risk);
                 (
@@ -281,14 +285,19 @@ impl Engine {
                         policy: hints,
                         mode,
                     },
-                    format!(
-                        "The model rated the call {hint}; with model_risk_hints = {} the risk is {risk}, and mode `{mode}` {} {risk}-risk calls{critical}",
-                        serde_json::to_value(hints)
-                            .ok()
-                            .and_then(|v| v.as_str().map(str::to_owned))
-                            .unwrap_or_default(),
-                        verb(decision),
-                    ),
+                    Sentence::new("engine-model-hint")
+                        .text("hint", hint.as_str())
+                        .text(
+                            "policy",
+                            serde_json::to_value(hints)
+                                .ok()
+                                .and_then(|v| v.as_str().map(str::to_owned))
+                                .unwrap_or_default(),
+                        )
+                        .text("risk", risk.as_str())
+                        .text("mode", mode.id())
+                        .text("decision", word(decision))
+                        .text("critical", critical),
                     true,
                 )
             } else if let Some(rule) = builtin {
@@ -298,20 +307,21 @@ impl Engine {
                 (
                     decision,
                     rule_decider(rule),
-                    format!(
-                        "{}; this is what mode `ask` does with {risk}-risk calls{critical}",
-                        rule_sentence(rule)
-                    ),
+                    Sentence::new("engine-builtin-rule")
+                        .sentence("rule", rule_sentence(rule))
+                        .text("risk", risk.as_str())
+                        .text("critical", critical),
                     true,
                 )
             } else {
                 (
                     decision,
                     DecidedBy::Mode { mode },
-                    format!(
-                        "Mode `{mode}` {} {risk}-risk calls{critical}",
-                        verb(decision)
-                    ),
+                    Sentence::new("engine-by-mode")
+                        .text("mode", mode.id())
+                        .text("decision", word(decision))
+                        .text("risk", risk.as_str())
+                        .text("critical", critical),
                     true,
                 )
             });
@@ -319,7 +329,7 @@ impl Engine {
         let (mut decision, mut decided_by, mut explanation, mut grantable) = result.unwrap_or((
             Decision::Deny,
             DecidedBy::Mode { mode },
-            String::new(),
+            Sentence::verbatim(""),
             false,
         ));
 
@@ -328,16 +338,10 @@ impl Engine {
             && let Some(err) = policy_error
         {
             decision = ask_or_deny;
-            explanation = format!(
-                "The policy file {} cannot be used ({}), so calls that would be allowed {} instead",
-                err.file,
-                err.error,
-                if ask_or_deny == Decision::Ask {
-                    "ask"
-                } else {
-                    "are denied"
-                }
-            );
+            explanation = Sentence::new("engine-policy-error")
+                .text("file", err.file.as_str())
+                .text("error", err.error.as_str())
+                .text("decision", word(ask_or_deny));
             decided_by = DecidedBy::PolicyError {
                 file: err.file.clone(),
                 error: err.error.clone(),
@@ -396,34 +400,38 @@ impl Engine {
             .iter()
             .filter(|o| o.decision == judged)
             .reduce(|best, o| if o.risk > best.risk { o } else { best });
-        let mut risk_reason = deciding.map_or_else(
-            || assessment.reason.clone(),
-            |o| plain_sentence(&o.unit.reason),
-        );
+        let mut risk_reason =
+            deciding.map_or_else(|| assessment.reason.clone(), |o| o.unit.reason.clone());
         if let Some(words) = needs
             .as_ref()
             .map(|n| n.words(ctx.home.as_deref()))
             .filter(|w| !w.is_empty())
         {
-            risk_reason = format!("{risk_reason}; {}", words.join("; "));
+            risk_reason = words.into_iter().fold(risk_reason, |reason, need| {
+                Sentence::new("engine-risk-and-sandbox")
+                    .clause("reason", reason)
+                    .clause("need", need)
+            });
         }
+        let risk_reason = Clause(risk_reason);
         let (decided_by, mut explanation) = match deciding {
             Some(o) => (o.decided_by.clone(), o.explanation.clone()),
-            None => (
-                DecidedBy::Mode { mode },
-                "The call has no part that can be judged".to_owned(),
-            ),
+            None => (DecidedBy::Mode { mode }, Sentence::new("engine-no-parts")),
         };
         if assessment.is_shell
             && outcomes.len() > 1
             && let Some(o) = deciding
         {
-            explanation = format!("Part `{}`: {explanation}", o.unit.text);
+            explanation = Sentence::new("engine-deciding-part")
+                .text("part", o.unit.text.as_str())
+                .sentence("explanation", explanation);
         }
-        if let Some(why) = &sandbox_asks {
-            explanation = format!("{explanation}, but {why}");
+        if let Some(why) = sandbox_asks.clone() {
+            explanation = Sentence::new("engine-but-sandbox")
+                .sentence("explanation", explanation)
+                .sentence("why", why);
         }
-        explanation.push('.');
+        let explanation = Sentence::new("engine-explanation").sentence("text", explanation);
         let mut matched_rules: Vec<MatchedRule> = Vec::new();
         for m in outcomes.iter().flat_map(|o| &o.matched) {
             if !matched_rules

@@ -1,47 +1,56 @@
 //! The words and deciders that explain an evaluation: which rule or grant decided a
-//! part, and the part's reason as a clause.
+//! part, as sentences of the engine's catalog.
 
-use crate::Decision;
 use crate::evaluation::DecidedBy;
 use crate::grant::Grant;
-use crate::rule::Rule;
+use crate::rule::{Layer, Rule};
+use crate::{Decision, Risk, Sentence};
 
-pub(super) fn verb(decision: Decision) -> &'static str {
+/// A decision as the catalog's messages select on it (`allow`, `ask`, `deny`).
+pub(super) fn word(decision: Decision) -> &'static str {
     match decision {
-        Decision::Allow => "allows",
-        Decision::Ask => "asks",
-        Decision::Deny => "denies",
+        Decision::Allow => "allow",
+        Decision::Ask => "ask",
+        Decision::Deny => "deny",
     }
 }
 
-pub(super) fn rule_sentence(rule: &Rule) -> String {
-    let what = match rule.decision {
-        Decision::Allow => "Allowed",
-        Decision::Ask => "Needs approval",
-        Decision::Deny => "Denied",
+/// Whether a sentence about the mode adds that nothing allows a Critical call (`yes` or
+/// `no`, as the catalog's messages select on it).
+pub(super) fn critical(risk: Risk) -> &'static str {
+    if risk == Risk::Critical { "yes" } else { "no" }
+}
+
+/// "Allowed by rule `x` in FILE", with the rule's own `reason` when it has one: a
+/// built-in rule's in the reader's language, any other rule's (the user's words) as
+/// written.
+pub(super) fn rule_sentence(rule: &Rule) -> Sentence {
+    let builtin = (rule.layer == Layer::Builtin)
+        .then(|| builtin_reason(rule.id.as_deref()?))
+        .flatten();
+    let reason = match (builtin, &rule.reason) {
+        (Some(id), _) => Some(Sentence::new(id)),
+        (None, Some(reason)) => Some(Sentence::verbatim(reason.as_str())),
+        (None, None) => None,
     };
-    let mut s = format!("{what} by rule `{}` in {}", rule.label(), rule.file);
-    if let Some(reason) = &rule.reason {
-        s.push_str(": ");
-        s.push_str(reason);
-    }
-    s
+    let sentence = match reason {
+        Some(reason) => Sentence::new("engine-by-rule-because").sentence("reason", reason),
+        None => Sentence::new("engine-by-rule"),
+    };
+    sentence
+        .text("decision", word(rule.decision))
+        .text("rule", rule.label())
+        .text("file", rule.file.to_string())
 }
 
-/// A unit's sentence as a clause: "Recursively deletes /root, the home folder." becomes
-/// "recursively deletes /root, the home folder", so that it reads after "Critical: ".
-pub(super) fn plain_sentence(sentence: &str) -> String {
-    let trimmed = sentence.trim().trim_end_matches('.');
-    let mut chars = trimmed.chars();
-    match chars.next() {
-        // Only a capital followed by a lower-case letter is lowered: "Deletes" is a
-        // sentence's first word, "SSH" or "/etc" are names.
-        Some(first)
-            if first.is_uppercase() && chars.clone().next().is_some_and(char::is_lowercase) =>
-        {
-            first.to_lowercase().chain(chars).collect()
-        }
-        _ => trimmed.to_owned(),
+/// The catalog's words for a built-in rule's `reason` (`policy/builtin.rs`).
+fn builtin_reason(id: &str) -> Option<&'static str> {
+    match id {
+        "builtin:fs_read" => Some("engine-builtin-fs-read"),
+        "builtin:fs_write" => Some("engine-builtin-fs-write"),
+        "builtin:terminal" => Some("engine-builtin-terminal"),
+        "builtin:http" => Some("engine-builtin-http"),
+        _ => None,
     }
 }
 

@@ -12,7 +12,7 @@ pub(super) struct UnitOutcome<'a> {
     pub(super) risk: Risk,
     pub(super) decision: Decision,
     pub(super) decided_by: DecidedBy,
-    pub(super) explanation: String,
+    pub(super) explanation: crate::Sentence,
     pub(super) matched: Vec<MatchedRule>,
     /// Whether a grant could change this outcome (it was not decided by a rule or a
     /// policy error).

@@ -1,10 +1,10 @@
 //! When what a call needs beyond its sandbox makes an allowed call ask.
 
-use crate::Context;
 use crate::evaluation::DecidedBy;
 use crate::policy::SandboxSettings;
 use crate::rule::Layer;
 use crate::sandbox::{SandboxNeeds, Unconfined, default_confinement, unit_needs};
+use crate::{Context, Sentence};
 
 use super::outcome::UnitOutcome;
 
@@ -19,18 +19,13 @@ pub(super) fn must_ask(
     outcomes: &[UnitOutcome<'_>],
     ctx: &Context,
     settings: &SandboxSettings,
-) -> Option<String> {
+) -> Option<Sentence> {
     match &needs.unconfined {
         Some(Unconfined::Requested) => {
-            return Some(
-                "the call asks to run WITHOUT the sandbox, which only the user can allow, each time"
-                    .to_owned(),
-            );
+            return Some(Sentence::new("engine-asks-sandbox-off"));
         }
         Some(Unconfined::Unavailable(why)) => {
-            return Some(format!(
-                "this system cannot confine commands ({why}), so every command is asked"
-            ));
+            return Some(Sentence::new("engine-asks-no-sandbox").text("why", why.as_str()));
         }
         Some(Unconfined::TurnedOff) => return None,
         None => {}
@@ -67,13 +62,11 @@ pub(super) fn must_ask(
     if widened_by_user {
         return None;
     }
-    let words = needs.words(None).join("; ");
+    let words = Sentence::list(needs.words(None))?;
     Some(match beyond_grant {
-        Some(id) => format!(
-            "the call needs more than its sandbox gives ({words}), beyond what grant {id} was approved with"
-        ),
-        None => format!(
-            "the call needs more than its sandbox gives ({words}), which the mode alone never allows"
-        ),
+        Some(id) => Sentence::new("engine-asks-beyond-grant")
+            .sentence("needs", words)
+            .text("grant", id),
+        None => Sentence::new("engine-asks-beyond-mode").sentence("needs", words),
     })
 }

@@ -70,6 +70,24 @@ impl Sensitive {
         }
     }
 
+    /// The id of [`Sensitive::description`] in the engine's catalog, for people.
+    pub fn message_id(self) -> &'static str {
+        match self {
+            Sensitive::SshDir => "engine-sensitive-ssh-dir",
+            Sensitive::CloudCredentials => "engine-sensitive-cloud-credentials",
+            Sensitive::GnuPg => "engine-sensitive-gnupg",
+            Sensitive::EnvFile => "engine-sensitive-env-file",
+            Sensitive::PrivateKey => "engine-sensitive-private-key",
+            Sensitive::SystemSecret => "engine-sensitive-system-secret",
+            Sensitive::ShellRc => "engine-sensitive-shell-rc",
+            Sensitive::WardenProject => "engine-sensitive-warden-project",
+            Sensitive::GitInternals => "engine-sensitive-git-internals",
+            Sensitive::WardenState => "engine-sensitive-warden-state",
+            Sensitive::Device => "engine-sensitive-device",
+            Sensitive::ExecConfig => "engine-sensitive-exec-config",
+        }
+    }
+
     /// True when reading the file is itself risky (it holds secrets or is Warden's
     /// own state). Execution-config files are not secret: reading one is judged like
     /// any other file in its place, and only changing one is Critical.

@@ -120,6 +120,10 @@ pub struct PolicyFile {
     /// user's and the managed policy only, refused in a project's.
     #[serde(default, rename = "hook", skip_serializing_if = "Vec::is_empty")]
     pub hooks: Vec<super::hook::HookEntry>,
+    /// Per-client defaults (`[[client]]`); read from the user's and the managed policy
+    /// only (lint reports a project's).
+    #[serde(default, rename = "client", skip_serializing_if = "Vec::is_empty")]
+    pub clients: Vec<super::client::ClientEntry>,
 }
 
 impl PolicyFile {
@@ -148,7 +152,10 @@ impl PolicyFile {
         for (key, value) in root.get_ref() {
             match value.get_ref() {
                 DeValue::Array(items)
-                    if matches!(key.get_ref().as_ref(), "rule" | "mcp_server" | "hook") =>
+                    if matches!(
+                        key.get_ref().as_ref(),
+                        "rule" | "mcp_server" | "hook" | "client"
+                    ) =>
                 {
                     for item in items {
                         let one: DeArray<'_> = std::iter::once(item.clone()).collect();

@@ -106,6 +106,15 @@ fn mode_strictness(mode: Mode) -> u8 {
     }
 }
 
+/// `current`, unless `other` protects more (then `other`).
+pub fn stricter_mode(current: Mode, other: Mode) -> Mode {
+    if mode_strictness(other) > mode_strictness(current) {
+        other
+    } else {
+        current
+    }
+}
+
 impl Settings {
     /// How long a permission request for a call of this risk waits; `None` waits for
     /// ever.
@@ -185,6 +194,20 @@ impl Settings {
                     self.auto_approved_tools.push(tool.clone());
                 }
             }
+        }
+    }
+}
+
+impl Settings {
+    /// Applies a `[[client]]` entry of the user's or the managed policy for the session's
+    /// client, over that layer's own settings (so the managed policy's settings still win
+    /// over the user's per-client ones).
+    pub(crate) fn apply_client(&mut self, entry: &super::client::ClientEntry) {
+        if let Some(mode) = entry.mode {
+            self.mode = mode;
+        }
+        if let Some(secs) = entry.approval_timeout_secs {
+            self.approval_timeout_secs = secs;
         }
     }
 }

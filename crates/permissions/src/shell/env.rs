@@ -11,6 +11,7 @@
 //! command it is set for: Warden cannot tell what it changes.
 
 use crate::Risk;
+use crate::Sentence as S;
 
 /// What setting a variable for a command does, as far as Warden knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -223,18 +224,16 @@ pub(super) fn command_script(name: &str, value: &str) -> String {
 /// The risk and reason of setting a variable that is not a command, or `None` for an
 /// inert one. `for_program` is false for a standalone assignment, which an unknown
 /// variable only makes a shell variable (it reaches no program unless exported).
-pub(super) fn setting_risk(name: &str, for_program: bool) -> Option<(Risk, String)> {
+pub(super) fn setting_risk(name: &str, for_program: bool) -> Option<(Risk, S)> {
     match classify(name) {
         Var::Inert | Var::Command => None,
         Var::Relocating => Some((
             Risk::High,
-            format!(
-                "Sets {name}, which changes where programs find their configuration, libraries or tools, or how the shell reads commands."
-            ),
+            S::new("engine-env-sets-name-changes-where").text("name", name),
         )),
         Var::Unknown if for_program => Some((
             Risk::Medium,
-            format!("Sets {name}, a variable Warden does not know, for the program it runs."),
+            S::new("engine-env-sets-name-variable-warden").text("name", name),
         )),
         Var::Unknown => None,
     }

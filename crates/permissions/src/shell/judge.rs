@@ -25,7 +25,7 @@ use super::options::{self, Does};
 use super::provenance::Provenance;
 use super::words::Word;
 use crate::paths::{FileOp, ResolvedPath, Resolver, path_risk};
-use crate::{Context, Risk};
+use crate::{Context, Risk, Sentence as S};
 
 /// Where a command's standard input comes from, as far as it matters.
 #[derive(Debug, Clone, Default)]
@@ -67,7 +67,7 @@ impl Input<'_> {
 #[derive(Debug)]
 pub(super) struct Verdict {
     pub risk: Risk,
-    pub reason: String,
+    pub reason: crate::Sentence,
     pub writes: Vec<ResolvedPath>,
     /// Files read and not changed.
     pub reads: Vec<ResolvedPath>,
@@ -87,7 +87,7 @@ impl Default for Verdict {
     fn default() -> Verdict {
         Verdict {
             risk: Risk::Low,
-            reason: String::new(),
+            reason: crate::Sentence::verbatim(""),
             writes: Vec::new(),
             reads: Vec::new(),
             scripts: Vec::new(),
@@ -99,7 +99,7 @@ impl Default for Verdict {
 }
 
 impl Verdict {
-    fn new(risk: Risk, reason: impl Into<String>) -> Verdict {
+    fn new(risk: Risk, reason: impl Into<crate::Sentence>) -> Verdict {
         Verdict {
             risk,
             reason: reason.into(),
@@ -108,7 +108,7 @@ impl Verdict {
     }
 
     /// Raises the risk to `risk` with `reason` if that is stricter.
-    fn raise(&mut self, risk: Risk, reason: impl Into<String>) {
+    fn raise(&mut self, risk: Risk, reason: impl Into<crate::Sentence>) {
         if risk > self.risk || self.reason.is_empty() {
             self.risk = risk;
             self.reason = reason.into();
@@ -138,14 +138,16 @@ impl Verdict {
             return;
         }
         if word.dynamic {
-            let (risk, verb) = match op {
-                FileOp::Read => (Risk::Medium, "Reads"),
-                FileOp::Write => (Risk::High, "Writes"),
-                FileOp::Delete => (Risk::High, "Deletes"),
+            let (risk, op) = match op {
+                FileOp::Read => (Risk::Medium, "read"),
+                FileOp::Write => (Risk::High, "write"),
+                FileOp::Delete => (Risk::High, "delete"),
             };
             self.raise(
                 risk,
-                format!("{verb} {}, a path only known at run time.", word.text),
+                S::new("engine-path-dynamic")
+                    .text("op", op)
+                    .text("path", word.text.as_str()),
             );
         } else {
             self.file(op, input.resolve(&word.text));
@@ -466,14 +468,11 @@ pub(super) fn judge(input: &Input<'_>) -> Verdict {
     if input.xargs && v.risk < Risk::Medium {
         v.raise(
             Risk::Medium,
-            format!(
-                "Runs {} through xargs, with arguments only known at run time.",
-                input.program
-            ),
+            S::new("engine-xargs").text("program", input.program),
         );
     }
     if v.reason.is_empty() {
-        v.reason = format!("Runs {}.", input.program);
+        v.reason = crate::Sentence::new("engine-runs").text("program", input.program);
     }
     v
 }
@@ -490,8 +489,14 @@ fn version_query(input: &Input<'_>) -> Option<Verdict> {
         || DISK_TOOLS.contains(&p)
         || p.starts_with("mkfs")
         || input.xargs;
-    (!only.dynamic && matches!(only.text.as_str(), "--version" | "-V" | "--help") && !acts)
-        .then(|| Verdict::new(Risk::Low, format!("Asks {p} for its version or help.")))
+    (!only.dynamic && matches!(only.text.as_str(), "--version" | "-V" | "--help") && !acts).then(
+        || {
+            Verdict::new(
+                Risk::Low,
+                S::new("engine-asks-version-or-help").text("program", p),
+            )
+        },
+    )
 }
 
 /// Adds the commands that `args` carry (see `carried.rs`) to the verdict's scripts;
@@ -502,7 +507,7 @@ fn take_carried(v: &mut Verdict, program: &str, args: &[Word]) {
             Some(script) => {
                 v.raise(
                     Risk::Low,
-                    format!("Runs {}, whose command is judged on its own.", c.at),
+                    S::new("engine-whose-command-judged-own").text("at", c.at.as_str()),
                 );
                 v.scripts.push(script);
             }
@@ -510,7 +515,7 @@ fn take_carried(v: &mut Verdict, program: &str, args: &[Word]) {
                 v.opaque = true;
                 v.raise(
                     Risk::High,
-                    format!("Runs {} with a command only known at run time.", c.at),
+                    S::new("engine-command-known-at-run").text("at", c.at.as_str()),
                 );
             }
         }
@@ -521,7 +526,7 @@ fn take_carried(v: &mut Verdict, program: &str, args: &[Word]) {
 /// program, or set a variable that decides which programs run: `rg --pre CMD`,
 /// `sort --compress-program=CMD`, `less +!CMD`, `man -P CMD`, `git ... --upload-pack=CMD`,
 /// `printf -v PATH`, `read PATH`, `hash -p`, `let 'a[$(cmd)]'`.
-fn runs_or_sets_something(input: &Input<'_>) -> Option<String> {
+fn runs_or_sets_something(input: &Input<'_>) -> Option<S> {
     let p = input.program;
     let texts: Vec<&str> = input.args.iter().map(|a| a.text.as_str()).collect();
     let flag_is = |names: &[&str]| {
@@ -551,9 +556,7 @@ fn runs_or_sets_something(input: &Input<'_>) -> Option<String> {
         _ => false,
     };
     if runs {
-        return Some(format!(
-            "Runs {p} with an option that runs another program or reads a file Warden does not check."
-        ));
+        return Some(S::new("engine-option-another-program-or").text("program", p));
     }
     let dangerous = |name: &str| super::env::is_dangerous_variable(name);
     let sets = match p {
@@ -573,9 +576,7 @@ fn runs_or_sets_something(input: &Input<'_>) -> Option<String> {
             .any(|a| a.text.contains("$(") || a.text.contains('`')),
         _ => false,
     };
-    sets.then(|| {
-        format!("Runs {p} in a way that sets what later commands run or runs code in arithmetic.")
-    })
+    sets.then(|| S::new("engine-way-sets-later-commands").text("program", p))
 }
 
 /// The arguments, with one unknown operand added for `xargs`.
@@ -668,13 +669,13 @@ fn judged_by_options(input: &Input<'_>, v: &mut Verdict) {
                 v.opaque = true;
                 v.raise(
                     Risk::High,
-                    format!("Runs {at} with a command only known at run time."),
+                    S::new("engine-command-known-at-run").text("at", at),
                 );
             }
             Does::RunsScript | Does::RunsProgram => {
                 v.raise(
                     Risk::Low,
-                    format!("Runs {at}, whose command is judged on its own."),
+                    S::new("engine-whose-command-judged-own").text("at", at),
                 );
                 v.scripts.push(if does == Does::RunsProgram {
                     format!("{} file", carried::quote(&value.text))
@@ -695,7 +696,7 @@ fn unknown_program(input: &Input<'_>) -> Verdict {
     let p = input.program;
     let mut v = Verdict::new(
         Risk::High,
-        format!("Runs {p}, a program Warden does not know."),
+        S::new("engine-program-warden-does-not").text("program", p),
     );
     // Bounded work for hostile input: the first words are where a command goes.
     // Past the bound Warden has not read where the command goes: not read, so
@@ -704,9 +705,9 @@ fn unknown_program(input: &Input<'_>) -> Verdict {
         v.opaque = true;
         v.raise(
             Risk::High,
-            format!(
-                "Runs {p}, a program Warden does not know, with more than {MAX_SUFFIXES} arguments, not all of which were read as a command it may run."
-            ),
+            S::new("engine-unknown-many-arguments")
+                .text("program", p)
+                .number("count", MAX_SUFFIXES as u64),
         );
     }
     for (k, word) in input.args.iter().enumerate().take(MAX_SUFFIXES) {
@@ -716,10 +717,9 @@ fn unknown_program(input: &Input<'_>) -> Verdict {
             v.opaque = true;
             v.raise(
                 Risk::High,
-                format!(
-                    "Runs {p}, a program Warden does not know, with {} only known at run time, which may be a program it runs.",
-                    word.text
-                ),
+                S::new("engine-unknown-dynamic-argument")
+                    .text("program", p)
+                    .text("word", word.text.as_str()),
             );
             continue;
         }
@@ -777,25 +777,25 @@ fn known_or_unknown(input: &Input<'_>) -> Verdict {
     if PRIVILEGE.contains(&p) {
         return Verdict::new(
             Risk::Critical,
-            format!("Runs {p}, which executes commands with administrator rights."),
+            S::new("engine-executes-commands-administrator-rights").text("program", p),
         );
     }
     if POWER.contains(&p) {
         return Verdict::new(
             Risk::Critical,
-            format!("Runs {p}, which stops the machine."),
+            S::new("engine-stops-machine").text("program", p),
         );
     }
     if (p == "init" || p == "telinit") && !input.args.is_empty() {
         return Verdict::new(
             Risk::Critical,
-            format!("Runs {p}, which changes the run level."),
+            S::new("engine-changes-run-level").text("program", p),
         );
     }
     if p.starts_with("mkfs") || p.starts_with("fsck") || DISK_TOOLS.contains(&p) {
         return Verdict::new(
             Risk::Critical,
-            format!("Runs {p}, which rewrites disks or file systems."),
+            S::new("engine-rewrites-disks-or-file").text("program", p),
         );
     }
     if SHELLS.contains(&p) {
@@ -838,21 +838,18 @@ fn known_or_unknown(input: &Input<'_>) -> Verdict {
             // Its last operand (default `typescript`) is the file it records to.
             let to_null = input.args.last().is_some_and(|a| a.text == "/dev/null");
             return if to_null {
-                Verdict::new(
-                    Risk::Low,
-                    "Runs script, whose command is judged on its own.",
-                )
+                Verdict::new(Risk::Low, S::new("engine-script-whose-command-judged"))
             } else {
-                Verdict::new(
-                    Risk::Medium,
-                    "Runs script, which records the session to a file; its command is judged on its own.",
-                )
+                Verdict::new(Risk::Medium, S::new("engine-script-records-session-file"))
             };
         }
         "alias" | "trap" => return alias_or_trap(input),
         // Reached only when the wrapper runs no program (see `wrappers::unwrap`).
         "exec" | "time" | "nice" if input.args.is_empty() => {
-            return Verdict::new(Risk::Low, format!("Runs {p} alone, which starts nothing."));
+            return Verdict::new(
+                Risk::Low,
+                S::new("engine-alone-starts-nothing").text("program", p),
+            );
         }
         "date"
             if input
@@ -860,7 +857,7 @@ fn known_or_unknown(input: &Input<'_>) -> Verdict {
                 .iter()
                 .any(|a| a.text == "-s" || a.text.starts_with("--set")) =>
         {
-            return Verdict::new(Risk::High, "Sets the system clock.");
+            return Verdict::new(Risk::High, S::new("engine-sets-system-clock"));
         }
         "hostname"
             if !input.args.is_empty()
@@ -869,10 +866,10 @@ fn known_or_unknown(input: &Input<'_>) -> Verdict {
                     .iter()
                     .all(|a| a.text != "-f" && a.text != "-s" && a.text != "-i") =>
         {
-            return Verdict::new(Risk::High, "Changes the machine's host name.");
+            return Verdict::new(Risk::High, S::new("engine-changes-machines-host-name"));
         }
         "mount" if !input.args.is_empty() => {
-            return Verdict::new(Risk::High, "Mounts a file system.");
+            return Verdict::new(Risk::High, S::new("engine-mounts-file-system"));
         }
         "xxd" if input.args.iter().any(|a| !a.text.starts_with('-')) => {
             return readers(input, false);
@@ -889,9 +886,7 @@ fn known_or_unknown(input: &Input<'_>) -> Verdict {
         {
             return Verdict::new(
                 Risk::High,
-                format!(
-                    "Runs {p} with make text from the command line (--eval), which can run any command."
-                ),
+                S::new("engine-make-text-from-command").text("program", p),
             );
         }
         "yq" if input.args.iter().any(|a| {
@@ -900,10 +895,7 @@ fn known_or_unknown(input: &Input<'_>) -> Verdict {
                 || (a.text.starts_with('-') && !a.text.starts_with("--") && a.text.contains('i'))
         }) =>
         {
-            let mut v = Verdict::new(
-                Risk::Medium,
-                "Runs yq -i, which rewrites the files it is given.",
-            );
+            let mut v = Verdict::new(Risk::Medium, S::new("engine-yq-i-rewrites-files"));
             for operand in input
                 .args
                 .iter()
@@ -931,24 +923,21 @@ fn known_or_unknown(input: &Input<'_>) -> Verdict {
             {
                 Verdict::new(
                     Risk::High,
-                    format!("Runs {p} with a script from a file Warden does not read."),
+                    S::new("engine-script-from-file-warden").text("program", p),
                 )
             } else {
                 stdin_script(input, "sh")
             };
             v.raise(
                 Risk::High,
-                format!("Runs {p}, which schedules commands that run later."),
+                S::new("engine-schedules-commands-run-later").text("program", p),
             );
             return v;
         }
         // ShellCheck parses the scripts it is given and runs none of them.
         "shellcheck" => {
             let mut v = readers(input, false);
-            v.raise(
-                Risk::Low,
-                "Runs shellcheck, which only reads the scripts it checks.",
-            );
+            v.raise(Risk::Low, S::new("engine-runs-shellcheck"));
             return v;
         }
         // `unzip -l`/`-v`/`-t`/`-Z` list or test an archive; `zipinfo` lists one.
@@ -972,10 +961,7 @@ fn known_or_unknown(input: &Input<'_>) -> Verdict {
         // `rustc --print KIND`, `rustc -vV`: what the compiler knows, printed. A
         // `KIND=PATH` writes a file, so it is not here.
         "rustc" if !input.args.is_empty() && rustc_prints(input.args) => {
-            return Verdict::new(
-                Risk::Low,
-                "Asks rustc what it knows (version, targets, settings).",
-            );
+            return Verdict::new(Risk::Low, S::new("engine-asks-rustc-knows-version"));
         }
         "cargo" | "npm" | "pnpm" | "yarn" | "bun" | "go" | "pip" | "pip3" | "uv" | "poetry"
         | "pipenv" | "gem" | "bundle" | "composer" | "deno" | "dotnet" | "swift" | "mix"
@@ -993,19 +979,22 @@ fn known_or_unknown(input: &Input<'_>) -> Verdict {
         return readers(input, false);
     }
     if HARMLESS.contains(&p) {
-        return Verdict::new(Risk::Low, format!("Runs {p}, which changes nothing."));
+        return Verdict::new(
+            Risk::Low,
+            S::new("engine-changes-nothing").text("program", p),
+        );
     }
     if is_build_tool(p) {
         return Verdict::new(
             Risk::Medium,
-            format!("Runs {p}, a build or test tool that runs the project's own code."),
+            S::new("engine-build-or-test-tool").text("program", p),
         );
     }
     Verdict {
         unknown: true,
         ..Verdict::new(
             Risk::High,
-            format!("Runs {p}, a program Warden does not know."),
+            S::new("engine-program-warden-does-not").text("program", p),
         )
     }
 }
@@ -1077,7 +1066,7 @@ fn check_only(input: &Input<'_>) -> Option<Verdict> {
     }
     let mut v = Verdict::new(
         Risk::Low,
-        format!("Runs {tool}, which only reports what it would change."),
+        S::new("engine-reports-would-change").text("tool", tool),
     );
     for operand in operands.iter().filter(|a| !a.text.starts_with('-')) {
         v.word(FileOp::Read, operand, input);

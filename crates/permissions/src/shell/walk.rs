@@ -9,6 +9,7 @@ mod plain;
 mod redirect;
 mod vars;
 
+use crate::Sentence as S;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -544,13 +545,13 @@ impl Walker<'_> {
 
     /// A segment at the walker's depth with the given text, risk and reason, and
     /// nothing else known yet: no argv, program, writes or variables.
-    fn segment(&self, text: String, risk: Risk, reason: String) -> Segment {
+    fn segment(&self, text: String, risk: Risk, reason: impl Into<crate::Sentence>) -> Segment {
         Segment {
             text,
             argv: Vec::new(),
             program: String::new(),
             risk,
-            reason,
+            reason: reason.into(),
             writes: Vec::new(),
             reads: Vec::new(),
             opaque: false,
@@ -571,10 +572,8 @@ impl Walker<'_> {
         // analysis horizon, so Critical whatever else it does.
         if segment.opaque && segment.risk < Risk::Critical {
             segment.risk = Risk::Critical;
-            segment.reason = format!(
-                "{} Warden cannot see what it runs, so it never runs unasked.",
-                segment.reason
-            );
+            segment.reason =
+                crate::Sentence::new("engine-opaque").sentence("reason", segment.reason);
         }
         if !self.full() {
             self.segments.push(segment);
@@ -727,10 +726,8 @@ impl Walker<'_> {
             raise(
                 &mut seg,
                 Risk::High,
-                format!(
-                    "Runs {}, a program outside the standard system folders.",
-                    w.text
-                ),
+                S::new("engine-walk-written-program-outside-standard")
+                    .text("written", w.text.as_str()),
             );
         }
         if let Some((risk, why)) = &unwrapped.floor {
@@ -750,14 +747,14 @@ impl Walker<'_> {
                 raise(
                     &mut seg,
                     Risk::High,
-                    "Runs env -S with a command only known at run time.",
+                    S::new("engine-walk-env-s-command-known"),
                 );
             } else {
                 scripts.push(split.text.clone());
                 raise(
                     &mut seg,
                     Risk::Low,
-                    "Runs env -S, whose command is judged on its own.",
+                    S::new("engine-walk-env-s-whose-command"),
                 );
             }
         }
@@ -780,7 +777,7 @@ impl Walker<'_> {
             raise(
                 &mut seg,
                 Risk::High,
-                "Opens a network connection through a /dev/tcp or /dev/udp redirection.",
+                S::new("engine-walk-opens-network-connection-through"),
             );
             // Writing to a socket sends whatever the command writes to a host the
             // command picks.
@@ -791,7 +788,7 @@ impl Walker<'_> {
                 raise(
                     &mut seg,
                     Risk::Critical,
-                    "Sends data to the network through a /dev/tcp or /dev/udp redirection.",
+                    S::new("engine-walk-sends-data-network-through"),
                 );
             }
         }
@@ -809,10 +806,8 @@ impl Walker<'_> {
                 raise(
                     &mut seg,
                     if download { Risk::Critical } else { Risk::High },
-                    format!(
-                        "The program to run, {}, is only known at run time.",
-                        program_word.text
-                    ),
+                    S::new("engine-walk-dynamic-program")
+                        .text("program", program_word.text.as_str()),
                 );
                 // `$SHELL -c '...'`: the program is unknown, but a `-c` script is
                 // still worth judging, since it is likely a shell's.
@@ -861,17 +856,15 @@ impl Walker<'_> {
                 let verdict = if function.is_some() {
                     if expands || args.is_empty() {
                         judge::Verdict {
-                            reason: format!(
-                                "Calls {written}, a function this command defines, whose body is judged with these arguments."
-                            ),
+                            reason: crate::Sentence::new("engine-calls-function")
+                                .text("name", written),
                             ..judge::Verdict::default()
                         }
                     } else {
                         judge::Verdict {
                             risk: Risk::Medium,
-                            reason: format!(
-                                "Calls {written}, a function this command defines, with arguments Warden does not follow into its body here."
-                            ),
+                            reason: crate::Sentence::new("engine-calls-function-unfollowed")
+                                .text("name", written),
                             ..judge::Verdict::default()
                         }
                     }
@@ -900,9 +893,8 @@ impl Walker<'_> {
                     raise(
                         &mut seg,
                         Risk::Medium,
-                        format!(
-                            "Uses {construct}: Warden does not model it, so the command is not low-risk."
-                        ),
+                        S::new("engine-walk-uses-construct-warden-does")
+                            .text("construct", construct),
                     );
                     self.forget(vars::Assigns::All);
                 }
@@ -910,10 +902,9 @@ impl Walker<'_> {
                     raise(
                         &mut seg,
                         Risk::Medium,
-                        format!(
-                            "Gives {name} {}, a value only known at run time, which may be an option or a path Warden did not judge.",
-                            word.text
-                        ),
+                        S::new("engine-walk-unpinned-value")
+                            .text("name", name.as_str())
+                            .text("word", word.text.as_str()),
                     );
                 }
                 if let Some(assigns) = vars::assigned_by(&name, args) {
@@ -928,7 +919,8 @@ impl Walker<'_> {
                     raise(
                         &mut seg,
                         Risk::High,
-                        format!("Runs {written}, a program outside the standard system folders."),
+                        S::new("engine-walk-written-program-outside-standard")
+                            .text("written", written),
                     );
                 }
                 // A call of a function the line defined runs its body with these
@@ -975,7 +967,7 @@ impl Walker<'_> {
                 self.track_cd(&name, args);
             }
         } else if seg.reason.is_empty() {
-            seg.reason = "Sets variables only.".to_string();
+            seg.reason = crate::Sentence::new("engine-sets-variables");
         }
 
         // Variables set for the program: a command variable's value is a script of
@@ -989,9 +981,7 @@ impl Walker<'_> {
                     raise(
                         &mut seg,
                         Risk::High,
-                        format!(
-                            "Sets {name}, a command Warden cannot read, only known at run time."
-                        ),
+                        S::new("engine-walk-sets-name-command-warden").text("name", name),
                     );
                 } else if !value.text.trim().is_empty() {
                     scripts.push(env::command_script(name, &value.text));
@@ -1019,7 +1009,7 @@ impl Walker<'_> {
                             raise(
                                 &mut seg,
                                 Risk::High,
-                                "Sets git configuration only known at run time.",
+                                S::new("engine-walk-sets-git-configuration-known"),
                             );
                         }
                         None => {}
@@ -1040,7 +1030,7 @@ impl Walker<'_> {
             }
         }
         if seg.reason.is_empty() {
-            seg.reason = format!("Runs {}.", seg.program);
+            seg.reason = crate::Sentence::new("engine-runs").text("program", seg.program.as_str());
         }
         if inner.is_empty()
             && effects.iter().all(|e| matches!(e, Effect::Stdin(_)))
@@ -1128,9 +1118,7 @@ impl Walker<'_> {
             let segment = self.segment(
                 text,
                 Risk::High,
-                format!(
-                    "Runs {program}, which contacts the network, in a command that also reads secrets: it could send them out."
-                ),
+                S::new("engine-walk-program-contacts-network-command").text("program", program),
             );
             self.push(segment);
         }
@@ -1183,9 +1171,7 @@ impl Walker<'_> {
             raise(
                 seg,
                 Risk::Critical,
-                format!(
-                    "Connects {name} to a network socket, so it runs whatever the other end sends."
-                ),
+                S::new("engine-walk-connects-name-network-socket").text("name", name),
             );
         }
         if !self.tainted.is_empty() {
@@ -1201,7 +1187,7 @@ impl Walker<'_> {
                 raise(
                     seg,
                     Risk::Critical,
-                    format!("Runs {written}, which this command downloaded from the network."),
+                    S::new("engine-walk-written-this-command-downloaded").text("written", written),
                 );
             }
             let consumed = args
@@ -1227,9 +1213,9 @@ impl Walker<'_> {
                     raise(
                         seg,
                         Risk::Critical,
-                        format!(
-                            "Runs {name} on {file}, which this command downloaded from the network."
-                        ),
+                        S::new("engine-walk-name-file-this-command")
+                            .text("name", name)
+                            .text("file", file),
                     );
                 }
                 if UNPACKERS.contains(&name) {
@@ -1252,19 +1238,16 @@ impl Walker<'_> {
             raise(
                 seg,
                 Risk::High,
-                format!(
-                    "Runs {name}, which runs the project's build files, after this command wrote {}, code Warden does not read.",
-                    file.display()
-                ),
+                S::new("engine-walk-build-files-written")
+                    .text("name", name)
+                    .text("file", file.display().to_string()),
             );
         }
         if judge::runs_project_files(name) && self.tainted.any_within(&self.ctx.cwd) {
             raise(
                 seg,
                 Risk::Critical,
-                format!(
-                    "Runs {name}, which runs the project's files, after this command downloaded files into its folder."
-                ),
+                S::new("engine-walk-name-projects-files-after").text("name", name),
             );
         }
         // `git clone URL [DIR]` writes a folder of files from the network.
@@ -1297,7 +1280,7 @@ impl Walker<'_> {
                 raise(
                     seg,
                     Risk::Critical,
-                    "Runs a script nested too deeply to analyse.",
+                    crate::Sentence::new("engine-nested-too-deeply"),
                 );
             }
             return;
@@ -1345,10 +1328,11 @@ impl Walker<'_> {
             let inner_reason = analysis
                 .deciding_segment()
                 .map(|s| s.reason.clone())
-                .unwrap_or_default();
+                .unwrap_or_else(|| crate::Sentence::verbatim(""));
             if analysis.risk > seg.risk {
                 seg.risk = analysis.risk;
-                seg.reason = format!("Runs a script that {}", lower_first(&inner_reason));
+                seg.reason =
+                    crate::Sentence::new("engine-runs-script").lower_first("reason", inner_reason);
             }
         }
         // A script that downloads writes data from the network (`bash -c 'curl URL'
@@ -1473,7 +1457,7 @@ fn download_folder(name: &str, args: &[Word]) -> Option<Option<String>> {
     }
 }
 
-fn raise(seg: &mut Segment, risk: Risk, reason: impl Into<String>) {
+fn raise(seg: &mut Segment, risk: Risk, reason: impl Into<crate::Sentence>) {
     if risk > seg.risk || seg.reason.is_empty() {
         seg.risk = risk;
         seg.reason = reason.into();
@@ -1491,14 +1475,6 @@ fn capitalise(s: &str) -> String {
     let mut chars = s.chars();
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
-}
-
-fn lower_first(s: &str) -> String {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(first) => first.to_lowercase().chain(chars).collect(),
         None => String::new(),
     }
 }

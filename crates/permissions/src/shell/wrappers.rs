@@ -23,7 +23,7 @@ pub(super) struct Unwrapped {
     pub wrappers: Vec<String>,
     /// The least risk a peeled wrapper adds on its own, with why
     /// (`systemd-run` starts a service that outlives the command).
-    pub floor: Option<(crate::Risk, String)>,
+    pub floor: Option<(crate::Risk, crate::Sentence)>,
 }
 
 /// Why a wrapper's program cannot be found, so that the segment is not fully analysed.
@@ -55,6 +55,7 @@ struct Spec {
     /// `flock FILE`, `chroot DIR`).
     operands: usize,
     /// What running it adds by itself.
+    /// The least risk the wrapper adds, and the id of its reason in `engine.ftl`.
     floor: Option<(crate::Risk, &'static str)>,
 }
 
@@ -260,10 +261,7 @@ const SPECS: &[Spec] = &[
         ],
         no_program: &[],
         operands: 0,
-        floor: Some((
-            crate::Risk::High,
-            "Runs a command with systemd-run, as a service that can outlive the command.",
-        )),
+        floor: Some((crate::Risk::High, "engine-wrapper-systemd-run")),
     },
     Spec {
         name: "prlimit",
@@ -336,10 +334,7 @@ const SPECS: &[Spec] = &[
         ],
         no_program: &[],
         operands: 0,
-        floor: Some((
-            crate::Risk::High,
-            "Runs a command inside another process's namespaces.",
-        )),
+        floor: Some((crate::Risk::High, "engine-wrapper-nsenter")),
     },
     // Privilege wrappers: Critical by themselves, and peeled so that the command
     // they run is judged and rules see it (`sudo rm -rf build` is `rm -rf build`
@@ -408,10 +403,7 @@ const SPECS: &[Spec] = &[
             "--edit",
         ],
         operands: 0,
-        floor: Some((
-            crate::Risk::Critical,
-            "Runs a command with administrator rights.",
-        )),
+        floor: Some((crate::Risk::Critical, "engine-wrapper-administrator")),
     },
     Spec {
         name: "doas",
@@ -419,10 +411,7 @@ const SPECS: &[Spec] = &[
         flags: &["-n", "-s", "-L"],
         no_program: &[],
         operands: 0,
-        floor: Some((
-            crate::Risk::Critical,
-            "Runs a command with administrator rights.",
-        )),
+        floor: Some((crate::Risk::Critical, "engine-wrapper-administrator")),
     },
     Spec {
         name: "chroot",
@@ -430,10 +419,7 @@ const SPECS: &[Spec] = &[
         flags: &["--skip-chdir"],
         no_program: &[],
         operands: 1,
-        floor: Some((
-            crate::Risk::High,
-            "Runs a command with another root folder.",
-        )),
+        floor: Some((crate::Risk::High, "engine-wrapper-chroot")),
     },
     Spec {
         name: "numactl",
@@ -594,7 +580,7 @@ fn data_wrapper(spec: &Spec, words: &[Word], mut i: usize, out: &mut Unwrapped) 
     if let Some((risk, why)) = spec.floor
         && out.floor.as_ref().is_none_or(|(r, _)| risk > *r)
     {
-        out.floor = Some((risk, why.to_string()));
+        out.floor = Some((risk, crate::Sentence::new(why)));
     }
     Ok(Some(i + spec.operands))
 }

@@ -1,6 +1,7 @@
 //! The policy engine end to end: the decision table, the invariants, grants and
 //! their store, lint, and property tests.
 
+mod clients;
 mod exec_config;
 mod grants;
 mod horizon;

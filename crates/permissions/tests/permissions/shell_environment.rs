@@ -13,7 +13,7 @@ fn ctx() -> Context {
 /// `(risk, reason)` of a command.
 fn judge(command: &str) -> (Risk, String) {
     let analysis = analyse(command, &ctx());
-    (analysis.risk, analysis.reason())
+    (analysis.risk, analysis.reason().to_string())
 }
 
 #[test]

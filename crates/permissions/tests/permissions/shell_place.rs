@@ -136,7 +136,7 @@ fn a_mutual_fork_bomb_names_its_functions() {
     assert!(
         a.segments
             .iter()
-            .any(|s| s.risk == Critical && s.reason.contains("call each other")),
+            .any(|s| s.risk == Critical && s.reason.to_string().contains("call each other")),
         "{a:?}"
     );
 }

@@ -9,6 +9,7 @@
 //! earlier in the same line is the line's own code, which Warden does not read as
 //! code: running a build tool after it is High (`walk.rs`).
 
+use crate::Sentence as S;
 use std::path::Path;
 
 use super::{Input, Verdict};
@@ -142,10 +143,10 @@ fn make_settings(input: &Input<'_>, v: &mut Verdict) {
         if MAKE_CONTROL.contains(&name) || !plain {
             v.raise(
                 Risk::High,
-                format!(
-                    "Runs {} with the variable {name} set to {value}, which its recipes may run as a command.",
-                    input.program
-                ),
+                crate::Sentence::new("engine-build-make-variable")
+                    .text("program", input.program)
+                    .text("name", name)
+                    .text("value", value),
             );
             // A value only known at run time is asked about as High; the
             // substitution that makes it is judged on its own.
@@ -174,7 +175,7 @@ fn cargo_settings(input: &Input<'_>, v: &mut Verdict) {
             v.opaque = true;
             v.raise(
                 Risk::High,
-                "Runs cargo with configuration only known at run time.",
+                S::new("engine-build-cargo-configuration-known-at"),
             );
             continue;
         }
@@ -182,10 +183,7 @@ fn cargo_settings(input: &Input<'_>, v: &mut Verdict) {
             Some((key, command)) if cargo_key_runs(key) => {
                 v.raise(
                     Risk::High,
-                    format!(
-                        "Runs cargo with {}, a program it runs in place of its own tools.",
-                        key.trim()
-                    ),
+                    crate::Sentence::new("engine-build-cargo-program").text("key", key.trim()),
                 );
                 let command = toml_command(command);
                 if !command.is_empty() {
@@ -195,10 +193,8 @@ fn cargo_settings(input: &Input<'_>, v: &mut Verdict) {
             Some(_) => {}
             None => v.raise(
                 Risk::High,
-                format!(
-                    "Runs cargo with the configuration file {}, which can name programs cargo runs.",
-                    value.text
-                ),
+                crate::Sentence::new("engine-build-cargo-config-file")
+                    .text("path", value.text.as_str()),
             ),
         }
     }

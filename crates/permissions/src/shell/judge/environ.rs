@@ -6,13 +6,12 @@
 use crate::shell::words::Word;
 use warden_redact::is_secret_variable;
 
-/// The end of every reason given here, so that people (and the table tests) recognise
-/// the judgement.
-const PRINTS: &str = "which prints environment variables that may hold secrets";
-
 /// Why running `program` with `args` prints environment variables that may hold
 /// secrets, if it does.
-pub(in crate::shell) fn prints_secrets(program: &str, args: &[Word]) -> Option<String> {
+/// Every reason given here ends the same way ("…, which prints environment variables
+/// that may hold secrets"), so that people (and the table tests) recognise the judgement.
+pub(in crate::shell) fn prints_secrets(program: &str, args: &[Word]) -> Option<crate::Sentence> {
+    use crate::Sentence as S;
     let operands: Vec<&Word> = args
         .iter()
         .filter(|a| a.dynamic || !a.text.starts_with(['-', '+']))
@@ -25,7 +24,7 @@ pub(in crate::shell) fn prints_secrets(program: &str, args: &[Word]) -> Option<S
                 .iter()
                 .find(|a| a.dynamic || is_secret_variable(&a.text))
             {
-                return Some(format!("Runs printenv {}, {PRINTS}.", name.text));
+                return Some(S::new("engine-prints-variable").text("name", name.text.as_str()));
             }
             operands.is_empty()
         }
@@ -46,7 +45,11 @@ pub(in crate::shell) fn prints_secrets(program: &str, args: &[Word]) -> Option<S
                     .iter()
                     .find(|a| a.dynamic || is_secret_variable(&a.text))
             {
-                return Some(format!("Runs {program} -p {}, {PRINTS}.", name.text));
+                return Some(
+                    S::new("engine-prints-declared")
+                        .text("program", program)
+                        .text("name", name.text.as_str()),
+                );
             }
             operands.is_empty() && !functions
         }
@@ -60,17 +63,17 @@ pub(in crate::shell) fn prints_secrets(program: &str, args: &[Word]) -> Option<S
         _ => false,
     };
     if whole {
-        return Some(format!(
-            "Runs {program} alone, {PRINTS} (the whole environment)."
-        ));
+        return Some(S::new("engine-prints-environment").text("program", program));
     }
     let expanded = args
         .iter()
         .filter(|a| a.dynamic)
         .find_map(|a| secret_expansion(&a.text))?;
-    Some(format!(
-        "Expands {expanded} in an argument of {program}, {PRINTS}."
-    ))
+    Some(
+        S::new("engine-prints-expansion")
+            .text("expanded", expanded)
+            .text("program", program),
+    )
 }
 
 /// The first expansion in a word's source text of a variable with a secret-like name

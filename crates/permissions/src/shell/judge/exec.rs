@@ -3,6 +3,7 @@
 
 use super::{Input, SHELLS, Stdin, Verdict, operands_of, package_tool};
 use crate::Risk;
+use crate::Sentence as S;
 use crate::paths::FileOp;
 use crate::shell::options::Does;
 use crate::shell::provenance::{Provenance, is_stdin_path};
@@ -20,8 +21,8 @@ pub(super) fn shell(input: &Input<'_>) -> Verdict {
         // `busybox sh ...`: the applet is the first argument.
         match args.first() {
             Some(a) if !a.dynamic && SHELLS.contains(&a.text.as_str()) => i = 1,
-            Some(_) => return Verdict::new(Risk::High, "Runs a busybox applet."),
-            None => return Verdict::new(Risk::Low, "Runs busybox, which lists its applets."),
+            Some(_) => return Verdict::new(Risk::High, S::new("engine-exec-busybox-applet")),
+            None => return Verdict::new(Risk::Low, S::new("engine-exec-busybox-lists-applets")),
         }
     }
     while i < args.len() {
@@ -57,12 +58,12 @@ pub(super) fn shell(input: &Input<'_>) -> Verdict {
             Some(script) if !script.dynamic => {
                 let mut v = Verdict::new(
                     Risk::Low,
-                    format!("Runs {p} -c with a script whose parts are judged on their own."),
+                    S::new("engine-exec-program-c-script-whose").text("program", p),
                 );
                 if input.substituted_download {
                     v.raise(
                         Risk::Critical,
-                        format!("Runs {p} on a script downloaded from the network."),
+                        S::new("engine-exec-program-script-downloaded-from").text("program", p),
                     );
                 }
                 v.scripts.push(script.text.clone());
@@ -71,15 +72,14 @@ pub(super) fn shell(input: &Input<'_>) -> Verdict {
             Some(script) => {
                 let mut v = Verdict::new(
                     Risk::High,
-                    format!(
-                        "Runs {p} -c with a script only known at run time ({}).",
-                        script.text
-                    ),
+                    S::new("engine-exec-dynamic-script")
+                        .text("program", p)
+                        .text("script", script.text.as_str()),
                 );
                 if input.substituted_download {
                     v.raise(
                         Risk::Critical,
-                        format!("Runs {p} on a script downloaded from the network."),
+                        S::new("engine-exec-program-script-downloaded-from").text("program", p),
                     );
                 }
                 v.opaque = true;
@@ -88,9 +88,12 @@ pub(super) fn shell(input: &Input<'_>) -> Verdict {
             // `xargs sh -c` with network data as its arguments.
             None if input.substituted_download => Verdict::new(
                 Risk::Critical,
-                format!("Runs {p} -c on a script downloaded from the network."),
+                S::new("engine-exec-program-c-script-downloaded").text("program", p),
             ),
-            None => Verdict::new(Risk::High, format!("Runs {p} -c without a script.")),
+            None => Verdict::new(
+                Risk::High,
+                S::new("engine-exec-program-c-without-script").text("program", p),
+            ),
         };
     }
     // `bash /dev/stdin` reads its script from its input, as `bash -s` does.
@@ -100,15 +103,14 @@ pub(super) fn shell(input: &Input<'_>) -> Verdict {
     if i < args.len() && !reads_stdin && !script_from_stdin {
         let mut v = Verdict::new(
             Risk::High,
-            format!(
-                "Runs {p} on the script {}, whose content Warden does not read.",
-                args[i].text
-            ),
+            S::new("engine-exec-script-file")
+                .text("program", p)
+                .text("script", args[i].text.as_str()),
         );
         if input.substituted_download {
             v.raise(
                 Risk::Critical,
-                format!("Runs {p} on a script downloaded from the network."),
+                S::new("engine-exec-program-script-downloaded-from").text("program", p),
             );
         }
         return v;
@@ -124,7 +126,7 @@ pub(super) fn stdin_script(input: &Input<'_>, p: &str) -> Verdict {
     if input.substituted_download {
         return Verdict::new(
             Risk::Critical,
-            format!("Runs {p} on a script that holds data downloaded from the network."),
+            S::new("engine-exec-program-script-holds-data").text("program", p),
         );
     }
     let known = match input.stdin {
@@ -135,12 +137,12 @@ pub(super) fn stdin_script(input: &Input<'_>, p: &str) -> Verdict {
     match (input.stdin, known) {
         (Stdin::Pipe(Provenance::Network), _) => Verdict::new(
             Risk::Critical,
-            format!("Pipes a download into {p}, which runs whatever the server sends."),
+            S::new("engine-exec-pipes-download-into-program").text("program", p),
         ),
         (_, Some(texts)) if shell_like => {
             let mut v = Verdict::new(
                 Risk::Low,
-                format!("Runs {p} on a script whose parts are judged on their own."),
+                S::new("engine-exec-program-script-whose-parts").text("program", p),
             );
             v.scripts.extend(texts);
             v
@@ -149,17 +151,20 @@ pub(super) fn stdin_script(input: &Input<'_>, p: &str) -> Verdict {
             opaque: true,
             ..Verdict::new(
                 Risk::High,
-                format!("Runs {p} on a script made at run time, which Warden cannot see."),
+                S::new("engine-exec-program-script-made-at").text("program", p),
             )
         },
         (Stdin::Pipe(_), _) => Verdict::new(
             Risk::High,
-            format!("Runs {p} on a script read from another command's output."),
+            S::new("engine-exec-program-script-read-from").text("program", p),
         ),
-        (Stdin::Text(_), _) => Verdict::new(Risk::High, format!("Runs {p} on a here-document.")),
+        (Stdin::Text(_), _) => Verdict::new(
+            Risk::High,
+            S::new("engine-exec-program-heredocument").text("program", p),
+        ),
         (Stdin::Inherited, _) => Verdict::new(
             Risk::High,
-            format!("Starts {p}, which runs whatever it is given."),
+            S::new("engine-exec-starts-program-whatever-given").text("program", p),
         ),
     }
 }
@@ -172,11 +177,14 @@ pub(super) fn interpreter(input: &Input<'_>) -> Verdict {
     if input.substituted_download {
         return Verdict::new(
             Risk::Critical,
-            format!("Runs {p} on code downloaded from the network."),
+            S::new("engine-exec-program-code-downloaded-from").text("program", p),
         );
     }
     if args.len() == 1 && matches!(args[0].text.as_str(), "--version" | "-V" | "-v" | "version") {
-        return Verdict::new(Risk::Low, format!("Asks {p} for its version."));
+        return Verdict::new(
+            Risk::Low,
+            S::new("engine-exec-asks-program-version").text("program", p),
+        );
     }
     if p.starts_with("python")
         && let Some(pos) = args.iter().position(|a| a.text == "-m")
@@ -187,15 +195,20 @@ pub(super) fn interpreter(input: &Input<'_>) -> Verdict {
             "pytest" | "unittest" | "mypy" | "black" | "ruff" | "pylint" | "flake8" | "isort"
             | "tox" | "nox" | "build" | "compileall" | "doctest" => Verdict::new(
                 Risk::Medium,
-                format!("Runs {p} -m {module}, a build or test tool."),
+                S::new("engine-exec-program-m-module-build")
+                    .text("program", p)
+                    .text("module", module),
             ),
             "pip" => package_tool(&Input {
                 program: "pip",
                 args: rest,
                 ..*input
             }),
-            "json.tool" => Verdict::new(Risk::Low, "Formats JSON."),
-            _ => Verdict::new(Risk::High, format!("Runs the Python module {module}.")),
+            "json.tool" => Verdict::new(Risk::Low, S::new("engine-exec-formats-json")),
+            _ => Verdict::new(
+                Risk::High,
+                S::new("engine-exec-python-module-module").text("module", module),
+            ),
         };
     }
     // `python3 /dev/stdin`, `python3 -`: the program is the input.
@@ -215,9 +228,7 @@ pub(super) fn interpreter(input: &Input<'_>) -> Verdict {
     if let Some(targets) = super::unpack::in_place_targets(input) {
         let mut v = Verdict::new(
             Risk::High,
-            format!(
-                "Runs {p} -i, which rewrites files in place with code Warden does not analyse."
-            ),
+            S::new("engine-exec-program-i-rewrites-files").text("program", p),
         );
         for target in &targets {
             v.word(FileOp::Write, target, input);
@@ -227,14 +238,14 @@ pub(super) fn interpreter(input: &Input<'_>) -> Verdict {
     if code_flag {
         return Verdict::new(
             Risk::High,
-            format!("Runs {p} with inline code that Warden does not analyse."),
+            S::new("engine-exec-program-inline-code-warden").text("program", p),
         );
     }
     let has_script = args.iter().any(|a| !a.text.starts_with('-'));
     if has_script {
         return Verdict::new(
             Risk::High,
-            format!("Runs a {p} program whose code Warden does not analyse."),
+            S::new("engine-exec-program-program-whose-code").text("program", p),
         );
     }
     stdin_script(input, p)
@@ -245,18 +256,18 @@ pub(super) fn eval(input: &Input<'_>) -> Verdict {
     if input.substituted_download {
         return Verdict::new(
             Risk::Critical,
-            "Evaluates code downloaded from the network.",
+            S::new("engine-exec-evaluates-code-downloaded-from"),
         );
     }
     if input.args.iter().any(|a| a.dynamic) || input.xargs {
-        let mut v = Verdict::new(Risk::High, "Evaluates a script only known at run time.");
+        let mut v = Verdict::new(Risk::High, S::new("engine-exec-evaluates-script-known-at"));
         v.opaque = true;
         return v;
     }
     let script: Vec<&str> = input.args.iter().map(|a| a.text.as_str()).collect();
     let mut v = Verdict::new(
         Risk::Low,
-        "Evaluates a script whose parts are judged on their own.",
+        S::new("engine-exec-evaluates-script-whose-parts"),
     );
     v.scripts.push(script.join(" "));
     v
@@ -265,7 +276,10 @@ pub(super) fn eval(input: &Input<'_>) -> Verdict {
 /// `source FILE` / `. FILE`: runs a script in this shell.
 pub(super) fn source(input: &Input<'_>) -> Verdict {
     if input.substituted_download {
-        return Verdict::new(Risk::Critical, "Sources code downloaded from the network.");
+        return Verdict::new(
+            Risk::Critical,
+            S::new("engine-exec-sources-code-downloaded-from"),
+        );
     }
     if input
         .args
@@ -276,9 +290,9 @@ pub(super) fn source(input: &Input<'_>) -> Verdict {
     }
     Verdict::new(
         Risk::High,
-        format!(
-            "Runs the script {} in this shell, whose content Warden does not read.",
-            input.args.first().map_or("(none)", |a| a.text.as_str())
+        S::new("engine-exec-sourced-file").text(
+            "script",
+            input.args.first().map_or("(none)", |a| a.text.as_str()),
         ),
     )
 }
@@ -321,10 +335,7 @@ pub(super) fn sed(input: &Input<'_>) -> Verdict {
     // Options in every spelling sed accepts (`-ne SCRIPT`, `--expr=SCRIPT`, `-i.bak`),
     // from the option table (`options.rs`).
     let Some(parsed) = crate::shell::options::parse(input.program, &args) else {
-        return Verdict::new(
-            Risk::Medium,
-            "Runs sed, whose scripts can write files and run commands.",
-        );
+        return Verdict::new(Risk::Medium, S::new("engine-exec-sed-whose-scripts-write"));
     };
     let explicit: Vec<&Word> = parsed.values(Does::Text).collect();
     let from_file = parsed.has(Does::TextFile);
@@ -350,16 +361,14 @@ pub(super) fn sed(input: &Input<'_>) -> Verdict {
     let mut v = match kind {
         SedScript::PrintOnly => Verdict::new(
             Risk::Low,
-            "Runs sed with a script that only prints, substitutes or deletes lines.",
+            S::new("engine-exec-sed-script-prints-substitutes"),
         ),
-        SedScript::Unknown => Verdict::new(
-            Risk::Medium,
-            "Runs sed, whose scripts can write files and run commands.",
-        ),
-        SedScript::RunsOrWrites => Verdict::new(
-            Risk::High,
-            "Runs sed with a script that runs commands or writes files.",
-        ),
+        SedScript::Unknown => {
+            Verdict::new(Risk::Medium, S::new("engine-exec-sed-whose-scripts-write"))
+        }
+        SedScript::RunsOrWrites => {
+            Verdict::new(Risk::High, S::new("engine-exec-sed-script-commands-writes"))
+        }
     };
     for file in files {
         v.word(
@@ -491,7 +500,7 @@ fn sed_script(script: &str) -> SedScript {
 /// or write files; a program from a file is High.
 pub(super) fn awk(input: &Input<'_>) -> Verdict {
     let args = operands_of(input);
-    let mut v = Verdict::new(Risk::Low, "Runs awk with a program that only prints.");
+    let mut v = Verdict::new(Risk::Low, S::new("engine-exec-awk-program-prints"));
     let mut program_seen = false;
     let mut i = 0;
     while i < args.len() {
@@ -511,7 +520,7 @@ pub(super) fn awk(input: &Input<'_>) -> Verdict {
                 } else {
                     Risk::Medium
                 },
-                "Runs awk with a library or program file that can rewrite files or run code.",
+                S::new("engine-awk-library"),
             );
             program_seen |= a.text == "-E" || a.text == "--exec";
             i += usize::from(!a.text.contains('='));
@@ -519,10 +528,7 @@ pub(super) fn awk(input: &Input<'_>) -> Verdict {
         }
         if !a.dynamic && matches!(a.text.as_str(), "-F" | "-v" | "-f") {
             if a.text == "-f" {
-                v.raise(
-                    Risk::High,
-                    "Runs an awk program from a file Warden does not read.",
-                );
+                v.raise(Risk::High, S::new("engine-exec-awk-program-from-file"));
                 program_seen = true;
             }
             i += 1;
@@ -534,15 +540,12 @@ pub(super) fn awk(input: &Input<'_>) -> Verdict {
         if !program_seen {
             program_seen = true;
             if a.dynamic || awk_runs_or_writes(&a.text) {
-                v.raise(
-                    Risk::High,
-                    "Runs an awk program that can run commands or write files.",
-                );
+                v.raise(Risk::High, S::new("engine-exec-awk-program-run-commands"));
             } else if ["close", "fflush", "ENVIRON", "PROCINFO", "@"]
                 .iter()
                 .any(|s| a.text.contains(s))
             {
-                v.raise(Risk::Medium, "Runs awk, a programming language.");
+                v.raise(Risk::Medium, S::new("engine-exec-awk-programming-language"));
             }
             continue;
         }
@@ -564,13 +567,16 @@ pub(super) fn alias_or_trap(input: &Input<'_>) -> Verdict {
             .take(1)
             .collect(),
     };
-    let mut v = Verdict::new(Risk::Low, format!("Runs {p}, which only lists or defines."));
+    let mut v = Verdict::new(
+        Risk::Low,
+        S::new("engine-exec-program-lists-defines").text("program", p),
+    );
     for body in bodies {
         if body.dynamic {
             v.opaque = true;
             v.raise(
                 Risk::High,
-                format!("Defines with {p} a command only known at run time."),
+                S::new("engine-exec-defines-program-command-known").text("program", p),
             );
             continue;
         }

@@ -3,7 +3,8 @@
 
 use super::{Input, Stdin, Verdict, judge, normalized, operands_of, split_flags};
 use crate::Risk;
-use crate::paths::{FileOp, is_precious, precious};
+use crate::Sentence as S;
+use crate::paths::{FileOp, is_precious, precious, precious_sentence};
 use crate::shell::words::Word;
 
 /// Read-only programs: Low, unless an operand (or an option's `=value`) is a path
@@ -77,7 +78,7 @@ pub(super) fn readers(input: &Input<'_>, pattern_reader: bool) -> Verdict {
     });
     let skip = usize::from(pattern_reader && !explicit_pattern);
     let p = input.program;
-    let mut v = Verdict::new(Risk::Low, format!("Runs {p}, which only reads."));
+    let mut v = Verdict::new(Risk::Low, S::new("engine-runs-reader").text("program", p));
     let args = operands_of(input);
     let recursive = reads_recursively(p, &args);
     let mut seen_operands = 0;
@@ -205,11 +206,10 @@ pub(super) fn sweep(
             v.secrets = true;
             v.raise(
                 Risk::Medium,
-                format!(
-                    "Runs {p} over every file below {}, hidden and ignored ones included, so \
-                     it reads {secret}, which holds secrets.",
-                    folder.text
-                ),
+                S::new("engine-reads-secret-below")
+                    .text("program", p)
+                    .text("folder", folder.text.as_str())
+                    .text("secret", secret),
             );
             return;
         }
@@ -369,10 +369,7 @@ fn recursive_read(v: &mut Verdict, word: &Word, input: &Input<'_>) {
     if home.starts_with(&path.lexical) || home.starts_with(&path.real) {
         v.raise(
             Risk::High,
-            format!(
-                "Reads everything below {}, the secrets in the home folder included.",
-                path.display()
-            ),
+            S::new("engine-reads-home-below").text("path", path.display().to_string()),
         );
     }
 }
@@ -385,26 +382,17 @@ pub(super) fn rm(input: &Input<'_>) -> Verdict {
     let recursive = input.program == "rm" && flags.iter().any(|f| f == "-r");
     let mut v = Verdict::new(
         Risk::Low,
-        format!(
-            "Runs {} without operands, which deletes nothing.",
-            input.program
-        ),
+        S::new("engine-deletes-nothing").text("program", input.program),
     );
     if flags.iter().any(|f| f == "--no-preserve-root") {
-        v.raise(
-            Risk::Critical,
-            "Deletes with --no-preserve-root, which allows deleting the whole file system.",
-        );
+        v.raise(Risk::Critical, S::new("engine-no-preserve-root"));
     }
     for operand in &operands {
         if operand.dynamic {
             if recursive {
                 v.raise(
                     Risk::Critical,
-                    format!(
-                        "Recursively deletes {}, a path only known at run time.",
-                        operand.text
-                    ),
+                    S::new("engine-deletes-dynamic").text("path", operand.text.as_str()),
                 );
             } else {
                 v.word(FileOp::Delete, operand, input);
@@ -416,15 +404,14 @@ pub(super) fn rm(input: &Input<'_>) -> Verdict {
         if let Some(what) = precious.filter(|_| recursive) {
             v.raise(
                 Risk::Critical,
-                format!("Recursively deletes {}, {what}.", path.display()),
+                S::new("engine-deletes-precious")
+                    .text("path", path.display().to_string())
+                    .sentence("what", precious_sentence(what)),
             );
         } else if recursive && !path.inside_workspace {
             v.raise(
                 Risk::Critical,
-                format!(
-                    "Recursively deletes {}, outside the workspace.",
-                    path.display()
-                ),
+                S::new("engine-deletes-outside").text("path", path.display().to_string()),
             );
         }
         v.file(FileOp::Delete, path);
@@ -438,7 +425,7 @@ pub(super) fn operands_op(input: &Input<'_>, op: FileOp) -> Verdict {
     let (_, operands) = split_flags(&args);
     let mut v = Verdict::new(
         Risk::Low,
-        format!("Runs {} without operands.", input.program),
+        S::new("engine-no-operands").text("program", input.program),
     );
     for operand in &operands {
         v.word(op, operand, input);
@@ -459,7 +446,7 @@ pub(super) fn writer(input: &Input<'_>) -> Verdict {
     let args = normalized(input.program, &operands_of(input));
     let mut v = Verdict::new(
         Risk::Low,
-        format!("Runs {} without operands.", input.program),
+        S::new("engine-no-operands").text("program", input.program),
     );
     let mut i = 0;
     let mut only_operands = false;
@@ -512,8 +499,12 @@ pub(super) fn copy(input: &Input<'_>, is_move: bool) -> Verdict {
         target = rest.pop();
         into_folder = rest.len() >= 2;
     }
-    let verb = if is_move { "Moves" } else { "Copies" };
-    let mut v = Verdict::new(Risk::Low, format!("{verb} nothing."));
+    let nothing = if is_move {
+        "engine-moves-nothing"
+    } else {
+        "engine-copies-nothing"
+    };
+    let mut v = Verdict::new(Risk::Low, S::new(nothing));
     let source_op = if is_move {
         FileOp::Delete
     } else {
@@ -523,7 +514,12 @@ pub(super) fn copy(input: &Input<'_>, is_move: bool) -> Verdict {
         if is_move && !source.dynamic {
             let path = input.resolve(&source.text);
             if let Some(what) = precious(&path, input.ctx) {
-                v.raise(Risk::Critical, format!("Moves {}, {what}.", path.display()));
+                v.raise(
+                    Risk::Critical,
+                    S::new("engine-moves-precious")
+                        .text("path", path.display().to_string())
+                        .sentence("what", precious_sentence(what)),
+                );
             }
         }
         v.word(source_op, source, input);
@@ -592,7 +588,7 @@ pub(super) fn link(input: &Input<'_>) -> Verdict {
         }
         i += 1;
     }
-    let mut v = Verdict::new(Risk::Low, "Creates no link.");
+    let mut v = Verdict::new(Risk::Low, S::new("engine-links-nothing"));
     let several = operands.len() >= 3;
     let by_t = dir.is_some();
     let link = if dir.is_some() {
@@ -634,17 +630,14 @@ pub(super) fn chmod(input: &Input<'_>) -> Verdict {
     if !has_reference && !operands.is_empty() && matches!(p, "chmod" | "chown" | "chgrp") {
         operands.remove(0);
     }
-    let mut v = Verdict::new(Risk::Low, format!("Runs {p} without files."));
+    let mut v = Verdict::new(Risk::Low, S::new("engine-no-files").text("program", p));
     for operand in &operands {
         if recursive {
             let precious = operand.dynamic || is_precious(&input.resolve(&operand.text), input.ctx);
             if precious {
                 v.raise(
                     Risk::Critical,
-                    format!(
-                        "Recursively changes the permissions of {}, which holds the system or the home folder (or is unknown).",
-                        operand.text
-                    ),
+                    S::new("engine-permissions-precious").text("path", operand.text.as_str()),
                 );
             }
         }
@@ -655,10 +648,7 @@ pub(super) fn chmod(input: &Input<'_>) -> Verdict {
 
 /// `dd if=... of=...`: writing a device is Critical (through the path rules).
 pub(super) fn dd(input: &Input<'_>) -> Verdict {
-    let mut v = Verdict::new(
-        Risk::Medium,
-        "Runs dd, which copies raw data to its output.",
-    );
+    let mut v = Verdict::new(Risk::Medium, S::new("engine-runs-dd"));
     for a in &operands_of(input) {
         if let Some(target) = a.text.strip_prefix("of=") {
             v.word(
@@ -718,10 +708,7 @@ fn delete_below(v: &mut Verdict, root: &Word, input: &Input<'_>, filtered: bool)
     if root.dynamic {
         v.raise(
             Risk::Critical,
-            format!(
-                "Deletes files below {}, a path only known at run time.",
-                root.text
-            ),
+            S::new("engine-deletes-below-dynamic").text("path", root.text.as_str()),
         );
         return;
     }
@@ -731,7 +718,7 @@ fn delete_below(v: &mut Verdict, root: &Word, input: &Input<'_>, filtered: bool)
     if (is_precious(&path, input.ctx) && !filtered) || !path.inside_workspace {
         v.raise(
             Risk::Critical,
-            format!("Deletes files below {}, recursively.", path.display()),
+            S::new("engine-deletes-below").text("path", path.display().to_string()),
         );
     } else {
         v.file(FileOp::Delete, path);
@@ -759,7 +746,7 @@ pub(super) fn find(input: &Input<'_>) -> Verdict {
     if roots.is_empty() {
         roots.push(Word::literal("."));
     }
-    let mut v = Verdict::new(Risk::Low, "Runs find, which only reads.");
+    let mut v = Verdict::new(Risk::Low, S::new("engine-runs-find"));
     for root in &roots {
         v.word(FileOp::Read, root, input);
     }
@@ -874,7 +861,9 @@ pub(super) fn find(input: &Input<'_>) -> Verdict {
                     let risk = quiet_risk.unwrap_or(nested.risk.max(Risk::Medium));
                     v.raise(
                         risk,
-                        format!("find runs {name} on each file it finds: {}", nested.reason),
+                        S::new("engine-find-exec")
+                            .text("program", name)
+                            .sentence("reason", nested.reason.clone()),
                     );
                     v.writes.extend(nested.writes);
                     v.reads.extend(nested.reads);

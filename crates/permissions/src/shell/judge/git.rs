@@ -3,6 +3,7 @@
 use super::carried::{GitKey, git_config_key, git_value_script};
 use super::{Input, Verdict, normalized, split_flags, take_carried};
 use crate::Risk;
+use crate::Sentence as S;
 use crate::paths::FileOp;
 use crate::shell::options::{self, Does, Found, GIT_CONFIG, GIT_GLOBALS};
 use crate::shell::words::Word;
@@ -20,7 +21,7 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
     for other in &globals.unknown {
         v.raise(
             Risk::High,
-            format!("Runs git with the option {other}, which Warden does not know."),
+            S::new("engine-git-unknown-option").text("option", other.as_str()),
         );
     }
     let start = globals.stopped_at.unwrap_or(input.args.len());
@@ -29,24 +30,18 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
         .iter()
         .any(|f| matches!(f.opt.short, Some("v" | "h")));
     if asks_version {
-        v.raise(Risk::Low, "Asks git for its version or help.");
+        v.raise(Risk::Low, S::new("engine-git-version"));
         return v;
     }
     let args = normalized("git", &input.args[start..]);
     let Some(sub_word) = args.first() else {
-        v.raise(
-            Risk::Low,
-            "Runs git without a subcommand, which prints its help.",
-        );
+        v.raise(Risk::Low, S::new("engine-git-no-subcommand"));
         return v;
     };
     if sub_word.dynamic {
         v.raise(
             Risk::High,
-            format!(
-                "Runs git with a subcommand only known at run time ({}).",
-                sub_word.text
-            ),
+            S::new("engine-git-dynamic-subcommand").text("sub", sub_word.text.as_str()),
         );
         v.opaque = true;
         return v;
@@ -83,7 +78,7 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
         clone_settings(&mut v, rest);
     }
     egress(&mut v, sub, &operands);
-    let (risk, reason): (Risk, String) = match sub {
+    let (risk, reason): (Risk, S) = match sub {
         "status" | "log" | "diff" | "show" | "rev-parse" | "ls-files" | "ls-tree" | "blame"
         | "shortlog" | "describe" | "grep" | "cat-file" | "whatchanged" | "count-objects"
         | "merge-base" | "name-rev" | "for-each-ref" | "show-ref" | "rev-list" | "check-ignore"
@@ -93,22 +88,22 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
             if sub == "cat-file" && flags.iter().any(|f| f.starts_with("--batch")) {
                 (
                     Risk::Medium,
-                    "Runs git cat-file --batch, which prints the objects named on its input, which Warden cannot see.".into(),
+                    S::new("engine-git-catfile-batch-prints-objects"),
                 )
             } else if has("--output") || has("--ext-diff") {
                 (
                     Risk::Medium,
-                    format!("Runs git {sub} with an option that writes a file or runs a program."),
+                    S::new("engine-git-writing-option").text("sub", sub),
                 )
             } else {
-                (Risk::Low, format!("Runs git {sub}, which only reads."))
+                (Risk::Low, S::new("engine-git-reads").text("sub", sub))
             }
         }
         "branch" => {
             if has("-D") || (has("-d") && has("-f")) {
                 (
                     Risk::High,
-                    "Force-deletes a git branch, which can lose commits.".into(),
+                    S::new("engine-git-forcedeletes-branch-lose-commits"),
                 )
             } else if operands.is_empty()
                 || has("-l")
@@ -116,48 +111,45 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
                 || has("--show-current")
                 || has("--contains")
             {
-                (Risk::Low, "Lists git branches.".into())
+                (Risk::Low, S::new("engine-git-lists-branches"))
             } else {
                 (
                     Risk::Medium,
-                    "Creates, renames or deletes a git branch.".into(),
+                    S::new("engine-git-creates-renames-or-deletes"),
                 )
             }
         }
         "tag" => {
             if operands.is_empty() || has("-l") || has("--list") {
-                (Risk::Low, "Lists git tags.".into())
+                (Risk::Low, S::new("engine-git-lists-tags"))
             } else {
-                (Risk::Medium, "Creates or deletes a git tag.".into())
+                (Risk::Medium, S::new("engine-git-creates-or-deletes-tag"))
             }
         }
         "remote" => match first_operand {
-            None | Some("show" | "get-url") => (Risk::Low, "Lists git remotes.".into()),
-            Some(_) => (Risk::Medium, "Changes git remotes.".into()),
+            None | Some("show" | "get-url") => (Risk::Low, S::new("engine-git-lists-remotes")),
+            Some(_) => (Risk::Medium, S::new("engine-git-changes-remotes")),
         },
         "stash" => match first_operand {
-            Some("list" | "show") => (Risk::Low, "Lists git stashes.".into()),
-            Some("drop" | "clear") => (
-                Risk::High,
-                "Drops git stashes, which loses their changes.".into(),
+            Some("list" | "show") => (Risk::Low, S::new("engine-git-lists-stashes")),
+            Some("drop" | "clear") => (Risk::High, S::new("engine-git-drops-stashes-loses-their")),
+            _ => (
+                Risk::Medium,
+                S::new("engine-git-stashes-or-restores-changes"),
             ),
-            _ => (Risk::Medium, "Stashes or restores changes.".into()),
         },
         "config" => config(&mut v, rest, input),
         "worktree" => match first_operand {
-            Some("list") => (Risk::Low, "Lists git worktrees.".into()),
-            _ => (Risk::Medium, "Changes git worktrees.".into()),
+            Some("list") => (Risk::Low, S::new("engine-git-lists-worktrees")),
+            _ => (Risk::Medium, S::new("engine-git-changes-worktrees")),
         },
         "submodule" => match first_operand {
-            None | Some("status" | "summary") => (Risk::Low, "Lists git submodules.".into()),
-            _ => (Risk::Medium, "Changes git submodules.".into()),
+            None | Some("status" | "summary") => (Risk::Low, S::new("engine-git-lists-submodules")),
+            _ => (Risk::Medium, S::new("engine-git-changes-submodules")),
         },
         "reflog" => match first_operand {
-            None | Some("show") => (Risk::Low, "Shows the git reflog.".into()),
-            _ => (
-                Risk::High,
-                "Changes the git reflog, which can lose history.".into(),
-            ),
+            None | Some("show") => (Risk::Low, S::new("engine-git-shows-reflog")),
+            _ => (Risk::High, S::new("engine-git-changes-reflog-lose-history")),
         },
         "add" | "commit" | "checkout" | "switch" | "merge" | "rebase" | "cherry-pick"
         | "revert" | "init" | "fetch" | "pull" | "mv" | "restore" | "am" | "apply" | "notes"
@@ -166,50 +158,41 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
                 || sub == "restore" && operands.iter().any(|o| o.text == ".")
                 || sub == "checkout" && operands.iter().any(|o| o.text == ".")
             {
-                (
-                    Risk::High,
-                    format!("Runs git {sub} in a way that discards uncommitted changes."),
-                )
+                (Risk::High, S::new("engine-git-discards").text("sub", sub))
             } else if sub == "commit" && has("-n") {
                 (
                     Risk::Medium,
-                    "Commits without running the repository's hooks.".into(),
+                    S::new("engine-git-commits-without-running-repositorys"),
                 )
             } else {
-                (
-                    Risk::Medium,
-                    format!("Runs git {sub}, which changes the repository."),
-                )
+                (Risk::Medium, S::new("engine-git-changes").text("sub", sub))
             }
         }
         "reset" => {
             if has("--hard") || has("--merge") || has("--keep") {
                 (
                     Risk::High,
-                    "Runs git reset --hard, which discards uncommitted changes.".into(),
+                    S::new("engine-git-reset-hard-discards-uncommitted"),
                 )
             } else {
-                (
-                    Risk::Medium,
-                    "Runs git reset, which moves the branch.".into(),
-                )
+                (Risk::Medium, S::new("engine-git-reset-moves-branch"))
             }
         }
         "clean" => {
             if has("-n") {
-                (Risk::Low, "Runs git clean as a dry run.".into())
+                (Risk::Low, S::new("engine-git-clean-as-dry-run"))
             } else {
                 (
                     Risk::High,
-                    "Runs git clean, which deletes untracked files for good.".into(),
+                    S::new("engine-git-clean-deletes-untracked-files"),
                 )
             }
         }
         "rm" => {
             if has("--cached") {
-                (Risk::Medium, "Removes files from the git index.".into())
+                (Risk::Medium, S::new("engine-git-removes-files-from-index"))
             } else {
-                (Risk::High, "Deletes tracked files with git rm.".into())
+                (Risk::High, S::new("engine-git-deletes-tracked-files-rm"))
             }
         }
         "push" => {
@@ -222,36 +205,34 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
             {
                 (
                     Risk::Critical,
-                    "Force-pushes with git, which can overwrite others' history on the remote."
-                        .into(),
+                    S::new("engine-git-forcepushes-overwrite-others-history"),
                 )
             } else if has("-d") || operands.iter().any(|o| o.text.starts_with(':')) {
-                (Risk::High, "Deletes a branch on the git remote.".into())
+                (Risk::High, S::new("engine-git-deletes-branch-remote"))
             } else if has("-n") {
-                (Risk::Low, "Runs git push as a dry run.".into())
+                (Risk::Low, S::new("engine-git-push-as-dry-run"))
             } else {
                 (
                     Risk::High,
-                    "Pushes commits to a git remote, which publishes them.".into(),
+                    S::new("engine-git-pushes-commits-remote-publishes"),
                 )
             }
         }
         "clone" => (
             Risk::High,
-            "Clones a git repository from the network.".into(),
+            S::new("engine-git-clones-repository-from-network"),
         ),
-        "filter-branch" | "filter-repo" | "replace" | "update-ref" | "symbolic-ref" => (
-            Risk::High,
-            format!("Runs git {sub}, which rewrites repository history or references."),
-        ),
+        "filter-branch" | "filter-repo" | "replace" | "update-ref" | "symbolic-ref" => {
+            (Risk::High, S::new("engine-git-rewrites").text("sub", sub))
+        }
         _ => (
             Risk::High,
-            format!("Runs git {sub}, a subcommand (or alias) Warden does not know."),
+            S::new("engine-git-unknown-subcommand").text("sub", sub),
         ),
     };
     v.raise(risk, reason);
     if v.reason.is_empty() {
-        v.reason = format!("Runs git {sub}.");
+        v.reason = crate::Sentence::new("engine-runs-git").text("sub", sub);
     }
     v
 }
@@ -272,14 +253,11 @@ fn global_option(v: &mut Verdict, found: &Found, input: &Input<'_>) {
         // `git -c KEY=VALUE`: judged by the key.
         "c" if value.dynamic => {
             v.opaque = true;
-            v.raise(
-                Risk::High,
-                "Runs git with configuration only known at run time.",
-            );
+            v.raise(Risk::High, S::new("engine-git-dynamic-configuration"));
         }
         "c" => {
             let (key, val) = value.text.split_once('=').unwrap_or((&value.text, "true"));
-            config_value(v, key, val, "Runs git with");
+            config_value(v, key, val, "run");
         }
         // `--config-env=KEY=VARIABLE`: the value is a variable's, which Warden does
         // not see here.
@@ -289,40 +267,32 @@ fn global_option(v: &mut Verdict, found: &Found, input: &Input<'_>) {
                 v.opaque = true;
                 v.raise(
                     Risk::High,
-                    format!(
-                        "Runs git with the setting {key} taken from an environment variable, a command Warden cannot read."
-                    ),
+                    S::new("engine-git-config-env-command").text("key", key),
                 );
             } else if git_config_key(key) == GitKey::Moves
                 || key.eq_ignore_ascii_case("core.hooksPath")
             {
                 v.raise(
                     Risk::High,
-                    format!("Runs git with the setting {key} taken from an environment variable, which moves where git reads configuration or programs."),
+                    S::new("engine-git-config-env-moves").text("key", key),
                 );
             }
         }
         "exec-path" => v.raise(
             Risk::High,
-            format!(
-                "Runs git with its programs taken from {}, which can run any program.",
-                value.text
-            ),
+            S::new("engine-git-exec-path").text("path", value.text.as_str()),
         ),
         "C" => v.word(FileOp::Read, value, input),
         // Another repository's configuration and hooks run programs
         // (`core.fsmonitor`, `core.pager`): outside the workspace, as any unknown
         // program would.
         _ if found.opt.does == Does::Reads => {
-            v.raise(Risk::Medium, "Runs git on another repository or work tree.");
+            v.raise(Risk::Medium, S::new("engine-git-other-repository"));
             v.word(FileOp::Read, value, input);
             if value.dynamic || !input.resolve(&value.text).inside_workspace {
                 v.raise(
                     Risk::High,
-                    format!(
-                        "Runs git on the repository or work tree {}, outside the workspace, whose configuration can make git run programs.",
-                        value.text
-                    ),
+                    S::new("engine-git-other-repository-outside").text("path", value.text.as_str()),
                 );
             }
         }
@@ -389,7 +359,7 @@ fn secret_reads(
 /// options read from the option table (`options.rs`): reading a key is Low, printing
 /// keys that can hold tokens Medium, setting a key that runs a program High with the
 /// program judged as a script, and `-f FILE` is judged as a read or a write of FILE.
-fn config(v: &mut Verdict, rest: &[Word], input: &Input<'_>) -> (Risk, String) {
+fn config(v: &mut Verdict, rest: &[Word], input: &Input<'_>) -> (Risk, S) {
     let parsed = options::parse_with(&GIT_CONFIG, rest);
     let has = |long: &str| parsed.given(long);
     let mut operands: &[Word] = &parsed.operands;
@@ -459,18 +429,18 @@ fn config(v: &mut Verdict, rest: &[Word], input: &Input<'_>) -> (Risk, String) {
     if editing {
         return (
             Risk::Medium,
-            "Opens git configuration in an editor, the program git is set to run.".into(),
+            S::new("engine-git-opens-configuration-an-editor"),
         );
     }
     if listing || reading {
-        return (Risk::Low, "Reads git configuration.".into());
+        return (Risk::Low, S::new("engine-git-reads-configuration"));
     }
     let unsets = matches!(verb, Some("unset" | "remove-section"))
         || ["unset", "unset-all", "remove-section"]
             .iter()
             .any(|l| has(l));
     if unsets && !has("global") && !has("system") {
-        return (Risk::Medium, "Removes git configuration.".into());
+        return (Risk::Medium, S::new("engine-git-removes-configuration"));
     }
     let key = operands.first();
     if let Some(key) = key.filter(|k| k.dynamic || git_config_key(&k.text) != GitKey::Inert) {
@@ -480,29 +450,23 @@ fn config(v: &mut Verdict, rest: &[Word], input: &Input<'_>) -> (Risk, String) {
             if value.dynamic || key.dynamic {
                 v.opaque = true;
             } else {
-                config_value(v, &key.text, &value.text, "Sets");
+                config_value(v, &key.text, &value.text, "set");
             }
         }
         return (
             Risk::High,
-            format!(
-                "Sets the git option {}, which makes git run a program or read configuration from elsewhere later.",
-                key.text
-            ),
+            S::new("engine-git-sets-relocating-option").text("option", key.text.as_str()),
         );
     }
     if let (Some(key), Some(value)) = (key, operands.get(1)) {
-        config_value(v, &key.text, &value.text, "Sets");
+        config_value(v, &key.text, &value.text, "set");
     }
     if has("global") || has("system") {
-        (
-            Risk::High,
-            "Changes the user's or the system's git configuration.".into(),
-        )
+        (Risk::High, S::new("engine-git-changes-users-or-systems"))
     } else {
         (
             Risk::Medium,
-            "Changes the repository's git configuration.".into(),
+            S::new("engine-git-changes-repositorys-configuration"),
         )
     }
 }
@@ -522,22 +486,16 @@ fn clone_settings(v: &mut Verdict, rest: &[Word]) {
         if let Some(setting) = setting {
             if setting.dynamic {
                 v.opaque = true;
-                v.raise(
-                    Risk::High,
-                    "Clones with configuration only known at run time.",
-                );
+                v.raise(Risk::High, S::new("engine-git-clone-dynamic-configuration"));
             } else {
                 let (key, value) = setting
                     .text
                     .split_once('=')
                     .unwrap_or((&setting.text, "true"));
-                config_value(v, key, value, "Clones with");
+                config_value(v, key, value, "clone");
             }
         } else if t == "--template" || t.starts_with("--template=") {
-            v.raise(
-                Risk::High,
-                "Clones with a template folder, whose hooks git copies into the repository and runs.",
-            );
+            v.raise(Risk::High, S::new("engine-git-clone-template"));
         }
     }
 }
@@ -563,15 +521,13 @@ fn transports(v: &mut Verdict, rest: &[Word]) {
         if transport.eq_ignore_ascii_case("ext") {
             v.raise(
                 Risk::High,
-                format!("Uses git's ext:: transport, which runs the command {address}."),
+                S::new("engine-git-ext-transport").text("command", address),
             );
             v.scripts.push(ext_command(address));
         } else {
             v.raise(
                 Risk::High,
-                format!(
-                    "Uses the git transport {transport}::, which runs the program git-remote-{transport}."
-                ),
+                S::new("engine-git-transport").text("transport", transport),
             );
         }
     }
@@ -648,10 +604,9 @@ fn egress(v: &mut Verdict, sub: &str, operands: &[Word]) {
     {
         v.raise(
             Risk::High,
-            format!(
-                "Runs git {sub} against {}, a host the command names, which sends data over the network.",
-                url.text
-            ),
+            S::new("engine-git-named-host")
+                .text("sub", sub)
+                .text("url", url.text.as_str()),
         );
     }
 }
@@ -674,8 +629,9 @@ pub(in crate::shell) fn looks_like_url(text: &str) -> bool {
 
 /// Judges one git configuration `key=value`: a command it runs becomes a script of
 /// the verdict, a key that moves configuration or programs is High, any other key
-/// runs nothing.
-fn config_value(v: &mut Verdict, key: &str, value: &str, verb: &str) {
+/// runs nothing. `how` is how the setting is given, as the catalog's messages select on
+/// it: `run` (`git -c`), `set` (`git config`) or `clone` (`git clone -c`).
+fn config_value(v: &mut Verdict, key: &str, value: &str, how: &'static str) {
     // `core.hooksPath` names the folder whose programs git runs on commit, merge,
     // checkout, push...: pointing it anywhere is an execution-config change, as
     // writing `.git/hooks` is. Pointing it at nothing turns the hooks off, as
@@ -684,16 +640,14 @@ fn config_value(v: &mut Verdict, key: &str, value: &str, verb: &str) {
         if matches!(value.trim(), "" | "/dev/null") {
             v.raise(
                 Risk::Medium,
-                format!(
-                    "{verb} core.hooksPath to nothing, which turns the repository's hooks off."
-                ),
+                S::new("engine-git-hooks-off").text("how", how),
             );
         } else {
             v.raise(
                 Risk::Critical,
-                format!(
-                    "{verb} core.hooksPath to {value}, so git runs the programs there as hooks on commit, merge, checkout and push."
-                ),
+                S::new("engine-git-hooks-path")
+                    .text("how", how)
+                    .text("value", value),
             );
         }
         return;
@@ -701,9 +655,10 @@ fn config_value(v: &mut Verdict, key: &str, value: &str, verb: &str) {
     if let Some((transport, address)) = remote_helper(value) {
         v.raise(
             Risk::High,
-            format!(
-                "{verb} the git option {key} to a URL with the transport {transport}::, which runs a program when git uses it."
-            ),
+            S::new("engine-git-option-transport")
+                .text("how", how)
+                .text("key", key)
+                .text("transport", transport),
         );
         if transport.eq_ignore_ascii_case("ext") {
             v.scripts.push(ext_command(address));
@@ -714,14 +669,18 @@ fn config_value(v: &mut Verdict, key: &str, value: &str, verb: &str) {
             if let Some(script) = git_value_script(key, value) {
                 v.raise(
                     Risk::Low,
-                    format!("{verb} the git option {key}, whose command is judged on its own."),
+                    S::new("engine-git-option-command")
+                        .text("how", how)
+                        .text("key", key),
                 );
                 v.scripts.push(script);
             }
         }
         GitKey::Moves => v.raise(
             Risk::High,
-            format!("{verb} the git option {key}, which moves where git reads configuration, hooks or repositories."),
+            S::new("engine-git-option-moves")
+                .text("how", how)
+                .text("key", key),
         ),
         GitKey::Inert => {}
     }

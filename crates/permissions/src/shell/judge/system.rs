@@ -2,19 +2,17 @@
 
 use super::{Input, Verdict};
 use crate::Risk;
+use crate::Sentence as S;
 use crate::paths::FileOp;
 use crate::shell::words::Word;
 
 pub(super) fn kill(input: &Input<'_>) -> Verdict {
     if input.args.len() >= 2 && input.args.last().is_some_and(|a| a.text == "-1") {
-        return Verdict::new(
-            Risk::Critical,
-            "Signals every process of the user (kill -1).",
-        );
+        return Verdict::new(Risk::Critical, S::new("engine-kill-all"));
     }
     Verdict::new(
         Risk::High,
-        format!("Runs {}, which stops processes.", input.program),
+        S::new("engine-kill").text("program", input.program),
     )
 }
 
@@ -26,26 +24,23 @@ pub(super) fn systemctl(input: &Input<'_>) -> Verdict {
         .map(|a| a.text.as_str());
     match verb {
         Some("poweroff" | "reboot" | "halt" | "kexec" | "emergency" | "rescue" | "soft-reboot") => {
-            Verdict::new(
-                Risk::Critical,
-                "Runs systemctl to stop or restart the machine.",
-            )
+            Verdict::new(Risk::Critical, S::new("engine-systemctl-power"))
         }
         Some(
             "status" | "list-units" | "list-unit-files" | "is-active" | "is-enabled" | "show"
             | "cat",
         )
-        | None => Verdict::new(Risk::Low, "Runs systemctl to look at services."),
+        | None => Verdict::new(Risk::Low, S::new("engine-systemctl-read")),
         Some(other) => Verdict::new(
             Risk::High,
-            format!("Runs systemctl {other}, which changes services."),
+            S::new("engine-systemctl-change").text("verb", other),
         ),
     }
 }
 
 pub(super) fn network(input: &Input<'_>) -> Verdict {
     let p = input.program;
-    let mut v = Verdict::new(Risk::High, format!("Runs {p}, which talks to the network."));
+    let mut v = Verdict::new(Risk::High, S::new("engine-network").text("program", p));
     let args = input.args;
     // `nc -e /bin/sh HOST PORT`, `socat TCP:HOST:PORT EXEC:sh`: a program whose input
     // and output are the connection runs whatever the other end sends.
@@ -65,7 +60,7 @@ pub(super) fn network(input: &Input<'_>) -> Verdict {
     if connects_a_program {
         v.raise(
             Risk::Critical,
-            format!("Runs {p} with a program connected to the network, which runs whatever the other end sends."),
+            S::new("engine-network-exec").text("program", p),
         );
     }
     if matches!(p, "rsync" | "scp") {
@@ -86,11 +81,9 @@ pub(super) fn package_tool(input: &Input<'_>) -> Verdict {
     if let Some(flag) = names_a_host(input) {
         v.raise(
             Risk::High,
-            format!(
-                "Runs {} with {flag}, which contacts a registry or index the command names and \
-                 can send data to it.",
-                input.program
-            ),
+            S::new("engine-package-host")
+                .text("program", input.program)
+                .text("flag", flag),
         );
     }
     v
@@ -157,9 +150,7 @@ fn package_tool_command(input: &Input<'_>) -> Verdict {
         if unknown || !scripts.is_empty() {
             let mut v = Verdict::new(
                 Risk::Medium,
-                format!(
-                    "Runs {p} to set a package script, which later commands run; the script is judged on its own."
-                ),
+                S::new("engine-package-script").text("program", p),
             );
             v.opaque = unknown;
             v.scripts = scripts;
@@ -175,17 +166,22 @@ fn package_tool_command(input: &Input<'_>) -> Verdict {
     if matches!(p, "npx" | "pnpx" | "bunx") {
         return Verdict::new(
             Risk::High,
-            format!("Runs {p}, which downloads and runs packages."),
+            S::new("engine-package-runner").text("program", p),
         );
     }
     if matches!(p, "brew" | "apt" | "apt-get" | "dnf" | "yum" | "pacman") {
         return match sub {
-            "list" | "search" | "info" | "show" | "policy" => {
-                Verdict::new(Risk::Low, format!("Runs {p} {sub}, which only reads."))
-            }
+            "list" | "search" | "info" | "show" | "policy" => Verdict::new(
+                Risk::Low,
+                S::new("engine-tool-reads")
+                    .text("program", p)
+                    .text("sub", sub),
+            ),
             _ => Verdict::new(
                 Risk::High,
-                format!("Runs {p} {sub}, which changes installed software."),
+                S::new("engine-package-install")
+                    .text("program", p)
+                    .text("sub", sub),
             ),
         };
     }
@@ -254,9 +250,9 @@ fn package_tool_command(input: &Input<'_>) -> Verdict {
     if high {
         return Verdict::new(
             Risk::High,
-            format!(
-                "Runs {p} {sub}, which installs, publishes or runs code from outside the project."
-            ),
+            S::new("engine-tool-outside-code")
+                .text("program", p)
+                .text("sub", sub),
         );
     }
     let only = |flags: &[&str]| {
@@ -303,12 +299,18 @@ fn package_tool_command(input: &Input<'_>) -> Verdict {
         _ => false,
     };
     if low {
-        return Verdict::new(Risk::Low, format!("Runs {p} {sub}, which only reads."));
+        return Verdict::new(
+            Risk::Low,
+            S::new("engine-tool-reads")
+                .text("program", p)
+                .text("sub", sub),
+        );
     }
     Verdict::new(
         Risk::Medium,
-        format!("Runs {p} {sub}, a build or test tool that runs the project's own code.")
-            .replace("  ", " "),
+        S::new("engine-build-tool")
+            .text("program", p)
+            .text("sub", sub),
     )
 }
 
@@ -336,10 +338,9 @@ fn copy_destination(v: &mut Verdict, input: &Input<'_>) {
         if precious {
             v.raise(
                 Risk::Critical,
-                format!(
-                    "Runs {} --delete into {}, which deletes whatever the source lacks there.",
-                    input.program, dest.text
-                ),
+                S::new("engine-sync-delete")
+                    .text("program", input.program)
+                    .text("path", dest.text.as_str()),
             );
         }
     }
@@ -352,7 +353,7 @@ fn copy_destination(v: &mut Verdict, input: &Input<'_>) {
 /// High (it runs an image's code), as an unknown program is.
 pub(super) fn container(input: &Input<'_>) -> Verdict {
     let p = input.program;
-    let mut v = Verdict::new(Risk::High, format!("Runs {p}, which runs an image's code."));
+    let mut v = Verdict::new(Risk::High, S::new("engine-container").text("program", p));
     let texts: Vec<&str> = input.args.iter().map(|a| a.text.as_str()).collect();
     for (i, t) in texts.iter().enumerate() {
         let value = |name: &str| -> Option<&str> {
@@ -381,7 +382,9 @@ pub(super) fn container(input: &Input<'_>) -> Verdict {
         {
             v.raise(
                 Risk::Critical,
-                format!("Runs {p} with {t}, which gives the container the host machine."),
+                S::new("engine-container-host")
+                    .text("program", p)
+                    .text("option", *t),
             );
         }
         let host = value("-v")
@@ -403,7 +406,9 @@ pub(super) fn container(input: &Input<'_>) -> Verdict {
             if dynamic || precious || host == "/" || path.sensitive.is_some() {
                 v.raise(
                     Risk::Critical,
-                    format!("Runs {p} with {host} of the host mounted, which gives the container the files that run the machine."),
+                    S::new("engine-container-mount")
+                        .text("program", p)
+                        .text("path", host),
                 );
             } else if host.starts_with('/') || host.starts_with('~') || host.starts_with('.') {
                 v.word(FileOp::Write, &Word::literal(host), input);

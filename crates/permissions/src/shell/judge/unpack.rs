@@ -4,6 +4,7 @@
 
 use super::{Input, Verdict};
 use crate::Risk;
+use crate::Sentence as S;
 use crate::paths::FileOp;
 use crate::shell::options;
 use crate::shell::words::Word;
@@ -62,20 +63,19 @@ pub(super) fn tar(input: &Input<'_>) -> Verdict {
         {
             v.raise(
                 Risk::Critical,
-                format!(
-                    "Extracts an archive into {}, so files Warden cannot see may replace the \
-                     home folder's start-up files and settings.",
-                    folder.text
-                ),
+                S::new("engine-unpack-into-home").text("path", folder.text.as_str()),
             );
         }
         v
     } else if create {
-        Verdict::new(Risk::Medium, "Runs tar to create or change an archive.")
+        Verdict::new(
+            Risk::Medium,
+            S::new("engine-unpack-tar-create-change-archive"),
+        )
     } else if list {
-        Verdict::new(Risk::Low, "Runs tar to list an archive.")
+        Verdict::new(Risk::Low, S::new("engine-unpack-tar-list-archive"))
     } else {
-        Verdict::new(Risk::Medium, "Runs tar.")
+        Verdict::new(Risk::Medium, S::new("engine-unpack-tar"))
     };
     if let Some(file) = archive.filter(|f| f.text != "-") {
         let op = if create { FileOp::Write } else { FileOp::Read };
@@ -123,7 +123,7 @@ pub(super) fn patch(input: &Input<'_>) -> Verdict {
         .any(|a| matches!(a.text.as_str(), "-o" | "--output") || a.text.starts_with("--output="));
     let mut v = Verdict::new(
         Risk::Medium,
-        "Runs patch, which changes the files it patches.",
+        S::new("engine-unpack-patch-changes-files-patches"),
     );
     match operands.first() {
         Some(file) => {
@@ -149,7 +149,7 @@ pub(super) fn line_editor(input: &Input<'_>) -> Verdict {
     let p = input.program;
     let mut v = Verdict::new(
         Risk::High,
-        format!("Runs {p}, an editor whose commands Warden does not read (they can run programs)."),
+        S::new("engine-unpack-program-editor-whose-commands").text("program", p),
     );
     let mut i = 0;
     while let Some(a) = input.args.get(i) {

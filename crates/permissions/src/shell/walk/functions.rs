@@ -4,6 +4,7 @@
 //! bomb: Critical. A function that calls itself directly is one in the making, spawning
 //! or not (as before).
 
+use crate::Sentence as S;
 use tree_sitter::Node;
 
 use super::Walker;
@@ -154,16 +155,11 @@ impl Walker<'_> {
         }
         let name = lower;
         let reason = if direct {
-            Some(format!(
-                "Defines the function {name}, which calls itself: a fork bomb that can bring the machine down."
-            ))
+            Some(S::new("engine-walk-functions-defines-function-name-calls").text("name", name))
         } else {
-            self.functions.spawning_cycle(&name).map(|cycle| {
-                format!(
-                    "Defines the functions {}, which call each other and start processes: a fork bomb that can bring the machine down.",
-                    cycle.join(", ")
-                )
-            })
+            self.functions
+                .spawning_cycle(&name)
+                .map(|cycle| S::new("engine-walk-functions-cycle").text("names", cycle.join(", ")))
         };
         if let Some(reason) = reason {
             let segment = self.segment(self.text(node).to_string(), Risk::Critical, reason);

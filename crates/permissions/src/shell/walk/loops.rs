@@ -82,8 +82,7 @@ impl Walker<'_> {
             let segment = self.segment(
                 self.text(node).to_string(),
                 Risk::Critical,
-                "Starts processes in the background in a loop that may never end: a process flood that can bring the machine down."
-                    .to_string(),
+                crate::Sentence::new("engine-process-flood"),
             );
             self.push(segment);
         }

@@ -562,8 +562,7 @@ impl Walker<'_> {
     /// a segment of its own, so the explanation says what was not modelled and no
     /// allow rule or grant matches it.
     pub(super) fn not_modelled(&mut self, construct: &str, text: &str) {
-        let reason =
-            format!("Uses {construct}: Warden does not model it, so the command is not low-risk.");
+        let reason = crate::Sentence::new("engine-not-modelled").text("construct", construct);
         if self.unmodelled.iter().any(|s| s.reason == reason) {
             return;
         }

@@ -38,7 +38,7 @@ impl Walker<'_> {
         let mut seg = self.segment(
             self.text(node).to_string(),
             Risk::Low,
-            "Redirects output.".to_string(),
+            crate::Sentence::new("engine-redirects"),
         );
         let has_files = effects.iter().any(|e| {
             matches!(
@@ -189,10 +189,7 @@ impl Walker<'_> {
                     raise(
                         seg,
                         Risk::Medium,
-                        format!(
-                            "Expands {name} in a here-document or here-string, which prints \
-                             environment variables that may hold secrets."
-                        ),
+                        crate::Sentence::new("engine-prints-heredoc").text("name", name.as_str()),
                     );
                     continue;
                 }
@@ -206,7 +203,8 @@ impl Walker<'_> {
                 raise(
                     seg,
                     risk,
-                    format!("Redirects to {}, a file only known at run time.", word.text),
+                    crate::Sentence::new("engine-redirects-dynamic")
+                        .text("path", word.text.as_str()),
                 );
                 continue;
             }
@@ -215,7 +213,7 @@ impl Walker<'_> {
                 continue;
             }
             let (risk, reason) = path_risk(op, &path);
-            raise(seg, risk, reason);
+            raise(seg, risk, reason.to_string());
             if op == FileOp::Write {
                 seg.writes.push(path);
             } else {

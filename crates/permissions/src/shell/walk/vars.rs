@@ -99,10 +99,11 @@ impl Walker<'_> {
                 segment.opaque = true;
                 segment.risk = crate::Risk::High;
                 segment.reason =
-                    format!("Sets {name}, a command Warden cannot read, only known at run time.");
+                    crate::Sentence::new("engine-sets-dynamic-command").text("name", name.as_str());
                 self.push(segment);
             } else if !value.text.trim().is_empty() {
-                segment.reason = format!("Sets {name}, a command that programs run later.");
+                segment.reason =
+                    crate::Sentence::new("engine-sets-command").text("name", name.as_str());
                 let index = self.segments.len();
                 self.push(segment);
                 self.nested(index, &env::command_script(&name, &value.text), level);

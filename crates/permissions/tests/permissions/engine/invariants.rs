@@ -292,7 +292,11 @@ fn a_policy_file_that_cannot_be_parsed_makes_every_call_ask_and_names_the_file()
     };
     assert!(file.ends_with("policy.toml"), "{file}");
     assert!(error.contains("decison"), "{error}");
-    assert!(e.explanation.contains("policy.toml"), "{}", e.explanation);
+    assert!(
+        e.explanation.to_string().contains("policy.toml"),
+        "{}",
+        e.explanation
+    );
     // In a mode that cannot ask, it is denied.
     assert_eq!(
         engine
@@ -401,7 +405,11 @@ fn a_malformed_call_is_denied_and_says_what_is_wrong() {
         let e = w.eval(&engine, tool, args, Mode::AutoApprove);
         assert_eq!(e.decision, Decision::Deny, "{tool} {args}");
         assert!(matches!(e.decided_by, DecidedBy::Malformed { .. }));
-        assert!(e.reason.contains(needle), "{tool} {args}: {}", e.reason);
+        assert!(
+            e.reason.to_string().contains(needle),
+            "{tool} {args}: {}",
+            e.reason
+        );
     }
     let e = engine.reject_malformed("fs_read", "the arguments are not valid JSON", Mode::Ask);
     assert_eq!(e.decision, Decision::Deny);
@@ -434,7 +442,11 @@ fn each_segment_gets_its_own_decision_and_the_strictest_decides() {
         ]
     );
     assert_eq!(e.decision, Decision::Deny);
-    assert!(e.explanation.contains("curl"), "{}", e.explanation);
+    assert!(
+        e.explanation.to_string().contains("curl"),
+        "{}",
+        e.explanation
+    );
     let ids: Vec<&str> = e.matched_rules.iter().map(|m| m.id.as_str()).collect();
     assert_eq!(ids, ["git-status", "no-curl"]);
 }
@@ -558,7 +570,10 @@ fn reasons_are_sentences_for_people() {
             "Call tool `create_issue` of MCP server `github`".to_owned(),
         ),
     ] {
-        assert_eq!(w.eval(&engine, tool, &args, Mode::Ask).reason, reason);
+        assert_eq!(
+            w.eval(&engine, tool, &args, Mode::Ask).reason.to_string(),
+            reason
+        );
     }
 }
 
@@ -682,6 +697,7 @@ fn the_risk_reason_is_the_deciding_parts_sentence() {
         let e = w.eval(&engine, tool, &w.expand(args), Mode::Ask);
         assert_eq!(
             e.risk_reason
+                .to_string()
                 .replace(&w.home.display().to_string(), "$HOME"),
             expect,
             "{args}"
@@ -703,9 +719,11 @@ fn the_risk_reason_is_the_deciding_parts_sentence() {
         r#"{"path": "a.txt", "content": "x"}"#,
         Mode::Ask,
     );
-    assert_eq!(e.reason, "Write 1 byte to a.txt");
+    assert_eq!(e.reason.to_string(), "Write 1 byte to a.txt");
     assert!(
-        e.explanation.starts_with("Needs approval by rule `w` in "),
+        e.explanation
+            .to_string()
+            .starts_with("Needs approval by rule `w` in "),
         "{}",
         e.explanation
     );
@@ -903,6 +921,7 @@ fn without_a_sandbox_every_command_asks_and_only_the_user_widens_one() {
         assert!(e.once_only && e.proposal.is_none(), "mode {mode}: {e:?}");
         assert!(
             e.risk_reason
+                .to_string()
                 .contains("runs without a sandbox: this system has no Landlock"),
             "{}",
             e.risk_reason
@@ -978,7 +997,7 @@ fn a_grant_widened_any_call_it_covers_beyond_what_was_approved() {
     let beyond = engine.evaluate(&call, &w.ctx(), Mode::AutoApprove, &other);
     assert_eq!(beyond.decision, Decision::Ask, "{beyond:?}");
     assert!(
-        beyond.explanation.contains("beyond what grant"),
+        beyond.explanation.to_string().contains("beyond what grant"),
         "{}",
         beyond.explanation
     );

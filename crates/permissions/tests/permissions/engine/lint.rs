@@ -156,3 +156,46 @@ fn an_allow_rule_that_a_deny_rule_covers_is_a_warning_across_files() {
     );
     assert!(found[0].message.contains("no-npm"));
 }
+
+/// `client` and `[[client]]` are known keys; rules for different clients neither
+/// duplicate nor shadow nor cover each other.
+#[test]
+fn client_keys_are_known_and_rules_for_other_clients_do_not_shadow() {
+    check(
+        "[[client]]\nname = \"ci-*\"\nmode = \"auto-deny\"\napproval_timeout_secs = 5\n\n[[rule]]\nclient = \"ci-*\"\ntool = \"terminal\"\ndecision = \"deny\"\n\n[[rule]]\nclient = \"zed\"\ntool = \"terminal\"\ndecision = \"deny\"\n",
+        &[],
+    );
+    check(
+        "[[client]]\nname = \"ci-*\"\nmodee = \"auto-deny\"\n",
+        &[(Error, "parse", None)],
+    );
+    let found = lint(&[
+        Source::text(
+            Layer::User,
+            "user.toml",
+            "[[rule]]\nid = \"ls\"\ntool = \"terminal\"\ncommand = \"ls\"\ndecision = \"allow\"\n",
+        ),
+        Source::text(
+            Layer::Managed,
+            "managed.toml",
+            "[[rule]]\nclient = \"ci-*\"\ntool = \"terminal\"\ndecision = \"deny\"\n",
+        ),
+    ]);
+    assert!(found.is_empty(), "{found:?}");
+}
+
+#[test]
+fn a_projects_client_table_is_an_error() {
+    let found = lint(&[Source::text(
+        Layer::Project,
+        ".warden/policy.toml",
+        "[[client]]\nname = \"*\"\nmode = \"auto-approve\"\n",
+    )]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].severity, found[0].kind), (Error, "client"));
+    assert!(
+        found[0].message.contains("never a project"),
+        "{}",
+        found[0].message
+    );
+}
