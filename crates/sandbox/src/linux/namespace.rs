@@ -9,7 +9,7 @@ use rustix::mount::{MountFlags, MountPropagationFlags};
 use rustix::thread::UnshareFlags;
 
 use super::ExecError;
-use crate::Confinement;
+use crate::{Confinement, NoUserNamespaces};
 
 /// Enters a new user namespace (this user mapped to itself, so files keep their
 /// owners) with a private mount namespace, and lays the mounts of `confinement`.
@@ -109,23 +109,23 @@ fn bind_read_only(source: &Path, target: &Path) -> Result<(), ExecError> {
 }
 
 /// Whether this system lets an unprivileged process create a user namespace.
-pub(super) fn available() -> Result<(), String> {
+pub(super) fn available() -> Result<(), NoUserNamespaces> {
     let read = |file: &str| {
         std::fs::read_to_string(file)
             .ok()
             .map(|s| s.trim().to_owned())
     };
     if read("/proc/sys/user/max_user_namespaces").as_deref() == Some("0") {
-        return Err("user.max_user_namespaces is 0".to_owned());
+        return Err(NoUserNamespaces::MaxIsZero);
     }
     if read("/proc/sys/kernel/unprivileged_userns_clone").as_deref() == Some("0") {
-        return Err("kernel.unprivileged_userns_clone is 0".to_owned());
+        return Err(NoUserNamespaces::UnprivilegedCloneOff);
     }
     if read("/proc/sys/kernel/apparmor_restrict_unprivileged_userns").as_deref() == Some("1") {
-        return Err("AppArmor restricts unprivileged user namespaces".to_owned());
+        return Err(NoUserNamespaces::AppArmor);
     }
     if !Path::new("/proc/self/ns/user").exists() {
-        return Err("the kernel has no user namespaces".to_owned());
+        return Err(NoUserNamespaces::NoKernelSupport);
     }
     Ok(())
 }
