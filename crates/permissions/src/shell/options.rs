@@ -281,6 +281,7 @@ pub(super) const TABLE: &[Options] = &[
             opt(Some("m"), &["mirror"], Flag, Does::Nothing),
             opt(Some("k"), &["convert-links"], Flag, Does::Nothing),
             opt(Some("p"), &["page-requisites"], Flag, Does::Nothing),
+            opt(Some("x"), &["force-directories"], Flag, Does::Nothing),
             opt(Some("np"), &["no-parent"], Flag, Does::Nothing),
             opt(Some("nv"), &["no-verbose"], Flag, Does::Nothing),
             opt(Some("nc"), &["no-clobber"], Flag, Does::Nothing),

@@ -71,10 +71,10 @@ pub(super) fn network(input: &Input<'_>) -> Verdict {
     if matches!(p, "rsync" | "scp") {
         copy_destination(&mut v, input);
     }
-    // Files written or read through options (`curl -fsSLo F`, `wget -qO F`) are
-    // judged from the option table (`options.rs`); the files a download writes without
-    // naming them (`curl -O`, `wget URL`, `--output-dir`, `-P`), its logs and cookie
-    // jars, are the download judge's.
+    // Files written or read through options (`curl -fsSLo F`, `wget -qO F`, logs and
+    // cookie jars) are judged from the option table (`options.rs`); the files a
+    // download writes without naming them (`curl -O`, `wget URL`, into `--output-dir`
+    // or `-P`) are the download judge's, which reads the options through that table.
     super::download::writes(&mut v, input);
     v
 }
