@@ -39,7 +39,11 @@ pub(super) fn plain_sentence(sentence: &str) -> String {
         Some(first)
             if first.is_uppercase() && chars.clone().next().is_some_and(char::is_lowercase) =>
         {
-            first.to_lowercase().chain(chars).collect()
+            // Built from the rest as a whole: a sentence is on every evaluation's path.
+            let mut clause = String::with_capacity(trimmed.len());
+            clause.extend(first.to_lowercase());
+            clause.push_str(chars.as_str());
+            clause
         }
         _ => trimmed.to_owned(),
     }
