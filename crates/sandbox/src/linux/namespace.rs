@@ -12,16 +12,20 @@ use super::ExecError;
 use crate::{Confinement, NoUserNamespaces};
 
 /// Enters a new user namespace (this user mapped to itself, so files keep their
-/// owners) with a private mount namespace, and lays the mounts of `confinement`.
-pub(super) fn enter(confinement: &Confinement) -> Result<(), ExecError> {
+/// owners) with a private mount namespace (and, with `pid`, a PID namespace for the
+/// next child), and lays the mounts of `confinement`.
+pub(super) fn enter(confinement: &Confinement, pid: bool) -> Result<(), ExecError> {
     let uid = rustix::process::getuid().as_raw();
     let gid = rustix::process::getgid().as_raw();
+    let mut flags = UnshareFlags::NEWUSER | UnshareFlags::NEWNS;
+    if pid {
+        flags |= UnshareFlags::NEWPID;
+    }
     // SAFETY: `unshare_unsafe` is unsafe only for `CLONE_FILES`, which would let threads
     // see different file tables; these flags do not include it, and the helper has a
     // single thread when it runs this.
     #[allow(unsafe_code)]
-    unsafe { rustix::thread::unshare_unsafe(UnshareFlags::NEWUSER | UnshareFlags::NEWNS) }
-        .map_err(|e| ExecError::Namespace(e.into()))?;
+    unsafe { rustix::thread::unshare_unsafe(flags) }.map_err(|e| ExecError::Namespace(e.into()))?;
     let write = |file: &str, text: String| std::fs::write(file, text).map_err(ExecError::Namespace);
     write("/proc/self/setgroups", "deny".to_owned())?;
     write("/proc/self/uid_map", format!("{uid} {uid} 1"))?;
