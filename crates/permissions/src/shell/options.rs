@@ -917,6 +917,14 @@ pub(super) fn parse(program: &str, args: &[Word]) -> Option<Parsed> {
     table(program).map(|t| parse_with(t, args))
 }
 
+/// Whether the option word `word` takes the next word as its value, by `table`'s
+/// spelling rules (a long name without `=value`, or a cluster ending in a letter that
+/// takes one), for a reader that keeps each word as written.
+pub(super) fn takes_next_word(table: &'static Options, word: &str) -> bool {
+    let probe = [Word::literal(word), Word::literal("operand")];
+    parse_with(table, &probe).operands.is_empty()
+}
+
 /// Reads `args` against `table`.
 pub(super) fn parse_with(table: &'static Options, args: &[Word]) -> Parsed {
     let mut out = Parsed::default();
