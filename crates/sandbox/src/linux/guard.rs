@@ -11,10 +11,10 @@
 //! removes each watched entry that now exists and says so on the command's stderr.
 //! Nothing the command created there outlives it:
 //!
-//! - the guard leaves the caller's process group, so the caller's group kill (SIGTERM,
-//!   then SIGKILL) reaches the helper and the command but not the guard; the helper
-//!   forwards the catchable signals to the guard, which passes them to every process
-//!   of the command;
+//! - the guard leaves the caller's process group (the command stays in it), so the
+//!   caller's group kill (SIGTERM, then SIGKILL) reaches the helper and the command but
+//!   not the guard; the helper also forwards the catchable signals to the guard, which
+//!   passes them to every process of the command;
 //! - when the helper dies (SIGKILL), the guard is told (its parent-death signal) and
 //!   ends the command's processes, then removes what they created;
 //! - the command cannot signal the guard: it is the init of the command's PID
@@ -79,11 +79,9 @@ pub(super) fn run(program: &OsStr, args: &[OsString], watched: &[PathBuf]) -> Ex
 
 /// The guard: the init of the command's PID namespace.
 fn guard(program: &OsStr, args: &[OsString], watched: &[PathBuf]) -> ExecError {
-    // SAFETY: plain system calls on this process; `setpgid(0, 0)` makes it the leader
-    // of a group of its own, and the parent-death signal is a number.
+    // SAFETY: sets this process's parent-death signal, a number.
     #[allow(unsafe_code)]
     unsafe {
-        libc::setpgid(0, 0);
         libc::prctl(libc::PR_SET_PDEATHSIG, HELPER_GONE as libc::c_ulong);
     }
     FORWARD_TO.store(-1, Ordering::SeqCst);
@@ -92,7 +90,9 @@ fn guard(program: &OsStr, args: &[OsString], watched: &[PathBuf]) -> ExecError {
     let command = match fork() {
         Err(err) => return ExecError::Guard(err),
         Ok(0) => {
-            // The command: in the guard's group, with the signals it would have had.
+            // The command: in the caller's process group (the terminal's foreground
+            // one, if any, and the one the caller kills), with the signals it would
+            // have had.
             reset(&FORWARDED);
             reset(&[HELPER_GONE]);
             let err = std::process::Command::new(program).args(args).exec();
@@ -103,6 +103,13 @@ fn guard(program: &OsStr, args: &[OsString], watched: &[PathBuf]) -> ExecError {
         }
         Ok(pid) => pid,
     };
+    // Only now does the guard leave that group, so that the caller's SIGKILL to it
+    // does not end the guard before it has cleaned up.
+    // SAFETY: makes this process the leader of a group of its own.
+    #[allow(unsafe_code)]
+    unsafe {
+        libc::setpgid(0, 0);
+    }
     // The guard holds no end of the command's input or output, so that whoever reads
     // them sees them end with the command.
     // SAFETY: closing this process's own standard input and output.
