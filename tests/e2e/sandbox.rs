@@ -768,3 +768,80 @@ fn missing_protected_files_could_be_created_inside_the_sandbox() {
     assert!(hooks.is_empty(), "{hooks:?}");
     assert_eq!(runs[3]["status"], "completed", "{:#}", runs[3]);
 }
+
+/// What broke: a protected entry that did not exist when the command started (a
+/// top-level `.envrc` or `.mcp.json`, a `.zed/` folder where there was none, a new
+/// `.git` from `git init`) could be created inside the sandbox with something in it
+/// that runs code later, outside it (no mount can cover a name that does not exist, and
+/// Landlock cannot refuse one name in a writable folder). Now the command runs under a
+/// guard that removes what it created there when it ends, and says so; a process it
+/// left behind to write later ends with it.
+#[test]
+fn a_protected_entry_the_command_created_does_not_outlive_it() {
+    let (uid, gid) = unprivileged();
+    let mut s = Sandboxed::start(uid, gid);
+    let project = s.project();
+    std::fs::write(project.join("notes.txt"), "hello\n").expect("write");
+    chown_tree(&project, uid, gid);
+    let write = |path: &str| {
+        format!(
+            "python3 -c \"import os; os.makedirs(os.path.dirname('{path}') or '.', exist_ok=True); open('{path}', 'w').write('touch /tmp/pwned')\""
+        )
+    };
+    let commands = [
+        write(".envrc"),
+        write(".zed/tasks.json"),
+        format!("git init -q && {}", write(".git/hooks/pre-commit")),
+        // A process left behind to write once the command has ended.
+        "(sleep 2; python3 -c \"open('.mcp.json', 'w').write('{}')\") > /dev/null 2>&1 &"
+            .to_owned(),
+    ];
+    // One at a time: each guard watches the places that were missing when its own
+    // command started, so a batch's calls, which run side by side, would also remove
+    // what the others are creating (a `git init` would fail half-way).
+    let runs: Vec<Value> = commands
+        .iter()
+        .flat_map(|c| s.run(&[(c.as_str(), None)]))
+        .collect();
+    assert!(
+        s.asked().is_empty(),
+        "these ran unasked in auto-approve: {:#?}",
+        s.asked()
+    );
+    for (command, run) in commands.iter().zip(&runs) {
+        assert_eq!(run["status"], "completed", "{command}: {run:#}");
+    }
+    for (run, removed) in [
+        (&runs[0], ".envrc"),
+        (&runs[1], ".zed"),
+        (&runs[2], ".git/hooks"),
+        (&runs[2], ".git/config"),
+    ] {
+        let said = format!("removed {}", project.join(removed).display());
+        assert!(text_of(run).contains(&said), "{removed}: {run:#}");
+    }
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    for created in [".envrc", ".zed", ".git/config", ".mcp.json"] {
+        assert!(
+            std::fs::symlink_metadata(project.join(created)).is_err(),
+            "{created} outlived the command that created it"
+        );
+    }
+    // Once `.git` exists, a later command's helper reserves its hooks folder (empty,
+    // bound read-only); the hook written with the repository is gone.
+    let hooks: Vec<_> = std::fs::read_dir(project.join(".git/hooks"))
+        .map(|entries| entries.collect())
+        .unwrap_or_default();
+    assert!(hooks.is_empty(), "{hooks:?}");
+    // The repository itself is there and git works in it; the workspace's other files
+    // are untouched.
+    assert!(project.join(".git/HEAD").exists());
+    let after = s.run(&[("git status --short", None)]);
+    assert_eq!(after[0]["status"], "completed", "{:#}", after[0]);
+    assert_eq!(
+        std::fs::read_to_string(project.join("notes.txt"))
+            .ok()
+            .as_deref(),
+        Some("hello\n")
+    );
+}

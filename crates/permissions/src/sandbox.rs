@@ -5,6 +5,7 @@
 //! by exactly these needs.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use serde::Serialize;
 use warden_sandbox::{Confinement, Workspace};
@@ -94,21 +95,31 @@ fn tilde(path: &Path, home: Option<&Path>) -> String {
 }
 
 /// The temporary folders every command may write: `/tmp` and `$TMPDIR`, in their
-/// real form.
-pub fn temp_dirs() -> Vec<PathBuf> {
-    let mut dirs = vec![PathBuf::from("/tmp"), std::env::temp_dir()];
-    for dir in &mut dirs {
-        if let Ok(real) = dir.canonicalize() {
-            *dir = real;
+/// real form. Found once per process: resolving them costs system calls, and every
+/// evaluation of a command needs them.
+pub fn temp_dirs() -> &'static [PathBuf] {
+    static TEMP_DIRS: OnceLock<Vec<PathBuf>> = OnceLock::new();
+    TEMP_DIRS.get_or_init(|| {
+        let mut dirs = vec![PathBuf::from("/tmp"), std::env::temp_dir()];
+        for dir in &mut dirs {
+            if let Ok(real) = dir.canonicalize() {
+                *dir = real;
+            }
         }
-    }
-    dirs.dedup();
-    dirs
+        dirs.dedup();
+        dirs
+    })
 }
 
 /// The default confinement of a command in this context, under these settings: the
 /// one the engine predicts writes against and the session confines commands to.
 pub fn default_confinement(ctx: &Context, settings: &SandboxSettings) -> Confinement {
+    workspace(ctx, settings).confinement()
+}
+
+/// What the default confinement is made of; the engine checks a command's writes
+/// against it without building the confinement itself.
+pub(crate) fn workspace(ctx: &Context, settings: &SandboxSettings) -> Workspace {
     let home = ctx.home.clone();
     let extra_writable = settings
         .writable
@@ -123,12 +134,11 @@ pub fn default_confinement(ctx: &Context, settings: &SandboxSettings) -> Confine
         roots: ctx.workspace_roots.clone(),
         home,
         warden_dirs: ctx.protected.clone(),
-        temp_dirs: temp_dirs(),
+        temp_dirs: temp_dirs().to_vec(),
         extra_writable,
         network: settings.network,
         max_processes: settings.max_processes,
     }
-    .confinement()
 }
 
 /// The needs of a call, or `None` for a tool that starts no process of its own.
@@ -148,13 +158,13 @@ pub fn needs(
     } else {
         ctx.sandbox_missing.clone().map(Unconfined::Unavailable)
     };
-    let confinement = default_confinement(ctx, settings);
+    let workspace = workspace(ctx, settings);
     let mut total = SandboxNeeds {
         unconfined,
         ..SandboxNeeds::default()
     };
     for unit in &assessment.units {
-        let part = unit_needs(unit, &confinement);
+        let part = unit_needs(unit, &workspace);
         total.network |= part.network;
         for path in part.writes {
             if !total.writes.contains(&path) {
@@ -165,21 +175,21 @@ pub fn needs(
     Some(total)
 }
 
-/// What one part of a call needs beyond `confinement`: what a grant that covers the
-/// part must have been approved with.
-pub(crate) fn unit_needs(unit: &Unit, confinement: &Confinement) -> SandboxNeeds {
+/// What one part of a call needs beyond the default confinement of `workspace`: what
+/// a grant that covers the part must have been approved with.
+pub(crate) fn unit_needs(unit: &Unit, workspace: &Workspace) -> SandboxNeeds {
     let mut writes: Vec<PathBuf> = Vec::new();
     for path in &unit.paths {
         // The confinement lets every command write `/dev/null` and its kind.
         if is_harmless_device(&path.lexical) {
             continue;
         }
-        if !confinement.may_write(&path.real) && !writes.contains(&path.lexical) {
+        if !workspace.may_write(&path.real) && !writes.contains(&path.lexical) {
             writes.push(path.lexical.clone());
         }
     }
     SandboxNeeds {
-        network: !confinement.network && uses_network(&unit.argv, &unit.text),
+        network: !workspace.network && uses_network(&unit.argv, &unit.text),
         writes,
         unconfined: None,
     }

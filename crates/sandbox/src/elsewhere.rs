@@ -3,7 +3,7 @@
 
 use std::ffi::OsString;
 
-use crate::{Confinement, Support};
+use crate::{Confinement, NoUserNamespaces, Support};
 
 /// Why a confined program could not be started.
 #[derive(Debug, thiserror::Error)]
@@ -16,7 +16,7 @@ pub(crate) fn probe() -> Support {
     Support {
         landlock_abi: 0,
         seccomp: false,
-        user_namespaces: Err("not Linux".to_owned()),
+        user_namespaces: Err(NoUserNamespaces::NotLinux),
     }
 }
 

@@ -14,6 +14,7 @@
 //! The crate holds no policy: which writes a call needs is the permission engine's
 //! business, and whether confinement is on is the user's.
 
+mod exec_config;
 mod launch;
 mod profile;
 mod support;
@@ -21,13 +22,16 @@ mod support;
 #[cfg(target_os = "linux")]
 mod linux;
 
+pub use exec_config::{
+    EXEC_CONFIG_FILES, EXEC_CONFIG_FOLDERS, is_exec_config, read_only_in_workspace,
+};
 pub use launch::{EXIT_SANDBOX_FAILED, FAILURE_PREFIX, SUBCOMMAND, command_line};
 pub use linux_or_not::{ExecError, exec_confined};
 pub use profile::{
-    Confinement, DEFAULT_MAX_PROCESSES, ProfileError, READ_ONLY_IN_WORKSPACE,
-    RESERVED_IN_WORKSPACE, SECRET_LOCATIONS, Workspace,
+    Confinement, DEFAULT_MAX_PROCESSES, ProfileError, RESERVED_IN_WORKSPACE, SECRET_LOCATIONS,
+    Workspace,
 };
-pub use support::Support;
+pub use support::{NoUserNamespaces, Support};
 
 #[cfg(target_os = "linux")]
 use linux as linux_or_not;

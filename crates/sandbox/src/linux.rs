@@ -11,9 +11,13 @@
 //!    mount, so the hidden locations stay hidden;
 //! 4. seccomp (`filter.rs`): no UDP, raw or other non-TCP sockets without the network,
 //!    no `io_uring`;
-//! 5. `exec` of the program, which inherits all of it.
+//! 5. `exec` of the program, which inherits all of it; or, when a protected entry of
+//!    the workspace does not exist (so no mount can cover it), the program runs in a
+//!    PID namespace of its own under a guard that removes what it created there
+//!    (`guard.rs`).
 
 mod filter;
+mod guard;
 mod namespace;
 mod rules;
 
@@ -44,6 +48,8 @@ pub enum ExecError {
     Seccomp(#[from] seccompiler::Error),
     #[error("seccomp: {0}")]
     SeccompBackend(#[from] seccompiler::BackendError),
+    #[error("could not start the guard of the protected entries: {0}")]
+    Guard(std::io::Error),
     #[error("cannot run {}: {err}", program.to_string_lossy())]
     Exec {
         program: OsString,
@@ -62,8 +68,12 @@ impl ExecError {
 /// Confines this process and replaces it with `program args…`. Returns only on failure.
 /// Must run while the process has one thread (a user namespace requires it).
 pub fn exec_confined(confinement: &Confinement, program: &OsStr, args: &[OsString]) -> ExecError {
-    if let Err(err) = confine(confinement) {
+    let watched = guard::missing(confinement);
+    if let Err(err) = confine(confinement, !watched.is_empty()) {
         return err;
+    }
+    if !watched.is_empty() {
+        return guard::run(program, args, &watched);
     }
     let err = std::process::Command::new(program).args(args).exec();
     ExecError::Exec {
@@ -72,8 +82,10 @@ pub fn exec_confined(confinement: &Confinement, program: &OsStr, args: &[OsStrin
     }
 }
 
-fn confine(confinement: &Confinement) -> Result<(), ExecError> {
-    namespace::enter(confinement)?;
+/// Applies every layer to this process; `guarded` also unshares a PID namespace,
+/// which the next child (the guard) will be the init of.
+fn confine(confinement: &Confinement, guarded: bool) -> Result<(), ExecError> {
+    namespace::enter(confinement, guarded)?;
     let bound = confinement.max_processes;
     rustix::process::setrlimit(
         rustix::process::Resource::Nproc,

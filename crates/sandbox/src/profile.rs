@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::read_only_in_workspace;
+
 /// The default bound on the processes of one confined command (its whole tree).
 pub const DEFAULT_MAX_PROCESSES: u64 = 512;
 
@@ -19,28 +21,6 @@ pub const SECRET_LOCATIONS: &[&str] = &[
     ".docker/config.json",
     ".netrc",
     ".git-credentials",
-];
-
-/// Entries of a workspace that stay read-only inside it: Git's hooks and configuration
-/// (a hook or an `core.fsmonitor` runs code at the next `git` command) and the files
-/// the permission engine treats as Critical to change because they make programs run
-/// code later (the project's Warden policy, Cargo's configuration, editor tasks and
-/// settings, direnv, Git, Vim and Yarn start-up files). Configuration folders are
-/// protected whole, so that a file of theirs that does not exist yet cannot be created
-/// either.
-pub const READ_ONLY_IN_WORKSPACE: &[&str] = &[
-    ".git/hooks",
-    ".git/config",
-    ".warden",
-    ".cargo",
-    ".vscode",
-    ".zed",
-    ".envrc",
-    ".gitconfig",
-    ".vimrc",
-    ".exrc",
-    ".yarnrc",
-    ".yarnrc.yml",
 ];
 
 /// Protected folders of a workspace that are created empty when they are missing (and
@@ -122,7 +102,7 @@ impl Workspace {
         let read_only = self
             .roots
             .iter()
-            .flat_map(|root| READ_ONLY_IN_WORKSPACE.iter().map(move |e| root.join(e)))
+            .flat_map(|root| read_only_in_workspace().map(move |e| root.join(e)))
             .collect();
         let reserve = self
             .roots
@@ -143,6 +123,34 @@ impl Workspace {
             network: self.network,
             max_processes: self.max_processes.max(1),
         }
+    }
+}
+
+impl Workspace {
+    /// Whether `path` (absolute, normalised) may be written inside the default
+    /// confinement: what `self.confinement().may_write(path)` says, without building
+    /// the confinement (a path per protected entry and per secret location), because
+    /// the permission engine asks it for every path of every evaluated command.
+    pub fn may_write(&self, path: &Path) -> bool {
+        let writable = self
+            .roots
+            .iter()
+            .chain(&self.temp_dirs)
+            .chain(&self.extra_writable)
+            .any(|w| path.starts_with(w));
+        let read_only = || {
+            self.roots.iter().any(|root| {
+                path.strip_prefix(root)
+                    .is_ok_and(|rest| read_only_in_workspace().any(|e| rest.starts_with(e)))
+            })
+        };
+        let hidden = || {
+            self.home.as_deref().is_some_and(|home| {
+                path.strip_prefix(home)
+                    .is_ok_and(|rest| SECRET_LOCATIONS.iter().any(|s| rest.starts_with(s)))
+            }) || self.warden_dirs.iter().any(|d| path.starts_with(d))
+        };
+        writable && !read_only() && !hidden()
     }
 }
 
@@ -262,11 +270,52 @@ mod tests {
             "/home/u/project/.vscode/anything-new.json",
             "/home/u/project/.zed/tasks.json",
             "/home/u/project/.cargo/config",
+            "/home/u/project/.envrc",
+            "/home/u/project/.yarnrc.yml",
+            "/home/u/project/rust-toolchain.toml",
+            "/home/u/project/.cursor/mcp.json",
+            "/home/u/project/.mcp.json",
         ] {
             assert!(!c.may_write(Path::new(protected)), "{protected}");
         }
         assert_eq!(c.reserve, [PathBuf::from("/home/u/project/.git/hooks")]);
         assert!(c.may_write(Path::new("/home/u/project/.git/index")));
+    }
+
+    #[test]
+    fn the_workspace_s_write_check_is_the_confinement_s() {
+        let ws = workspace();
+        let c = ws.confinement();
+        for path in [
+            "/home/u/project/src/main.rs",
+            "/home/u/project",
+            "/home/u/project/.git/hooks/pre-commit",
+            "/home/u/project/.git/index",
+            "/home/u/project/.envrc",
+            "/home/u/project/sub/.envrc",
+            "/home/u/project/.vscode",
+            "/home/u/project/.vscodex",
+            "/home/u/project/rust-toolchain.toml",
+            "/home/u/.bashrc",
+            "/home/u/.ssh/id_rsa",
+            "/home/u/.cache/sccache/x",
+            "/home/u/.config/warden/policy.toml",
+            "/tmp/x",
+            "/etc/passwd",
+            "/",
+        ] {
+            let path = Path::new(path);
+            assert_eq!(ws.may_write(path), c.may_write(path), "{}", path.display());
+        }
+        let inside_secret = Workspace {
+            roots: vec![PathBuf::from("/home/u/.ssh/work")],
+            ..workspace()
+        };
+        let path = Path::new("/home/u/.ssh/work/x");
+        assert_eq!(
+            inside_secret.may_write(path),
+            inside_secret.confinement().may_write(path)
+        );
     }
 
     #[test]

@@ -14,7 +14,22 @@ pub struct Support {
     pub seccomp: bool,
     /// Whether an unprivileged process may create a user namespace (with a mount
     /// namespace inside it), and if not, why.
-    pub user_namespaces: Result<(), String>,
+    pub user_namespaces: Result<(), NoUserNamespaces>,
+}
+
+/// Why an unprivileged process may not create a user namespace here.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NoUserNamespaces {
+    #[error("user.max_user_namespaces is 0")]
+    MaxIsZero,
+    #[error("kernel.unprivileged_userns_clone is 0")]
+    UnprivilegedCloneOff,
+    #[error("AppArmor restricts unprivileged user namespaces")]
+    AppArmor,
+    #[error("the kernel has no user namespaces")]
+    NoKernelSupport,
+    #[error("this system is not Linux")]
+    NotLinux,
 }
 
 impl Support {
@@ -77,10 +92,14 @@ mod tests {
         };
         assert!(no_seccomp.missing().is_some_and(|m| m.contains("seccomp")));
         let no_userns = Support {
-            user_namespaces: Err("disabled".to_owned()),
+            user_namespaces: Err(NoUserNamespaces::AppArmor),
             ..full
         };
-        assert!(no_userns.missing().is_some_and(|m| m.contains("disabled")));
+        assert!(
+            no_userns
+                .missing()
+                .is_some_and(|m| m.contains("AppArmor restricts"))
+        );
     }
 
     /// This machine (and CI's) has every layer: a test that needs them says so loudly

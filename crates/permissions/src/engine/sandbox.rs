@@ -3,7 +3,7 @@
 use crate::evaluation::DecidedBy;
 use crate::policy::SandboxSettings;
 use crate::rule::Layer;
-use crate::sandbox::{SandboxNeeds, Unconfined, default_confinement, unit_needs};
+use crate::sandbox::{SandboxNeeds, Unconfined, unit_needs, workspace};
 use crate::{Context, Sentence};
 
 use super::outcome::UnitOutcome;
@@ -36,10 +36,9 @@ pub(super) fn must_ask(
     // A grant widens a part only by what the call it was approved for needed: the
     // part's own needs are worked out (once, and only here) against the same default
     // confinement.
-    let confinement = std::cell::OnceCell::new();
+    let default = std::cell::OnceCell::new();
     let part_needs = |o: &UnitOutcome<'_>| {
-        let confinement = confinement.get_or_init(|| default_confinement(ctx, settings));
-        unit_needs(o.unit(), confinement)
+        unit_needs(o.unit(), default.get_or_init(|| workspace(ctx, settings)))
     };
     let mut beyond_grant = None;
     let widened_by_user = outcomes.iter().all(|o| match &o.decided_by {

@@ -46,6 +46,9 @@ pub enum Sensitive {
     /// `.pth` start-up files, the folders early on `PATH` (`~/bin`, `~/.local/bin`),
     /// desktop autostart entries, systemd user units, cron and systemd folders.
     /// Reading one is as risky as reading any file there; changing one is Critical.
+    /// The named files and folders are one list with the sandbox's
+    /// ([`warden_sandbox::EXEC_CONFIG_FILES`], [`warden_sandbox::EXEC_CONFIG_FOLDERS`]),
+    /// which keeps them read-only at the top of the workspace.
     ExecConfig,
 }
 
@@ -225,35 +228,10 @@ fn classify_exec_config(path: &Path, names: &[String], ctx: &Context) -> Option<
             }
         }
     }
-    // Named files, wherever they are: each is read by a program at start-up and can
-    // name a command for it to run.
-    const FILES: &[&str] = &[
-        ".gitconfig",
-        ".vimrc",
-        ".gvimrc",
-        ".exrc",
-        ".yarnrc",
-        ".yarnrc.yml",
-        ".pam_environment",
-        "sitecustomize.py",
-        "usercustomize.py",
-        // An MCP server list starts the programs it names; a toolchain file picks
-        // the compiler (a custom toolchain is any folder of programs).
-        ".mcp.json",
-        "rust-toolchain",
-        "rust-toolchain.toml",
-        ".curlrc",
-        ".wgetrc",
-    ];
-    if FILES.contains(&last) {
+    // Named files, wherever they are, and the files of configuration folders: the
+    // one list the sandbox also keeps read-only in the workspace.
+    if warden_sandbox::is_exec_config(parent, last) {
         return found;
-    }
-    match (parent, last) {
-        (Some(".cargo"), "config" | "config.toml") => return found,
-        (Some(".vscode"), "settings.json" | "tasks.json" | "launch.json") => return found,
-        (Some(".zed"), "settings.json" | "tasks.json") => return found,
-        (Some(".cursor" | ".vscode" | ".roo" | ".kiro"), "mcp.json") => return found,
-        _ => {}
     }
     // A `.pth` file in a Python packages folder runs its `import` lines at every
     // interpreter start.

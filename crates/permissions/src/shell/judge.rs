@@ -353,6 +353,11 @@ const HARMLESS: &[&str] = &[
     "factor",
     "numfmt",
     "xxd",
+    // Socket and open-file listings; `ss -D FILE` writes and `ss -F FILE` reads,
+    // which the option table says, and `ss --kill` is judged on its own.
+    "ss",
+    "netstat",
+    "lsof",
 ];
 
 /// Readers that print counts, sizes, names or digests of files, never their content.
@@ -537,9 +542,13 @@ fn runs_or_sets_something(input: &Input<'_>) -> Option<S> {
         })
     };
     let runs = match p {
-        "less" | "more" | "zless" => texts
-            .iter()
-            .any(|t| t.starts_with('+') || t.starts_with("-+")),
+        // `+NUMBER` only opens the file at that line; any other `+` runs a pager
+        // command, which can start a shell.
+        "less" | "more" | "zless" => texts.iter().any(|t| {
+            t.strip_prefix('+')
+                .is_some_and(|n| n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()))
+                || t.starts_with("-+")
+        }),
         "man" | "info" => texts.iter().any(|t| t.starts_with('-')),
         "git" => texts.iter().any(|t| {
             [
@@ -905,6 +914,13 @@ fn known_or_unknown(input: &Input<'_>) -> Verdict {
                 v.word(FileOp::Write, operand, input);
             }
             return v;
+        }
+        // `ss --kill` closes the connections it lists, other programs' included.
+        "ss" if options::parse(p, input.args).is_some_and(|o| o.given("kill")) => {
+            return Verdict::new(
+                Risk::Medium,
+                "Runs ss --kill, which closes the connections it lists.",
+            );
         }
         "docker" | "podman" | "nerdctl" => return system::container(input),
         // `at TIME` and `batch` read the commands they schedule from their input (or

@@ -2,6 +2,8 @@
 //! every way of writing the same options, so that rules and grants matching argv
 //! prefixes cannot be dodged with `rm -fr` instead of `rm -rf`.
 
+use super::options;
+
 /// What we know about one program's options.
 struct Spec {
     /// Short options that take no value.
@@ -321,16 +323,16 @@ fn normalize_git(argv: &[String]) -> Vec<String> {
         match arg.as_str() {
             "-C" => i += 2,
             "--no-pager" | "-P" => i += 1,
-            "-c" | "--exec-path" | "--git-dir" | "--work-tree" | "--namespace" => {
-                out.push(arg.clone());
-                if let Some(value) = argv.get(i + 1) {
-                    out.push(value.clone());
-                }
-                i += 2;
-            }
+            // Which global options take the next word is the option table's, so that
+            // the subcommand found here is the one git runs (`git --config-env K=V
+            // push` is `push`).
             _ if arg.starts_with('-') => {
                 out.push(arg.clone());
-                i += 1;
+                let takes = options::takes_next_word(&options::GIT_GLOBALS, arg);
+                if takes && let Some(value) = argv.get(i + 1) {
+                    out.push(value.clone());
+                }
+                i += if takes { 2 } else { 1 };
             }
             _ => break,
         }

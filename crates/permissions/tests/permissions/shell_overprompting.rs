@@ -1,7 +1,7 @@
 //! Everyday read-only commands that must not ask in `ask` mode (Low): the principle
 //! that Low is proven must be met by modelling them, not by asking.
 
-use warden_permissions::Risk::{self, High, Low, Medium};
+use warden_permissions::Risk::{self, Critical, High, Low, Medium};
 
 use super::shell_support::check_table;
 
@@ -45,6 +45,20 @@ const MUST_ALLOW: &[(&str, Risk)] = &[
     ("unzip -v archive.zip", Low),
     ("shellcheck script.sh", Low),
     ("shellcheck -x -s bash scripts/build.sh", Low),
+    // Found by the everyday corpus (cheat's cheatsheets): socket and open-file
+    // listings, a pager opened at a line, and the kernel's public reports.
+    ("ss -tlp", Low),
+    (
+        "ss -t state established '( dport = :ssh or sport = :ssh )'",
+        Low,
+    ),
+    ("netstat -r", Low),
+    ("lsof -i TCP:80", Low),
+    ("more +5 README.md", Low),
+    ("less +120 src/main.rs", Low),
+    ("cat /proc/cpuinfo", Low),
+    ("cat /proc/meminfo", Low),
+    ("git show :/cool", Low),
 ];
 
 /// Everyday idioms the principle must leave Low.
@@ -84,6 +98,16 @@ const NEIGHBOURS: &[(&str, Risk)] = &[
     ("rustup show +nightly", Medium),
     ("unzip archive.zip", Medium),
     ("unzip -l archive.zip -d ~", Medium),
+    ("ss -K dst 10.0.0.1", Medium),
+    ("ss --kill state established", Medium),
+    ("ss -D ~/.bashrc", Critical),
+    ("less +!sh README.md", High),
+    ("more '+/x' README.md", High),
+    ("cat /proc/self/environ", High),
+    ("cat /proc/1/cmdline", Medium),
+    ("find . | xargs rm", High),
+    ("git show HEAD:.env", Medium),
+    ("git show :.env", Medium),
 ];
 
 #[test]

@@ -9,19 +9,23 @@ use rustix::mount::{MountFlags, MountPropagationFlags};
 use rustix::thread::UnshareFlags;
 
 use super::ExecError;
-use crate::Confinement;
+use crate::{Confinement, NoUserNamespaces};
 
 /// Enters a new user namespace (this user mapped to itself, so files keep their
-/// owners) with a private mount namespace, and lays the mounts of `confinement`.
-pub(super) fn enter(confinement: &Confinement) -> Result<(), ExecError> {
+/// owners) with a private mount namespace (and, with `pid`, a PID namespace for the
+/// next child), and lays the mounts of `confinement`.
+pub(super) fn enter(confinement: &Confinement, pid: bool) -> Result<(), ExecError> {
     let uid = rustix::process::getuid().as_raw();
     let gid = rustix::process::getgid().as_raw();
+    let mut flags = UnshareFlags::NEWUSER | UnshareFlags::NEWNS;
+    if pid {
+        flags |= UnshareFlags::NEWPID;
+    }
     // SAFETY: `unshare_unsafe` is unsafe only for `CLONE_FILES`, which would let threads
     // see different file tables; these flags do not include it, and the helper has a
     // single thread when it runs this.
     #[allow(unsafe_code)]
-    unsafe { rustix::thread::unshare_unsafe(UnshareFlags::NEWUSER | UnshareFlags::NEWNS) }
-        .map_err(|e| ExecError::Namespace(e.into()))?;
+    unsafe { rustix::thread::unshare_unsafe(flags) }.map_err(|e| ExecError::Namespace(e.into()))?;
     let write = |file: &str, text: String| std::fs::write(file, text).map_err(ExecError::Namespace);
     write("/proc/self/setgroups", "deny".to_owned())?;
     write("/proc/self/uid_map", format!("{uid} {uid} 1"))?;
@@ -109,23 +113,23 @@ fn bind_read_only(source: &Path, target: &Path) -> Result<(), ExecError> {
 }
 
 /// Whether this system lets an unprivileged process create a user namespace.
-pub(super) fn available() -> Result<(), String> {
+pub(super) fn available() -> Result<(), NoUserNamespaces> {
     let read = |file: &str| {
         std::fs::read_to_string(file)
             .ok()
             .map(|s| s.trim().to_owned())
     };
     if read("/proc/sys/user/max_user_namespaces").as_deref() == Some("0") {
-        return Err("user.max_user_namespaces is 0".to_owned());
+        return Err(NoUserNamespaces::MaxIsZero);
     }
     if read("/proc/sys/kernel/unprivileged_userns_clone").as_deref() == Some("0") {
-        return Err("kernel.unprivileged_userns_clone is 0".to_owned());
+        return Err(NoUserNamespaces::UnprivilegedCloneOff);
     }
     if read("/proc/sys/kernel/apparmor_restrict_unprivileged_userns").as_deref() == Some("1") {
-        return Err("AppArmor restricts unprivileged user namespaces".to_owned());
+        return Err(NoUserNamespaces::AppArmor);
     }
     if !Path::new("/proc/self/ns/user").exists() {
-        return Err("the kernel has no user namespaces".to_owned());
+        return Err(NoUserNamespaces::NoKernelSupport);
     }
     Ok(())
 }

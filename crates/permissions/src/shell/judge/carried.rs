@@ -133,79 +133,83 @@ const TABLE: &[CommandArg] = &[
 
 /// Options of the programs above that take a value, so that a positional command is
 /// found after them (`parallel -j 4 CMD ::: ...`, `screen -S name CMD`).
+const VALUED: &[(&[&str], &[&str])] = &[
+    (
+        &["parallel"],
+        &["-j", "--jobs", "-S", "--sshlogin", "-a", "--arg-file"],
+    ),
+    (
+        &["screen"],
+        &["-S", "-c", "-e", "-h", "-p", "-t", "-T", "-X"],
+    ),
+    (&["tmux"], &["-s", "-n", "-c", "-t", "-x", "-y", "-F", "-e"]),
+    (
+        &["nsenter"],
+        &["-t", "--target", "-S", "-G", "--setuid", "--setgid"],
+    ),
+    (
+        &["docker", "podman"],
+        &[
+            "-e",
+            "--env",
+            "-v",
+            "--volume",
+            "-p",
+            "--publish",
+            "--name",
+            "-w",
+            "--workdir",
+            "-u",
+            "--user",
+            "--network",
+            "--net",
+            "--entrypoint",
+            "--env-file",
+            "--mount",
+            "-l",
+            "--label",
+            "--platform",
+            "--pull",
+            "--restart",
+            "-m",
+            "--memory",
+            "--cpus",
+            "-h",
+            "--hostname",
+            "--add-host",
+            "--device",
+            "--cap-add",
+            "--cap-drop",
+            "--security-opt",
+            "--tmpfs",
+            "--ulimit",
+            "--log-driver",
+            "--log-opt",
+            "--gpus",
+            "--shm-size",
+            "--stop-signal",
+            "--runtime",
+            "--ipc",
+            "--pid",
+            "--uts",
+            "--dns",
+            "--link",
+            "--expose",
+            "-a",
+            "--attach",
+            "--cidfile",
+            "--group-add",
+            "--health-cmd",
+            "--detach-keys",
+        ],
+    ),
+];
+
+/// Whether `option` of `program` takes a value in the next word.
 fn takes_value(program: &str, option: &str) -> bool {
-    match program {
-        "parallel" => matches!(
-            option,
-            "-j" | "--jobs" | "-S" | "--sshlogin" | "-a" | "--arg-file"
-        ),
-        "screen" => matches!(
-            option,
-            "-S" | "-c" | "-e" | "-h" | "-p" | "-t" | "-T" | "-X"
-        ),
-        "tmux" => matches!(
-            option,
-            "-s" | "-n" | "-c" | "-t" | "-x" | "-y" | "-F" | "-e"
-        ),
-        "nsenter" => matches!(
-            option,
-            "-t" | "--target" | "-S" | "-G" | "--setuid" | "--setgid"
-        ),
-        "docker" | "podman" => matches!(
-            option,
-            "-e" | "--env"
-                | "-v"
-                | "--volume"
-                | "-p"
-                | "--publish"
-                | "--name"
-                | "-w"
-                | "--workdir"
-                | "-u"
-                | "--user"
-                | "--network"
-                | "--net"
-                | "--entrypoint"
-                | "--env-file"
-                | "--mount"
-                | "-l"
-                | "--label"
-                | "--platform"
-                | "--pull"
-                | "--restart"
-                | "-m"
-                | "--memory"
-                | "--cpus"
-                | "-h"
-                | "--hostname"
-                | "--add-host"
-                | "--device"
-                | "--cap-add"
-                | "--cap-drop"
-                | "--security-opt"
-                | "--tmpfs"
-                | "--ulimit"
-                | "--log-driver"
-                | "--log-opt"
-                | "--gpus"
-                | "--shm-size"
-                | "--stop-signal"
-                | "--runtime"
-                | "--ipc"
-                | "--pid"
-                | "--uts"
-                | "--dns"
-                | "--link"
-                | "--expose"
-                | "-a"
-                | "--attach"
-                | "--cidfile"
-                | "--group-add"
-                | "--health-cmd"
-                | "--detach-keys"
-        ),
-        _ => false,
-    }
+    VALUED
+        .iter()
+        .any(|(programs, options)| programs.contains(&program) && options.contains(&option))
 }
 
 /// What a command-bearing argument holds: the script's text, or `None` when some of

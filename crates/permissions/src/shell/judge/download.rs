@@ -1,28 +1,29 @@
-//! The files `curl` and `wget` write: their output options (in every spelling: `-o
-//! FILE`, `-oFILE`, `--output=FILE`, and inside a cluster of short options such as
-//! `-sSLo FILE` or `-qO FILE`), the files named after the URL (`curl -O`, `wget`
-//! without `-O`) in the folder they write to (`--output-dir`, `-P`), and their logs,
-//! cookie jars and header dumps. Each is judged as a write, so the sandbox needs of the
-//! call name it and the risk of the place applies (`curl -sSLo ~/.bashrc URL` is
-//! Critical like any other write there).
+//! The files `curl` and `wget` write without being told their names: the files named
+//! after the URL (`curl -O`, `wget` without `-O`) in the folder they write to
+//! (`--output-dir`, `-P`), and the folder itself when the names are the server's or
+//! the recursion's. The files their options name (`-o FILE`, `-oFILE`,
+//! `--output=FILE`, `-sSLo FILE`, `-qO FILE`, logs, cookie jars, header dumps) are
+//! the option table's (`options.rs`), which also reads every spelling of the options
+//! used here. Each is judged as a write, so the sandbox needs of the call name it and
+//! the risk of the place applies (`curl -sSLo ~/.bashrc URL` is Critical like any
+//! other write there).
 
 use super::{Input, Verdict};
 use crate::paths::FileOp;
+use crate::shell::options::{self, Parsed};
 use crate::shell::words::Word;
 
-/// A download program's options, as far as its writes go.
-struct Spec {
-    /// Short options that take a value: in a cluster, the rest of the cluster (or else
-    /// the next word) is the value.
-    valued_short: &'static str,
-    /// Long options that take a value (as `--opt VALUE` or `--opt=VALUE`).
-    valued_long: &'static [&'static str],
-    /// Options whose value is a file the program writes.
-    writes_file: &'static [&'static str],
+/// How a download program names the files it writes without being told their names.
+/// The options are named by their long names in the option table (`options.rs`),
+/// which reads every spelling of them; the files named by an option's value (`-o F`,
+/// `--output-document=F`, logs, cookie jars) are judged from that table alone.
+struct Naming {
     /// Options whose value is the folder the files named after their URL go to.
     output_dir: &'static [&'static str],
     /// Options that make the program write files named after their URLs.
     remote_name: &'static [&'static str],
+    /// Options that name the one file a download goes to, which ends naming by URL.
+    output: &'static [&'static str],
     /// Options that make it write a tree below its folder (recursion, server-chosen
     /// names): the folder itself is then what it writes.
     tree: &'static [&'static str],
@@ -32,190 +33,29 @@ struct Spec {
     index: Option<&'static str>,
 }
 
-const CURL: Spec = Spec {
-    valued_short: "AbcCdDeEFHKmoPQrtTuUwxXyYz",
-    valued_long: &[
-        "--output",
-        "--output-dir",
-        "--dump-header",
-        "--cookie-jar",
-        "--trace",
-        "--trace-ascii",
-        "--stderr",
-        "--etag-save",
-        "--etag-compare",
-        "--hsts",
-        "--alt-svc",
-        "--libcurl",
-        "--header",
-        "--data",
-        "--data-raw",
-        "--data-binary",
-        "--data-urlencode",
-        "--json",
-        "--form",
-        "--user-agent",
-        "--user",
-        "--request",
-        "--max-time",
-        "--connect-timeout",
-        "--retry",
-        "--cookie",
-        "--proxy",
-        "--referer",
-        "--range",
-        "--config",
-        "--upload-file",
-        "--write-out",
-        "--cert",
-        "--key",
-        "--cacert",
-        "--resolve",
-        "--connect-to",
-        "--interface",
-        "--limit-rate",
-        "--max-filesize",
-        "--oauth2-bearer",
-        "--aws-sigv4",
-    ],
-    writes_file: &[
-        "-o",
-        "--output",
-        "-D",
-        "--dump-header",
-        "-c",
-        "--cookie-jar",
-        "--trace",
-        "--trace-ascii",
-        "--stderr",
-        "--etag-save",
-        "--hsts",
-        "--alt-svc",
-        "--libcurl",
-    ],
-    output_dir: &["--output-dir"],
-    remote_name: &["-O", "--remote-name", "--remote-name-all"],
-    tree: &["-J", "--remote-header-name"],
+const CURL: Naming = Naming {
+    output_dir: &["output-dir"],
+    remote_name: &["remote-name", "remote-name-all"],
+    output: &[],
+    tree: &["remote-header-name"],
     names_by_default: false,
     index: None,
 };
 
-const WGET: Spec = Spec {
-    valued_short: "oaiOPtTwQlARDIXeUB",
-    valued_long: &[
-        "--output-document",
-        "--output-file",
-        "--append-output",
-        "--directory-prefix",
-        "--save-cookies",
-        "--load-cookies",
-        "--warc-file",
-        "--header",
-        "--user-agent",
-        "--user",
-        "--password",
-        "--tries",
-        "--timeout",
-        "--wait",
-        "--input-file",
-        "--post-data",
-        "--post-file",
-        "--body-data",
-        "--body-file",
-        "--method",
-        "--level",
-        "--accept",
-        "--reject",
-        "--domains",
-        "--include-directories",
-        "--exclude-directories",
-        "--execute",
-        "--base",
-        "--quota",
-    ],
-    writes_file: &[
-        "-O",
-        "--output-document",
-        "-o",
-        "--output-file",
-        "-a",
-        "--append-output",
-        "--save-cookies",
-        "--warc-file",
-    ],
-    output_dir: &["-P", "--directory-prefix"],
+const WGET: Naming = Naming {
+    output_dir: &["directory-prefix"],
     remote_name: &[],
+    output: &["output-document"],
     tree: &[
-        "-r",
-        "--recursive",
-        "-m",
-        "--mirror",
-        "-x",
-        "--force-directories",
-        "-p",
-        "--page-requisites",
-        "--content-disposition",
+        "recursive",
+        "mirror",
+        "force-directories",
+        "page-requisites",
+        "content-disposition",
     ],
     names_by_default: true,
     index: Some("index.html"),
 };
-
-/// One option as written, with its value when it takes one.
-struct Opt {
-    name: String,
-    value: Option<Word>,
-}
-
-/// Splits the arguments into options (clusters opened, values attached) and operands.
-fn parse(spec: &Spec, args: &[Word]) -> (Vec<Opt>, Vec<Word>) {
-    let (mut opts, mut operands) = (Vec::new(), Vec::new());
-    let mut i = 0;
-    let mut only_operands = false;
-    while i < args.len() {
-        let a = &args[i];
-        i += 1;
-        let t = a.text.as_str();
-        if only_operands || a.dynamic || !t.starts_with('-') || t == "-" {
-            operands.push(a.clone());
-            continue;
-        }
-        if t == "--" {
-            only_operands = true;
-            continue;
-        }
-        let mut next = || {
-            let value = args.get(i).cloned();
-            i += 1;
-            value
-        };
-        if let Some(long) = t.strip_prefix("--") {
-            let (name, value) = match long.split_once('=') {
-                Some((n, v)) => (format!("--{n}"), Some(Word::literal(v))),
-                None if spec.valued_long.contains(&t) => (t.to_owned(), next()),
-                None => (t.to_owned(), None),
-            };
-            opts.push(Opt { name, value });
-            continue;
-        }
-        // A cluster of short options: each letter is an option until one that takes a
-        // value, which takes the rest of the cluster or the next word.
-        for (at, letter) in t.char_indices().skip(1) {
-            let name = format!("-{letter}");
-            if spec.valued_short.contains(letter) {
-                let rest = &t[at + letter.len_utf8()..];
-                let value = if rest.is_empty() {
-                    next()
-                } else {
-                    Some(Word::literal(rest))
-                };
-                opts.push(Opt { name, value });
-                break;
-            }
-            opts.push(Opt { name, value: None });
-        }
-    }
-    (opts, operands)
-}
 
 /// The file name a URL's content is saved under: the last segment of its path.
 fn remote_name(url: &str, index: Option<&str>) -> Option<String> {
@@ -231,43 +71,28 @@ fn remote_name(url: &str, index: Option<&str>) -> Option<String> {
     }
 }
 
-/// Judges every file `curl` or `wget` writes as a write.
+/// Judges every file `curl` or `wget` writes without naming it as a write.
 pub(super) fn writes(v: &mut Verdict, input: &Input<'_>) {
-    let spec = match input.program {
+    let naming = match input.program {
         "curl" => &CURL,
         "wget" => &WGET,
         _ => return,
     };
-    let (opts, operands) = parse(spec, input.args);
-    let has = |names: &[&str]| opts.iter().any(|o| names.contains(&o.name.as_str()));
-    let mut output_given = false;
-    let mut folder: Option<Word> = None;
-    for opt in &opts {
-        let Some(value) = &opt.value else { continue };
-        if spec.writes_file.contains(&opt.name.as_str()) {
-            output_given |=
-                input.program == "wget" && matches!(opt.name.as_str(), "-O" | "--output-document");
-            // `-` is standard output.
-            if value.text != "-" {
-                v.word(FileOp::Write, value, input);
-            }
-        } else if spec.output_dir.contains(&opt.name.as_str()) {
-            folder = Some(value.clone());
-        }
-    }
-    let urls: Vec<&Word> = operands
-        .iter()
-        .chain(
-            opts.iter()
-                .filter(|o| o.name == "--url")
-                .filter_map(|o| o.value.as_ref()),
-        )
-        .collect();
-    let named = if spec.names_by_default {
-        !output_given
-    } else {
-        has(spec.remote_name)
+    let Some(parsed) = options::parse(input.program, input.args) else {
+        return;
     };
+    let has = |names: &[&str]| names.iter().any(|n| parsed.given(n));
+    let folder: Option<Word> = naming
+        .output_dir
+        .iter()
+        .find_map(|n| parsed.value_of(n))
+        .cloned();
+    let named = if naming.names_by_default {
+        !has(naming.output)
+    } else {
+        has(naming.remote_name)
+    };
+    let urls = urls(&parsed);
     if !named || urls.is_empty() {
         return;
     }
@@ -278,7 +103,7 @@ pub(super) fn writes(v: &mut Verdict, input: &Input<'_>) {
         },
         None => Word::literal(name),
     };
-    if has(spec.tree) {
+    if has(naming.tree) {
         // Names the server or the recursion picks: the whole folder.
         let dir = folder.clone().unwrap_or_else(|| Word::literal("."));
         v.word(FileOp::Write, &dir, input);
@@ -288,7 +113,7 @@ pub(super) fn writes(v: &mut Verdict, input: &Input<'_>) {
         let name = if url.dynamic {
             None
         } else {
-            remote_name(&url.text, spec.index)
+            remote_name(&url.text, naming.index)
         };
         match name {
             // A name only known at run time, or globbed: the folder it goes to.
@@ -301,6 +126,21 @@ pub(super) fn writes(v: &mut Verdict, input: &Input<'_>) {
     }
 }
 
+/// The URLs a download fetches: its operands and `--url` values.
+fn urls(parsed: &Parsed) -> Vec<&Word> {
+    parsed
+        .operands
+        .iter()
+        .chain(
+            parsed
+                .found
+                .iter()
+                .filter(|f| f.name == "url")
+                .filter_map(|f| f.value.as_ref()),
+        )
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -311,19 +151,28 @@ mod tests {
 
     #[test]
     fn a_cluster_of_short_options_gives_its_value_to_the_option_that_takes_one() {
-        let (opts, operands) = parse(&CURL, &words("-sSLo out.html https://x.test/a"));
-        let names: Vec<&str> = opts.iter().map(|o| o.name.as_str()).collect();
-        assert_eq!(names, ["-s", "-S", "-L", "-o"]);
+        let parsed = options::parse("curl", &words("-sSLo out.html https://x.test/a"));
+        let parsed = parsed.unwrap_or_default();
         assert_eq!(
-            opts[3].value.as_ref().map(|w| w.text.as_str()),
+            parsed.value_of("output").map(|w| w.text.as_str()),
             Some("out.html")
         );
-        assert_eq!(operands.len(), 1);
-        let (opts, _) = parse(&WGET, &words("-qOout.html https://x.test/a"));
+        assert!(parsed.given("silent") && parsed.given("location"));
+        assert_eq!(urls(&parsed).len(), 1);
+        let parsed = options::parse("wget", &words("-qOout.html https://x.test/a"));
+        let parsed = parsed.unwrap_or_default();
         assert_eq!(
-            opts[1].value.as_ref().map(|w| w.text.as_str()),
+            parsed.value_of("output-document").map(|w| w.text.as_str()),
             Some("out.html")
         );
+        let parsed = options::parse("curl", &words("--remote-name-a --output-d=d --url u"));
+        let parsed = parsed.unwrap_or_default();
+        assert!(parsed.given("remote-name-all"));
+        assert_eq!(
+            parsed.value_of("output-dir").map(|w| w.text.as_str()),
+            Some("d")
+        );
+        assert_eq!(urls(&parsed).len(), 1);
     }
 
     #[test]

@@ -151,14 +151,9 @@ pub(super) fn readers(input: &Input<'_>, pattern_reader: bool) -> Verdict {
         if a.text == "-" && !a.dynamic {
             continue;
         }
-        // Devices that only give bytes or nothing (`head -c 16 /dev/urandom`).
-        if op == FileOp::Read
-            && !a.dynamic
-            && matches!(
-                a.text.as_str(),
-                "/dev/urandom" | "/dev/random" | "/dev/zero" | "/dev/null"
-            )
-        {
+        // Devices that only give bytes or nothing (`head -c 16 /dev/urandom`), and the
+        // kernel's public reports about the machine (`cat /proc/cpuinfo`).
+        if op == FileOp::Read && !a.dynamic && PUBLIC_READS.contains(&a.text.as_str()) {
             continue;
         }
         if recursive {
@@ -173,6 +168,26 @@ pub(super) fn readers(input: &Input<'_>, pattern_reader: bool) -> Verdict {
     }
     v
 }
+
+/// Files every user may read that hold no secret of anyone's: devices that give bytes
+/// or nothing, and the kernel's reports about the machine (not a process's, which
+/// can hold its environment and command line).
+const PUBLIC_READS: &[&str] = &[
+    "/dev/urandom",
+    "/dev/random",
+    "/dev/zero",
+    "/dev/null",
+    "/proc/cpuinfo",
+    "/proc/meminfo",
+    "/proc/version",
+    "/proc/loadavg",
+    "/proc/uptime",
+    "/proc/mdstat",
+    "/proc/partitions",
+    "/proc/filesystems",
+    "/proc/swaps",
+    "/etc/os-release",
+];
 
 /// A recursive read of `folders` (the shell's folder when none is given) that
 /// includes hidden and ignored files reads the secret files among them: Medium when

