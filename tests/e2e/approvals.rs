@@ -364,7 +364,8 @@ fn the_permission_flow_reads_in_simplified_chinese() {
         );
         let meta = &request["_meta"]["permission"];
         assert_eq!(meta["version"], 1);
-        assert_eq!(meta["title"], "Run `touch asked`？", "{request}");
+        // The call's title is in the language too; the command is not translated.
+        assert_eq!(meta["title"], "运行 `touch asked`？", "{request}");
         assert!(
             request["options"][0]["_meta"]["permission"]["description"]
                 .as_str()

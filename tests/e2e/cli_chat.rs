@@ -144,7 +144,7 @@ fn the_language_of_config_toml_chooses_the_chats_words() {
         "[允许一次] [本次对话内允许",
         "已拒绝：拒绝（--approve none）",
         "[拒绝] [拒绝并停止]",
-        "[tool] Write 5 bytes to out.txt: failed",
+        "[tool] 向 out.txt 写入 5 字节: failed",
     ] {
         assert!(out.contains(text), "{text} in {out}");
     }

@@ -210,7 +210,7 @@ impl ServerHandler for Server {
             "fail" => Self::result("it went wrong", true),
             "crash" => std::process::exit(3),
             "hang" => std::future::pending().await,
-            "pid" => Self::result(std::process::id().to_string(), false),
+            "pid" => Self::result(host_pid().to_string(), false),
             "now" => Self::result(arrived.to_string(), false),
             "ask" => {
                 let params = serde_json::from_value(json!({
@@ -243,11 +243,19 @@ impl ServerHandler for Server {
                 Self::result("x".repeat(n), false)
             }
             "spawn_child" => {
+                let before = children();
                 let child = std::process::Command::new("sleep")
                     .arg("1000")
                     .spawn()
                     .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-                Self::result(child.id().to_string(), false)
+                // The child's pid as the tests see it (see `host_pid`): the one child
+                // that was not there before.
+                let pid = children()
+                    .difference(&before)
+                    .next()
+                    .copied()
+                    .unwrap_or(child.id());
+                Self::result(pid.to_string(), false)
             }
             "change_tools" => {
                 self.changed.store(true, Ordering::Release);
@@ -309,4 +317,37 @@ async fn main() {
         )]
         Err(err) => eprintln!("warden-mcp-test-server: {err}"),
     }
+}
+
+/// This process's pid as `/proc` numbers it. A server started in a PID namespace of its
+/// own (the sandbox's guard) is pid 2 or so inside it; the tests look processes up from
+/// outside, where `NSpid`'s first field is its number.
+fn host_pid() -> u32 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find_map(|line| line.strip_prefix("NSpid:"))
+                .and_then(|pids| pids.split_whitespace().next())
+                .and_then(|pid| pid.parse().ok())
+        })
+        .unwrap_or_else(std::process::id)
+}
+
+/// This process's children as `/proc` numbers them (see `host_pid`), from every thread.
+fn children() -> std::collections::BTreeSet<u32> {
+    let mut pids = std::collections::BTreeSet::new();
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return pids;
+    };
+    for task in tasks.flatten() {
+        let listed = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
+        pids.extend(
+            listed
+                .split_whitespace()
+                .filter_map(|pid| pid.parse::<u32>().ok()),
+        );
+    }
+    pids
 }
