@@ -883,9 +883,7 @@ impl Walker<'_> {
                 // What the analyser does not model raises the line (`modelled.rs`).
                 let known_arithmetic = name == "let" && self.let_is_known(args);
                 let construct = if unwrapped.wrappers.iter().any(|w| w == "coproc") {
-                    Some(
-                        "coproc, which runs a command beside the shell with pipes Warden does not follow",
-                    )
+                    Some("engine-construct-coproc")
                 } else {
                     modelled::unmodelled_command(&name, args, known_arithmetic)
                 };
@@ -894,7 +892,7 @@ impl Walker<'_> {
                         &mut seg,
                         Risk::Medium,
                         S::new("engine-walk-uses-construct-warden-does")
-                            .text("construct", construct),
+                            .sentence("construct", S::new(construct)),
                     );
                     self.forget(vars::Assigns::All);
                 }

@@ -131,10 +131,7 @@ impl Walker<'_> {
         // A function named like a program runs instead of it everywhere after.
         if crate::shell::judge::knows(&lower) {
             let text = self.text(node).to_string();
-            self.not_modelled(
-                "a function named like a program, which runs instead of it",
-                &text,
-            );
+            self.not_modelled("engine-construct-function-like-program", &text);
         }
         let direct = calls.contains(&lower);
         if self.functions.defined.len() < MAX_FUNCTIONS {

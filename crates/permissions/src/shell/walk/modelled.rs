@@ -106,15 +106,13 @@ pub(super) fn unmodelled_node(
                     .unwrap_or("["),
             ) =>
         {
-            Some(
-                "arithmetic expansion $((…)) of values Warden does not know, which evaluates array subscripts as code",
-            )
+            Some("engine-construct-arithmetic-expansion")
         }
         "c_style_for_statement" if !known_loop(node, src, known) => {
-            Some("an arithmetic for loop over values Warden does not know, which evaluates code")
+            Some("engine-construct-arithmetic-for")
         }
-        "subscript" => Some("an array subscript, which bash evaluates as arithmetic"),
-        "array" => Some("an array assignment"),
+        "subscript" => Some("engine-construct-array-subscript"),
+        "array" => Some("engine-construct-array-assignment"),
         "compound_statement"
             if text.starts_with("((")
                 && !known(
@@ -123,17 +121,13 @@ pub(super) fn unmodelled_node(
                         .unwrap_or("["),
                 ) =>
         {
-            Some("an arithmetic command ((…)) of values Warden does not know, which evaluates code")
+            Some("engine-construct-arithmetic-command")
         }
-        "expansion" if !plain_expansion(text) => Some(
-            "a parameter expansion with an operator (${x:-y}, ${!x}, ${x@P}, …), whose value Warden does not evaluate",
-        ),
-        "test_command" if !plain_test(node, src, known) => {
-            Some("a [[ ]] test with arithmetic or -v, which bash evaluates as code")
+        "expansion" if !plain_expansion(text) => Some("engine-construct-parameter-operator"),
+        "test_command" if !plain_test(node, src, known) => Some("engine-construct-test-arithmetic"),
+        "declaration_command" if !plain_declaration(node, src) => {
+            Some("engine-construct-declaration-options")
         }
-        "declaration_command" if !plain_declaration(node, src) => Some(
-            "a declaration with options Warden does not model (-i integers, -n references, -t traces, typed assignments)",
-        ),
         // Arithmetic of values the analyser knows evaluates nothing else.
         "arithmetic_expansion" | "c_style_for_statement" => None,
         // The parts of a test or of arithmetic: the node above them decides.
@@ -145,7 +139,7 @@ pub(super) fn unmodelled_node(
         // A parse error is judged as one (Critical) by the walk.
         "ERROR" => None,
         _ if MODELLED_NODES.contains(&kind) => None,
-        _ => Some("a shell construct Warden does not model"),
+        _ => Some("engine-construct-unknown"),
     }
 }
 
@@ -400,10 +394,8 @@ pub(super) fn unmodelled_command(
         return Some(why);
     }
     match program {
-        "let" if !known_arithmetic => {
-            Some("let over values Warden does not know, which evaluates array subscripts as code")
-        }
-        "coproc" => Some("coproc"),
+        "let" if !known_arithmetic => Some("engine-construct-let"),
+        "coproc" => Some("engine-construct-coproc-builtin"),
         // `pushd DIR` and `popd` alone are followed (`cwd.rs`); `-n`, `+N`, `-N`
         // rotate or edit the stack without moving, which is not.
         "pushd" | "popd" | "dirs"
@@ -412,34 +404,28 @@ pub(super) fn unmodelled_command(
                     .iter()
                     .any(|a| a.dynamic || a.text.starts_with(['-', '+'])) =>
         {
-            Some("the directory stack with options (pushd -n, popd +N, dirs …)")
+            Some("engine-construct-directory-stack")
         }
         "shopt" if texts.iter().any(|t| matches!(*t, "-s" | "-u" | "-o")) => {
-            Some("shopt, which changes how bash reads commands (aliases, globs, ...)")
+            Some("engine-construct-shopt")
         }
-        "set" if !plain_set(&texts) => {
-            Some("set options Warden does not model (set -k, set -T, ...)")
-        }
-        "hash" if texts.iter().any(|t| *t != "-r" && *t != "-l") => {
-            Some("hash, which changes which file a program name runs")
-        }
+        "set" if !plain_set(&texts) => Some("engine-construct-set-options"),
+        "hash" if texts.iter().any(|t| *t != "-r" && *t != "-l") => Some("engine-construct-hash"),
         "read" | "mapfile" | "readarray" | "getopts"
             if args.iter().any(|a| a.dynamic || a.text.contains('[')) =>
         {
-            Some(
-                "read into an array element or a name only known at run time, which bash evaluates as code",
-            )
+            Some("engine-construct-read-into")
         }
-        "printf" if printf_target(args).is_some_and(|w| w.dynamic || w.text.contains('[')) => Some(
-            "printf -v into an array element or a name only known at run time, which bash evaluates as code",
-        ),
+        "printf" if printf_target(args).is_some_and(|w| w.dynamic || w.text.contains('[')) => {
+            Some("engine-construct-printf-v")
+        }
         "test" | "[" if texts.iter().any(|t| matches!(*t, "-v" | "-R")) => {
-            Some("test -v, which evaluates array subscripts as code")
+            Some("engine-construct-test-v")
         }
-        "history" if !texts.is_empty() => Some("history options, which read or write files"),
-        "umask" if !texts.is_empty() => Some("umask, which changes the permissions of later files"),
+        "history" if !texts.is_empty() => Some("engine-construct-history"),
+        "umask" if !texts.is_empty() => Some("engine-construct-umask"),
         "enable" | "caller" | "compgen" | "complete" | "bind" | "fc" => {
-            Some("a bash builtin Warden does not model")
+            Some("engine-construct-builtin")
         }
         _ => None,
     }
@@ -561,8 +547,9 @@ impl Walker<'_> {
     /// Raises the line to at least Medium because of `construct` (once per construct):
     /// a segment of its own, so the explanation says what was not modelled and no
     /// allow rule or grant matches it.
-    pub(super) fn not_modelled(&mut self, construct: &str, text: &str) {
-        let reason = crate::Sentence::new("engine-not-modelled").text("construct", construct);
+    pub(super) fn not_modelled(&mut self, construct: &'static str, text: &str) {
+        let reason = crate::Sentence::new("engine-not-modelled")
+            .sentence("construct", crate::Sentence::new(construct));
         if self.unmodelled.iter().any(|s| s.reason == reason) {
             return;
         }
