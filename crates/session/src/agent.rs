@@ -798,9 +798,14 @@ impl WardenAgent {
                 &session.engine.grants(Some(session.gate.grants())),
                 session.mode.get(),
                 session.engine.project_root(),
+                Words::new(self.language()),
             ),
-            Ok(commands::Command::Why) => commands::why_text(session.gate.explain_last()),
-            Ok(commands::Command::Tools) => commands::tools_text(&session.gate.tool_names()),
+            Ok(commands::Command::Why) => {
+                commands::why_text(session.gate.explain_last(), Words::new(self.language()))
+            }
+            Ok(commands::Command::Tools) => {
+                commands::tools_text(&session.gate.tool_names(), Words::new(self.language()))
+            }
             Ok(commands::Command::Mode(None)) => {
                 let known: Vec<String> = Mode::ALL.iter().map(|m| code_span(m.id())).collect();
                 format!(

@@ -15,7 +15,8 @@ use warden_model::{code_block, code_span};
 use warden_permissions::grant::time;
 use warden_permissions::{Effect, Evaluation, Grant, Mode, Scope};
 
-use warden_turn::Prepared;
+use warden_i18n::Args;
+use warden_turn::{Prepared, Words};
 
 /// A command Warden answers itself.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -106,55 +107,60 @@ pub fn update(session: &SessionId, scripted: bool) -> SessionNotification {
 
 /// `/grants`: the grants that apply in this session and project, with their ids, and
 /// where each came from.
-pub fn grants_text(grants: &[Grant], mode: Mode, root: &Path) -> String {
+pub fn grants_text(grants: &[Grant], mode: Mode, root: &Path, words: Words) -> String {
     let applying: Vec<&Grant> = grants
         .iter()
         .filter(|g| g.project.as_deref().is_none_or(|p| p == root))
         .collect();
+    let mode = Args::new().with("mode", code_span(mode.id()));
     if applying.is_empty() {
-        return format!(
-            "No grants apply here: calls are decided by the policy and the session mode {}.",
-            code_span(mode.id())
-        );
+        return words.text("agent-grants-none", &mode);
     }
-    let mut s = format!(
-        "**Grants that apply here** (mode {}):\n\n",
-        code_span(mode.id())
-    );
+    let mut s = words.text("agent-grants-heading", &mode);
+    s.push_str("\n\n");
     for g in applying {
-        let effect = match g.effect {
-            Effect::Allow => "allow",
-            Effect::Deny => "deny",
-        };
-        let what: Vec<String> = g.matchers.iter().map(|m| m.describe_plain(root)).collect();
-        let scope = match g.scope {
-            Scope::Session => "for this session",
-            Scope::Project => "in this project",
-            Scope::User => "everywhere",
-            Scope::Once => "once",
-        };
-        s.push_str(&format!(
-            "- {}: {effect} {} {scope}, up to {} risk (granted in {} on {}",
-            code_span(&g.id),
-            what.join(", "),
-            g.max_risk,
-            g.client,
-            time::format(g.created_at)
-        ));
-        if let Some(until) = g.expires_at {
-            s.push_str(&format!(", until {}", time::format(until)));
-        }
-        s.push_str(")\n");
+        s.push_str(&grant_line(g, root, words));
+        s.push('\n');
     }
-    s.push_str("\nRevoke one with `/revoke ID`.");
+    s.push('\n');
+    s.push_str(&words.plain("agent-grants-revoke"));
     s
+}
+
+fn grant_line(g: &Grant, root: &Path, words: Words) -> String {
+    let effect = words.plain(match g.effect {
+        Effect::Allow => "agent-grants-allow",
+        Effect::Deny => "agent-grants-deny",
+    });
+    let scope = words.plain(match g.scope {
+        Scope::Session => "agent-grants-scope-session",
+        Scope::Project => "agent-grants-scope-project",
+        Scope::User => "agent-grants-scope-user",
+        Scope::Once => "agent-grants-scope-once",
+    });
+    let what: Vec<String> = g.matchers.iter().map(|m| m.describe_plain(root)).collect();
+    let args = Args::new()
+        .with("id", code_span(&g.id))
+        .with("effect", effect)
+        .with("what", what.join(", "))
+        .with("scope", scope)
+        .with("risk", g.max_risk.to_string())
+        .with("client", g.client.clone())
+        .with("at", time::format(g.created_at));
+    match g.expires_at {
+        Some(until) => words.text(
+            "agent-grants-line-until",
+            &args.with("until", time::format(until)),
+        ),
+        None => words.text("agent-grants-line", &args),
+    }
 }
 
 /// `/tools`: the session's tools by the names the model and the policy use, built-in
 /// first, then each MCP server's.
-pub fn tools_text(names: &[String]) -> String {
+pub fn tools_text(names: &[String], words: Words) -> String {
     if names.is_empty() {
-        return "This session offers no tools.".to_owned();
+        return words.plain("agent-tools-none");
     }
     let (mcp, builtin): (Vec<&String>, Vec<&String>) =
         names.iter().partition(|n| n.starts_with("mcp__"));
@@ -165,43 +171,59 @@ pub fn tools_text(names: &[String]) -> String {
             .collect::<Vec<_>>()
             .join("\n")
     };
-    let mut s = format!("**Built-in tools**:\n\n{}", list(&builtin));
+    let mut s = format!(
+        "{}\n\n{}",
+        words.plain("agent-tools-builtin"),
+        list(&builtin)
+    );
     if mcp.is_empty() {
-        s.push_str("\n\nNo MCP server's tools.");
+        s.push_str(&format!("\n\n{}", words.plain("agent-tools-no-mcp")));
     } else {
-        s.push_str(&format!("\n\n**MCP tools**:\n\n{}", list(&mcp)));
+        s.push_str(&format!(
+            "\n\n{}\n\n{}",
+            words.plain("agent-tools-mcp"),
+            list(&mcp)
+        ));
     }
     s
 }
 
 /// `/why`: the last call's evaluation, in words and as `warden policy check` prints it.
-pub fn why_text(last: Option<(Prepared, Evaluation)>) -> String {
+pub fn why_text(last: Option<(Prepared, Evaluation)>, words: Words) -> String {
     let Some((prepared, evaluation)) = last else {
-        return "No call has been evaluated in this session yet.".to_owned();
+        return words.plain("agent-why-none");
     };
     let json = serde_json::to_string_pretty(&evaluation).unwrap_or_default();
+    let language = words.language();
+    let last = words.text(
+        "agent-why-last",
+        &Args::new().with("title", code_span(&prepared.title)),
+    );
+    let decision = words.text(
+        "agent-why-decision",
+        &Args::new()
+            .with("decision", evaluation.decision.to_string())
+            .with("risk", evaluation.risk.to_string())
+            .with("reason", evaluation.risk_reason.render(language)),
+    );
     let mut s = format!(
-        "**Last call**: {}\n\n**Decision**: {}, risk {}: {}\n\n{}",
-        code_span(&prepared.title),
-        evaluation.decision,
-        evaluation.risk,
-        evaluation.risk_reason,
-        evaluation.explanation,
+        "{last}\n\n{decision}\n\n{}",
+        evaluation.explanation.render(language)
     );
     if evaluation.segments.len() > 1 {
-        s.push_str("\n\n**Parts**:\n\n");
+        s.push_str(&format!("\n\n{}\n\n", words.plain("agent-why-parts")));
         for part in &evaluation.segments {
-            s.push_str(&format!(
-                "- {}: {}, risk {}: {}\n",
-                code_span(&part.text),
-                part.decision,
-                part.risk,
-                part.reason
-            ));
+            let args = Args::new()
+                .with("part", code_span(&part.text))
+                .with("decision", part.decision.to_string())
+                .with("risk", part.risk.to_string())
+                .with("reason", part.reason.render(language));
+            s.push_str(&words.text("agent-why-part", &args));
+            s.push('\n');
         }
     }
     s.truncate(s.trim_end().len());
-    s.push_str("\n\nAs `warden policy check` prints it (evaluated again now):\n\n");
+    s.push_str(&format!("\n\n{}\n\n", words.plain("agent-why-json")));
     s.push_str(&code_block("json", &json));
     s
 }

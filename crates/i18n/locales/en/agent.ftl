@@ -109,3 +109,26 @@ agent-notice-sandbox-off = Commands run without a sandbox: confinement is turned
 agent-notice-sandbox-off-detail = `[sandbox] enabled = false` in your policy: commands the engine allows can reach your whole home folder, your keys and the network. Remove it to confine them again.
 agent-notice-sandbox-missing = Commands cannot run in a sandbox here, so every command is asked
 agent-notice-sandbox-missing-detail = Runs without a sandbox: { $why }. `warden doctor` says what this system supports.
+
+## Warden's own slash commands.
+agent-why-none = No call has been evaluated in this session yet.
+agent-why-last = **Last call**: { $title }
+agent-why-decision = **Decision**: { $decision }, risk { $risk }: { $reason }
+agent-why-parts = **Parts**:
+agent-why-part = - { $part }: { $decision }, risk { $risk }: { $reason }
+agent-why-json = As `warden policy check` prints it (evaluated again now):
+agent-grants-none = No grants apply here: calls are decided by the policy and the session mode { $mode }.
+agent-grants-heading = **Grants that apply here** (mode { $mode }):
+agent-grants-allow = allow
+agent-grants-deny = deny
+agent-grants-scope-session = for this session
+agent-grants-scope-project = in this project
+agent-grants-scope-user = everywhere
+agent-grants-scope-once = once
+agent-grants-line = - { $id }: { $effect } { $what } { $scope }, up to { $risk } risk (granted in { $client } on { $at })
+agent-grants-line-until = - { $id }: { $effect } { $what } { $scope }, up to { $risk } risk (granted in { $client } on { $at }, until { $until })
+agent-grants-revoke = Revoke one with `/revoke ID`.
+agent-tools-none = This session offers no tools.
+agent-tools-builtin = **Built-in tools**:
+agent-tools-mcp = **MCP tools**:
+agent-tools-no-mcp = No MCP server's tools.

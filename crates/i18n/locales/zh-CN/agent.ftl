@@ -102,3 +102,26 @@ agent-notice-sandbox-off = 命令在沙箱之外运行：隔离已关闭
 agent-notice-sandbox-off-detail = 你的策略中设置了 `[sandbox] enabled = false`：引擎允许的命令可以访问你的整个主目录、密钥和网络。删除该设置即可重新隔离命令。
 agent-notice-sandbox-missing = 此处的命令无法在沙箱中运行，因此每条命令都会询问
 agent-notice-sandbox-missing-detail = 在没有沙箱的情况下运行：{ $why }。`warden doctor` 会说明此系统支持什么。
+
+## Warden 自己的斜杠命令。
+agent-why-none = 本会话还没有评估过任何调用。
+agent-why-last = **最近的调用**：{ $title }
+agent-why-decision = **决定**：{ $decision }，风险 { $risk }：{ $reason }
+agent-why-parts = **各部分**：
+agent-why-part = - { $part }：{ $decision }，风险 { $risk }：{ $reason }
+agent-why-json = 与 `warden policy check` 打印的一致（现在重新评估）：
+agent-grants-none = 此处没有适用的授权：调用由策略和会话模式 { $mode } 决定。
+agent-grants-heading = **此处适用的授权**（模式 { $mode }）：
+agent-grants-allow = 允许
+agent-grants-deny = 拒绝
+agent-grants-scope-session = 在本会话中
+agent-grants-scope-project = 在本项目中
+agent-grants-scope-user = 在所有地方
+agent-grants-scope-once = 一次
+agent-grants-line = - { $id }：{ $scope }{ $effect } { $what }，最高 { $risk } 风险（于 { $at } 在 { $client } 中授予）
+agent-grants-line-until = - { $id }：{ $scope }{ $effect } { $what }，最高 { $risk } 风险（于 { $at } 在 { $client } 中授予，有效期至 { $until }）
+agent-grants-revoke = 用 `/revoke ID` 撤销其中一项。
+agent-tools-none = 本会话不提供任何工具。
+agent-tools-builtin = **内置工具**：
+agent-tools-mcp = **MCP 工具**：
+agent-tools-no-mcp = 没有 MCP 服务器的工具。
