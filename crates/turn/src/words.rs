@@ -5,27 +5,32 @@
 use warden_i18n::{Args, Catalog, Language, catalog};
 use warden_permissions::Risk;
 
-/// The catalog of the session's language.
+/// The catalog of the session's language, opened at its first message: a session that
+/// never tells its user anything (most start-ups) never parses a catalog.
 #[derive(Debug, Clone, Copy)]
-pub struct Words(&'static Catalog);
+pub struct Words(Language);
 
 impl Words {
     pub fn new(language: Language) -> Words {
-        Words(catalog(language))
+        Words(language)
     }
 
     pub fn language(self) -> Language {
-        self.0.language()
+        self.0
+    }
+
+    fn catalog(self) -> &'static Catalog {
+        catalog(self.0)
     }
 
     /// The message `id` with its arguments.
     pub fn text(self, id: &str, args: &Args<'_>) -> String {
-        self.0.text(id, args)
+        self.catalog().text(id, args)
     }
 
     /// A message without arguments.
     pub fn plain(self, id: &str) -> String {
-        self.0.plain(id)
+        self.catalog().plain(id)
     }
 
     /// The name of a risk level, as a person reads it before the reason.
