@@ -43,4 +43,6 @@ pub use turn::{
     AnswerOutcome, AuditKind, AuditNote, Command, Event, Resumed, ResumedBatch, Stored,
     StoredAnswer, ToolResult, Turn, TurnLimits,
 };
-pub use user_config::{ConfigError, McpServerEntry, UserConfig, read as read_user_config};
+pub use user_config::{
+    ConfigError, McpServerEntry, TelemetryConfig, UserConfig, read as read_user_config,
+};

@@ -25,6 +25,19 @@ pub struct UserConfig {
     /// editor passes its own. Warden's agent connects only the servers its client names.
     #[serde(default, rename = "mcp_server")]
     pub mcp_servers: Vec<McpServerEntry>,
+    /// Where the audit records are also exported (`[telemetry]`, docs/telemetry.md).
+    #[serde(default)]
+    pub telemetry: TelemetryConfig,
+}
+
+/// `[telemetry]`: the OTLP endpoint, for processes that do not see the `OTEL_*`
+/// variables (hooks some agents start with a cleaned environment). The variables win
+/// when they are set.
+#[derive(Debug, Default, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TelemetryConfig {
+    /// The collector's OTLP/HTTP base URL, e.g. `http://localhost:4318`.
+    pub otlp_endpoint: Option<String>,
 }
 
 /// One `[[mcp_server]]` of the user's `config.toml`: a stdio server (`command`, `args`,
