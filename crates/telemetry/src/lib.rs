@@ -13,6 +13,8 @@ mod error;
 mod exporter;
 mod key;
 mod open;
+#[cfg(feature = "test-support")]
+mod receiver;
 mod settings;
 
 pub use call::attr;
@@ -20,4 +22,6 @@ pub use error::TelemetryError;
 pub use exporter::{SHUTDOWN_TIMEOUT, Telemetry};
 pub use key::{ArgsKey, KEY_FILE};
 pub use open::open_audit_log;
+#[cfg(feature = "test-support")]
+pub use receiver::{OtlpReceiver, ReceivedSpan};
 pub use settings::{Endpoint, Settings};
