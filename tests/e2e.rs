@@ -35,6 +35,7 @@ mod e2e {
     mod sandbox;
     mod secrets;
     mod sessions;
+    mod telemetry;
     mod turns;
     mod user_hooks;
 }

@@ -77,7 +77,9 @@ impl Call {
     }
 
     fn evaluated(&mut self, body: &RecordBody, key: &ArgsKey) {
-        let Some(decision) = body.decision else { return };
+        let Some(decision) = body.decision else {
+            return;
+        };
         // Several evaluations of one call: the strictest one's facts describe it.
         if self.verdict.is_some_and(|v| v >= decision) {
             return;
@@ -156,7 +158,9 @@ impl Call {
 /// The parts of `decided_by` that name what decided, and nothing that could hold the
 /// call's own text. The hook path nests the engine's under `decided_by`.
 fn decided_by(value: Option<&Value>) -> Vec<(&'static str, String)> {
-    let Some(value) = value else { return Vec::new() };
+    let Some(value) = value else {
+        return Vec::new();
+    };
     let engine = value
         .get("decided_by")
         .filter(|v| v.is_object())

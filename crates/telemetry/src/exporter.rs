@@ -86,7 +86,9 @@ impl Telemetry {
     }
 
     fn open_calls(&self) -> MutexGuard<'_, HashMap<(String, String), Call>> {
-        self.open.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.open
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Hands one finished call to the batch processor (which never blocks: a full

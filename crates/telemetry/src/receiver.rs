@@ -117,7 +117,8 @@ fn serve(stream: TcpStream, received: &Mutex<Received>) {
             received.spans.extend(spans_of(&request));
             received.bodies.push(body);
         }
-        let answer = b"HTTP/1.1 200 OK\r\ncontent-type: application/x-protobuf\r\ncontent-length: 0\r\n\r\n";
+        let answer =
+            b"HTTP/1.1 200 OK\r\ncontent-type: application/x-protobuf\r\ncontent-length: 0\r\n\r\n";
         if writer.write_all(answer).is_err() {
             return;
         }

@@ -51,9 +51,7 @@ impl Endpoint {
     pub fn traces_url(&self) -> Option<String> {
         match self {
             Endpoint::FromEnv => None,
-            Endpoint::Configured(base) => {
-                Some(format!("{}/v1/traces", base.trim_end_matches('/')))
-            }
+            Endpoint::Configured(base) => Some(format!("{}/v1/traces", base.trim_end_matches('/'))),
         }
     }
 }

@@ -24,10 +24,15 @@ fn open(path: &Path, endpoint: &str) -> AuditLog {
 
 fn asked_and_granted(log: &AuditLog) {
     log.record(
-        AuditEvent::evaluation("s1", "call-1", "terminal", json!({ "command": SECRET_ARGS }))
-            .with_risk(Risk::High)
-            .with_decision(Decision::Ask)
-            .with_decided_by(json!({ "kind": "mode", "mode": "default" })),
+        AuditEvent::evaluation(
+            "s1",
+            "call-1",
+            "terminal",
+            json!({ "command": SECRET_ARGS }),
+        )
+        .with_risk(Risk::High)
+        .with_decision(Decision::Ask)
+        .with_decided_by(json!({ "kind": "mode", "mode": "default" })),
     );
     log.record(
         AuditEvent::outcome(
@@ -54,7 +59,9 @@ fn span<'a>(spans: &'a [ReceivedSpan], call_id: &str) -> &'a ReceivedSpan {
 }
 
 fn get<'a>(span: &'a ReceivedSpan, name: &str) -> &'a str {
-    span.attributes.get(name).map_or("<missing>", String::as_str)
+    span.attributes
+        .get(name)
+        .map_or("<missing>", String::as_str)
 }
 
 #[test]
@@ -98,7 +105,11 @@ fn an_asked_call_arrives_as_one_execute_tool_span_with_its_verdict_and_answer() 
         get(span, attr::ARGS_HASH),
         ArgsKey::from_bytes(key).hash(digest)
     );
-    assert_ne!(get(span, attr::ARGS_HASH), digest, "keyed, not the plain digest");
+    assert_ne!(
+        get(span, attr::ARGS_HASH),
+        digest,
+        "keyed, not the plain digest"
+    );
 }
 
 #[test]
@@ -191,7 +202,8 @@ fn a_dead_collector_leaves_the_local_log_whole() {
     let path = dir.path().join("audit.jsonl");
     let log = open(&path, &format!("http://127.0.0.1:{port}"));
     asked_and_granted(&log);
-    log.flush().expect("the log flushes although the collector is down");
+    log.flush()
+        .expect("the log flushes although the collector is down");
     drop(log);
 
     let report = verify(&path).expect("verify");
