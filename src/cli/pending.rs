@@ -173,7 +173,7 @@ fn answer(
             return Ok(ExitCode::from(2));
         }
     };
-    let audit = super::audit_log::open(&locations);
+    let audit = super::audit_log::open(locations);
     if let Err(e) = &audit {
         tracing::warn!(error = %e, "cannot open the audit log");
     }
