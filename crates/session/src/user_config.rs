@@ -128,6 +128,25 @@ mod tests {
     }
 
     #[test]
+    fn reads_the_telemetry_endpoint_and_rejects_typos_in_its_table() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("config.toml");
+        let read_endpoint = |text: &str| {
+            std::fs::write(&path, text).expect("write");
+            read(&path)
+                .map(|c| c.telemetry.otlp_endpoint)
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(
+            read_endpoint("[telemetry]\notlp_endpoint = \"http://localhost:4318\"\n"),
+            Ok(Some("http://localhost:4318".to_owned()))
+        );
+        assert_eq!(read_endpoint("model = \"scripted\"\n"), Ok(None));
+        let err = read_endpoint("[telemetry]\nendpoint = \"http://x\"\n").expect_err("typo");
+        assert!(err.contains("unknown field"), "{err}");
+    }
+
+    #[test]
     fn a_missing_file_is_an_empty_config() {
         let dir = tempfile::tempdir().expect("tempdir");
         let config = read(&dir.path().join("nope.toml")).expect("missing is fine");
