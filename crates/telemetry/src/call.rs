@@ -119,9 +119,12 @@ impl Call {
             .and_then(|d| d.get("answered_by"))
             .and_then(Value::as_str)
             .map(str::to_owned);
+        // Without a name on the record: the policy settled it, nobody answered in
+        // time, or the editor did (its answer, its cancellation, its error).
         let answered_by = match (answered_by, outcome) {
             (Some(by), _) => by,
             (None, Outcome::Auto { .. }) => "policy".to_owned(),
+            (None, Outcome::TimedOut { .. }) => "nobody".to_owned(),
             (None, _) => "editor".to_owned(),
         };
         self.set(attr::ANSWERED_BY, &answered_by);
@@ -181,4 +184,70 @@ fn decided_by(value: Option<&Value>) -> Vec<(&'static str, String)> {
 
 fn time_of(body: &RecordBody) -> SystemTime {
     humantime::parse_rfc3339(&body.time).unwrap_or_else(|_| SystemTime::now())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use warden_audit::AuditKind;
+
+    fn body(kind: AuditKind, decided_by: Value) -> RecordBody {
+        RecordBody {
+            time: "2026-11-27T10:00:00.000000Z".to_owned(),
+            kind,
+            session_id: Some("s".into()),
+            tool_call_id: Some("c".into()),
+            tool: Some("terminal".into()),
+            args: None,
+            risk: None,
+            decision: Some(Decision::Ask),
+            outcome: None,
+            decided_by: Some(decided_by),
+            latency_us: None,
+            client: None,
+            dropped: None,
+        }
+    }
+
+    fn values(call: &Call) -> String {
+        call.attributes
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn problem_texts_and_hook_commands_are_never_attributes() {
+        let key = ArgsKey::from_bytes([7; 32]);
+        for decided_by in [
+            json!({"kind": "policy_error", "file": "p.toml", "error": "rm -rf /secret-path"}),
+            json!({"kind": "malformed", "problem": "rm -rf /secret-path"}),
+            json!({"kind": "hook", "command": "/secret-path/check.sh"}),
+            json!({"decided_by": {"kind": "unjudged", "problem": "rm -rf /secret-path"}}),
+        ] {
+            let record = body(AuditKind::Evaluation, decided_by);
+            let mut call = Call::open(&record);
+            call.add(&record, &key);
+            let text = values(&call.finish("s", "c"));
+            assert!(!text.contains("secret-path"), "{text}");
+            assert!(text.contains("warden.decided_by="), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_call_nobody_answered_in_time_says_so() {
+        let key = ArgsKey::from_bytes([7; 32]);
+        let mut record = body(AuditKind::Outcome, json!({}));
+        record.outcome = Some(Outcome::TimedOut { after_ms: Some(5) });
+        record.decision = Some(Decision::Deny);
+        let mut call = Call::open(&record);
+        call.add(&record, &key);
+        assert!(call.is_settled());
+        let text = values(&call.finish("s", "c"));
+        assert!(text.contains("warden.answered_by=nobody"), "{text}");
+        assert!(text.contains("warden.action=deny"), "{text}");
+        assert!(text.contains("warden.outcome=timed_out"), "{text}");
+    }
 }
