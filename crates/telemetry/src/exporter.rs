@@ -68,10 +68,14 @@ impl Telemetry {
         let exporter = builder
             .build()
             .map_err(|err| TelemetryError::Exporter(err.to_string()))?;
-        let resource = Resource::builder()
-            .with_service_name("warden")
-            .with_attribute(KeyValue::new("service.version", env!("CARGO_PKG_VERSION")))
-            .build();
+        // The builder reads `OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES`; the
+        // name is Warden's unless the user chose one.
+        let mut resource = Resource::builder()
+            .with_attribute(KeyValue::new("service.version", env!("CARGO_PKG_VERSION")));
+        if std::env::var_os("OTEL_SERVICE_NAME").is_none() {
+            resource = resource.with_service_name("warden");
+        }
+        let resource = resource.build();
         let provider = SdkTracerProvider::builder()
             .with_batch_exporter(exporter)
             .with_resource(resource)
