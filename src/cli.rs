@@ -2,6 +2,7 @@
 
 mod acp;
 mod audit;
+mod audit_log;
 mod chat;
 mod doctor;
 mod evaluate;

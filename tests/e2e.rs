@@ -37,6 +37,7 @@ mod e2e {
     mod sandbox;
     mod secrets;
     mod sessions;
+    mod telemetry;
     mod turns;
     mod user_hooks;
 }

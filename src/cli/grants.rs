@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::SystemTime;
 
 use anyhow::Context as _;
-use warden_audit::{AuditEvent, AuditLog};
+use warden_audit::AuditEvent;
 use warden_i18n::{Args, Catalog};
 use warden_permissions::grant::time;
 use warden_permissions::{Effect, Grant, GrantStore, Locations};
@@ -198,7 +198,7 @@ fn audit_revocation(id: &str, grant: Option<&Grant>) {
         })
     });
     let event = AuditEvent::revocation(id, what, "warden grants revoke");
-    match AuditLog::open(Locations::from_env().audit_log()) {
+    match super::audit_log::open(&Locations::from_env()) {
         Ok(log) => {
             log.record(event);
             if let Err(err) = log.flush() {

@@ -90,8 +90,7 @@ fn project_folder(payload: Option<&Payload>) -> PathBuf {
 /// Writes the verdict to the audit log, with the agent as the client. A log that
 /// cannot be opened is reported on stderr, never in the answer.
 fn record(agent: Agent, payload: Option<&Payload>, judged: &Judged) {
-    let path = Locations::from_env().audit_log();
-    match warden_audit::AuditLog::open(&path) {
+    match super::audit_log::open(&Locations::from_env()) {
         Ok(log) => {
             for event in audit_events(agent, payload, judged) {
                 log.record(event);

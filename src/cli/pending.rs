@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use serde_json::json;
-use warden_audit::{AuditEvent, AuditLog, Outcome};
+use warden_audit::{AuditEvent, Outcome};
 use warden_i18n::Args;
 use warden_journal::{AnsweredBy, ClaimResult, Lookup, PendingCall, SessionStore, now_ms};
 use warden_permissions::{
@@ -176,7 +176,7 @@ fn answer(
             return Ok(ExitCode::from(2));
         }
     };
-    let audit = AuditLog::open(locations.audit_log());
+    let audit = super::audit_log::open(locations);
     if let Err(e) = &audit {
         tracing::warn!(error = %e, "cannot open the audit log");
     }

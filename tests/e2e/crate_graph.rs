@@ -56,6 +56,33 @@ fn the_chat_links_the_transport_but_not_the_session_or_the_policy_engine() {
 }
 
 #[test]
+fn only_the_session_and_the_binary_link_the_telemetry_exporter() {
+    // The audit log hands its records to a mirror trait of its own; the OpenTelemetry
+    // crates stay out of the clients, the tools, the log and the hook crate.
+    for package in [
+        "warden-model",
+        "warden-mcp",
+        "warden-tools",
+        "warden-audit",
+        "warden-hook",
+    ] {
+        let linked = linked_packages(package);
+        for exporter in ["warden-telemetry", "opentelemetry", "opentelemetry_sdk"] {
+            assert!(
+                !linked.iter().any(|name| name == exporter),
+                "{package} links {exporter}"
+            );
+        }
+    }
+    let linked = linked_packages("warden-telemetry");
+    assert!(linked.iter().any(|name| name == "opentelemetry-otlp"));
+    assert!(
+        !linked.iter().any(|name| name == "tonic"),
+        "the exporter speaks OTLP over HTTP, without gRPC"
+    );
+}
+
+#[test]
 fn the_hook_crate_does_not_link_the_session_or_the_protocol() {
     let linked = linked_packages("warden-hook");
     assert!(linked.iter().any(|name| name == "warden-permissions"));

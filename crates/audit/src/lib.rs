@@ -12,7 +12,7 @@
 mod log;
 
 pub use log::{
-    ArgsDigest, AuditError, AuditEvent, AuditKind, AuditLog, AuditRecord, GENESIS, MAX_BATCH,
-    Outcome, Problem, ProblemKind, RecordBody, TailLine, VerifyReport, args_digest, canonical_json,
-    hex, line_hash, tail, verify,
+    ArgsDigest, AuditError, AuditEvent, AuditKind, AuditLog, AuditMirror, AuditRecord, GENESIS,
+    MAX_BATCH, Outcome, Problem, ProblemKind, RecordBody, TailLine, VerifyReport, args_digest,
+    canonical_json, hex, line_hash, tail, verify,
 };

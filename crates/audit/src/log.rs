@@ -13,6 +13,7 @@ mod body;
 mod canonical;
 mod chain;
 mod error;
+mod mirror;
 mod priority;
 mod record;
 mod rev_lines;
@@ -32,6 +33,7 @@ pub use body::args_digest;
 pub use canonical::canonical_json;
 pub use chain::{GENESIS, hex, line_hash};
 pub use error::AuditError;
+pub use mirror::AuditMirror;
 pub use record::{ArgsDigest, AuditEvent, AuditKind, AuditRecord, Outcome, RecordBody};
 pub use tail::{TailLine, tail};
 pub use verify::{Problem, ProblemKind, VerifyReport, verify};
@@ -47,6 +49,7 @@ pub struct AuditLog {
     tx: Option<SyncSender<Message>>,
     counters: Arc<Counters>,
     thread: Option<JoinHandle<()>>,
+    mirror: Option<Arc<dyn AuditMirror>>,
 }
 
 impl AuditLog {
@@ -69,11 +72,27 @@ impl AuditLog {
         path: impl Into<PathBuf>,
         capacity: usize,
     ) -> Result<AuditLog, AuditError> {
-        let path = path.into();
+        AuditLog::open_inner(path.into(), capacity, None)
+    }
+
+    /// Like [`AuditLog::open`], and every appended record is also handed to `mirror`
+    /// (telemetry), from the writer thread.
+    pub fn open_mirrored(
+        path: impl Into<PathBuf>,
+        mirror: Option<Arc<dyn AuditMirror>>,
+    ) -> Result<AuditLog, AuditError> {
+        AuditLog::open_inner(path.into(), AuditLog::QUEUE_CAPACITY, mirror)
+    }
+
+    fn open_inner(
+        path: PathBuf,
+        capacity: usize,
+        mirror: Option<Arc<dyn AuditMirror>>,
+    ) -> Result<AuditLog, AuditError> {
         let file = open_file(&path)?;
         let counters = Arc::new(Counters::default());
         let (tx, rx) = mpsc::sync_channel(capacity.max(1));
-        let writer = Writer::new(path.clone(), file, Arc::clone(&counters));
+        let writer = Writer::new(path.clone(), file, Arc::clone(&counters), mirror.clone());
         let thread = std::thread::Builder::new()
             .name("warden-audit".into())
             .spawn(move || {
@@ -89,6 +108,7 @@ impl AuditLog {
             tx: Some(tx),
             counters,
             thread: Some(thread),
+            mirror,
         })
     }
 
@@ -126,7 +146,12 @@ impl AuditLog {
         let (ack_tx, ack_rx) = mpsc::channel();
         tx.send(Message::Flush(ack_tx)).map_err(|_| gone())?;
         match ack_rx.recv_timeout(AuditLog::FLUSH_TIMEOUT) {
-            Ok(()) => Ok(()),
+            Ok(()) => {
+                if let Some(mirror) = &self.mirror {
+                    mirror.flush();
+                }
+                Ok(())
+            }
             Err(mpsc::RecvTimeoutError::Timeout) => Err(AuditError::FlushTimeout {
                 path: self.path.clone(),
                 secs: AuditLog::FLUSH_TIMEOUT.as_secs(),
@@ -150,6 +175,10 @@ impl Drop for AuditLog {
             && thread.join().is_err()
         {
             tracing::error!(path = %self.path.display(), "the audit log writer panicked");
+        }
+        // The writer has handed the mirror everything; let it send that on.
+        if let Some(mirror) = self.mirror.take() {
+            mirror.flush();
         }
     }
 }

@@ -6,4 +6,5 @@
 
 mod audit {
     mod chain;
+    mod mirror;
 }

@@ -9,23 +9,42 @@ use std::sync::Arc;
 /// provider of its own, so a client that did not start here would panic when built
 /// rather than quietly use a different TLS setup.
 pub fn http_client() -> reqwest::ClientBuilder {
+    let builder =
+        reqwest::Client::builder().user_agent(concat!("warden/", env!("CARGO_PKG_VERSION")));
+    match tls_config() {
+        Some(config) => builder.tls_backend_preconfigured(config),
+        None => builder.tls_backend_preconfigured(()),
+    }
+}
+
+/// The same, for reqwest's blocking client (the telemetry exporter's, which runs on a
+/// thread of its own and never inside Warden's runtime).
+#[cfg(feature = "blocking")]
+pub fn blocking_http_client() -> reqwest::blocking::ClientBuilder {
+    let builder = reqwest::blocking::Client::builder()
+        .user_agent(concat!("warden/", env!("CARGO_PKG_VERSION")));
+    match tls_config() {
+        Some(config) => builder.tls_backend_preconfigured(config),
+        None => builder.tls_backend_preconfigured(()),
+    }
+}
+
+/// rustls with ring and the webpki roots. The ring provider supports the default
+/// protocol versions; should a future one not, the callers put a value reqwest does not
+/// know in the preset's place, so `build()` fails with an error, where a client without
+/// a provider would panic on its first use.
+fn tls_config() -> Option<rustls::ClientConfig> {
     let roots = rustls::RootCertStore {
         roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
     };
     let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let builder =
-        reqwest::Client::builder().user_agent(concat!("warden/", env!("CARGO_PKG_VERSION")));
-    // The ring provider supports the default protocol versions. Should a future one not,
-    // a value reqwest does not know takes the preset's place: `build()` then fails with
-    // an error, where a client without a provider would panic on its first use.
     match rustls::ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
     {
-        Ok(config) => builder
-            .tls_backend_preconfigured(config.with_root_certificates(roots).with_no_client_auth()),
+        Ok(config) => Some(config.with_root_certificates(roots).with_no_client_auth()),
         Err(err) => {
             tracing::error!(%err, "the TLS provider refused the default protocol versions");
-            builder.tls_backend_preconfigured(())
+            None
         }
     }
 }
@@ -37,5 +56,11 @@ mod tests {
         // reqwest has no TLS provider of its own here: without the preset, building
         // the client panics for want of one.
         assert!(super::http_client().build().is_ok());
+    }
+
+    #[cfg(feature = "blocking")]
+    #[test]
+    fn the_blocking_client_builds_with_its_tls_provider() {
+        assert!(super::blocking_http_client().build().is_ok());
     }
 }

@@ -22,7 +22,6 @@ use warden_acp_transport::{
     AgentExtension, AgentHandler, AnswerSupport, ClientHandle, Error, PromptResponder, TurnEnded,
     to_meta,
 };
-use warden_audit::AuditLog;
 use warden_model::{Conversation, Model, code_span};
 use warden_permissions::{Context, Engine, Locations, Mode, SessionGrants};
 use warden_tools::Secrets;
@@ -631,11 +630,19 @@ impl WardenAgent {
 
     fn audit(&self) -> Option<Arc<AuditLogSink>> {
         self.audit
-            .get_or_init(|| match AuditLog::open(self.config.locations.audit_log()) {
-                Ok(log) => Some(Arc::new(AuditLogSink::new(log))),
-                Err(err) => {
-                    tracing::error!(%err, "cannot open the audit log; decisions will not be recorded");
-                    None
+            .get_or_init(|| {
+                // The telemetry mirror, when an endpoint is configured (docs/telemetry.md).
+                let endpoint = self
+                    .user_config()
+                    .and_then(|config| config.telemetry.otlp_endpoint.clone());
+                let env = |name: &str| (self.config.env)(name);
+                let path = self.config.locations.audit_log();
+                match warden_telemetry::open_audit_log(&path, endpoint.as_deref(), &env) {
+                    Ok(log) => Some(Arc::new(AuditLogSink::new(log))),
+                    Err(err) => {
+                        tracing::error!(%err, "cannot open the audit log; decisions will not be recorded");
+                        None
+                    }
                 }
             })
             .clone()

@@ -27,4 +27,6 @@ pub use driver::{AuditContext, AuditSink, Driven, TurnSetup, drive};
 pub use editor::ClientEditor;
 pub use engine_gate::{EngineGate, ModeCell};
 pub use sandbox::SessionSandbox;
-pub use user_config::{ConfigError, McpServerEntry, UserConfig, read as read_user_config};
+pub use user_config::{
+    ConfigError, McpServerEntry, TelemetryConfig, UserConfig, read as read_user_config,
+};

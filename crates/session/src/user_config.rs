@@ -28,6 +28,19 @@ pub struct UserConfig {
     /// editor passes its own. Warden's agent connects only the servers its client names.
     #[serde(default, rename = "mcp_server")]
     pub mcp_servers: Vec<McpServerEntry>,
+    /// Where the audit records are also exported (`[telemetry]`, docs/telemetry.md).
+    #[serde(default)]
+    pub telemetry: TelemetryConfig,
+}
+
+/// `[telemetry]`: the OTLP endpoint, for processes that do not see the `OTEL_*`
+/// variables (hooks some agents start with a cleaned environment). The variables win
+/// when they are set.
+#[derive(Debug, Default, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TelemetryConfig {
+    /// The collector's OTLP/HTTP base URL, e.g. `http://localhost:4318`.
+    pub otlp_endpoint: Option<String>,
 }
 
 /// One `[[mcp_server]]` of the user's `config.toml`: a stdio server (`command`, `args`,
@@ -115,6 +128,25 @@ mod tests {
         assert_eq!(read_list("model = \"scripted\"\n"), Ok(Vec::new()));
         let err = read_list("secret_env = \"DEPLOY_TOKEN\"\n").expect_err("not a list");
         assert!(err.contains("cannot parse"), "{err}");
+    }
+
+    #[test]
+    fn reads_the_telemetry_endpoint_and_rejects_typos_in_its_table() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("config.toml");
+        let read_endpoint = |text: &str| {
+            std::fs::write(&path, text).expect("write");
+            read(&path)
+                .map(|c| c.telemetry.otlp_endpoint)
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(
+            read_endpoint("[telemetry]\notlp_endpoint = \"http://localhost:4318\"\n"),
+            Ok(Some("http://localhost:4318".to_owned()))
+        );
+        assert_eq!(read_endpoint("model = \"scripted\"\n"), Ok(None));
+        let err = read_endpoint("[telemetry]\nendpoint = \"http://x\"\n").expect_err("typo");
+        assert!(err.contains("unknown field"), "{err}");
     }
 
     #[test]

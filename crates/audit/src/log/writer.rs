@@ -12,6 +12,7 @@ use super::body::{body_of, dropped_marker};
 use super::chain::{GENESIS, chain_fields, line_hash};
 use super::record::{AuditEvent, RecordBody};
 use super::rev_lines::RevLines;
+use crate::AuditMirror;
 
 /// The writer appends at most this many records under one lock.
 pub const MAX_BATCH: usize = 256;
@@ -60,15 +61,23 @@ pub struct Writer {
     pub path: PathBuf,
     pub file: File,
     pub counters: Arc<Counters>,
+    /// A second, best-effort sink that sees every body after its line is appended.
+    pub mirror: Option<Arc<dyn AuditMirror>>,
     head: Option<Head>,
 }
 
 impl Writer {
-    pub fn new(path: PathBuf, file: File, counters: Arc<Counters>) -> Writer {
+    pub fn new(
+        path: PathBuf,
+        file: File,
+        counters: Arc<Counters>,
+        mirror: Option<Arc<dyn AuditMirror>>,
+    ) -> Writer {
         Writer {
             path,
             file,
             counters,
+            mirror,
             head: None,
         }
     }
@@ -117,9 +126,18 @@ impl Writer {
         let records = batch.len() as u64;
         let lines = dropped_line(dropped)
             .into_iter()
-            .chain(batch.drain(..).filter_map(|body| serialize(&body)))
+            .chain(batch.iter().filter_map(serialize))
             .collect::<Vec<String>>();
-        if let Err(err) = self.append_lines(&lines) {
+        let appended = self.append_lines(&lines);
+        // The mirror sees the same redacted bodies, after the disk: the local log is
+        // the record of truth, the mirror only a copy.
+        if let Some(mirror) = &self.mirror {
+            for body in batch.iter() {
+                mirror.mirror(body);
+            }
+        }
+        batch.clear();
+        if let Err(err) = appended {
             self.head = None;
             self.counters
                 .pending_dropped
