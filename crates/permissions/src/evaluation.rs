@@ -120,5 +120,5 @@ pub struct Evaluation {
     /// What each of the user's hooks said, in the order of the policy (empty when
     /// there are none, or they were not run).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub hooks: Vec<crate::user_hook::HookReport>,
+    pub hooks: Vec<crate::hook_said::HookReport>,
 }

@@ -24,6 +24,7 @@ mod call;
 mod engine;
 mod evaluation;
 pub mod grant;
+mod hook_said;
 pub mod policy;
 pub mod rule;
 pub mod sandbox;
@@ -40,6 +41,7 @@ pub use evaluation::{DecidedBy, Evaluation, MatchedRule, SegmentEvaluation};
 pub use grant::{
     Effect, Grant, GrantMatcher, GrantProposal, GrantSet, Scope, SessionGrants, Widening,
 };
+pub use hook_said::{HookAnswer, HookReport, HookSaid};
 pub use policy::{
     ClientEntry, DEFAULT_HOOK_TIMEOUT_SECS, FileProblem, HintPolicy, HookEntry, McpServerEntry,
     McpServerId, Policy, PolicyError, PolicyFile, SandboxSettings, Settings,
@@ -48,7 +50,7 @@ pub use rule::{Layer, RawRule, Rule, RuleError, UNKNOWN_CLIENT};
 pub use sandbox::{SandboxNeeds, Unconfined};
 pub use sentence::{Clause, Sentence};
 pub use store::{Fingerprint, GrantStore, LoadedGrants, Repair, StoreError, TrustStore};
-pub use user_hook::{HookAnswer, HookInput, HookReport, HookSaid, combine, may_loosen};
+pub use user_hook::{HookInput, combine, may_loosen};
 pub use warden_i18n::Language;
 pub mod lint;
 pub use lint::{Finding, Severity, lint};

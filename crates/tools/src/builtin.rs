@@ -8,7 +8,8 @@ use serde_json::Value;
 
 use crate::exec::ExecContext;
 use crate::output::ToolOutput;
-use crate::source::{Place, PreparedCall, ToolInfo, ToolSource};
+use crate::place::Place;
+use crate::source::{PreparedCall, ToolInfo, ToolSource};
 use crate::{ValidationError, builtin_tools, locations, title, validate};
 
 /// The built-in tools (`fs_*`, `terminal`, `http_fetch`).

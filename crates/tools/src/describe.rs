@@ -6,7 +6,7 @@ use warden_i18n::{Args, catalog};
 
 use crate::call::{HttpMethod, ParsedCall};
 use crate::paths::{display, resolve};
-use crate::source::Place;
+use crate::place::Place;
 
 /// The longest command or pattern shown in a title, in characters.
 const MAX_SHOWN: usize = 80;

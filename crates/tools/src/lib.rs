@@ -23,6 +23,7 @@ mod exec;
 mod launch;
 mod output;
 mod paths;
+mod place;
 mod secrets;
 mod source;
 
@@ -42,5 +43,6 @@ pub use exec::{
 pub use launch::{Confined, Launch};
 pub use output::ToolOutput;
 pub use paths::resolve;
+pub use place::Place;
 pub use secrets::{BUILTIN_SECRET_ENV, Secrets};
-pub use source::{Annotations, Origin, Place, PreparedCall, ToolInfo, ToolSource, Toolbox};
+pub use source::{Annotations, Origin, PreparedCall, ToolInfo, ToolSource, Toolbox};

@@ -10,9 +10,8 @@
 
 use std::fmt;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
-use warden_i18n::Language;
 
 use futures::future::BoxFuture;
 use serde_json::Value;
@@ -20,6 +19,7 @@ use serde_json::Value;
 use crate::content::ToolKind;
 use crate::exec::ExecContext;
 use crate::output::ToolOutput;
+use crate::place::Place;
 use crate::{ParsedCall, ValidationError};
 
 /// One tool as the model is offered it.
@@ -122,17 +122,6 @@ impl PreparedCall {
     pub fn parsed(&self) -> Option<&ParsedCall> {
         self.parsed.as_ref()
     }
-}
-
-/// Where a call is prepared: what its paths are relative to.
-#[derive(Debug, Clone, Copy)]
-pub struct Place<'a> {
-    /// The session's working folder (absolute).
-    pub cwd: &'a Path,
-    /// The home folder `~` means, as the permission engine knows it.
-    pub home: Option<&'a Path>,
-    /// The language of what a person reads about the call (its title).
-    pub language: Language,
 }
 
 /// A supplier of tools for one session.
