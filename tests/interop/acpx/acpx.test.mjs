@@ -148,6 +148,7 @@ describe("warden through acpx", { timeout: 5 * RUN_TIMEOUT_MS }, () => {
       request.params.options.map((o) => [o.optionId, o.kind]),
       [
         ["reject-once", "reject_once"],
+        ["reject-and-stop", "reject_once"],
         ["allow-once", "allow_once"],
       ],
     );
@@ -246,6 +247,7 @@ describe("warden through acpx", { timeout: 5 * RUN_TIMEOUT_MS }, () => {
         ["allow-session", "Allow for this chat"],
         ["allow-project", "Always allow get_current_time from time in this project"],
         ["reject-once", "Deny"],
+        ["reject-and-stop", "Reject and stop"],
         ["reject-project", "Always reject get_current_time from time in this project"],
       ],
     );

@@ -157,8 +157,8 @@ def test_a_critical_call_offers_only_once_options(home: Path, project: Path) -> 
             [request] = turn.permission_requests
             # Reject first: a client whose cursor starts on the first option never runs it
             # by a bare Enter.
-            assert option_ids(request) == ["reject-once", "allow-once"]
-            assert [o["kind"] for o in request["options"]] == ["reject_once", "allow_once"]
+            assert option_ids(request) == ["reject-once", "reject-and-stop", "allow-once"]
+            assert [o["kind"] for o in request["options"]] == ["reject_once", "reject_once", "allow_once"]
             risk = request["toolCall"]["content"][0]["content"]["text"]
             assert risk.startswith("Critical: "), risk
             assert turn.message() == "- terminal: denied (User denied tool invocation)"

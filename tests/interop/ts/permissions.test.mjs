@@ -130,8 +130,8 @@ describe("warden permissions through the TypeScript SDK", { timeout: TEST_TIMEOU
       const [request] = turn.permissionRequests;
       // Reject first: a client whose cursor starts on the first option never runs it by a
       // bare Enter.
-      assert.deepEqual(optionIds(request), ["reject-once", "allow-once"]);
-      assert.deepEqual(request.options.map((o) => o.kind), ["reject_once", "allow_once"]);
+      assert.deepEqual(optionIds(request), ["reject-once", "reject-and-stop", "allow-once"]);
+      assert.deepEqual(request.options.map((o) => o.kind), ["reject_once", "reject_once", "allow_once"]);
       assert.match(request.toolCall.content[0].content.text, /^Critical: /);
       assert.equal(turn.message(), "- terminal: denied (User denied tool invocation)");
       assert.ok(!existsSync(inProject("a")));
