@@ -199,11 +199,14 @@ impl SessionStore {
         } else {
             (OptionKind::RejectOnce, REJECT_ONCE)
         };
-        let option = pending
-            .call
-            .options
+        // By id first: `reject-and-stop` is a `reject_once` option too, and a denial
+        // from another terminal must not stop the turn. The kind is for a question whose
+        // ids were others.
+        let offered = &pending.call.options;
+        let option = offered
             .iter()
-            .find(|o| o.kind == kind)
+            .find(|o| o.id == fallback)
+            .or_else(|| offered.iter().find(|o| o.kind == kind))
             .map_or(fallback, |o| o.id.as_str())
             .to_owned();
         self.claim(

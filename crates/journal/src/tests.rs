@@ -1122,3 +1122,43 @@ fn a_journal_without_question_numbers_still_loads() {
     .expect("an old claim");
     assert_eq!(old_claim.question, 1);
 }
+
+/// Regression: `reject-and-stop` is a `reject_once` option as well; `warden pending deny`
+/// answers `reject-once` even when the stopping option is listed first, so a denial
+/// from another terminal never stops the turn.
+#[test]
+fn a_denial_from_pending_is_reject_once_not_reject_and_stop() {
+    let (_dir, store) = store();
+    let mut call = proposed("c2");
+    call.options.insert(
+        0,
+        OfferedOption {
+            id: "reject-and-stop".into(),
+            name: "Reject and stop".into(),
+            kind: OptionKind::RejectOnce,
+        },
+    );
+    let mut j = store.create(&header("s1")).expect("create");
+    for r in [
+        Record::Proposed(call),
+        Record::Asked {
+            call: "c2".into(),
+            request: "1".into(),
+            question: 1,
+            edited: false,
+        },
+    ] {
+        j.append(&r).expect("append");
+    }
+    let Lookup::Found(pending) = store.find_pending("s1").expect("find") else {
+        panic!("s1 has one call waiting");
+    };
+    assert_eq!(
+        store.answer_pending(&pending, false, None).expect("answer"),
+        ClaimResult::Won
+    );
+    assert!(matches!(
+        store.answer_pending(&pending, true, None).expect("answer"),
+        ClaimResult::Taken(Some(Claim { ref option, .. })) if option == "reject-once"
+    ));
+}
