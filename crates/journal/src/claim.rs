@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::SessionStoreError;
 use crate::folder::{answer_file_name, ensure_private, private_file, sync_dir};
-use crate::record::AnsweredBy;
+use warden_verdict::AnsweredBy;
 
 /// An answer as its claim file holds it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -44,11 +44,13 @@ pub use load::{
 pub use message::{CallStatus, Message, OptionKind, ToolCall, ToolKind};
 pub use pending::{Lookup, PendingCall};
 pub use record::{
-    AnswerRecord, AnsweredBy, FinishedCall, Header, LineProblem, OfferedOption, ProposedCall,
-    Record, VERSION, decode, encode,
+    AnswerRecord, FinishedCall, Header, LineProblem, OfferedOption, ProposedCall, Record, VERSION,
+    decode, encode,
 };
 pub use retention::{Retention, prune_at_start};
 pub use store::{SessionStore, SessionSummary, now_ms};
+// Who answered is the verdict crate's word; the journal records it.
+pub use warden_verdict::AnsweredBy;
 
 #[cfg(test)]
 mod tests;

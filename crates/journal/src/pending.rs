@@ -6,8 +6,9 @@ use std::path::PathBuf;
 
 use crate::claim::{Claim, ClaimResult};
 use crate::folder::valid_session_id;
-use crate::record::{AnswerRecord, AnsweredBy, ProposedCall};
+use crate::record::{AnswerRecord, ProposedCall};
 use crate::{SessionStore, SessionStoreError, now_ms};
+use warden_verdict::AnsweredBy;
 use warden_verdict::option_id::{ALLOW_ONCE, REJECT_ONCE};
 
 use crate::message::OptionKind;

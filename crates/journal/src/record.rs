@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use warden_permissions::Grant;
-use warden_verdict::Risk;
+use warden_verdict::{AnsweredBy, Risk};
 
 use crate::message::{CallStatus, Message, OptionKind, ToolKind};
 
@@ -106,31 +106,6 @@ pub struct OfferedOption {
     pub id: String,
     pub name: String,
     pub kind: OptionKind,
-}
-
-/// Who answered a permission request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AnsweredBy {
-    /// The editor, through `session/request_permission`.
-    Editor,
-    /// `warden pending approve|deny` from another terminal.
-    Pending,
-    /// Warden itself, closing a question nobody answered before it asks the call again
-    /// (after a restart): the question's answer is then "superseded", never an allow,
-    /// and a late answer to it is refused.
-    Warden,
-}
-
-impl AnsweredBy {
-    /// Who answered, in words for people and the audit log.
-    pub fn as_words(self) -> &'static str {
-        match self {
-            AnsweredBy::Editor => "the editor",
-            AnsweredBy::Pending => "warden pending",
-            AnsweredBy::Warden => "Warden (it asked again)",
-        }
-    }
 }
 
 /// An answer to one question about a call (one permission request).

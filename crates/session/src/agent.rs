@@ -26,22 +26,22 @@ use warden_model::{Conversation, Model, code_span};
 use warden_permissions::{Context, Engine, Locations, Mode, SessionGrants};
 use warden_tools::Secrets;
 
-use crate::audit::AuditLogSink;
+use crate::audit::{AuditLogSink, SessionAudit};
 use crate::checkpoint::Checkpoints;
 use crate::commands;
 use crate::config_options::{MODEL_OPTION, model_option};
-use crate::driver::{AuditSink, TurnSetup, drive};
 use crate::editor::ClientEditor;
 use crate::engine_gate::{EngineGate, ModeCell};
 use crate::modes::mode_state;
 use crate::registry::Registry;
 use crate::session::{Adoption, RunningTurn, Session, lock};
 use crate::to_acp::notice;
+use crate::to_acp::outlet::AcpOutlet;
 use crate::to_acp::updates;
 use warden_i18n::{Args, Language};
 use warden_journal::{Header, SessionStore};
 use warden_turn::{Notice, Severity};
-use warden_turn::{TurnLimits, Words};
+use warden_turn::{TurnLimits, TurnSetup, Words, drive};
 
 /// Reads one environment variable (injected, so tests need not touch the process's).
 pub type EnvReader = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
@@ -504,15 +504,21 @@ impl WardenAgent {
         let (capabilities, _) = self.client_info();
         let editor = ClientEditor::new(client.clone(), session.id.clone(), capabilities.clone());
         let settings = session.engine.settings();
-        let audit: Arc<dyn AuditSink> = match self.audit() {
-            Some(sink) => sink,
-            None => Arc::new(crate::audit::NoAudit),
+        let words = Words::new(self.language());
+        let outlet = AcpOutlet {
+            session: session.id.clone(),
+            client,
+            words,
+            notices: notice::supported(&capabilities),
+        };
+        let audit = SessionAudit {
+            log: self.audit(),
+            session: session.id.clone(),
         };
         Ok(TurnSetup {
-            session: session.id.clone(),
             cwd: session.cwd.clone(),
             home: session.home.clone(),
-            client,
+            outlet: Arc::new(outlet),
             gate: session.gate.clone(),
             model,
             toolbox: session.gate.toolbox().clone(),
@@ -524,11 +530,13 @@ impl WardenAgent {
             },
             tool_limits: self.config.tool_limits.clone(),
             secrets: self.secrets(),
-            audit,
-            notices: notice::supported(&capabilities),
+            audit: Arc::new(audit),
             forms: crate::to_acp::elicit::supported(&capabilities),
-            words: Words::new(self.language()),
-            checkpoints: session.checkpoints.clone(),
+            words,
+            journal: session
+                .checkpoints
+                .clone()
+                .map(|c| Arc::new(c) as Arc<dyn warden_turn::Journal>),
             resumed: std::mem::take(&mut *lock(&session.resumed)),
         })
     }
@@ -893,7 +901,7 @@ async fn run_turn(
     let conversation = std::mem::take(&mut *lock(&session.conversation));
     let driven = drive(setup, conversation, prompt, cancel, prompts).await;
     *lock(&session.conversation) = driven.conversation;
-    (driven.stop, driven.unjoined)
+    (crate::to_acp::stop_reason(driven.stop), driven.unjoined)
 }
 
 struct RunningGuard(Arc<Session>);

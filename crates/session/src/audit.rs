@@ -1,12 +1,12 @@
 //! The turn's audit notes, written to the permission crate's audit log.
 
+use std::sync::Arc;
+
 use warden_acp_transport::schema::SessionId;
 use warden_audit::{AuditEvent, AuditLog, Outcome};
 use warden_permissions::Decision;
-
-use crate::driver::{AuditContext, AuditSink};
-use warden_journal::AnsweredBy;
-use warden_turn::{AnswerOutcome, AuditKind, AuditNote};
+use warden_turn::{AnswerOutcome, AuditContext, AuditKind, AuditNote, AuditSink};
+use warden_verdict::AnsweredBy;
 
 /// Writes audit notes to an [`AuditLog`] (which hands them to its own writer thread).
 #[derive(Debug)]
@@ -43,16 +43,25 @@ pub fn answerer(by: AnsweredBy) -> &'static str {
     }
 }
 
-/// Used only when the audit log cannot be opened (already reported as an error).
+/// A session's audit notes, as its turns hand them over: to the audit log, or nowhere
+/// when the log cannot be opened (already reported as an error).
 #[derive(Debug)]
-pub struct NoAudit;
-
-impl AuditSink for NoAudit {
-    fn record(&self, _session: &SessionId, _note: &AuditNote, _context: AuditContext) {}
+pub struct SessionAudit {
+    pub log: Option<Arc<AuditLogSink>>,
+    pub session: SessionId,
 }
 
-impl AuditSink for AuditLogSink {
-    fn record(&self, session: &SessionId, note: &AuditNote, context: AuditContext) {
+impl AuditSink for SessionAudit {
+    fn record(&self, note: &AuditNote, context: AuditContext) {
+        if let Some(log) = &self.log {
+            log.record(&self.session, note, context);
+        }
+    }
+}
+
+impl AuditLogSink {
+    /// Records a turn's audit note for `session`.
+    pub fn record(&self, session: &SessionId, note: &AuditNote, context: AuditContext) {
         let latency = context.latency;
         let session_id = session.0.to_string();
         let session = session_id.clone();

@@ -1,4 +1,5 @@
-//! A live session's journal, as its turns write it (the store is `store.rs`).
+//! A live session's journal, as its turns write it (the store is the journal crate's);
+//! `checkpoint/for_turn.rs` makes it the turn's [`warden_turn::Journal`].
 //!
 //! The driver writes a record at each state change of a turn: the prompt, the model's
 //! text, every conversation entry as it is added, a call when it is asked or about to
@@ -9,12 +10,14 @@
 //! does not lose what reached the kernel; what must survive a power loss too (an
 //! answer's claim) is written and synced on the blocking pool, and the call waits for it.
 
+mod for_turn;
+
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use warden_journal::{
-    AnsweredBy, Claim, ClaimResult, FinishedCall, Journal, Message, OfferedOption, ProposedCall,
-    Record, SessionStore, SessionStoreError, Spare, Taken, ToolKind, Unsynced, now_ms,
+    AnsweredBy, Claim, ClaimResult, FinishedCall, Journal, Message, Record, SessionStore,
+    SessionStoreError, Spare, Taken, Unsynced,
 };
 
 /// The journal of one live session and the store it lives in. Cheap to clone.
@@ -297,110 +300,6 @@ impl Checkpoints {
             .entry(warden_journal::call_file_name(call))
             .or_default();
         *max = (*max).max(question);
-    }
-}
-
-/// What a turn's driver knows of a call before it writes it down: the call from the
-/// evaluation's audit note, its title and kind from its `tool_call`, its options from
-/// its permission request.
-#[derive(Debug, Default)]
-pub struct CallNotes {
-    calls: HashMap<String, ProposedCall>,
-    written: std::collections::HashSet<String>,
-    /// Calls of a restored session asked again: an answer already given to them (from
-    /// `warden pending`) is theirs, and stays.
-    keep: std::collections::HashSet<String>,
-}
-
-impl CallNotes {
-    /// Notes for a turn that asks again the calls `resumed` (see [`CallNotes::keep`]).
-    pub fn keeping_answers_of(resumed: Vec<String>) -> CallNotes {
-        CallNotes {
-            keep: resumed.into_iter().collect(),
-            ..CallNotes::default()
-        }
-    }
-
-    /// The evaluation of a call.
-    pub fn evaluated(
-        &mut self,
-        call: &str,
-        tool: &str,
-        args: &serde_json::Value,
-        verdict: &warden_turn::Verdict,
-    ) {
-        let entry = self.entry(call);
-        entry.tool = tool.to_owned();
-        entry.args = args.clone();
-        entry.risk = verdict.risk;
-        entry.reason = verdict.reason.clone();
-        entry.grant = verdict.proposal.as_ref().map(|p| p.words.clone());
-    }
-
-    /// The call's `tool_call`, as the client was shown it.
-    pub fn shown(&mut self, call: &str, title: &str, kind: ToolKind) {
-        let entry = self.entry(call);
-        entry.title = title.to_owned();
-        entry.kind = kind;
-    }
-
-    /// The call shown again under a new title (edited, or asked again after a restart).
-    pub fn retitled(&mut self, call: &str, title: &str) {
-        title.clone_into(&mut self.entry(call).title);
-    }
-
-    pub fn offered(&mut self, call: &str, options: Vec<OfferedOption>) {
-        self.entry(call).options = options;
-    }
-
-    fn entry(&mut self, call: &str) -> &mut ProposedCall {
-        self.calls
-            .entry(call.to_owned())
-            .or_insert_with(|| ProposedCall {
-                id: call.to_owned(),
-                tool: String::new(),
-                args: serde_json::Value::Null,
-                title: String::new(),
-                kind: ToolKind::Other,
-                risk: warden_permissions::Risk::Low,
-                reason: String::new(),
-                options: Vec::new(),
-                grant: None,
-                at_ms: now_ms(),
-            })
-    }
-
-    /// Writes the call's `proposed` record, once.
-    pub fn propose(&mut self, checkpoints: &Checkpoints, call: &str) {
-        if self.written.insert(call.to_owned()) {
-            if !self.keep.contains(call) {
-                checkpoints.forget_old_answer(call);
-            }
-            let record = self.entry(call).clone();
-            checkpoints.stage(&Record::Proposed(record));
-        }
-    }
-
-    /// What is known of a call.
-    pub fn call(&self, call: &str) -> Option<&ProposedCall> {
-        self.calls.get(call)
-    }
-
-    /// Writes the call's `proposed` record as the question about to be asked shows it:
-    /// once per question, since a question asked again may show edited arguments, a new
-    /// risk and other options (the first time in a turn as [`CallNotes::propose`]).
-    pub fn propose_for_question(&mut self, checkpoints: &Checkpoints, call: &str) {
-        if self.written.contains(call) {
-            let record = self.entry(call).clone();
-            checkpoints.stage(&Record::Proposed(record));
-        } else {
-            self.propose(checkpoints, call);
-        }
-    }
-
-    /// Whether the call's `proposed` record was written.
-    pub fn is_written(&self, call: &str) -> bool {
-        self.written.contains(call)
     }
 }
 

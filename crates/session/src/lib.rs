@@ -1,13 +1,13 @@
 //! Warden's agent: the only face of Warden that speaks ACP. It opens and restores
-//! sessions, translates the turn's commands into protocol messages (`to_acp`), and
-//! drives each turn (`driver`).
+//! sessions, runs each turn with the turn crate's driver, and is the turn's outlet
+//! (`to_acp`: what a turn shows and asks, as protocol messages) and its journal
+//! (`checkpoint`: the session's journal on disk).
 
 mod agent;
 mod audit;
 mod checkpoint;
 mod commands;
 mod config_options;
-mod driver;
 mod editor;
 mod engine_gate;
 mod mcp;
@@ -23,7 +23,6 @@ mod user_config;
 pub use agent::{AgentConfig, EnvReader, WardenAgent};
 pub use audit::answerer;
 pub use checkpoint::Checkpoints;
-pub use driver::{AuditContext, AuditSink, Driven, TurnSetup, drive};
 pub use editor::ClientEditor;
 pub use engine_gate::{EngineGate, ModeCell};
 pub use sandbox::SessionSandbox;

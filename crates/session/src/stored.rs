@@ -4,8 +4,12 @@
 //! when this file says so.
 
 use warden_acp_transport::schema::{PermissionOptionKind, ToolKind as AcpToolKind};
-use warden_journal::{CallStatus, Message as Stored, OptionKind, ToolCall, ToolKind};
+use warden_journal::{
+    CallStatus, Message as Stored, OfferedOption, OptionKind, ProposedCall, Record, ToolCall,
+    ToolKind,
+};
 use warden_model::{Message, ToolCallRequest, ToolOutcome};
+use warden_turn::{CallRecord, Entry};
 
 pub fn message(message: &Message) -> Stored {
     match message {
@@ -29,6 +33,66 @@ pub fn message(message: &Message) -> Stored {
             outcome: status(*outcome),
             content: content.clone(),
         },
+    }
+}
+
+/// The journal's record of one entry of a turn; `None` for a `finished` entry that is
+/// not a tool result.
+pub fn record(entry: Entry<'_>) -> Option<Record> {
+    Some(match entry {
+        Entry::Prompt(text) => Record::UserMessage {
+            text: text.to_owned(),
+        },
+        Entry::AgentText(text) => Record::AgentText {
+            text: text.to_owned(),
+        },
+        Entry::Conversation(m) => Record::Conversation {
+            message: message(m),
+        },
+        Entry::Finished(m) => return crate::checkpoint::finished(&message(m)),
+        Entry::Proposed(call) => Record::Proposed(proposed(call)),
+        Entry::Asked {
+            call,
+            request,
+            question,
+            edited,
+        } => Record::Asked {
+            call: call.to_owned(),
+            request: request.to_string(),
+            question,
+            edited,
+        },
+        Entry::Grant(grant) => Record::Grant {
+            grant: grant.clone(),
+        },
+    })
+}
+
+/// A call as the journal records it, with its options as the question labelled them.
+fn proposed(call: &CallRecord) -> ProposedCall {
+    ProposedCall {
+        id: call.id.clone(),
+        tool: call.tool.clone(),
+        args: call.args.clone(),
+        title: call.title.clone(),
+        kind: tool_kind(crate::to_acp::content::kind(call.kind)),
+        risk: call.risk,
+        reason: call.reason.clone(),
+        options: call
+            .offered
+            .iter()
+            .map(|o| OfferedOption {
+                id: o.choice.option_id().to_owned(),
+                name: o.label.clone(),
+                kind: option_kind(crate::to_acp::permission::option_kind(o.choice)),
+            })
+            .collect(),
+        grant: call.grant.clone(),
+        at_ms: call
+            .at
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+            .unwrap_or(0),
     }
 }
 

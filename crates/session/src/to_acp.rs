@@ -6,6 +6,7 @@
 pub mod content;
 pub mod elicit;
 pub mod notice;
+pub mod outlet;
 pub mod permission;
 pub mod updates;
 

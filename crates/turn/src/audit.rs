@@ -53,3 +53,18 @@ pub struct AuditNote {
     pub args: serde_json::Value,
     pub kind: AuditKind,
 }
+
+/// What the driver knows of an audit note beyond the turn: how long its answer took,
+/// and who gave it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AuditContext {
+    pub latency: Option<std::time::Duration>,
+    /// Who chose the option of an answered call, or whose answer was refused; `None`
+    /// when nobody chose (a timeout, a cancel, a failure).
+    pub answered_by: Option<warden_verdict::AnsweredBy>,
+}
+
+/// Where a session's audit notes go. Recording must not block the turn.
+pub trait AuditSink: Send + Sync {
+    fn record(&self, note: &AuditNote, context: AuditContext);
+}

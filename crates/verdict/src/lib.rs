@@ -6,12 +6,14 @@
 //! A leaf crate on purpose: the audit log, the tools and the clients need these words
 //! without compiling the policy engine and its shell analyser.
 
+mod answered_by;
 mod decision;
 mod mode;
 mod risk;
 
 pub mod option_id;
 
+pub use answered_by::AnsweredBy;
 pub use decision::Decision;
 pub use mode::Mode;
 pub use risk::Risk;

@@ -12,60 +12,32 @@ use warden_acp_transport::{
     AnswerExtension, PermissionMeta, RequestExtension, RiskMark, extension, to_meta,
 };
 use warden_i18n::Args;
-use warden_turn::{Answer, CallView, Choice, Question, Verdict, Words};
+use warden_turn::{Answer, Choice, Offered, Question, Words};
 
 use super::content;
 use super::updates::locations;
 
-/// An option: its id, kind, label and, under `_meta.permission`, what choosing it
-/// does. Clients show labels as plain text, so they carry no Markdown; the grant is
-/// named in plain words with workspace-relative paths.
-fn option(choice: Choice, view: &CallView, verdict: &Verdict, words: Words) -> PermissionOption {
-    let grant = verdict.proposal_words();
-    let mcp = view.origin.is_some();
-    let (id, kind) = match choice {
-        Choice::AllowOnce => ("agent-option-allow-once", PermissionOptionKind::AllowOnce),
-        // The wording for MCP tools is the contract's.
-        Choice::AllowSession if mcp => (
-            "agent-option-allow-session-mcp",
-            PermissionOptionKind::AllowAlways,
-        ),
-        Choice::AllowSession if grant.is_some() => (
-            "agent-option-allow-session",
-            PermissionOptionKind::AllowAlways,
-        ),
-        Choice::AllowSession => (
-            "agent-option-allow-session-exact",
-            PermissionOptionKind::AllowAlways,
-        ),
-        Choice::AllowProject => (
-            "agent-option-allow-project",
-            PermissionOptionKind::AllowAlways,
-        ),
-        Choice::RejectOnce if mcp => (
-            "agent-option-reject-once-mcp",
-            PermissionOptionKind::RejectOnce,
-        ),
-        Choice::RejectOnce => ("agent-option-reject-once", PermissionOptionKind::RejectOnce),
-        Choice::RejectAndStop => (
-            "agent-option-reject-and-stop",
-            PermissionOptionKind::RejectOnce,
-        ),
-        Choice::RejectProject => (
-            "agent-option-reject-project",
-            PermissionOptionKind::RejectAlways,
-        ),
-        // A reject kind: a client that picks by kind never takes it for consent.
-        Choice::EditOrNote => (
-            "agent-option-edit-or-note",
-            PermissionOptionKind::RejectOnce,
-        ),
-    };
-    let args = Args::new().with("grant", grant.unwrap_or("this").to_owned());
-    let label = words.text(id, &args);
-    let description = words.text(&format!("{id}.description"), &args);
-    PermissionOption::new(choice.option_id(), label, kind)
-        .meta(PermissionMeta::option(description).to_meta())
+/// The protocol's kind of an option. Editing or leaving a note is a reject kind: a
+/// client that picks by kind never takes it for consent.
+pub fn option_kind(choice: Choice) -> PermissionOptionKind {
+    match choice {
+        Choice::AllowOnce => PermissionOptionKind::AllowOnce,
+        Choice::AllowSession | Choice::AllowProject => PermissionOptionKind::AllowAlways,
+        Choice::RejectOnce | Choice::RejectAndStop | Choice::EditOrNote => {
+            PermissionOptionKind::RejectOnce
+        }
+        Choice::RejectProject => PermissionOptionKind::RejectAlways,
+    }
+}
+
+/// An option: its id, kind, label and, under `_meta.permission`, what choosing it does.
+fn option(offered: &Offered) -> PermissionOption {
+    PermissionOption::new(
+        offered.choice.option_id(),
+        offered.label.clone(),
+        option_kind(offered.choice),
+    )
+    .meta(PermissionMeta::option(offered.description.clone()).to_meta())
 }
 
 /// The `session/request_permission` request of a question: the call as the question
@@ -74,18 +46,11 @@ fn option(choice: Choice, view: &CallView, verdict: &Verdict, words: Words) -> P
 pub fn request(
     session_id: &SessionId,
     question: &Question,
+    offered: &[Offered],
     words: Words,
 ) -> RequestPermissionRequest {
-    let Question {
-        view,
-        verdict,
-        choices,
-        ..
-    } = question;
-    let options = choices
-        .iter()
-        .map(|choice| option(*choice, view, verdict, words))
-        .collect();
+    let Question { view, verdict, .. } = question;
+    let options = offered.iter().map(option).collect();
     let prompt = match &view.origin {
         Some(origin) => words.text(
             "agent-question-mcp",
@@ -167,7 +132,7 @@ mod tests {
     use warden_acp_transport::schema::ToolCallContent;
     use warden_permissions::{Decision, Risk};
     use warden_tools::{Content, Origin, PreparedCall, ToolKind};
-    use warden_turn::{Prepared, offered};
+    use warden_turn::{CallView, Prepared, Verdict, offer, offered};
     use warden_verdict::option_id::REJECT_ONCE;
 
     fn verdict(risk: Risk, proposal: Option<&str>) -> Verdict {
@@ -225,7 +190,12 @@ mod tests {
         expect: Expect,
     ) {
         let question = question(&call(server), verdict(risk, proposal), Vec::new(), forms);
-        let request = request(&SessionId::new("s"), &question, Words::default());
+        let request = request(
+            &SessionId::new("s"),
+            &question,
+            &offer(&question, Words::default()),
+            Words::default(),
+        );
         let lines: Vec<String> = request
             .options
             .iter()
@@ -364,7 +334,12 @@ mod tests {
             content,
             false,
         );
-        let request = request(&SessionId::new("s"), &question, Words::default());
+        let request = request(
+            &SessionId::new("s"),
+            &question,
+            &offer(&question, Words::default()),
+            Words::default(),
+        );
         assert_eq!(
             request.tool_call.fields.content,
             Some(vec![ToolCallContent::from(
@@ -390,7 +365,12 @@ mod tests {
             Vec::new(),
             false,
         );
-        let request = request(&SessionId::new("s"), &question, Words::default());
+        let request = request(
+            &SessionId::new("s"),
+            &question,
+            &offer(&question, Words::default()),
+            Words::default(),
+        );
         let meta = serde_json::to_value(&request.meta).unwrap_or_default();
         assert_eq!(meta["warden"]["prompt"], "Allow tool call from github?");
     }
@@ -404,7 +384,12 @@ mod tests {
                 Vec::new(),
                 true,
             );
-            let request = request(&SessionId::new("s"), &question, Words::default());
+            let request = request(
+                &SessionId::new("s"),
+                &question,
+                &offer(&question, Words::default()),
+                Words::default(),
+            );
             let meta = PermissionMeta::read(request.meta.as_ref()).expect("_meta.permission");
             assert_eq!(meta.version, 1);
             assert_eq!(meta.title.as_deref(), Some("Run `npm test`?"));
@@ -436,7 +421,12 @@ mod tests {
             Vec::new(),
             false,
         );
-        let request = request(&SessionId::new("s"), &question, words);
+        let request = request(
+            &SessionId::new("s"),
+            &question,
+            &offer(&question, words),
+            words,
+        );
         let options: Vec<(String, String)> = request
             .options
             .iter()

@@ -96,11 +96,6 @@ pub fn finished(session: &SessionId, call_id: &str, result: ToolResult) -> Sessi
     )
 }
 
-/// What a call that could not be read is called.
-pub fn invalid_title(tool: &str) -> String {
-    format!("{tool} (invalid call)")
-}
-
 pub fn proposed_invalid(
     session: &SessionId,
     call_id: &str,
@@ -110,7 +105,7 @@ pub fn proposed_invalid(
     SessionNotification::new(
         session.clone(),
         SessionUpdate::ToolCall(
-            ToolCall::new(call_id.to_owned(), invalid_title(tool))
+            ToolCall::new(call_id.to_owned(), warden_turn::invalid_title(tool))
                 .status(ToolCallStatus::Pending)
                 .raw_input(args.clone()),
         ),
