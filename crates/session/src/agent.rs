@@ -1174,7 +1174,7 @@ impl AgentHandler for WardenAgent {
             .map_err(|e| Error::internal_error().data(json!(e.to_string())))?
             .map_err(|e| Error::internal_error().data(json!(e.to_string())))?;
         let page = crate::restore::page(all, request.cwd.as_deref(), request.cursor.as_deref())
-            .map_err(invalid_params)?;
+            .map_err(|e| invalid_params(e.to_string()))?;
         Ok(page)
     }
 

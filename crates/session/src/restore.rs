@@ -52,29 +52,41 @@ pub fn settle(loaded: &mut LoadedSession, checkpoints: Option<&Checkpoints>) -> 
         });
     }
     loaded.added = 0;
-    let request_of = |id: &str| {
-        loaded.conversation.iter().rev().find_map(|m| match m {
-            Message::Assistant { tool_calls, .. } => tool_calls
-                .iter()
-                .find(|c| c.id == id)
-                .cloned()
-                .map(crate::stored::restored_tool_call),
-            _ => None,
-        })
-    };
     let mut resumed = Vec::new();
     let mut told: Vec<Message> = Vec::new();
+    ask_again(loaded, &mut resumed, &mut told);
+    apply_answers(loaded, &write, &mut resumed, &mut told);
+    for message in told {
+        tell(loaded, &write, message);
+    }
+    resumed
+}
+
+/// The model's proposal of call `id`, as the conversation holds it.
+fn request_of(conversation: &[Message], id: &str) -> Option<ToolCallRequest> {
+    conversation.iter().rev().find_map(|m| match m {
+        Message::Assistant { tool_calls, .. } => tool_calls
+            .iter()
+            .find(|c| c.id == id)
+            .cloned()
+            .map(crate::stored::restored_tool_call),
+        _ => None,
+    })
+}
+
+/// The calls whose latest question waits for its answer are asked again. Only a call
+/// that was asked is asked again. One that was not (the policy let it run) may have
+/// started after all if a power loss took its `running` record, which is not synced: it
+/// is not run again, and the model is told.
+fn ask_again(loaded: &mut LoadedSession, resumed: &mut Vec<Resumed>, told: &mut Vec<Message>) {
     for waiting in std::mem::take(&mut loaded.waiting) {
-        // Only a call that was asked is asked again. One that was not (the policy let it
-        // run) may have started after all if a power loss took its `running` record,
-        // which is not synced: it is not run again, and the model is told.
         // The call is asked again as its latest question showed it: the user's edit
         // when the question showed one, else the model's own proposal.
         let request = waiting.asked.as_ref().and_then(|_| {
             if waiting.edited {
                 Some(edited_request(&waiting.call))
             } else {
-                request_of(&waiting.call.id)
+                request_of(&loaded.conversation, &waiting.call.id)
             }
         });
         match request {
@@ -95,12 +107,23 @@ pub fn settle(loaded: &mut LoadedSession, checkpoints: Option<&Checkpoints>) -> 
             )),
         }
     }
+}
+
+/// A call answered from another terminal while no Warden applied the answer is settled
+/// with that answer; one whose answer a Warden had applied but that had not started is
+/// not run, and the model is told.
+fn apply_answers(
+    loaded: &mut LoadedSession,
+    write: &impl Fn(Record),
+    resumed: &mut Vec<Resumed>,
+    told: &mut Vec<Message>,
+) {
     for answered in std::mem::take(&mut loaded.answered) {
         let a = &answered.answer;
         let request = if answered.edited {
             Some(edited_request(&answered.call))
         } else {
-            request_of(&answered.call.id)
+            request_of(&loaded.conversation, &answered.call.id)
         };
         if answered.unapplied
             && a.by == AnsweredBy::Pending
@@ -131,36 +154,38 @@ pub fn settle(loaded: &mut LoadedSession, checkpoints: Option<&Checkpoints>) -> 
             &content,
         ));
     }
-    for message in told {
-        if let Some(finished) = crate::checkpoint::finished(&message) {
-            write(finished);
-        }
-        write(Record::Conversation {
-            message: message.clone(),
-        });
-        if let Message::ToolResult {
-            call_id,
-            content,
-            outcome,
-            ..
-        } = &message
-        {
-            for item in &mut loaded.replay {
-                if let ReplayItem::ToolCall(call) = item
-                    && &call.id == call_id
-                {
-                    call.status = if *outcome == CallStatus::Completed {
-                        ReplayStatus::Completed
-                    } else {
-                        ReplayStatus::Failed
-                    };
-                    call.content = Some(content.clone());
-                }
+}
+
+/// Tells the model what became of a call that is not run: its result joins the
+/// conversation (and the journal), and the replay shows it settled.
+fn tell(loaded: &mut LoadedSession, write: &impl Fn(Record), message: Message) {
+    if let Some(finished) = crate::checkpoint::finished(&message) {
+        write(finished);
+    }
+    write(Record::Conversation {
+        message: message.clone(),
+    });
+    if let Message::ToolResult {
+        call_id,
+        content,
+        outcome,
+        ..
+    } = &message
+    {
+        for item in &mut loaded.replay {
+            if let ReplayItem::ToolCall(call) = item
+                && &call.id == call_id
+            {
+                call.status = if *outcome == CallStatus::Completed {
+                    ReplayStatus::Completed
+                } else {
+                    ReplayStatus::Failed
+                };
+                call.content = Some(content.clone());
             }
         }
-        loaded.conversation.push(message);
     }
-    resumed
+    loaded.conversation.push(message);
 }
 
 /// The call as a question that showed the user's edit showed it (its `proposed`
@@ -221,6 +246,11 @@ pub fn replay(session: &SessionId, loaded: &LoadedSession, client: &ClientHandle
     }
 }
 
+/// A `session/list` cursor Warden did not hand out.
+#[derive(Debug, thiserror::Error)]
+#[error("unknown cursor `{0}`: pass the nextCursor of a previous page")]
+pub struct UnknownCursor(String);
+
 /// How many sessions one `session/list` page holds.
 pub const LIST_PAGE: usize = 50;
 
@@ -231,13 +261,13 @@ pub fn page(
     sessions: Vec<warden_journal::SessionSummary>,
     cwd: Option<&std::path::Path>,
     cursor: Option<&str>,
-) -> Result<warden_acp_transport::schema::ListSessionsResponse, String> {
+) -> Result<warden_acp_transport::schema::ListSessionsResponse, UnknownCursor> {
     use warden_acp_transport::schema::{ListSessionsResponse, SessionInfo};
     let start = match cursor {
         None => 0,
         Some(c) => c
             .parse::<usize>()
-            .map_err(|_| format!("unknown cursor `{c}`: pass the nextCursor of a previous page"))?,
+            .map_err(|_| UnknownCursor(c.to_owned()))?,
     };
     let matching: Vec<_> = sessions
         .into_iter()

@@ -660,76 +660,105 @@ impl Turn {
                 option_id,
                 edited_input,
                 note,
-            } => match choice::choice(&option_id, &offered) {
-                None => {
-                    tracing::warn!(call = %id, %option_id, "unknown or unoffered option; denying");
-                    let reason = format!("the client chose `{option_id}`, which was not offered");
-                    let said = Said::not_offered(self.words, &option_id);
-                    out.push(note_of(
-                        AnswerOutcome::Error,
-                        Some(option_id),
-                        note,
-                        Some(reason),
-                    ));
-                    self.finish(&id, &tool, ToolOutcome::Denied, said, out);
-                }
-                Some(Choice::EditOrNote) => {
-                    // Still asking: the form's answer settles the call.
-                    out.push(Command::Elicit(Box::new(Form {
-                        call_id: id.clone(),
-                        question,
-                        title: prepared.title.clone(),
-                        args: prepared.args.clone(),
-                        timeout: verdict.timeout,
-                    })));
-                    self.batch[index].state = CallState::Asking(Box::new(Waiting {
+            } => {
+                let picked = Picked {
+                    index,
+                    waiting: Waiting {
                         question,
                         prepared,
                         verdict,
                         content,
                         offered,
-                    }));
+                    },
+                    option_id,
+                    edited_input,
+                    note,
+                };
+                if !self.on_picked(picked, gate, out) {
                     return;
                 }
-                Some(choice) if choice.allows() => {
-                    let allowed = Allowed {
-                        index,
-                        prepared,
-                        verdict,
-                        choice,
-                        edited_input,
-                        note,
-                    };
-                    self.on_allow(allowed, gate, out);
-                    return;
-                }
-                Some(choice) => {
-                    out.push(note_of(
-                        AnswerOutcome::Denied,
-                        Some(option_id),
-                        note.clone(),
-                        None,
-                    ));
-                    if choice == Choice::RejectProject {
-                        self.store(
-                            &id,
-                            prepared,
-                            verdict,
-                            GrantScope::Project,
-                            GrantEffect::Deny,
-                            out,
-                        );
-                    }
-                    let said = Said::denied_by_user(self.words, note.as_deref());
-                    self.finish(&id, &tool, ToolOutcome::Denied, said, out);
-                    if choice == Choice::RejectAndStop {
-                        self.stop_by_user(out);
-                        return;
-                    }
-                }
-            },
+            }
         }
         self.continue_if_settled(out);
+    }
+
+    /// The user picked an option of the latest question about a call; `false` when
+    /// the turn must not go on from here (the call is still asked, or allowed and on
+    /// its way, or the user stopped the turn).
+    fn on_picked(&mut self, picked: Picked, gate: &dyn Gate, out: &mut Vec<Command>) -> bool {
+        let Picked {
+            index,
+            waiting,
+            option_id,
+            edited_input,
+            note,
+        } = picked;
+        let (id, tool) = (self.batch[index].id.clone(), self.batch[index].tool.clone());
+        let audit_of = |outcome, option_id, note, reason| {
+            let kind = answered(outcome, option_id, note, reason);
+            audit(&id, &tool, &waiting.prepared.args, kind)
+        };
+        match choice::choice(&option_id, &waiting.offered) {
+            None => {
+                tracing::warn!(call = %id, %option_id, "unknown or unoffered option; denying");
+                let reason = format!("the client chose `{option_id}`, which was not offered");
+                let said = Said::not_offered(self.words, &option_id);
+                out.push(audit_of(
+                    AnswerOutcome::Error,
+                    Some(option_id),
+                    note,
+                    Some(reason),
+                ));
+                self.finish(&id, &tool, ToolOutcome::Denied, said, out);
+                true
+            }
+            Some(Choice::EditOrNote) => {
+                // Still asking: the form's answer settles the call.
+                out.push(Command::Elicit(Box::new(Form {
+                    call_id: id.clone(),
+                    question: waiting.question,
+                    title: waiting.prepared.title.clone(),
+                    args: waiting.prepared.args.clone(),
+                    timeout: waiting.verdict.timeout,
+                })));
+                self.batch[index].state = CallState::Asking(Box::new(waiting));
+                false
+            }
+            Some(choice) if choice.allows() => {
+                let allowed = Allowed {
+                    index,
+                    prepared: waiting.prepared,
+                    verdict: waiting.verdict,
+                    choice,
+                    edited_input,
+                    note,
+                };
+                self.on_allow(allowed, gate, out);
+                false
+            }
+            Some(choice) => {
+                out.push(audit_of(
+                    AnswerOutcome::Denied,
+                    Some(option_id),
+                    note.clone(),
+                    None,
+                ));
+                if choice == Choice::RejectProject {
+                    let Waiting {
+                        prepared, verdict, ..
+                    } = waiting;
+                    let (scope, effect) = (GrantScope::Project, GrantEffect::Deny);
+                    self.store(&id, prepared, verdict, scope, effect, out);
+                }
+                let said = Said::denied_by_user(self.words, note.as_deref());
+                self.finish(&id, &tool, ToolOutcome::Denied, said, out);
+                if choice == Choice::RejectAndStop {
+                    self.stop_by_user(out);
+                    return false;
+                }
+                true
+            }
+        }
     }
 
     fn on_allow(&mut self, allowed: Allowed, gate: &dyn Gate, out: &mut Vec<Command>) {
@@ -1074,6 +1103,15 @@ impl Turn {
 }
 
 /// An allow answer being carried out.
+/// An option the user picked, with the question it answers.
+struct Picked {
+    index: usize,
+    waiting: Waiting,
+    option_id: String,
+    edited_input: Option<serde_json::Value>,
+    note: Option<String>,
+}
+
 struct Allowed {
     index: usize,
     prepared: Prepared,
