@@ -16,8 +16,8 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use warden_journal::{
-    AnsweredBy, Claim, ClaimResult, FinishedCall, Journal, Message, Record, SessionStore,
-    SessionStoreError, Spare, Taken, Unsynced,
+    AnsweredBy, Claim, ClaimResult, Journal, Record, SessionStore, SessionStoreError, Spare, Taken,
+    Unsynced,
 };
 
 /// The journal of one live session and the store it lives in. Cheap to clone.
@@ -301,29 +301,6 @@ impl Checkpoints {
             .or_default();
         *max = (*max).max(question);
     }
-}
-
-/// The `finished` record of a call whose result joined the conversation.
-pub fn finished(message: &Message) -> Option<Record> {
-    let Message::ToolResult {
-        call_id,
-        outcome,
-        content,
-        ..
-    } = message
-    else {
-        return None;
-    };
-    let mut summary: String = content.chars().take(400).collect();
-    if summary.len() < content.len() {
-        summary.push('…');
-    }
-    Some(Record::Finished(FinishedCall {
-        call: call_id.clone(),
-        status: *outcome,
-        summary,
-        told: content.clone(),
-    }))
 }
 
 #[cfg(test)]

@@ -159,7 +159,7 @@ fn apply_answers(
 /// Tells the model what became of a call that is not run: its result joins the
 /// conversation (and the journal), and the replay shows it settled.
 fn tell(loaded: &mut LoadedSession, write: &impl Fn(Record), message: Message) {
-    if let Some(finished) = crate::checkpoint::finished(&message) {
+    if let Some(finished) = crate::stored::finished(&message) {
         write(finished);
     }
     write(Record::Conversation {

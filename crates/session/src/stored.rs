@@ -5,8 +5,8 @@
 
 use warden_acp_transport::schema::{PermissionOptionKind, ToolKind as AcpToolKind};
 use warden_journal::{
-    CallStatus, Message as Stored, OfferedOption, OptionKind, ProposedCall, Record, ToolCall,
-    ToolKind,
+    CallStatus, FinishedCall, Message as Stored, OfferedOption, OptionKind, ProposedCall, Record,
+    ToolCall, ToolKind,
 };
 use warden_model::{Message, ToolCallRequest, ToolOutcome};
 use warden_turn::{CallRecord, Entry};
@@ -49,7 +49,7 @@ pub fn record(entry: Entry<'_>) -> Option<Record> {
         Entry::Conversation(m) => Record::Conversation {
             message: message(m),
         },
-        Entry::Finished(m) => return crate::checkpoint::finished(&message(m)),
+        Entry::Finished(m) => return finished(&message(m)),
         Entry::Proposed(call) => Record::Proposed(proposed(call)),
         Entry::Asked {
             call,
@@ -66,6 +66,29 @@ pub fn record(entry: Entry<'_>) -> Option<Record> {
             grant: grant.clone(),
         },
     })
+}
+
+/// The `finished` record of a call whose result joined the conversation.
+pub fn finished(message: &Stored) -> Option<Record> {
+    let Stored::ToolResult {
+        call_id,
+        outcome,
+        content,
+        ..
+    } = message
+    else {
+        return None;
+    };
+    let mut summary: String = content.chars().take(400).collect();
+    if summary.len() < content.len() {
+        summary.push('…');
+    }
+    Some(Record::Finished(FinishedCall {
+        call: call_id.clone(),
+        status: *outcome,
+        summary,
+        told: content.clone(),
+    }))
 }
 
 /// A call as the journal records it, with its options as the question labelled them.

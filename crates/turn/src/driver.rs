@@ -39,9 +39,8 @@ use crate::outlet::{Outlet, Update};
 use crate::turn::{Resumed, ResumedBatch, Turn, TurnLimits};
 use crate::words::Words;
 
-use answers::Answered;
-use calls::Calls;
-use reply::{Streaming, ToolSpecs};
+use calls::{Answered, Calls};
+use reply::{Step, Streaming, ToolSpecs};
 
 /// Everything a turn works with.
 #[derive(Clone)]
@@ -405,6 +404,38 @@ impl DriverState {
             Command::End(stop) => return Some(stop),
         }
         None
+    }
+
+    fn call_model(&mut self, conversation: &Conversation) {
+        let specs = self.specs.get(&self.setup.toolbox);
+        // A reply still streaming from an earlier call is dropped, which aborts it.
+        let streaming = Streaming::start(self.setup.model.as_ref(), conversation, &specs);
+        self.model = Some(streaming);
+        // Whatever the model has ready now is taken here; the rest is polled by the loop.
+        while let Some(item) = self.model.as_mut().and_then(Streaming::now) {
+            if let Some(event) = self.take_reply(item) {
+                self.ready.push_back(event);
+            }
+        }
+    }
+
+    /// Takes one item of the streaming reply: a text chunk goes to the client, and the
+    /// complete reply comes back as its event (and the stream is dropped).
+    fn take_reply(
+        &mut self,
+        item: Option<Result<warden_model::ModelEvent, warden_model::ModelError>>,
+    ) -> Option<Event> {
+        match self.model.as_mut()?.take(item) {
+            Step::Chunk(text) => {
+                self.setup.outlet.update(Update::Say(text));
+                None
+            }
+            Step::More => None,
+            Step::Done(event) => {
+                self.model = None;
+                Some(event)
+            }
+        }
     }
 
     /// At the end of a turn: stop the model, withdraw what is pending, stop the tools

@@ -8,25 +8,14 @@ use warden_verdict::AnsweredBy;
 use warden_verdict::option_id::{EDIT_OR_NOTE, REJECT_ONCE};
 
 use super::DriverState;
+use super::calls::Answered;
 use crate::audit::{AuditContext, AuditKind, AuditNote};
 use crate::choice::Answer;
 use crate::event::Event;
-use crate::journal::{ClaimRequest, Claimed, Durable, Journal};
+use crate::journal::{ClaimRequest, Claimed, Journal};
 use crate::offer::offer;
 use crate::outlet::PendingAnswer;
 use crate::view::{Form, Question};
-
-/// An answer to a question about a call, with who gave it, and the editor's own answer
-/// when it was refused because the question was answered first from elsewhere.
-pub(super) struct Answered {
-    call_id: String,
-    question: u32,
-    answer: Answer,
-    by: Option<AnsweredBy>,
-    refused: Option<String>,
-    /// What must reach the disk before the call runs on this answer.
-    durable: Option<Durable>,
-}
 
 impl DriverState {
     pub(super) fn ask(&mut self, question: Question) {

@@ -10,6 +10,7 @@ use tokio_util::sync::CancellationToken;
 use warden_verdict::AnsweredBy;
 
 use crate::audit::AuditContext;
+use crate::choice::Answer;
 use crate::journal::{CallRecord, Durable, Journal};
 use crate::turn::Resumed;
 
@@ -18,6 +19,18 @@ pub(super) struct Ask {
     pub(super) question: u32,
     pub(super) withdraw: CancellationToken,
     pub(super) since: Instant,
+}
+
+/// An answer to a question about a call, with who gave it, and the editor's own answer
+/// when it was refused because the question was answered first from elsewhere.
+pub(super) struct Answered {
+    pub(super) call_id: String,
+    pub(super) question: u32,
+    pub(super) answer: Answer,
+    pub(super) by: Option<AnsweredBy>,
+    pub(super) refused: Option<String>,
+    /// What must reach the disk before the call runs on this answer.
+    pub(super) durable: Option<Durable>,
 }
 
 /// What the driver holds of one call.

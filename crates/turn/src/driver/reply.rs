@@ -7,12 +7,10 @@ use std::sync::Arc;
 use futures::stream::BoxStream;
 use futures::{FutureExt, StreamExt};
 use tokio::sync::mpsc;
-use warden_model::{Conversation, ModelError, ModelEvent, ToolCallRequest, ToolSpec};
+use warden_model::{Conversation, Model, ModelError, ModelEvent, ToolCallRequest, ToolSpec};
 use warden_tools::{ToolInfo, Toolbox};
 
-use super::DriverState;
 use crate::event::Event;
-use crate::outlet::Update;
 use crate::preview::Files;
 
 /// A model reply still streaming: polled by the driver's loop itself, so an event
@@ -29,7 +27,7 @@ struct Reply {
     calls: Vec<ToolCallRequest>,
 }
 
-enum Step {
+pub(super) enum Step {
     Chunk(String),
     More,
     Done(Event),
@@ -74,7 +72,7 @@ pub(super) struct ToolSpecs {
 }
 
 impl ToolSpecs {
-    fn get(&mut self, toolbox: &Toolbox) -> Arc<[ToolSpec]> {
+    pub(super) fn get(&mut self, toolbox: &Toolbox) -> Arc<[ToolSpec]> {
         let lists = toolbox.lists();
         let same = lists.len() == self.built_from.len()
             && lists
@@ -99,46 +97,27 @@ impl ToolSpecs {
     }
 }
 
-impl DriverState {
-    pub(super) fn call_model(&mut self, conversation: &Conversation) {
-        let specs = self.specs.get(&self.setup.toolbox);
-        let stream = self.setup.model.respond(conversation, &specs);
-        // A reply still streaming from an earlier call is dropped, which aborts it.
-        self.model = Some(Streaming {
-            stream,
+impl Streaming {
+    /// Asks the model for its reply to `conversation`, offering it `specs`.
+    pub(super) fn start(
+        model: &dyn Model,
+        conversation: &Conversation,
+        specs: &[ToolSpec],
+    ) -> Streaming {
+        Streaming {
+            stream: model.respond(conversation, specs),
             reply: Reply::default(),
-        });
-        // Whatever the model has ready now (all of it, for the scripted model) is taken
-        // here; the rest is polled by the loop.
-        while let Some(item) = self
-            .model
-            .as_mut()
-            .and_then(|streaming| streaming.stream.next().now_or_never())
-        {
-            if let Some(event) = self.take_reply(item) {
-                self.ready.push_back(event);
-            }
         }
     }
 
-    /// Takes one item of the streaming reply: a text chunk goes to the client, and the
-    /// complete reply comes back as its event (and the stream is dropped).
-    pub(super) fn take_reply(
-        &mut self,
-        item: Option<Result<ModelEvent, ModelError>>,
-    ) -> Option<Event> {
-        let streaming = self.model.as_mut()?;
-        match streaming.reply.take(item) {
-            Step::Chunk(text) => {
-                self.setup.outlet.update(Update::Say(text));
-                None
-            }
-            Step::More => None,
-            Step::Done(event) => {
-                self.model = None;
-                Some(event)
-            }
-        }
+    /// The next item if the model has it ready now (all of it, for the scripted model).
+    pub(super) fn now(&mut self) -> Option<Option<Result<ModelEvent, ModelError>>> {
+        self.stream.next().now_or_never()
+    }
+
+    /// Takes one item of the reply.
+    pub(super) fn take(&mut self, item: Option<Result<ModelEvent, ModelError>>) -> Step {
+        self.reply.take(item)
     }
 }
 
