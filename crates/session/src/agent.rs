@@ -1,9 +1,8 @@
 //! Warden's agent: the ACP methods, the sessions, and the turns they run.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
@@ -22,11 +21,9 @@ use warden_acp_transport::{
     AgentExtension, AgentHandler, AnswerSupport, ClientHandle, Error, PromptResponder, TurnEnded,
     to_meta,
 };
-use warden_model::{Conversation, Model, code_span};
+use warden_model::{Conversation, code_span};
 use warden_permissions::{Context, Engine, Locations, Mode, SessionGrants};
-use warden_tools::Secrets;
 
-use crate::audit::AuditLogSink;
 use crate::checkpoint::Checkpoints;
 use crate::commands;
 use crate::config_options::{MODEL_OPTION, model_option};
@@ -35,16 +32,14 @@ use crate::editor::ClientEditor;
 use crate::engine_gate::{EngineGate, ModeCell};
 use crate::modes::mode_state;
 use crate::registry::Registry;
+use crate::services::{EnvReader, Services};
 use crate::session::{Adoption, RunningTurn, Session, lock};
 use crate::to_acp::notice;
 use crate::to_acp::updates;
-use warden_i18n::{Args, Language};
-use warden_journal::{Header, SessionStore};
+use warden_i18n::Args;
+use warden_journal::Header;
 use warden_turn::{Notice, Severity};
 use warden_turn::{TurnLimits, Words};
-
-/// Reads one environment variable (injected, so tests need not touch the process's).
-pub type EnvReader = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
 
 /// How the agent is set up.
 pub struct AgentConfig {
@@ -77,30 +72,13 @@ pub struct WardenAgent {
     config: AgentConfig,
     client: Mutex<Option<(ClientCapabilities, String)>>,
     sessions: Registry,
-    /// The engines by project and client name: a client's `client` rules and
-    /// `[[client]]` defaults are part of its engine.
-    engines: Mutex<HashMap<(PathBuf, String), Arc<Engine>>>,
+    /// What every session shares, each opened at its first use.
+    services: Services,
     /// The client's `clientInfo.name` as policies match it (`unknown` when it sent none).
     policy_client: Mutex<String>,
-    /// Models by spec, built once: an OpenAI-compatible model holds the HTTP client, whose
-    /// connection pool (and TLS sessions) every session then shares.
-    models: Mutex<HashMap<String, Arc<dyn Model>>>,
-    audit: OnceLock<Option<Arc<AuditLogSink>>>,
-    /// The user's `config.toml`, read once when the first session starts; `None` when
-    /// it could not be read (reported then).
-    user_config: OnceLock<Option<crate::user_config::UserConfig>>,
-    model_spec: OnceLock<String>,
-    /// Warden's own secrets, kept from every tool (see [`WardenAgent::secrets`]).
-    secrets: OnceLock<Arc<Secrets>>,
     shutdown: CancellationToken,
-    /// What this system supports for confining commands, read when the first session
-    /// starts.
-    sandbox_support: OnceLock<warden_sandbox::Support>,
     turns: TaskTracker,
     counter: AtomicU64,
-    /// The sessions folder, opened when the first session starts; `None` when it
-    /// cannot be used (reported then): sessions then live in memory only.
-    store: OnceLock<Option<SessionStore>>,
     /// Whether old sessions were pruned (once, after the first `initialize`).
     pruned: std::sync::atomic::AtomicBool,
 }
@@ -131,23 +109,21 @@ fn refuse_system_prompt(system_prompt: Option<&SystemPrompt>) -> Result<(), Erro
 
 impl WardenAgent {
     pub fn new(config: AgentConfig) -> WardenAgent {
+        let services = Services::new(
+            config.locations.clone(),
+            config.model_spec.clone(),
+            config.env.clone(),
+        );
         WardenAgent {
             config,
             client: Mutex::new(None),
             sessions: Registry::default(),
-            engines: Mutex::new(HashMap::new()),
+            services,
             policy_client: Mutex::new(warden_permissions::UNKNOWN_CLIENT.to_owned()),
-            models: Mutex::new(HashMap::new()),
-            audit: OnceLock::new(),
-            user_config: OnceLock::new(),
-            model_spec: OnceLock::new(),
-            secrets: OnceLock::new(),
             shutdown: CancellationToken::new(),
             turns: TaskTracker::new(),
             counter: AtomicU64::new(0),
-            store: OnceLock::new(),
             pruned: std::sync::atomic::AtomicBool::new(false),
-            sandbox_support: OnceLock::new(),
         }
     }
 
@@ -155,22 +131,10 @@ impl WardenAgent {
         self.sessions.get(id)
     }
 
-    /// The engine of a project for the connected client, loaded once per process: policy
-    /// files are read when the first session in that project starts, never before
-    /// `initialize` is answered. The client's `[[client]]` defaults choose the mode and
-    /// approval timeout of its new, loaded and resumed sessions.
+    /// The engine of a project for the connected client (see [`Services::engine`]).
     fn engine(&self, root: &Path) -> Arc<Engine> {
         let client = lock(&self.policy_client).clone();
-        lock(&self.engines)
-            .entry((root.to_path_buf(), client.clone()))
-            .or_insert_with(|| {
-                Arc::new(Engine::load_for_client(
-                    &self.config.locations,
-                    root,
-                    &client,
-                ))
-            })
-            .clone()
+        self.services.engine(root, &client)
     }
 
     /// Builds a session (new or restored) and registers it: its engine, context, gate,
@@ -190,7 +154,7 @@ impl WardenAgent {
         checkpoints: impl FnOnce(Mode, &str, &Path) -> Option<Checkpoints>,
     ) -> (Mode, String) {
         let engine = self.engine(&cwd);
-        let words = Words::new(self.language());
+        let words = Words::new(self.services.language());
         for err in &engine.policy().errors {
             let args = Args::new()
                 .with("file", err.file.to_string())
@@ -222,8 +186,7 @@ impl WardenAgent {
         let sandbox = crate::sandbox::SessionSandbox::new(
             self.config.sandbox_helper.clone(),
             &engine.settings().sandbox,
-            self.sandbox_support
-                .get_or_init(warden_sandbox::Support::probe),
+            self.services.sandbox_support(),
         );
         startup.extend(sandbox.notice(words));
         let context = Context::for_session(
@@ -248,20 +211,20 @@ impl WardenAgent {
             )
             .with_trusted_servers(mcp.trusted.clone())
             .with_sandbox(sandbox)
-            .with_language(self.language()),
+            .with_language(self.services.language()),
         );
         // Read with the model, before any tool can run in this session.
-        let _ = self.secrets();
+        let _ = self.services.secrets();
         // A restored session keeps the model it used, while it is still one of those
         // offered; otherwise (and for a new session) the configured one.
         let spec = stored_model
             .filter(|stored| {
-                warden_model::offered_models(self.model_spec())
+                warden_model::offered_models(self.services.model_spec())
                     .iter()
                     .any(|offered| offered.id == *stored)
             })
-            .unwrap_or_else(|| self.model_spec().to_owned());
-        let model = self.model(&spec).map_err(Arc::new);
+            .unwrap_or_else(|| self.services.model_spec().to_owned());
+        let model = self.services.model(&spec).map_err(Arc::new);
         let current = model.as_ref().map(|m| m.id().to_owned()).unwrap_or(spec);
         let checkpoints = checkpoints(mode, &current, &cwd);
         let session = Arc::new(Session {
@@ -303,7 +266,7 @@ impl WardenAgent {
             crate::mcp::Setup {
                 cwd: cwd.to_path_buf(),
                 roots,
-                secrets: self.secrets(),
+                secrets: self.services.secrets(),
                 output_bytes: self.config.tool_limits.output_bytes,
                 settings: engine.settings(),
                 policy: engine.policy(),
@@ -317,7 +280,7 @@ impl WardenAgent {
                     }) as Arc<dyn warden_mcp::Relay>
                 }),
                 sandbox,
-                words: Words::new(self.language()),
+                words: Words::new(self.services.language()),
             },
         )
         .await
@@ -335,9 +298,7 @@ impl WardenAgent {
     ) -> Option<warden_tools::Confined> {
         let settings = &engine.settings().sandbox;
         let helper = self.config.sandbox_helper.clone()?;
-        let support = self
-            .sandbox_support
-            .get_or_init(warden_sandbox::Support::probe);
+        let support = self.services.sandbox_support();
         if !settings.enabled || support.missing().is_some() {
             return None;
         }
@@ -369,7 +330,7 @@ impl WardenAgent {
     ) -> Result<(Mode, String), Error> {
         let replay_to = replay.then_some(client);
         let not_found = || crate::registry::not_found(id);
-        let store = self.store().ok_or_else(not_found)?;
+        let store = self.services.store().ok_or_else(not_found)?;
         // The journal is taken before it is read, so that what is read is all there
         // is: another Warden may have the session open (refused here, before anything
         // is written), or this one may have closed it a moment ago and still be ending
@@ -423,7 +384,7 @@ impl WardenAgent {
             let current = lock(&live.model)
                 .as_ref()
                 .map(|m| m.id().to_owned())
-                .unwrap_or_else(|_| self.model_spec().to_owned());
+                .unwrap_or_else(|_| self.services.model_spec().to_owned());
             return Ok((live.mode.get(), current));
         }
         // The questions the stored session left open are closed before the calls are
@@ -451,7 +412,7 @@ impl WardenAgent {
         }
         let mut startup = Vec::new();
         if !loaded.problems.is_empty() {
-            let words = Words::new(self.language());
+            let words = Words::new(self.services.language());
             let args = Args::new().with("lines", loaded.problems.len());
             startup.push(Notice::new(
                 Severity::Warning,
@@ -504,7 +465,7 @@ impl WardenAgent {
         let (capabilities, _) = self.client_info();
         let editor = ClientEditor::new(client.clone(), session.id.clone(), capabilities.clone());
         let settings = session.engine.settings();
-        let audit: Arc<dyn AuditSink> = match self.audit() {
+        let audit: Arc<dyn AuditSink> = match self.services.audit() {
             Some(sink) => sink,
             None => Arc::new(crate::audit::NoAudit),
         };
@@ -523,11 +484,11 @@ impl WardenAgent {
                 max_asks: settings.max_asks_per_turn,
             },
             tool_limits: self.config.tool_limits.clone(),
-            secrets: self.secrets(),
+            secrets: self.services.secrets(),
             audit,
             notices: notice::supported(&capabilities),
             forms: crate::to_acp::elicit::supported(&capabilities),
-            words: Words::new(self.language()),
+            words: Words::new(self.services.language()),
             checkpoints: session.checkpoints.clone(),
             resumed: std::mem::take(&mut *lock(&session.resumed)),
         })
@@ -599,26 +560,13 @@ impl WardenAgent {
         });
     }
 
-    /// The sessions folder (see the field's docs).
-    fn store(&self) -> Option<SessionStore> {
-        self.store
-            .get_or_init(|| match SessionStore::open(self.config.locations.sessions_dir()) {
-                Ok(store) => Some(store),
-                Err(err) => {
-                    tracing::error!(%err, "cannot use the sessions folder; sessions will not be stored");
-                    None
-                }
-            })
-            .clone()
-    }
-
     /// Starts the journal of a new session. A failure is reported and the session runs
     /// unstored.
     /// Starts a new session's journal. Its header reaches the kernel before the session
     /// is announced (a killed process does not lose it); it is synced to disk with the
     /// session's first answer, on the blocking pool (`Checkpoints::claim`).
     fn journal(&self, header: &Header) -> Option<Checkpoints> {
-        let store = self.store()?;
+        let store = self.services.store()?;
         match store.create(header) {
             Ok(journal) => Some(Checkpoints::new(store, header.id.clone(), journal)),
             Err(err) => {
@@ -626,110 +574,6 @@ impl WardenAgent {
                 None
             }
         }
-    }
-
-    fn audit(&self) -> Option<Arc<AuditLogSink>> {
-        self.audit
-            .get_or_init(|| {
-                // The telemetry mirror, when an endpoint is configured (docs/telemetry.md).
-                let endpoint = self
-                    .user_config()
-                    .and_then(|config| config.telemetry.otlp_endpoint.clone());
-                let env = |name: &str| (self.config.env)(name);
-                let path = self.config.locations.audit_log();
-                match warden_telemetry::open_audit_log(&path, endpoint.as_deref(), &env) {
-                    Ok(log) => Some(Arc::new(AuditLogSink::new(log))),
-                    Err(err) => {
-                        tracing::error!(%err, "cannot open the audit log; decisions will not be recorded");
-                        None
-                    }
-                }
-            })
-            .clone()
-    }
-
-    /// The model for `spec`, shared by every session that uses it. A spec that fails is
-    /// not kept, so the error is reported again by the next session.
-    fn model(&self, spec: &str) -> Result<Arc<dyn Model>, warden_model::ModelError> {
-        let mut models = lock(&self.models);
-        if let Some(model) = models.get(spec) {
-            return Ok(model.clone());
-        }
-        let model = warden_model::from_spec(spec, &|name| (self.config.env)(name))?;
-        models.insert(spec.to_owned(), model.clone());
-        Ok(model)
-    }
-
-    /// The user's `config.toml`, read once; `None` when it cannot be read.
-    fn user_config(&self) -> Option<&crate::user_config::UserConfig> {
-        self.user_config
-            .get_or_init(|| {
-                let path = self.config.locations.user_config();
-                match crate::user_config::read(&path) {
-                    Ok(config) => Some(config),
-                    Err(err) => {
-                        tracing::error!(%err, "ignoring the user config");
-                        None
-                    }
-                }
-            })
-            .as_ref()
-    }
-
-    /// The configured model spec (see [`AgentConfig::model_spec`]).
-    fn model_spec(&self) -> &str {
-        self.model_spec.get_or_init(|| {
-            if let Some(spec) = &self.config.model_spec {
-                return spec.clone();
-            }
-            match self.user_config() {
-                Some(config) => config
-                    .model
-                    .clone()
-                    .unwrap_or_else(|| "scripted".to_owned()),
-                None => {
-                    tracing::error!("the user config cannot be read; using the scripted model");
-                    "scripted".to_owned()
-                }
-            }
-        })
-    }
-
-    /// Warden's own secrets: the built-in names and the user's `secret_env`, with
-    /// their values from Warden's environment. Read once, from the user's own
-    /// config only. When that file cannot be read the list is unknown, so every
-    /// variable of Warden's environment whose name looks like a secret's counts as one
-    /// (fail closed: a broken file must not hand the listed secrets to the tools).
-    /// The language of what a person reads: the user's `language` setting, else the
-    /// locale of Warden's environment, else English.
-    fn language(&self) -> Language {
-        let configured = self.user_config().and_then(|c| c.language.as_deref());
-        Language::resolve(configured, |name| (self.config.env)(name))
-    }
-
-    fn secrets(&self) -> Arc<Secrets> {
-        self.secrets
-            .get_or_init(|| {
-                let listed: Vec<String> = match self.user_config() {
-                    Some(config) => config.secret_env.clone(),
-                    None => {
-                        let names: Vec<String> = std::env::vars_os()
-                            .filter_map(|(name, _)| name.into_string().ok())
-                            .filter(|name| warden_redact::is_secret_variable(name))
-                            .collect();
-                        tracing::error!(
-                            ?names,
-                            "the user config cannot be read, so its secret_env is unknown; \
-                             every variable whose name looks like a secret is kept from the tools"
-                        );
-                        names
-                    }
-                };
-                let secrets = Secrets::new(&listed, |name| (self.config.env)(name));
-                tracing::debug!(names = ?secrets.names(), redacted = ?secrets.values(), "secrets kept from the tools");
-                Arc::new(secrets)
-            })
-            .clone()
     }
 
     fn new_session_id(&self) -> SessionId {
@@ -749,9 +593,7 @@ impl WardenAgent {
 
     /// Flushes the audit log; the binary calls it before exiting.
     pub fn flush(&self) {
-        if let Some(Some(sink)) = self.audit.get() {
-            sink.flush();
-        }
+        self.services.flush();
     }
 }
 
@@ -805,13 +647,13 @@ impl WardenAgent {
                 &session.engine.grants(Some(session.gate.grants())),
                 session.mode.get(),
                 session.engine.project_root(),
-                Words::new(self.language()),
+                Words::new(self.services.language()),
             ),
             Ok(commands::Command::Why) => {
-                commands::why_text(session.gate.explain_last(), Words::new(self.language()))
+                commands::why_text(session.gate.explain_last(), Words::new(self.services.language()))
             }
             Ok(commands::Command::Tools) => {
-                commands::tools_text(&session.gate.tool_names(), Words::new(self.language()))
+                commands::tools_text(&session.gate.tool_names(), Words::new(self.services.language()))
             }
             Ok(commands::Command::Mode(None)) => {
                 let known: Vec<String> = Mode::ALL.iter().map(|m| code_span(m.id())).collect();
@@ -833,7 +675,7 @@ impl WardenAgent {
                 if let Some(c) = &session.checkpoints {
                     c.write(&warden_journal::Record::Revoked { id: id.clone() });
                 }
-                if let Some(audit) = self.audit() {
+                if let Some(audit) = self.services.audit() {
                     audit.revoked(&session.id, &id);
                 }
                 format!(
@@ -846,7 +688,7 @@ impl WardenAgent {
                 // under a lock, off the runtime's thread.
                 let engine = session.engine.clone();
                 let session_id = session.id.clone();
-                let audit = self.audit();
+                let audit = self.services.audit();
                 self.turns.spawn(async move {
                     let shown = code_span(&id);
                     let revoked = id.clone();
@@ -1020,7 +862,7 @@ impl AgentHandler for WardenAgent {
         );
         Ok(NewSessionResponse::new(id)
             .modes(mode_state(mode))
-            .config_options(vec![model_option(self.model_spec(), &current)]))
+            .config_options(vec![model_option(self.services.model_spec(), &current)]))
     }
 
     fn session_started(&self, session_id: &SessionId, client: ClientHandle) {
@@ -1129,7 +971,7 @@ impl AgentHandler for WardenAgent {
             .await?;
         Ok(LoadSessionResponse::new()
             .modes(mode_state(mode))
-            .config_options(vec![model_option(self.model_spec(), &current)]))
+            .config_options(vec![model_option(self.services.model_spec(), &current)]))
     }
 
     async fn resume_session(
@@ -1150,14 +992,14 @@ impl AgentHandler for WardenAgent {
             .await?;
         Ok(ResumeSessionResponse::new()
             .modes(mode_state(mode))
-            .config_options(vec![model_option(self.model_spec(), &current)]))
+            .config_options(vec![model_option(self.services.model_spec(), &current)]))
     }
 
     async fn list_sessions(
         &self,
         request: ListSessionsRequest,
     ) -> Result<ListSessionsResponse, Error> {
-        let Some(store) = self.store() else {
+        let Some(store) = self.services.store() else {
             return Ok(ListSessionsResponse::new(Vec::new()));
         };
         // Every stored journal is read: on the blocking pool, never the runtime thread.
@@ -1196,7 +1038,7 @@ impl AgentHandler for WardenAgent {
         let SessionConfigOptionValue::ValueId { value } = &request.value else {
             return Err(invalid_params("the model option takes a model id"));
         };
-        let offered = warden_model::offered_models(self.model_spec());
+        let offered = warden_model::offered_models(self.services.model_spec());
         if !offered.iter().any(|m| m.id == value.0.as_ref()) {
             let ids: Vec<_> = offered.iter().map(|m| m.id.as_str()).collect();
             return Err(invalid_params(format!(
@@ -1206,6 +1048,7 @@ impl AgentHandler for WardenAgent {
             )));
         }
         let model = self
+            .services
             .model(&value.0)
             .map_err(|e| invalid_params(e.to_string()))?;
         let current = model.id().to_owned();
@@ -1218,7 +1061,7 @@ impl AgentHandler for WardenAgent {
         // `/call` and `/say` are the scripted model's: the commands follow the model.
         client.notify(commands::update(&session.id, session.is_scripted()));
         Ok(SetSessionConfigOptionResponse::new(vec![model_option(
-            self.model_spec(),
+            self.services.model_spec(),
             &current,
         )]))
     }
@@ -1237,38 +1080,45 @@ impl AgentHandler for WardenAgent {
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     use super::{AgentConfig, WardenAgent};
 
-    fn agent() -> WardenAgent {
-        let dir = std::env::temp_dir().join("warden-agent-model-cache");
-        WardenAgent::new(AgentConfig {
+    #[test]
+    fn constructing_the_agent_opens_nothing() {
+        let home = tempfile::tempdir().expect("a temp folder");
+        let state = home.path().join("state");
+        let config = home.path().join("config");
+        let (state_var, config_var) = (state.clone(), config.clone());
+        let reads = Arc::new(AtomicUsize::new(0));
+        let counted = reads.clone();
+        let agent = WardenAgent::new(AgentConfig {
             locations: warden_permissions::Locations::from_vars(|name| match name {
-                "WARDEN_HOME" => Some(dir.clone().into_os_string()),
+                "HOME" => Some(home.path().as_os_str().to_owned()),
+                "XDG_STATE_HOME" => Some(state_var.clone().into_os_string()),
+                "XDG_CONFIG_HOME" => Some(config_var.clone().into_os_string()),
                 _ => None,
             }),
             model_spec: None,
-            env: Arc::new(|name: &str| {
-                (name == "OPENAI_BASE_URL").then(|| "http://127.0.0.1:9/v1".to_owned())
+            env: Arc::new(move |_: &str| {
+                counted.fetch_add(1, Ordering::Relaxed);
+                None
             }),
             tool_limits: warden_tools::Limits::default(),
             max_model_requests: 10,
             sandbox_helper: None,
-        })
-    }
-
-    #[test]
-    fn sessions_share_one_model_and_its_http_client() {
-        let agent = agent();
-        let first = agent.model("openai:m").expect("a model");
-        let again = agent.model("openai:m").expect("the same model");
-        assert!(Arc::ptr_eq(&first, &again));
-        let other = agent.model("scripted").expect("the scripted model");
-        assert!(!Arc::ptr_eq(&first, &other));
-        assert!(agent.model("nonsense:x").is_err());
+        });
+        agent.flush();
+        let created: Vec<_> = std::fs::read_dir(home.path())
+            .expect("the home folder")
+            .map(|entry| entry.expect("an entry").file_name())
+            .collect();
         assert!(
-            agent.model("nonsense:x").is_err(),
-            "a failure is reported every time"
+            created.is_empty(),
+            "no audit log, sessions folder or config folder: {created:?}"
         );
+        assert_eq!(reads.load(Ordering::Relaxed), 0, "no variable is read");
+        drop(agent);
+        assert!(!state.exists() && !config.exists());
     }
 }
