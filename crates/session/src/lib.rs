@@ -15,17 +15,19 @@ mod modes;
 mod registry;
 mod restore;
 mod sandbox;
+mod services;
 mod session;
 mod stored;
 mod to_acp;
 mod user_config;
 
-pub use agent::{AgentConfig, EnvReader, WardenAgent};
+pub use agent::{AgentConfig, WardenAgent};
 pub use audit::answerer;
 pub use checkpoint::Checkpoints;
 pub use editor::ClientEditor;
 pub use engine_gate::{EngineGate, ModeCell};
 pub use sandbox::SessionSandbox;
+pub use services::EnvReader;
 pub use user_config::{
     ConfigError, McpServerEntry, TelemetryConfig, UserConfig, read as read_user_config,
 };

@@ -150,7 +150,7 @@ impl AgentHandler for WardenAgent {
             .await?;
         Ok(LoadSessionResponse::new()
             .modes(mode_state(mode))
-            .config_options(vec![model_option(self.model_spec(), &current)]))
+            .config_options(vec![model_option(self.services.model_spec(), &current)]))
     }
 
     async fn resume_session(
@@ -171,14 +171,14 @@ impl AgentHandler for WardenAgent {
             .await?;
         Ok(ResumeSessionResponse::new()
             .modes(mode_state(mode))
-            .config_options(vec![model_option(self.model_spec(), &current)]))
+            .config_options(vec![model_option(self.services.model_spec(), &current)]))
     }
 
     async fn list_sessions(
         &self,
         request: ListSessionsRequest,
     ) -> Result<ListSessionsResponse, Error> {
-        let Some(store) = self.store() else {
+        let Some(store) = self.services.store() else {
             return Ok(ListSessionsResponse::new(Vec::new()));
         };
         // Every stored journal is read: on the blocking pool, never the runtime thread.
@@ -221,7 +221,7 @@ impl AgentHandler for WardenAgent {
         // `/call` and `/say` are the scripted model's: the commands follow the model.
         client.notify(commands::update(&session.id, session.is_scripted()));
         Ok(SetSessionConfigOptionResponse::new(vec![model_option(
-            self.model_spec(),
+            self.services.model_spec(),
             &current,
         )]))
     }

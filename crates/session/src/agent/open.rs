@@ -83,7 +83,7 @@ impl WardenAgent {
             mcp,
         } = spec;
         let engine = self.engine(&cwd);
-        let words = Words::new(self.language());
+        let words = Words::new(self.services.language());
         startup.extend(policy_notices(&engine, words));
         // A new session starts in the policy's mode for this client; a restored one keeps
         // its stored mode, unless the client's `[[client]]` defaults name a stricter one
@@ -99,8 +99,7 @@ impl WardenAgent {
         let sandbox = crate::sandbox::SessionSandbox::new(
             self.config.sandbox_helper.clone(),
             &engine.settings().sandbox,
-            self.sandbox_support
-                .get_or_init(warden_sandbox::Support::probe),
+            self.services.sandbox_support(),
         );
         startup.extend(sandbox.notice(words));
         let context = Context::for_session(
@@ -125,20 +124,20 @@ impl WardenAgent {
             )
             .with_trusted_servers(mcp.trusted.clone())
             .with_sandbox(sandbox)
-            .with_language(self.language()),
+            .with_language(self.services.language()),
         );
         // Read with the model, before any tool can run in this session.
-        let _ = self.secrets();
+        let _ = self.services.secrets();
         // A restored session keeps the model it used, while it is still one of those
         // offered; otherwise (and for a new session) the configured one.
         let spec = stored_model
             .filter(|stored| {
-                warden_model::offered_models(self.model_spec())
+                warden_model::offered_models(self.services.model_spec())
                     .iter()
                     .any(|offered| offered.id == *stored)
             })
-            .unwrap_or_else(|| self.model_spec().to_owned());
-        let model = self.model(&spec).map_err(Arc::new);
+            .unwrap_or_else(|| self.services.model_spec().to_owned());
+        let model = self.services.model(&spec).map_err(Arc::new);
         let current = model.as_ref().map(|m| m.id().to_owned()).unwrap_or(spec);
         let checkpoints = checkpoints(mode, &current, &cwd);
         let session = Arc::new(Session {
@@ -180,7 +179,7 @@ impl WardenAgent {
             crate::mcp::Setup {
                 cwd: cwd.to_path_buf(),
                 roots,
-                secrets: self.secrets(),
+                secrets: self.services.secrets(),
                 output_bytes: self.config.tool_limits.output_bytes,
                 settings: engine.settings(),
                 policy: engine.policy(),
@@ -194,7 +193,7 @@ impl WardenAgent {
                     }) as Arc<dyn warden_mcp::Relay>
                 }),
                 sandbox,
-                words: Words::new(self.language()),
+                words: Words::new(self.services.language()),
             },
         )
         .await
@@ -212,9 +211,7 @@ impl WardenAgent {
     ) -> Option<warden_tools::Confined> {
         let settings = &engine.settings().sandbox;
         let helper = self.config.sandbox_helper.clone()?;
-        let support = self
-            .sandbox_support
-            .get_or_init(warden_sandbox::Support::probe);
+        let support = self.services.sandbox_support();
         if !settings.enabled || support.missing().is_some() {
             return None;
         }
@@ -239,7 +236,7 @@ impl WardenAgent {
     /// is announced (a killed process does not lose it); it is synced to disk with the
     /// session's first answer, on the blocking pool (`Checkpoints::claim`).
     pub(super) fn journal(&self, header: &Header) -> Option<Checkpoints> {
-        let store = self.store()?;
+        let store = self.services.store()?;
         match store.create(header) {
             Ok(journal) => Some(Checkpoints::new(store, header.id.clone(), journal)),
             Err(err) => {
@@ -303,13 +300,13 @@ impl WardenAgent {
         });
         Ok(NewSessionResponse::new(id)
             .modes(mode_state(mode))
-            .config_options(vec![model_option(self.model_spec(), &current)]))
+            .config_options(vec![model_option(self.services.model_spec(), &current)]))
     }
 
     /// Switches a session to one of the offered models, and writes the choice down.
     /// Returns the model's id.
     pub(super) fn switch_model(&self, session: &Session, value: &str) -> Result<String, Error> {
-        let offered = warden_model::offered_models(self.model_spec());
+        let offered = warden_model::offered_models(self.services.model_spec());
         if !offered.iter().any(|m| m.id == value) {
             let ids: Vec<_> = offered.iter().map(|m| m.id.as_str()).collect();
             return Err(invalid_params(format!(
@@ -319,6 +316,7 @@ impl WardenAgent {
             )));
         }
         let model = self
+            .services
             .model(value)
             .map_err(|e| invalid_params(e.to_string()))?;
         let current = model.id().to_owned();

@@ -34,14 +34,16 @@ impl WardenAgent {
                 &session.engine.grants(Some(session.gate.grants())),
                 session.mode.get(),
                 session.engine.project_root(),
-                Words::new(self.language()),
+                Words::new(self.services.language()),
             ),
-            Ok(commands::Command::Why) => {
-                commands::why_text(session.gate.explain_last(), Words::new(self.language()))
-            }
-            Ok(commands::Command::Tools) => {
-                commands::tools_text(&session.gate.tool_names(), Words::new(self.language()))
-            }
+            Ok(commands::Command::Why) => commands::why_text(
+                session.gate.explain_last(),
+                Words::new(self.services.language()),
+            ),
+            Ok(commands::Command::Tools) => commands::tools_text(
+                &session.gate.tool_names(),
+                Words::new(self.services.language()),
+            ),
             Ok(commands::Command::Mode(None)) => {
                 let known: Vec<String> = Mode::ALL.iter().map(|m| code_span(m.id())).collect();
                 format!(
@@ -62,7 +64,7 @@ impl WardenAgent {
                 if let Some(c) = &session.checkpoints {
                     c.write(&warden_journal::Record::Revoked { id: id.clone() });
                 }
-                if let Some(audit) = self.audit() {
+                if let Some(audit) = self.services.audit() {
                     audit.revoked(&session.id, &id);
                 }
                 format!(
@@ -75,7 +77,7 @@ impl WardenAgent {
                 // under a lock, off the runtime's thread.
                 let engine = session.engine.clone();
                 let session_id = session.id.clone();
-                let audit = self.audit();
+                let audit = self.services.audit();
                 self.turns.spawn(async move {
                     let shown = code_span(&id);
                     let revoked = id.clone();

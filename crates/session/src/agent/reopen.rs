@@ -109,7 +109,10 @@ impl WardenAgent {
         replay: bool,
     ) -> Result<(Mode, String), Error> {
         let replay_to = replay.then_some(client);
-        let store = self.store().ok_or_else(|| crate::registry::not_found(id))?;
+        let store = self
+            .services
+            .store()
+            .ok_or_else(|| crate::registry::not_found(id))?;
         let live = self.session(id).ok();
         let Stored { journal, loaded } = read_stored(store.clone(), id, live.is_none()).await?;
         if loaded.header.cwd != cwd {
@@ -127,7 +130,7 @@ impl WardenAgent {
             let current = lock(&live.model)
                 .as_ref()
                 .map(|m| m.id().to_owned())
-                .unwrap_or_else(|_| self.model_spec().to_owned());
+                .unwrap_or_else(|_| self.services.model_spec().to_owned());
             return Ok((live.mode.get(), current));
         }
         let mut loaded = match journal {
@@ -178,7 +181,7 @@ impl WardenAgent {
         if loaded.problems.is_empty() {
             return Vec::new();
         }
-        let words = Words::new(self.language());
+        let words = Words::new(self.services.language());
         let args = Args::new().with("lines", loaded.problems.len());
         vec![Notice::new(
             Severity::Warning,

@@ -100,7 +100,7 @@ impl WardenAgent {
         let (capabilities, _) = self.client_info();
         let editor = ClientEditor::new(client.clone(), session.id.clone(), capabilities.clone());
         let settings = session.engine.settings();
-        let words = Words::new(self.language());
+        let words = Words::new(self.services.language());
         let outlet = AcpOutlet {
             session: session.id.clone(),
             client,
@@ -108,7 +108,7 @@ impl WardenAgent {
             notices: notice::supported(&capabilities),
         };
         let audit = SessionAudit {
-            log: self.audit(),
+            log: self.services.audit(),
             session: session.id.clone(),
         };
         Ok(TurnSetup {
@@ -125,7 +125,7 @@ impl WardenAgent {
                 max_asks: settings.max_asks_per_turn,
             },
             tool_limits: self.config.tool_limits.clone(),
-            secrets: self.secrets(),
+            secrets: self.services.secrets(),
             audit: Arc::new(audit),
             forms: crate::to_acp::elicit::supported(&capabilities),
             words,
