@@ -21,11 +21,10 @@ use warden_acp_transport::{
 
 use crate::commands;
 use crate::config_options::{MODEL_OPTION, model_option};
-use crate::modes::mode_state;
 use crate::session::lock;
 use crate::to_acp::notice;
 
-use super::{WardenAgent, invalid_params, parse_mode, refuse_system_prompt};
+use super::{WardenAgent, invalid_params, parse_mode};
 
 /// What Warden offers a client. Only what works is advertised: `close` ends a session and
 /// frees what it holds; MCP servers over streamable HTTP are connected (SSE is not).
@@ -137,20 +136,10 @@ impl AgentHandler for WardenAgent {
         request: LoadSessionRequest,
         client: ClientHandle,
     ) -> Result<LoadSessionResponse, Error> {
-        refuse_system_prompt(request.system_prompt.as_ref())?;
-        let (mode, current) = self
-            .restore(
-                &request.session_id,
-                &request.cwd,
-                &request.additional_directories,
-                &request.mcp_servers,
-                &client,
-                true,
-            )
-            .await?;
+        let (modes, options) = self.reopen((&request).into(), &client, true).await?;
         Ok(LoadSessionResponse::new()
-            .modes(mode_state(mode))
-            .config_options(vec![model_option(self.services.model_spec(), &current)]))
+            .modes(modes)
+            .config_options(options))
     }
 
     async fn resume_session(
@@ -158,20 +147,10 @@ impl AgentHandler for WardenAgent {
         request: ResumeSessionRequest,
         client: ClientHandle,
     ) -> Result<ResumeSessionResponse, Error> {
-        refuse_system_prompt(request.system_prompt.as_ref())?;
-        let (mode, current) = self
-            .restore(
-                &request.session_id,
-                &request.cwd,
-                &request.additional_directories,
-                &request.mcp_servers,
-                &client,
-                false,
-            )
-            .await?;
+        let (modes, options) = self.reopen((&request).into(), &client, false).await?;
         Ok(ResumeSessionResponse::new()
-            .modes(mode_state(mode))
-            .config_options(vec![model_option(self.services.model_spec(), &current)]))
+            .modes(modes)
+            .config_options(options))
     }
 
     async fn list_sessions(

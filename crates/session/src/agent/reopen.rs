@@ -17,7 +17,12 @@ use warden_turn::Words;
 use warden_turn::{Notice, Severity};
 
 use super::open::SessionSpec;
-use super::{WardenAgent, invalid_params, parse_mode};
+use super::{WardenAgent, invalid_params, parse_mode, refuse_system_prompt};
+use crate::config_options::model_option;
+use crate::modes::mode_state;
+use warden_acp_transport::schema::{
+    LoadSessionRequest, ResumeSessionRequest, SessionConfigOption, SessionModeState, SystemPrompt,
+};
 use warden_journal::{LoadedSession, SessionStore, SessionStoreError};
 
 /// What a stored session is read as, off the runtime's thread: its journal, taken for
@@ -96,10 +101,66 @@ async fn close_open_questions(
     }
 }
 
+/// What `session/load` and `session/resume` both ask for.
+pub(super) struct Reopen<'a> {
+    pub(super) id: &'a SessionId,
+    pub(super) cwd: &'a Path,
+    pub(super) additional_directories: &'a [PathBuf],
+    pub(super) mcp_servers: &'a [McpServer],
+    pub(super) system_prompt: Option<&'a SystemPrompt>,
+}
+
+impl<'a> From<&'a LoadSessionRequest> for Reopen<'a> {
+    fn from(r: &'a LoadSessionRequest) -> Reopen<'a> {
+        Reopen {
+            id: &r.session_id,
+            cwd: &r.cwd,
+            additional_directories: &r.additional_directories,
+            mcp_servers: &r.mcp_servers,
+            system_prompt: r.system_prompt.as_ref(),
+        }
+    }
+}
+
+impl<'a> From<&'a ResumeSessionRequest> for Reopen<'a> {
+    fn from(r: &'a ResumeSessionRequest) -> Reopen<'a> {
+        Reopen {
+            id: &r.session_id,
+            cwd: &r.cwd,
+            additional_directories: &r.additional_directories,
+            mcp_servers: &r.mcp_servers,
+            system_prompt: r.system_prompt.as_ref(),
+        }
+    }
+}
+
 impl WardenAgent {
+    /// `session/load` (with `replay`) and `session/resume`: the session's modes and its
+    /// model option, once it is taken up again.
+    pub(super) async fn reopen(
+        &self,
+        request: Reopen<'_>,
+        client: &ClientHandle,
+        replay: bool,
+    ) -> Result<(SessionModeState, Vec<SessionConfigOption>), Error> {
+        refuse_system_prompt(request.system_prompt)?;
+        let (mode, current) = self
+            .restore(
+                request.id,
+                request.cwd,
+                request.additional_directories,
+                request.mcp_servers,
+                client,
+                replay,
+            )
+            .await?;
+        let options = vec![model_option(self.services.model_spec(), &current)];
+        Ok((mode_state(mode), options))
+    }
+
     /// Restores a stored session (see `restore.rs`), replaying it to `client` when
     /// `replay`. A live session is not restored twice: it is replayed as stored.
-    pub(super) async fn restore(
+    async fn restore(
         &self,
         id: &SessionId,
         cwd: &Path,
