@@ -151,31 +151,7 @@ fn analyse_with(
     }
     let joined = join_continued_lines(command);
     let command: &str = &joined;
-    let mut walker = Walker {
-        src: command,
-        ctx: ctx.clone(),
-        resolver: Resolver::new(ctx),
-        vars: Vec::new(),
-        depth,
-        segments: Vec::new(),
-        problems: Vec::new(),
-        unread: false,
-        stdin: outer.stdin,
-        script_stdin: Stdin::Inherited,
-        tainted: outer.tainted,
-        network: Vec::new(),
-        place: cwd::Place::default(),
-        dialect,
-        functions: outer.functions,
-        secrets: Vec::new(),
-        unmodelled: Vec::new(),
-        in_function: 0,
-        expand_calls: outer.expand_calls,
-        calling: false,
-        path_relative: false,
-        written_texts: Vec::new(),
-        entry_files: Vec::new(),
-    };
+    let mut walker = Walker::new(command, ctx, depth, dialect, outer);
     // The fast way is only for a command well within the bound on tree depth: the
     // parser's tree puts a simple command's words three levels below the program node
     // (program, command, command_name, word), and past the bound the walk reports the
@@ -296,6 +272,44 @@ struct Walker<'s> {
     written_texts: Vec<(PathBuf, String)>,
     /// Build entry files (`Makefile`, `build.rs`, ...) the line wrote.
     entry_files: Vec<PathBuf>,
+}
+
+impl<'a> Walker<'a> {
+    /// A walker of `src` at this depth of nesting, in the shell state the outer
+    /// command leaves it.
+    fn new(
+        src: &'a str,
+        ctx: &Context,
+        depth: usize,
+        dialect: Dialect,
+        outer: Outer,
+    ) -> Walker<'a> {
+        Walker {
+            src,
+            ctx: ctx.clone(),
+            resolver: Resolver::new(ctx),
+            vars: Vec::new(),
+            depth,
+            segments: Vec::new(),
+            problems: Vec::new(),
+            unread: false,
+            stdin: outer.stdin,
+            script_stdin: Stdin::Inherited,
+            tainted: outer.tainted,
+            network: Vec::new(),
+            place: cwd::Place::default(),
+            dialect,
+            functions: outer.functions,
+            secrets: Vec::new(),
+            unmodelled: Vec::new(),
+            in_function: 0,
+            expand_calls: outer.expand_calls,
+            calling: false,
+            path_relative: false,
+            written_texts: Vec::new(),
+            entry_files: Vec::new(),
+        }
+    }
 }
 
 impl Walker<'_> {
