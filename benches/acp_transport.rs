@@ -153,19 +153,20 @@ struct Row {
     met: bool,
 }
 
-fn main() {
-    let mut runs = 30usize;
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        if arg == "--runs" {
-            runs = args.next().and_then(|n| n.parse().ok()).expect("--runs N");
-        }
-        // cargo bench passes `--bench`; other arguments are ignored.
-    }
-    let cwd = tempfile::tempdir().expect("a session cwd");
-    let mut rows = Vec::new();
+/// What each of `runs` fresh processes measured: spawn → initialize, the first
+/// session/new, its RSS after it, and how fast it exits (on stdin EOF and on SIGTERM,
+/// in turn).
+struct Samples {
+    spawn_init: Vec<f64>,
+    first_new: Vec<f64>,
+    rss: Vec<f64>,
+    rss_anon: Vec<f64>,
+    exit_eof: Vec<f64>,
+    exit_term: Vec<f64>,
+    clean_exits: bool,
+}
 
-    // Per-process figures: spawn → initialize, the first session/new, RSS, exit.
+fn per_process(runs: usize, cwd: &Path) -> Samples {
     let mut spawn_init = Vec::new();
     let mut first_new = Vec::new();
     let mut rss = Vec::new();
@@ -181,7 +182,7 @@ fn main() {
         spawn_init.push(ms(start.elapsed()));
 
         let start = Instant::now();
-        agent.new_session(1, cwd.path());
+        agent.new_session(1, cwd);
         first_new.push(ms(start.elapsed()));
         rss.push(agent.status_kb("VmRSS") as f64 / 1024.0);
         rss_anon.push(agent.status_kb("RssAnon") as f64 / 1024.0);
@@ -197,6 +198,118 @@ fn main() {
             exit_term.push(ms(start.elapsed()));
         }
     }
+    Samples {
+        spawn_init,
+        first_new,
+        rss,
+        rss_anon,
+        exit_eof,
+        exit_term,
+        clean_exits,
+    }
+}
+
+/// Start-up with 1,000 stored sessions: the 500 `agent` made and 500 more by a second
+/// process on the same folder (`agent` stays up for the round trips that follow).
+/// Nothing of them is read before `initialize` is answered.
+fn stored_sessions(agent: &Agent, runs: usize, cwd: &Path) -> Row {
+    let home = agent.home.clone();
+    let mut more = Agent::spawn_in(home.clone(), None);
+    more.send(INITIALIZE);
+    more.response(0);
+    for id in 1..=500 {
+        more.new_session(id, cwd);
+    }
+    drop(more);
+    let stored = std::fs::read_dir(home.join("sessions"))
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .filter(|e| e.path().extension().is_some_and(|x| x == "jsonl"))
+                .count()
+        })
+        .unwrap_or(0);
+    let mut spawn_stored = Vec::new();
+    for _ in 0..runs {
+        let start = Instant::now();
+        let mut agent = Agent::spawn_in(home.clone(), None);
+        agent.send(INITIALIZE);
+        agent.response(0);
+        spawn_stored.push(ms(start.elapsed()));
+    }
+    let stored_median = median(&mut spawn_stored);
+    Row {
+        figure: "spawn → initialize reply with stored sessions (median)",
+        measured: format!(
+            "{stored_median:.2} ms (p90 {:.2} ms, {runs} runs, {stored} stored sessions)",
+            p90(&mut spawn_stored)
+        ),
+        target: "≤ 5 ms with 1,000",
+        met: stored_median <= 5.0 && stored >= 1000,
+    }
+}
+
+/// Sequential round trips: one request, wait for its answer, repeat.
+fn round_trips(agent: &mut Agent) -> Row {
+    let mut round_trips = Vec::new();
+    for id in 1000..6000u64 {
+        let line = INITIALIZE.replacen("\"id\":0", &format!("\"id\":{id}"), 1);
+        let start = Instant::now();
+        agent.send(&line);
+        agent.response(id);
+        round_trips.push(start.elapsed().as_secs_f64() * 1e6);
+    }
+    let rtt = median(&mut round_trips);
+    Row {
+        figure: "sequential initialize round trip (median)",
+        measured: format!(
+            "{rtt:.0} µs (p90 {:.0} µs, 5,000 requests)",
+            p90(&mut round_trips)
+        ),
+        target: "≤ 100 µs",
+        met: rtt <= 100.0,
+    }
+}
+
+/// Many sessions in one process: the steady-state session/new latency.
+fn sessions_in_one_process(agent: &mut Agent, cwd: &Path) -> Row {
+    let mut new_latency = Vec::new();
+    for id in 1..=500 {
+        let start = Instant::now();
+        agent.new_session(id, cwd);
+        new_latency.push(start.elapsed().as_secs_f64() * 1e6);
+    }
+    let new_median = median(&mut new_latency);
+    Row {
+        figure: "session/new, 500 in one process (median)",
+        measured: format!("{new_median:.0} µs (p90 {:.0} µs)", p90(&mut new_latency)),
+        target: "≤ 1 ms",
+        met: new_median <= 1000.0,
+    }
+}
+
+fn main() {
+    let mut runs = 30usize;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        if arg == "--runs" {
+            runs = args.next().and_then(|n| n.parse().ok()).expect("--runs N");
+        }
+        // cargo bench passes `--bench`; other arguments are ignored.
+    }
+    let cwd = tempfile::tempdir().expect("a session cwd");
+    let mut rows = Vec::new();
+
+    // Per-process figures: spawn → initialize, the first session/new, RSS, exit.
+    let Samples {
+        mut spawn_init,
+        mut first_new,
+        mut rss,
+        mut rss_anon,
+        mut exit_eof,
+        mut exit_term,
+        clean_exits,
+    } = per_process(runs, cwd.path());
     let spawn_median = median(&mut spawn_init);
     rows.push(Row {
         figure: "spawn → initialize reply (median)",
@@ -219,56 +332,8 @@ fn main() {
     let mut agent = Agent::spawn();
     agent.send(INITIALIZE);
     agent.response(0);
-    let mut new_latency = Vec::new();
-    for id in 1..=500 {
-        let start = Instant::now();
-        agent.new_session(id, cwd.path());
-        new_latency.push(start.elapsed().as_secs_f64() * 1e6);
-    }
-    let new_median = median(&mut new_latency);
-    rows.push(Row {
-        figure: "session/new, 500 in one process (median)",
-        measured: format!("{new_median:.0} µs (p90 {:.0} µs)", p90(&mut new_latency)),
-        target: "≤ 1 ms",
-        met: new_median <= 1000.0,
-    });
-    // Start-up with 1,000 stored sessions: the 500 above and 500 more by a second
-    // process on the same folder (the first one stays up for the round trips below). Nothing of them is read before `initialize` is
-    // answered.
-    let home = agent.home.clone();
-    let mut more = Agent::spawn_in(home.clone(), None);
-    more.send(INITIALIZE);
-    more.response(0);
-    for id in 1..=500 {
-        more.new_session(id, cwd.path());
-    }
-    drop(more);
-    let stored = std::fs::read_dir(home.join("sessions"))
-        .map(|entries| {
-            entries
-                .filter_map(Result::ok)
-                .filter(|e| e.path().extension().is_some_and(|x| x == "jsonl"))
-                .count()
-        })
-        .unwrap_or(0);
-    let mut spawn_stored = Vec::new();
-    for _ in 0..runs {
-        let start = Instant::now();
-        let mut agent = Agent::spawn_in(home.clone(), None);
-        agent.send(INITIALIZE);
-        agent.response(0);
-        spawn_stored.push(ms(start.elapsed()));
-    }
-    let stored_median = median(&mut spawn_stored);
-    rows.push(Row {
-        figure: "spawn → initialize reply with stored sessions (median)",
-        measured: format!(
-            "{stored_median:.2} ms (p90 {:.2} ms, {runs} runs, {stored} stored sessions)",
-            p90(&mut spawn_stored)
-        ),
-        target: "≤ 5 ms with 1,000",
-        met: stored_median <= 5.0 && stored >= 1000,
-    });
+    rows.push(sessions_in_one_process(&mut agent, cwd.path()));
+    rows.push(stored_sessions(&agent, runs, cwd.path()));
 
     rows.push(long_session_load(runs.min(10), cwd.path()));
 
@@ -306,25 +371,7 @@ fn main() {
         });
     }
 
-    // Sequential round trips: one request, wait for its answer, repeat.
-    let mut round_trips = Vec::new();
-    for id in 1000..6000u64 {
-        let line = INITIALIZE.replacen("\"id\":0", &format!("\"id\":{id}"), 1);
-        let start = Instant::now();
-        agent.send(&line);
-        agent.response(id);
-        round_trips.push(start.elapsed().as_secs_f64() * 1e6);
-    }
-    let rtt = median(&mut round_trips);
-    rows.push(Row {
-        figure: "sequential initialize round trip (median)",
-        measured: format!(
-            "{rtt:.0} µs (p90 {:.0} µs, 5,000 requests)",
-            p90(&mut round_trips)
-        ),
-        target: "≤ 100 µs",
-        met: rtt <= 100.0,
-    });
+    rows.push(round_trips(&mut agent));
     drop(agent);
 
     // Pipelined: every request written at once by one thread, answers read by another.

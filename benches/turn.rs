@@ -316,6 +316,85 @@ fn main() {
     }
 }
 
+/// The rate of 1,000 allowed calls (reads inside the project are Low) in one session,
+/// the median of five prompts; and whether the session was journaled only when asked.
+fn allowed_calls_rate(agent: &mut Agent, session: &str, journal: bool) -> f64 {
+    std::fs::write(agent.dir.path().join("project/data.txt"), "x\n").expect("data");
+    let batch: Vec<String> = (0..1000)
+        .map(|_| r#"/call fs_read {"path": "data.txt"}"#.to_owned())
+        .collect();
+    let text = batch.join("\n");
+    let mut rates = Vec::new();
+    for _ in 0..5 {
+        let start = Instant::now();
+        let id = agent.request("session/prompt", prompt(session, &text));
+        let response = agent.response(id);
+        let elapsed = start.elapsed();
+        assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
+        rates.push(Duration::from_secs_f64(1000.0 / elapsed.as_secs_f64()));
+    }
+    let rate = median(rates).as_secs_f64();
+    let journals = std::fs::read_dir(agent.dir.path().join("home/sessions"))
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .filter(|e| e.file_name().to_string_lossy().ends_with(".jsonl"))
+                .count()
+        })
+        .unwrap_or(0);
+    assert_eq!(
+        journals > 0,
+        journal,
+        "the session is journaled only when asked"
+    );
+    rate
+}
+
+/// From the model's tool call to its permission request, with a model on a socket:
+/// the wall time and Warden's main thread CPU of each of `runs` calls.
+fn from_model(runs: usize, journal: bool) -> (Vec<Duration>, Vec<Duration>) {
+    let warden = Arc::new(AtomicU32::new(0));
+    let (url, sent) = model_server(warden.clone());
+    let mut agent = Agent::spawn_with(
+        &[
+            ("WARDEN_MODEL", "openai:bench-model".to_owned()),
+            ("OPENAI_BASE_URL", url),
+            ("OPENAI_API_KEY", "sk-bench".to_owned()),
+        ],
+        journal,
+    );
+    let pid = agent.child.id();
+    warden.store(pid, Ordering::Release);
+    agent.session();
+    let mut from_model = Vec::new();
+    let mut from_model_cpu = Vec::new();
+    let mut session = String::new();
+    for run in 0..runs {
+        // A session per ten calls, so that the conversation the model is sent (and
+        // Warden builds for every request) stays small, while most calls are made in a
+        // session that already worked, as in use (a new session's first records follow
+        // the sync of its journal's header).
+        if run % 10 == 0 {
+            session = agent.new_session();
+        }
+        let id = agent.request("session/prompt", prompt(&session, "go"));
+        let request = agent.until(|m| m["method"] == "session/request_permission");
+        let arrived = Instant::now();
+        let cpu_after = main_thread_cpu_ns(pid);
+        let written = sent.recv().expect("the server's report");
+        from_model.push(arrived.duration_since(written.at));
+        from_model_cpu.push(Duration::from_nanos(
+            cpu_after.saturating_sub(written.warden_cpu_ns),
+        ));
+        agent.send(&json!({"jsonrpc": "2.0", "id": request["id"],
+            "result": {"outcome": {"outcome": "selected", "optionId": "reject-once"}}}));
+        let response = agent.response(id);
+        assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
+    }
+
+    (from_model, from_model_cpu)
+}
+
 fn measure(runs: usize, journal: bool) {
     let mut agent = Agent::spawn(journal);
     let session = agent.session();
@@ -386,76 +465,10 @@ fn measure(runs: usize, journal: bool) {
         agent.response(id);
     }
 
-    // 1,000 allowed calls (reads inside the project are Low) in one session.
-    std::fs::write(agent.dir.path().join("project/data.txt"), "x\n").expect("data");
-    let batch: Vec<String> = (0..1000)
-        .map(|_| r#"/call fs_read {"path": "data.txt"}"#.to_owned())
-        .collect();
-    let text = batch.join("\n");
-    let mut rates = Vec::new();
-    for _ in 0..5 {
-        let start = Instant::now();
-        let id = agent.request("session/prompt", prompt(&session, &text));
-        let response = agent.response(id);
-        let elapsed = start.elapsed();
-        assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
-        rates.push(Duration::from_secs_f64(1000.0 / elapsed.as_secs_f64()));
-    }
-    let rate = median(rates).as_secs_f64();
-    let journals = std::fs::read_dir(agent.dir.path().join("home/sessions"))
-        .map(|entries| {
-            entries
-                .filter_map(Result::ok)
-                .filter(|e| e.file_name().to_string_lossy().ends_with(".jsonl"))
-                .count()
-        })
-        .unwrap_or(0);
-    assert_eq!(
-        journals > 0,
-        journal,
-        "the session is journaled only when asked"
-    );
+    let rate = allowed_calls_rate(&mut agent, &session, journal);
     drop(agent);
 
-    // From the model's tool call to its permission request, with a model on a socket.
-    let warden = Arc::new(AtomicU32::new(0));
-    let (url, sent) = model_server(warden.clone());
-    let mut agent = Agent::spawn_with(
-        &[
-            ("WARDEN_MODEL", "openai:bench-model".to_owned()),
-            ("OPENAI_BASE_URL", url),
-            ("OPENAI_API_KEY", "sk-bench".to_owned()),
-        ],
-        journal,
-    );
-    let pid = agent.child.id();
-    warden.store(pid, Ordering::Release);
-    agent.session();
-    let mut from_model = Vec::new();
-    let mut from_model_cpu = Vec::new();
-    let mut session = String::new();
-    for run in 0..runs {
-        // A session per ten calls, so that the conversation the model is sent (and
-        // Warden builds for every request) stays small, while most calls are made in a
-        // session that already worked, as in use (a new session's first records follow
-        // the sync of its journal's header).
-        if run % 10 == 0 {
-            session = agent.new_session();
-        }
-        let id = agent.request("session/prompt", prompt(&session, "go"));
-        let request = agent.until(|m| m["method"] == "session/request_permission");
-        let arrived = Instant::now();
-        let cpu_after = main_thread_cpu_ns(pid);
-        let written = sent.recv().expect("the server's report");
-        from_model.push(arrived.duration_since(written.at));
-        from_model_cpu.push(Duration::from_nanos(
-            cpu_after.saturating_sub(written.warden_cpu_ns),
-        ));
-        agent.send(&json!({"jsonrpc": "2.0", "id": request["id"],
-            "result": {"outcome": {"outcome": "selected", "optionId": "reject-once"}}}));
-        let response = agent.response(id);
-        assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
-    }
+    let (from_model, from_model_cpu) = from_model(runs, journal);
 
     let us = |samples: Vec<Duration>| median(samples).as_secs_f64() * 1e6;
     println!("| path | wall, median | Warden's main thread CPU, median | target |");

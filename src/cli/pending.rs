@@ -141,6 +141,27 @@ fn one_line(text: &str) -> String {
         .collect()
 }
 
+/// The audited outcome of an answer that won its claim: approved or denied once, with
+/// the note when it says something.
+fn answered(allow: bool, note: Option<String>) -> (Outcome, Decision) {
+    let note = note.filter(|n| !n.trim().is_empty());
+    if allow {
+        let o = Outcome::Granted {
+            option_id: "allow-once".into(),
+            grant_id: None,
+            note,
+        };
+        (o, Decision::Allow)
+    } else {
+        let o = Outcome::Denied {
+            option_id: "reject-once".into(),
+            grant_id: None,
+            note,
+        };
+        (o, Decision::Deny)
+    }
+}
+
 #[allow(clippy::print_stdout)]
 fn answer(
     store: &SessionStore,
@@ -187,23 +208,7 @@ fn answer(
     };
     let code = match result {
         ClaimResult::Won => {
-            let option_id = if allow { "allow-once" } else { "reject-once" };
-            let note = args.note.clone().filter(|n| !n.trim().is_empty());
-            let (outcome, decision) = if allow {
-                let o = Outcome::Granted {
-                    option_id: option_id.into(),
-                    grant_id: None,
-                    note,
-                };
-                (o, Decision::Allow)
-            } else {
-                let o = Outcome::Denied {
-                    option_id: option_id.into(),
-                    grant_id: None,
-                    note,
-                };
-                (o, Decision::Deny)
-            };
+            let (outcome, decision) = answered(allow, args.note.clone());
             if let Ok(log) = &audit {
                 log.record(event(outcome).with_decision(decision));
             }

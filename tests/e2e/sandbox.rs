@@ -523,6 +523,30 @@ const MCP_KEY_MARKER: &str = "warden-mcp-key-marker-8d2f61c4e0";
 /// results reach the model.
 const MCP_NOTES_MARKER: &str = "warden-mcp-notes-marker-3a9b7e15";
 
+/// The fake home's SSH key and a notes file beside it, each holding its marker, owned
+/// by the unprivileged user.
+fn key_and_notes(home: &Path, uid: u32, gid: u32) -> (PathBuf, PathBuf) {
+    let key = home.join(".ssh/id_ed25519");
+    std::fs::write(&key, format!("{MCP_KEY_MARKER}\n")).expect("the key");
+    let notes = home.join("notes.txt");
+    std::fs::write(&notes, format!("{MCP_NOTES_MARKER}\n")).expect("the notes");
+    chown_tree(home, uid, gid);
+    (key, notes)
+}
+
+/// The client's answer to Warden's requests: every permission request is allowed
+/// once, and nothing else is offered.
+fn allow_once(request: &Value) -> Answer {
+    if request["method"] == "session/request_permission" {
+        Answer::Result(json!({"outcome": {"outcome": "selected", "optionId": "allow-once"}}))
+    } else {
+        Answer::Error {
+            code: -32601,
+            message: "not offered".to_owned(),
+        }
+    }
+}
+
 /// A stdio MCP server runs confined: a tool of it that reads `~/.ssh/id_ed25519` fails,
 /// even once the user allowed the call, and no byte of the key reaches the server's result, the model (the next request of
 /// the OpenAI-compatible backend) or the client; a file the sandbox does not hide is
@@ -534,11 +558,7 @@ fn an_mcp_server_that_reads_a_key_gets_nothing_onto_the_wire() {
     let (uid, gid) = unprivileged();
     let home_dir = fake_home(uid, gid);
     let home = home_dir.path().to_path_buf();
-    let key = home.join(".ssh/id_ed25519");
-    std::fs::write(&key, format!("{MCP_KEY_MARKER}\n")).expect("the key");
-    let notes = home.join("notes.txt");
-    std::fs::write(&notes, format!("{MCP_NOTES_MARKER}\n")).expect("the notes");
-    chown_tree(&home, uid, gid);
+    let (key, notes) = key_and_notes(&home, uid, gid);
     let read = |index: u32, id: &str, path: &Path| {
         let arguments = json!({ "path": path.display().to_string() }).to_string();
         call_delta(index, Some(id), Some("mcp__t__read_file"), &arguments)
@@ -574,16 +594,7 @@ fn an_mcp_server_that_reads_a_key_gets_nothing_onto_the_wire() {
     .expect("the user's policy");
     // The engine sees the key's path in the arguments and asks (Critical): the user
     // allows it, and the kernel still keeps the key from the server.
-    client.on_request(|request| {
-        if request["method"] == "session/request_permission" {
-            Answer::Result(json!({"outcome": {"outcome": "selected", "optionId": "allow-once"}}))
-        } else {
-            Answer::Error {
-                code: -32601,
-                message: "not offered".to_owned(),
-            }
-        }
-    });
+    client.on_request(allow_once);
     client.initialize();
     let cwd = client.process().project().display().to_string();
     let server = json!({

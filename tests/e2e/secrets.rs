@@ -19,14 +19,10 @@ fn call(index: u32, id: &str, command: &str) -> String {
     call_delta(index, Some(id), Some("terminal"), &arguments)
 }
 
-#[test]
-fn the_model_key_reaches_neither_the_model_nor_the_client_nor_the_files() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .expect("a runtime for the model server");
-    let server = runtime.block_on(Server::start(vec![
+/// What the model answers: first the calls that try to reach the secrets, then, once
+/// it has their results, its last words.
+fn model_replies() -> Vec<Reply> {
+    vec![
         Reply::Sse(vec![
             text_chunk("Looking around."),
             call(0, "call_printenv", "printenv"),
@@ -52,7 +48,17 @@ fn the_model_key_reaches_neither_the_model_nor_the_client_nor_the_files() {
             done(),
         ]),
         Reply::Sse(vec![text_chunk("Done."), finish("stop"), done()]),
-    ]));
+    ]
+}
+
+#[test]
+fn the_model_key_reaches_neither_the_model_nor_the_client_nor_the_files() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("a runtime for the model server");
+    let server = runtime.block_on(Server::start(model_replies()));
     let mut client = Client::spawn_with(
         &Spawn::default()
             .env("WARDEN_MODEL", "openai:test-model")
@@ -133,19 +139,7 @@ fn the_model_key_reaches_neither_the_model_nor_the_client_nor_the_files() {
             "the listed secret is in {what}: {text}"
         );
     }
-    let lines: Vec<&str> = client
-        .transcript()
-        .iter()
-        .filter(|e| e.direction == super::support::Direction::FromAgent)
-        .map(|e| e.text.as_str())
-        .collect();
-    assert!(lines.len() > 10, "{lines:?}");
-    for line in &lines {
-        assert!(
-            !line.contains(KEY) && !line.contains(TOKEN),
-            "sent to the client: {line}"
-        );
-    }
+    assert_nothing_secret_sent(&client);
     // The tool calls' updates carry the redacted output to the client too.
     let updates: Vec<Value> = client
         .session_updates()
@@ -158,6 +152,23 @@ fn the_model_key_reaches_neither_the_model_nor_the_client_nor_the_files() {
             .any(|u| u.to_string().contains("[redacted: OPENAI_API_KEY]")),
         "{updates:?}"
     );
+}
+
+/// No line Warden sent the client holds the key or the listed secret.
+fn assert_nothing_secret_sent(client: &Client) {
+    let transcript = client.transcript();
+    let lines: Vec<&str> = transcript
+        .iter()
+        .filter(|e| e.direction == super::support::Direction::FromAgent)
+        .map(|e| e.text.as_str())
+        .collect();
+    assert!(lines.len() > 10, "{lines:?}");
+    for line in &lines {
+        assert!(
+            !line.contains(KEY) && !line.contains(TOKEN),
+            "sent to the client: {line}"
+        );
+    }
 }
 
 /// What a local command sees of `DEPLOY_TOKEN` with this `config.toml`.

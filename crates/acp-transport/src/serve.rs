@@ -6,10 +6,12 @@ use std::time::Duration;
 
 use agent_client_protocol::v1::schema::{
     CancelNotification, CloseSessionRequest, InitializeRequest, ListSessionsRequest,
-    LoadSessionRequest, NewSessionRequest, PromptRequest, ResumeSessionRequest,
-    SetSessionConfigOptionRequest, SetSessionModeRequest,
+    LoadSessionRequest, LoadSessionResponse, NewSessionRequest, NewSessionResponse, PromptRequest,
+    ResumeSessionRequest, ResumeSessionResponse, SessionId, SetSessionConfigOptionRequest,
+    SetSessionModeRequest,
 };
-use agent_client_protocol::{Agent, Lines};
+use agent_client_protocol::v1::{ConnectionTo, Responder};
+use agent_client_protocol::{Agent, Client, JsonRpcResponse, Lines};
 use futures::SinkExt;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc;
@@ -171,6 +173,85 @@ where
     Ok(ended)
 }
 
+/// Answers a request that opens a session (new, loaded or resumed) as its own task, so
+/// that the dispatch loop goes on handling other sessions' answers and cancels
+/// meanwhile; then tells the handler which session started. The answer is queued first:
+/// what follows about the session goes out after it, on the same ordered output.
+fn opening<H, R, F, Fut>(
+    handler: Arc<H>,
+    responder: Responder<R>,
+    cx: ConnectionTo<Client>,
+    open: F,
+    started: impl FnOnce(&Result<R, agent_client_protocol::Error>) -> Option<SessionId> + Send + 'static,
+) -> Result<(), agent_client_protocol::Error>
+where
+    H: AgentHandler,
+    R: JsonRpcResponse + Send + 'static,
+    F: FnOnce(Arc<H>, ClientHandle) -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = Result<R, agent_client_protocol::Error>> + Send,
+{
+    cx.clone().spawn(async move {
+        let result = open(handler.clone(), ClientHandle::new(cx.clone())).await;
+        let id = started(&result);
+        let sent = responder.respond_with_result(result);
+        if let Some(id) = id {
+            handler.session_started(&id, ClientHandle::new(cx));
+        }
+        sent
+    })
+}
+
+/// `session/new`: starting a session's MCP servers can take seconds.
+fn new_session<H: AgentHandler>(
+    handler: &Arc<H>,
+    request: NewSessionRequest,
+    responder: Responder<NewSessionResponse>,
+    cx: ConnectionTo<Client>,
+) -> Result<(), agent_client_protocol::Error> {
+    opening(
+        handler.clone(),
+        responder,
+        cx,
+        move |h: Arc<H>, client| async move { h.new_session(request, client).await },
+        |result| result.as_ref().ok().map(|r| r.session_id.clone()),
+    )
+}
+
+/// `session/load`: reopening a journal and its MCP servers is slow work too; the replay
+/// goes out before the answer, on the same ordered output.
+fn load_session<H: AgentHandler>(
+    handler: &Arc<H>,
+    request: LoadSessionRequest,
+    responder: Responder<LoadSessionResponse>,
+    cx: ConnectionTo<Client>,
+) -> Result<(), agent_client_protocol::Error> {
+    let id = request.session_id.clone();
+    opening(
+        handler.clone(),
+        responder,
+        cx,
+        move |h: Arc<H>, client| async move { h.load_session(request, client).await },
+        move |result| result.is_ok().then_some(id),
+    )
+}
+
+/// `session/resume`: as `session/load`, without the replay.
+fn resume_session<H: AgentHandler>(
+    handler: &Arc<H>,
+    request: ResumeSessionRequest,
+    responder: Responder<ResumeSessionResponse>,
+    cx: ConnectionTo<Client>,
+) -> Result<(), agent_client_protocol::Error> {
+    let id = request.session_id.clone();
+    opening(
+        handler.clone(),
+        responder,
+        cx,
+        move |h: Arc<H>, client| async move { h.resume_session(request, client).await },
+        move |result| result.is_ok().then_some(id),
+    )
+}
+
 async fn connect<H, T>(handler: Arc<H>, transport: T) -> Result<(), agent_client_protocol::Error>
 where
     H: AgentHandler,
@@ -198,23 +279,7 @@ where
         )
         .on_receive_request(
             async move |request: NewSessionRequest, responder, cx| {
-                // Starting a session's MCP servers can take seconds: the work runs as
-                // its own task and answers when ready, so the dispatch loop goes on
-                // handling other sessions' answers and cancels meanwhile.
-                let handler = h_new.clone();
-                cx.clone().spawn(async move {
-                    let result = handler
-                        .new_session(request, ClientHandle::new(cx.clone()))
-                        .await;
-                    let started = result.as_ref().ok().map(|r| r.session_id.clone());
-                    // The answer is queued first; what follows about the session goes
-                    // out after it, on the same ordered output.
-                    let sent = responder.respond_with_result(result);
-                    if let Some(id) = started {
-                        handler.session_started(&id, ClientHandle::new(cx));
-                    }
-                    sent
-                })
+                new_session(&h_new, request, responder, cx)
             },
             agent_client_protocol::on_receive_request!(),
         )
@@ -231,40 +296,13 @@ where
         )
         .on_receive_request(
             async move |request: LoadSessionRequest, responder, cx| {
-                // Reopening a journal and its MCP servers is slow work: spawned, like
-                // `session/new`.
-                let handler = h_load.clone();
-                cx.clone().spawn(async move {
-                    let id = request.session_id.clone();
-                    // The replay goes out before the answer, on the same ordered output.
-                    let result = handler
-                        .load_session(request, ClientHandle::new(cx.clone()))
-                        .await;
-                    let loaded = result.is_ok();
-                    let sent = responder.respond_with_result(result);
-                    if loaded {
-                        handler.session_started(&id, ClientHandle::new(cx));
-                    }
-                    sent
-                })
+                load_session(&h_load, request, responder, cx)
             },
             agent_client_protocol::on_receive_request!(),
         )
         .on_receive_request(
             async move |request: ResumeSessionRequest, responder, cx| {
-                let handler = h_resume.clone();
-                cx.clone().spawn(async move {
-                    let id = request.session_id.clone();
-                    let result = handler
-                        .resume_session(request, ClientHandle::new(cx.clone()))
-                        .await;
-                    let resumed = result.is_ok();
-                    let sent = responder.respond_with_result(result);
-                    if resumed {
-                        handler.session_started(&id, ClientHandle::new(cx));
-                    }
-                    sent
-                })
+                resume_session(&h_resume, request, responder, cx)
             },
             agent_client_protocol::on_receive_request!(),
         )

@@ -431,7 +431,6 @@ pub(crate) async fn answer_requests(transcript: &Transcript, person: &Person<'_>
 async fn show(transcript: &Transcript, person: &Person<'_>, step: Step) {
     let style = transcript.style();
     let words = transcript.words();
-    let approvals = &person.approvals;
     match step {
         Step::Ignored | Step::Redraw => {}
         Step::Answered { disposition, .. } => {
@@ -458,85 +457,96 @@ async fn show(transcript: &Transcript, person: &Person<'_>, step: Step) {
                 ]);
             }
         }
-        Step::Edit => {
-            let Some((index, args)) = ({
-                let batch = approvals.batch();
-                batch.current().and_then(|i| {
-                    let pending = batch.get(i)?;
-                    let args = pending
-                        .edited
-                        .clone()
-                        .or_else(|| pending.request.tool_call.fields.raw_input.clone())
-                        .unwrap_or(Value::Object(Default::default()));
-                    Some((i, args))
-                })
-            }) else {
-                return;
-            };
-            transcript.synced().await;
-            let edited = match editor_command() {
-                Some(command) => {
-                    let text = serde_json::to_string_pretty(&args).unwrap_or_default();
-                    person.terminal.edit(command, text).await
-                }
-                None => {
-                    let text = serde_json::to_string(&args).unwrap_or_default();
-                    let line = person.terminal.line("arguments> ", &text, false).await;
-                    // The line read under the prompt goes when the prompt is drawn again.
-                    let typed = match &line {
-                        Line::Text(text) => text.as_str(),
-                        _ => "",
-                    };
-                    transcript.below_prompt(transcript.rows_of(&format!("arguments> {typed}")));
-                    match line {
-                        Line::Text(text) => Ok(text),
-                        _ => Err(EditError::NotEdited),
-                    }
-                }
-            };
-            let parsed = edited.and_then(|text| match serde_json::from_str::<Value>(&text) {
-                Ok(value @ Value::Object(_)) => Ok(value),
-                Ok(_) => Err(EditError::NotAnObject),
-                Err(err) => Err(EditError::NotJson(err)),
-            });
-            match parsed {
-                Ok(value) => {
-                    if let Some(pending) = approvals.batch().get_mut(index) {
-                        pending.edited = Some(value);
-                        pending.show_args = true;
-                    }
-                }
-                Err(err) => transcript.lines(&[style.red(&words.text(
-                    "chat-arguments-unchanged",
-                    &Args::new().with("problem", err.to_string()),
-                ))]),
-            }
+        Step::Edit => edit(transcript, person).await,
+        Step::Note => note(transcript, person).await,
+    }
+}
+
+/// Lets the person edit the current request's arguments, in their editor or on a line;
+/// what is not a JSON object leaves them as they were.
+async fn edit(transcript: &Transcript, person: &Person<'_>) {
+    let style = transcript.style();
+    let words = transcript.words();
+    let approvals = &person.approvals;
+    let Some((index, args)) = ({
+        let batch = approvals.batch();
+        batch.current().and_then(|i| {
+            let pending = batch.get(i)?;
+            let args = pending
+                .edited
+                .clone()
+                .or_else(|| pending.request.tool_call.fields.raw_input.clone())
+                .unwrap_or(Value::Object(Default::default()));
+            Some((i, args))
+        })
+    }) else {
+        return;
+    };
+    transcript.synced().await;
+    let edited = match editor_command() {
+        Some(command) => {
+            let text = serde_json::to_string_pretty(&args).unwrap_or_default();
+            person.terminal.edit(command, text).await
         }
-        Step::Note => {
-            let Some((index, note)) = ({
-                let batch = approvals.batch();
-                batch.current().and_then(|i| {
-                    batch
-                        .get(i)
-                        .map(|p| (i, p.note.clone().unwrap_or_default()))
-                })
-            }) else {
-                return;
-            };
-            transcript.synced().await;
-            let line = person.terminal.line("note> ", &note, false).await;
+        None => {
+            let text = serde_json::to_string(&args).unwrap_or_default();
+            let line = person.terminal.line("arguments> ", &text, false).await;
+            // The line read under the prompt goes when the prompt is drawn again.
             let typed = match &line {
                 Line::Text(text) => text.as_str(),
                 _ => "",
             };
-            transcript.below_prompt(transcript.rows_of(&format!("note> {typed}")));
-            if let Line::Text(text) = line
-                && let Some(pending) = approvals.batch().get_mut(index)
-            {
-                let text = text.trim().to_owned();
-                pending.note = (!text.is_empty()).then_some(text);
+            transcript.below_prompt(transcript.rows_of(&format!("arguments> {typed}")));
+            match line {
+                Line::Text(text) => Ok(text),
+                _ => Err(EditError::NotEdited),
             }
         }
+    };
+    let parsed = edited.and_then(|text| match serde_json::from_str::<Value>(&text) {
+        Ok(value @ Value::Object(_)) => Ok(value),
+        Ok(_) => Err(EditError::NotAnObject),
+        Err(err) => Err(EditError::NotJson(err)),
+    });
+    match parsed {
+        Ok(value) => {
+            if let Some(pending) = approvals.batch().get_mut(index) {
+                pending.edited = Some(value);
+                pending.show_args = true;
+            }
+        }
+        Err(err) => transcript.lines(&[style.red(&words.text(
+            "chat-arguments-unchanged",
+            &Args::new().with("problem", err.to_string()),
+        ))]),
+    }
+}
+
+/// Lets the person write the note sent with the current request's answer.
+async fn note(transcript: &Transcript, person: &Person<'_>) {
+    let approvals = &person.approvals;
+    let Some((index, note)) = ({
+        let batch = approvals.batch();
+        batch.current().and_then(|i| {
+            batch
+                .get(i)
+                .map(|p| (i, p.note.clone().unwrap_or_default()))
+        })
+    }) else {
+        return;
+    };
+    transcript.synced().await;
+    let line = person.terminal.line("note> ", &note, false).await;
+    let typed = match &line {
+        Line::Text(text) => text.as_str(),
+        _ => "",
+    };
+    transcript.below_prompt(transcript.rows_of(&format!("note> {typed}")));
+    if let Line::Text(text) = line
+        && let Some(pending) = approvals.batch().get_mut(index)
+    {
+        let text = text.trim().to_owned();
+        pending.note = (!text.is_empty()).then_some(text);
     }
 }
 

@@ -291,35 +291,8 @@ pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<
         language,
     } = options;
     let words = catalog(language);
-    // How to come back to this session: the command line of the agent, when it is not
-    // Warden's own.
-    let again = match &agent {
-        AgentSpec::InProcess(_) => String::new(),
-        AgentSpec::Command(argv) => {
-            let line = shlex::try_join(argv.iter().map(String::as_str)).unwrap_or_default();
-            format!(
-                " --agent {} --cwd {}",
-                shlex::try_quote(&line).unwrap_or_default(),
-                shlex::try_quote(&cwd.display().to_string()).unwrap_or_default()
-            )
-        }
-    };
-    let mut person = None;
-    let transcript = match prompts {
-        Prompts::Terminal => {
-            let style = Style::from_env();
-            let commands = Commands::default();
-            let approvals = Arc::new(Approvals::new(words));
-            let terminal = Terminal::new(commands.clone(), history).map_err(ChatError::Terminal)?;
-            person = Some((terminal, approvals.clone()));
-            Arc::new(Transcript::interactive(
-                writer,
-                Screen::new(style, commands, words),
-                approvals,
-            ))
-        }
-        _ => Arc::new(Transcript::new(writer, approve, words)),
-    };
+    let again = again(&agent, &cwd);
+    let (transcript, person) = transcript(&prompts, writer, approve, history, words)?;
     let peer = match start(agent, &cwd, agent_log.as_deref(), transcript.clone()).await {
         Ok(peer) => peer,
         Err(err) => {
@@ -328,24 +301,7 @@ pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<
         }
     };
     let opening = open(&peer.connection, &cwd, resume, mcp_servers, &transcript);
-    let opened = match &person {
-        None => opening.await,
-        // An agent may ask while it loads a session (a call that was waiting for approval
-        // when it stopped is asked again): the person answers it here, without edits or
-        // notes, since what the agent reads is not known before `initialize` returns.
-        Some((terminal, approvals)) => {
-            let person = Person {
-                terminal,
-                approvals: approvals.clone(),
-                extras: false,
-                warden: false,
-            };
-            terminal.turn_started();
-            let opened = interactive::while_opening(opening, &transcript, &person).await;
-            terminal.turn_ended();
-            opened
-        }
-    };
+    let opened = answering_while(opening, person.as_ref(), &transcript).await;
     let resumable = opened
         .as_ref()
         .ok()
@@ -400,16 +356,94 @@ pub async fn run(options: ChatOptions, writer: Box<dyn Write + Send>) -> Result<
     }
     transcript.end_text();
     if let Some(id) = resumable {
-        let style = transcript.style();
-        let command = format!("warden chat{again} --resume {id}");
-        transcript.lines(&[
-            style.dim(&words.text("chat-resume-hint", &Args::new().with("command", command)))
-        ]);
+        resume_hint(
+            &transcript,
+            words,
+            format!("warden chat{again} --resume {id}"),
+        );
     }
     peer.stop().await;
     // Blocks until the output is written: the last thing the chat does.
     transcript.finish();
     result
+}
+
+/// How to come back to this session: the command line of the agent, when it is not
+/// Warden's own.
+fn again(agent: &AgentSpec, cwd: &std::path::Path) -> String {
+    match agent {
+        AgentSpec::InProcess(_) => String::new(),
+        AgentSpec::Command(argv) => {
+            let line = shlex::try_join(argv.iter().map(String::as_str)).unwrap_or_default();
+            format!(
+                " --agent {} --cwd {}",
+                shlex::try_quote(&line).unwrap_or_default(),
+                shlex::try_quote(&cwd.display().to_string()).unwrap_or_default()
+            )
+        }
+    }
+}
+
+/// Waits for the session to open. An agent may ask while it loads a session (a call
+/// that was waiting for approval when it stopped is asked again): a person at the
+/// terminal answers it here, without edits or notes, since what the agent reads is not
+/// known before `initialize` returns.
+async fn answering_while<F: std::future::Future>(
+    opening: F,
+    person: Option<&AtTerminal>,
+    transcript: &Transcript,
+) -> F::Output {
+    let Some((terminal, approvals)) = person else {
+        return opening.await;
+    };
+    let person = Person {
+        terminal,
+        approvals: approvals.clone(),
+        extras: false,
+        warden: false,
+    };
+    terminal.turn_started();
+    let opened = interactive::while_opening(opening, transcript, &person).await;
+    terminal.turn_ended();
+    opened
+}
+
+/// Tells the person the command that comes back to this session.
+fn resume_hint(transcript: &Transcript, words: &Catalog, command: String) {
+    let style = transcript.style();
+    transcript.lines(&[
+        style.dim(&words.text("chat-resume-hint", &Args::new().with("command", command)))
+    ]);
+}
+
+/// A person at the terminal: their terminal, and the requests waiting for their
+/// answers.
+type AtTerminal = (Terminal, Arc<Approvals>);
+
+/// The transcript the chat prints to, and, when a person answers at a terminal, that
+/// terminal and the requests waiting for their answers.
+fn transcript(
+    prompts: &Prompts,
+    writer: Box<dyn Write + Send>,
+    approve: Approve,
+    history: Option<PathBuf>,
+    words: &'static Catalog,
+) -> Result<(Arc<Transcript>, Option<AtTerminal>), ChatError> {
+    Ok(match prompts {
+        Prompts::Terminal => {
+            let style = Style::from_env();
+            let commands = Commands::default();
+            let approvals = Arc::new(Approvals::new(words));
+            let terminal = Terminal::new(commands.clone(), history).map_err(ChatError::Terminal)?;
+            let transcript = Arc::new(Transcript::interactive(
+                writer,
+                Screen::new(style, commands, words),
+                approvals.clone(),
+            ));
+            (transcript, Some((terminal, approvals)))
+        }
+        _ => (Arc::new(Transcript::new(writer, approve, words)), None),
+    })
 }
 
 /// Whether the agent reads Warden's extension on permission answers

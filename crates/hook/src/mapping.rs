@@ -7,7 +7,7 @@
 use serde_json::{Value, json};
 use warden_permissions::ToolCall;
 
-use crate::apply_patch;
+use crate::apply_patch::{self, PatchError};
 use crate::{Agent, Payload};
 
 /// What an agent's call is, in Warden's terms.
@@ -41,7 +41,7 @@ pub fn map(agent: Agent, payload: &Payload) -> Mapped {
         },
         Some(Err(problem)) => Mapped::Malformed {
             tool: tool.to_owned(),
-            problem,
+            problem: problem.to_string(),
         },
         None => Mapped::Unknown {
             tool: tool.to_owned(),
@@ -54,17 +54,36 @@ fn calls(calls: Vec<ToolCall>) -> Mapped {
 }
 
 /// `None`: an unknown tool; `Err`: a known tool whose input cannot be read.
-type Mapping = Option<Result<Vec<ToolCall>, String>>;
+type Mapping = Option<Result<Vec<ToolCall>, Unreadable>>;
+
+/// Why a known tool's input cannot be read; the words are what the user is shown.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum Unreadable {
+    #[error("`tool_input.{0}` is missing or not a string")]
+    Argument(String),
+    #[error("`tool_input.command` has an element that is not a string")]
+    CommandElement,
+    #[error("`tool_input.command` is missing, or neither a string nor a list")]
+    Command,
+    #[error(transparent)]
+    Patch(#[from] PatchError),
+    #[error("the prompt names no http:// or https:// URL")]
+    NoUrl,
+    #[error("`tool_input.edits` is missing or not a list")]
+    Edits,
+    #[error("an edit's `{0}` is missing or not a string")]
+    EditArgument(&'static str),
+}
 
 fn one(tool: &str, args: Value) -> Mapping {
     Some(Ok(vec![ToolCall::new(tool, args)]))
 }
 
 /// A required string argument.
-fn arg<'a>(payload: &'a Payload, key: &str) -> Result<&'a str, String> {
+fn arg<'a>(payload: &'a Payload, key: &str) -> Result<&'a str, Unreadable> {
     payload
         .input_str(key)
-        .ok_or_else(|| format!("`tool_input.{key}` is missing or not a string"))
+        .ok_or_else(|| Unreadable::Argument(key.to_owned()))
 }
 
 /// An optional string argument, as JSON (null when absent).
@@ -73,7 +92,7 @@ fn opt(payload: &Payload, key: &str) -> Value {
 }
 
 /// Builds the calls of a known tool, or the reason its input cannot be read.
-fn known(build: impl FnOnce() -> Result<Vec<ToolCall>, String>) -> Mapping {
+fn known(build: impl FnOnce() -> Result<Vec<ToolCall>, Unreadable>) -> Mapping {
     Some(build())
 }
 
@@ -112,7 +131,7 @@ fn codex(p: &Payload) -> Mapping {
         }),
         "apply_patch" => known(|| {
             let patch = codex_command(p.tool_input.get("command").or(p.tool_input.get("input")))?;
-            let files = apply_patch::parse(&patch).map_err(|e| e.to_string())?;
+            let files = apply_patch::parse(&patch)?;
             Ok(files
                 .into_iter()
                 .map(|f| ToolCall::new(f.tool, f.args))
@@ -124,12 +143,12 @@ fn codex(p: &Payload) -> Mapping {
 
 /// Codex's `command`: a command line, or an argument vector (`["bash", "-lc",
 /// "npm test"]`), whose script is what runs.
-fn codex_command(value: Option<&Value>) -> Result<String, String> {
+fn codex_command(value: Option<&Value>) -> Result<String, Unreadable> {
     match value {
         Some(Value::String(command)) => Ok(command.clone()),
         Some(Value::Array(items)) => {
             let words: Option<Vec<&str>> = items.iter().map(Value::as_str).collect();
-            let words = words.ok_or("`tool_input.command` has an element that is not a string")?;
+            let words = words.ok_or(Unreadable::CommandElement)?;
             match words.as_slice() {
                 [shell, flag, script]
                     if matches!(
@@ -142,7 +161,7 @@ fn codex_command(value: Option<&Value>) -> Result<String, String> {
                 words => Ok(words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" ")),
             }
         }
-        _ => Err("`tool_input.command` is missing, or neither a string nor a list".to_owned()),
+        _ => Err(Unreadable::Command),
     }
 }
 
@@ -183,7 +202,7 @@ fn gemini(p: &Payload) -> Mapping {
         "web_fetch" => known(|| {
             let urls = urls_in(arg(p, "prompt")?);
             if urls.is_empty() {
-                return Err("the prompt names no http:// or https:// URL".to_owned());
+                return Err(Unreadable::NoUrl);
             }
             Ok(urls
                 .into_iter()
@@ -194,7 +213,7 @@ fn gemini(p: &Payload) -> Mapping {
     }
 }
 
-fn terminal(command: &str, cwd: Value) -> Result<Vec<ToolCall>, String> {
+fn terminal(command: &str, cwd: Value) -> Result<Vec<ToolCall>, Unreadable> {
     let mut args = json!({ "command": command });
     if !cwd.is_null() {
         args["cwd"] = cwd;
@@ -202,40 +221,40 @@ fn terminal(command: &str, cwd: Value) -> Result<Vec<ToolCall>, String> {
     Ok(vec![ToolCall::new("terminal", args)])
 }
 
-fn write(path: &str, content: &str) -> Result<Vec<ToolCall>, String> {
+fn write(path: &str, content: &str) -> Result<Vec<ToolCall>, Unreadable> {
     Ok(vec![ToolCall::new(
         "fs_write",
         json!({ "path": path, "content": content }),
     )])
 }
 
-fn edit(path: &str, old: &str, new: &str) -> Result<Vec<ToolCall>, String> {
+fn edit(path: &str, old: &str, new: &str) -> Result<Vec<ToolCall>, Unreadable> {
     Ok(vec![ToolCall::new(
         "fs_edit",
         json!({ "path": path, "old_text": old, "new_text": new }),
     )])
 }
 
-fn multi_edit(p: &Payload) -> Result<Vec<ToolCall>, String> {
+fn multi_edit(p: &Payload) -> Result<Vec<ToolCall>, Unreadable> {
     let path = arg(p, "file_path")?;
     let edits = p
         .tool_input
         .get("edits")
         .and_then(Value::as_array)
-        .ok_or("`tool_input.edits` is missing or not a list")?;
+        .ok_or(Unreadable::Edits)?;
     let mut calls = Vec::new();
     for e in edits {
-        let text = |key: &str| {
+        let text = |key: &'static str| {
             e.get(key)
                 .and_then(Value::as_str)
-                .ok_or_else(|| format!("an edit's `{key}` is missing or not a string"))
+                .ok_or(Unreadable::EditArgument(key))
         };
         calls.extend(edit(path, text("old_string")?, text("new_string")?)?);
     }
     Ok(calls)
 }
 
-fn fetch(url: &str) -> Result<Vec<ToolCall>, String> {
+fn fetch(url: &str) -> Result<Vec<ToolCall>, Unreadable> {
     Ok(vec![ToolCall::new("http_fetch", json!({ "url": url }))])
 }
 

@@ -39,85 +39,90 @@ fn object(properties: Value, required: &[&str]) -> Value {
     json!({ "type": "object", "properties": properties, "required": required })
 }
 
+/// One of the server's tools: name, description, the one argument it requires (its
+/// name and JSON type), and the hint it gives about itself.
+type ToolSpec = (
+    &'static str,
+    &'static str,
+    Option<(&'static str, &'static str)>,
+    Option<&'static str>,
+);
+
+/// The server's tools, in the order it lists them.
+const TOOLS: &[ToolSpec] = &[
+    ("echo", "Echoes its text.", Some(("text", "string")), None),
+    (
+        "peek",
+        "Echoes its text; says it only reads.",
+        Some(("text", "string")),
+        Some("readOnlyHint"),
+    ),
+    (
+        "wipe",
+        "Says it destroys things.",
+        None,
+        Some("destructiveHint"),
+    ),
+    ("crash", "Exits the server.", None, None),
+    ("hang", "Never answers.", None, None),
+    (
+        "spawn_child",
+        "Starts a long sleep of its own and returns its pid.",
+        None,
+        None,
+    ),
+    ("pid", "Returns the server's pid.", None, None),
+    (
+        "env",
+        "Returns an environment variable's value.",
+        Some(("name", "string")),
+        None,
+    ),
+    (
+        "big",
+        "Returns this many bytes of text.",
+        Some(("bytes", "integer")),
+        None,
+    ),
+    (
+        "change_tools",
+        "Adds a tool and sends tools/list_changed.",
+        None,
+        None,
+    ),
+    ("fail", "Returns an error result.", None, None),
+    (
+        "ask",
+        "Asks the user for a name (elicitation) and returns the answer.",
+        None,
+        None,
+    ),
+    (
+        "read_file",
+        "Returns the text of a file, or why it could not be read.",
+        Some(("path", "string")),
+        None,
+    ),
+    (
+        "now",
+        "Returns CLOCK_MONOTONIC in nanoseconds, read when the call arrives (for the benchmark).",
+        None,
+        None,
+    ),
+];
+
 impl Server {
     fn tools(&self) -> Vec<Value> {
-        let text = json!({ "text": { "type": "string" } });
-        let mut tools = vec![
-            tool(
-                "echo",
-                "Echoes its text.",
-                object(text.clone(), &["text"]),
-                None,
-            ),
-            tool(
-                "peek",
-                "Echoes its text; says it only reads.",
-                object(text.clone(), &["text"]),
-                Some(json!({ "readOnlyHint": true })),
-            ),
-            tool(
-                "wipe",
-                "Says it destroys things.",
-                object(json!({}), &[]),
-                Some(json!({ "destructiveHint": true })),
-            ),
-            tool("crash", "Exits the server.", object(json!({}), &[]), None),
-            tool("hang", "Never answers.", object(json!({}), &[]), None),
-            tool(
-                "spawn_child",
-                "Starts a long sleep of its own and returns its pid.",
-                object(json!({}), &[]),
-                None,
-            ),
-            tool(
-                "pid",
-                "Returns the server's pid.",
-                object(json!({}), &[]),
-                None,
-            ),
-            tool(
-                "env",
-                "Returns an environment variable's value.",
-                object(json!({ "name": { "type": "string" } }), &["name"]),
-                None,
-            ),
-            tool(
-                "big",
-                "Returns this many bytes of text.",
-                object(json!({ "bytes": { "type": "integer" } }), &["bytes"]),
-                None,
-            ),
-            tool(
-                "change_tools",
-                "Adds a tool and sends tools/list_changed.",
-                object(json!({}), &[]),
-                None,
-            ),
-            tool(
-                "fail",
-                "Returns an error result.",
-                object(json!({}), &[]),
-                None,
-            ),
-            tool(
-                "ask",
-                "Asks the user for a name (elicitation) and returns the answer.",
-                object(json!({}), &[]),
-                None,
-            ),
-            tool(
-                "read_file",
-                "Returns the text of a file, or why it could not be read.",
-                object(json!({ "path": { "type": "string" } }), &["path"]),
-                None,
-            ),
-            tool(
-                "now",
-                "Returns CLOCK_MONOTONIC in nanoseconds, read when the call arrives (for the benchmark).",
-                object(json!({}), &[]),
-                None,
-            ),
-        ];
+        let mut tools: Vec<Value> = TOOLS
+            .iter()
+            .map(|&(name, description, argument, hint)| {
+                let schema = match argument {
+                    Some((arg, kind)) => object(json!({ arg: { "type": kind } }), &[arg]),
+                    None => object(json!({}), &[]),
+                };
+                tool(name, description, schema, hint.map(|h| json!({ h: true })))
+            })
+            .collect();
         if self.changed.load(Ordering::Acquire) {
             tools.push(tool(
                 "added",

@@ -24,7 +24,7 @@ use crate::{Risk, ToolCall};
 
 pub use propose::{OVER_BROAD_PROGRAMS, propose};
 pub use session::SessionGrants;
-pub use set::GrantSet;
+pub use set::{GrantLookup, GrantSet};
 
 /// How long and where a grant holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -39,7 +39,8 @@ pub use call::{
 pub use engine::Engine;
 pub use evaluation::{DecidedBy, Evaluation, MatchedRule, SegmentEvaluation};
 pub use grant::{
-    Effect, Grant, GrantMatcher, GrantProposal, GrantSet, Scope, SessionGrants, Widening,
+    Effect, Grant, GrantLookup, GrantMatcher, GrantProposal, GrantSet, Scope, SessionGrants,
+    Widening,
 };
 pub use hook_said::{HookAnswer, HookReport, HookSaid};
 pub use policy::{

@@ -366,51 +366,61 @@ pub fn validate(tool: &str, args: &Value) -> Result<ParsedCall, ValidationError>
             non_empty_path(tool, "to", &a.to)?;
             ParsedCall::FsMove(a)
         }
-        "terminal" => {
-            let a: TerminalArgs = parse(tool, args)?;
-            if a.command.trim().is_empty() {
-                return Err(invalid("`command` must not be empty".into()));
-            }
-            if a.command.contains('\0') {
-                return Err(invalid("`command` must not contain NUL bytes".into()));
-            }
-            if let Some(cwd) = &a.cwd {
-                non_empty_path(tool, "cwd", cwd)?;
-            }
-            if let Some(t) = a.timeout_secs
-                && !(1..=MAX_TIMEOUT_SECS).contains(&t)
-            {
-                return Err(invalid(format!(
-                    "`timeout_secs` must be between 1 and {MAX_TIMEOUT_SECS}, not {t}"
-                )));
-            }
-            ParsedCall::Terminal(a)
-        }
-        "http_fetch" => {
-            let a: HttpFetchArgs = parse(tool, args)?;
-            let url = reqwest::Url::parse(&a.url)
-                .map_err(|err| invalid(format!("`url` is not a valid URL: {err}")))?;
-            if !matches!(url.scheme(), "http" | "https") {
-                return Err(invalid(format!(
-                    "`url` must be http:// or https://, not {}://",
-                    url.scheme()
-                )));
-            }
-            if url.host_str().is_none_or(str::is_empty) {
-                return Err(invalid("`url` has no host".into()));
-            }
-            if a.body.is_some() && matches!(a.method, HttpMethod::Get | HttpMethod::Head) {
-                return Err(invalid(format!(
-                    "a `body` is not allowed with {}",
-                    a.method
-                )));
-            }
-            ParsedCall::HttpFetch(a)
-        }
+        "terminal" => terminal_call(tool, args)?,
+        "http_fetch" => http_fetch_call(tool, args)?,
         // `find` only knows the names above.
         other => return Err(ValidationError::UnknownTool(other.to_owned())),
     };
     Ok(call)
+}
+
+/// A `terminal` call: a command that is not empty and has no NUL byte, a working
+/// directory that is not empty, a timeout within bounds.
+fn terminal_call(tool: &'static str, args: Value) -> Result<ParsedCall, ValidationError> {
+    let invalid = |message: String| ValidationError::Invalid { tool, message };
+    let a: TerminalArgs = parse(tool, args)?;
+    if a.command.trim().is_empty() {
+        return Err(invalid("`command` must not be empty".into()));
+    }
+    if a.command.contains('\0') {
+        return Err(invalid("`command` must not contain NUL bytes".into()));
+    }
+    if let Some(cwd) = &a.cwd {
+        non_empty_path(tool, "cwd", cwd)?;
+    }
+    if let Some(t) = a.timeout_secs
+        && !(1..=MAX_TIMEOUT_SECS).contains(&t)
+    {
+        return Err(invalid(format!(
+            "`timeout_secs` must be between 1 and {MAX_TIMEOUT_SECS}, not {t}"
+        )));
+    }
+    Ok(ParsedCall::Terminal(a))
+}
+
+/// An `http_fetch` call: an http:// or https:// URL with a host, and a body only
+/// with a method that carries one.
+fn http_fetch_call(tool: &'static str, args: Value) -> Result<ParsedCall, ValidationError> {
+    let invalid = |message: String| ValidationError::Invalid { tool, message };
+    let a: HttpFetchArgs = parse(tool, args)?;
+    let url = reqwest::Url::parse(&a.url)
+        .map_err(|err| invalid(format!("`url` is not a valid URL: {err}")))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(invalid(format!(
+            "`url` must be http:// or https://, not {}://",
+            url.scheme()
+        )));
+    }
+    if url.host_str().is_none_or(str::is_empty) {
+        return Err(invalid("`url` has no host".into()));
+    }
+    if a.body.is_some() && matches!(a.method, HttpMethod::Get | HttpMethod::Head) {
+        return Err(invalid(format!(
+            "a `body` is not allowed with {}",
+            a.method
+        )));
+    }
+    Ok(ParsedCall::HttpFetch(a))
 }
 
 fn parse<T: DeserializeOwned>(tool: &'static str, args: Value) -> Result<T, ValidationError> {

@@ -108,8 +108,7 @@ fn gemini(tool: &str, input: &str) -> String {
 }
 
 #[test]
-fn each_agents_payloads_get_the_expected_decision_and_reason() {
-    let p = Project::new();
+fn claude_payloads_get_the_expected_decision_and_reason() {
     let claude_write = r#"{"session_id": "abc", "cwd": "$CWD", "hook_event_name": "PreToolUse",
       "tool_name": "Write", "tool_input": {"file_path": "$CWD/notes.txt", "content": "hi"}, "tool_use_id": "t"}"#;
     let claude_mcp = r#"{"cwd": "$CWD", "hook_event_name": "PreToolUse", "tool_name": "mcp__github__create_issue",
@@ -118,15 +117,7 @@ fn each_agents_payloads_get_the_expected_decision_and_reason() {
       "tool_input": {"prompt": "go"}}"#;
     let claude_multi = r#"{"cwd": "$CWD", "hook_event_name": "PreToolUse", "tool_name": "MultiEdit",
       "tool_input": {"file_path": "$CWD/README.md", "edits": [{"old_string": "a", "new_string": "b"}, {"old_string": "c", "new_string": "d"}]}}"#;
-    let codex_mcp = r#"{"cwd": "$CWD", "hook_event_name": "PreToolUse", "tool_name": "mcp__fs__read",
-      "tool_input": {"path": "x"}, "tool_use_id": "c"}"#;
-    let codex_unknown = r#"{"cwd": "$CWD", "hook_event_name": "PreToolUse", "tool_name": "web_search",
-      "tool_input": {"query": "x"}}"#;
-    let gemini_mcp = r#"{"session_id": "g", "cwd": "$CWD", "hook_event_name": "BeforeTool",
-      "tool_name": "mcp_my_server_create", "tool_input": {"name": "x"},
-      "mcp_context": {"server_name": "my_server", "tool_name": "create", "command": "node"}}"#;
-    // (agent, what, payload, the decision answered, words the reason must hold)
-    let cases: Vec<(Agent, &str, String, &str, &[&str])> = vec![
+    check_cases(vec![
         (
             Agent::Claude,
             "allow",
@@ -183,6 +174,16 @@ fn each_agents_payloads_get_the_expected_decision_and_reason() {
             "ask",
             &["README.md"],
         ),
+    ]);
+}
+
+#[test]
+fn codex_payloads_get_the_expected_decision_and_reason() {
+    let codex_mcp = r#"{"cwd": "$CWD", "hook_event_name": "PreToolUse", "tool_name": "mcp__fs__read",
+      "tool_input": {"path": "x"}, "tool_use_id": "c"}"#;
+    let codex_unknown = r#"{"cwd": "$CWD", "hook_event_name": "PreToolUse", "tool_name": "web_search",
+      "tool_input": {"query": "x"}}"#;
+    check_cases(vec![
         (
             Agent::Codex,
             "allow",
@@ -236,6 +237,15 @@ fn each_agents_payloads_get_the_expected_decision_and_reason() {
             "deny",
             &["does not know the tool `web_search`"],
         ),
+    ]);
+}
+
+#[test]
+fn gemini_payloads_get_the_expected_decision_and_reason() {
+    let gemini_mcp = r#"{"session_id": "g", "cwd": "$CWD", "hook_event_name": "BeforeTool",
+      "tool_name": "mcp_my_server_create", "tool_input": {"name": "x"},
+      "mcp_context": {"server_name": "my_server", "tool_name": "create", "command": "node"}}"#;
+    check_cases(vec![
         (
             Agent::Gemini,
             "allow",
@@ -288,7 +298,17 @@ fn each_agents_payloads_get_the_expected_decision_and_reason() {
             "ask",
             &["no http"],
         ),
-    ];
+    ]);
+}
+
+/// One payload: (agent, what, payload, the decision answered, words the reason must
+/// hold).
+type Case<'a> = (Agent, &'a str, String, &'a str, &'a [&'a str]);
+
+/// Answers each payload in a fresh project and fails with every case that got another
+/// decision, a reason without its words, or no audit event from its agent.
+fn check_cases(cases: Vec<Case>) {
+    let p = Project::new();
     let mut failures = Vec::new();
     for (agent, what, payload, decision, words) in cases {
         let (answer, events) = p.answer(agent, &payload);

@@ -25,6 +25,52 @@ fn entry(path: &Path, timeout_secs: Option<u64>) -> HookEntry {
     }
 }
 
+/// The user's hooks the decision table runs: each answers one way, or fails one way.
+struct Scripts {
+    deny: PathBuf,
+    allow: PathBuf,
+    fail: PathBuf,
+    slow: PathBuf,
+    garbage: PathBuf,
+    reads: PathBuf,
+}
+
+impl Scripts {
+    fn new(root: &Path) -> Scripts {
+        let deny = script(
+            root,
+            "deny.sh",
+            r#"echo '{"decision": "deny", "reason": "not on Fridays"}'"#,
+        );
+        let allow = script(
+            root,
+            "allow.sh",
+            r#"echo '{"decision": "allow", "reason": "fine by me"}'"#,
+        );
+        let fail = script(root, "fail.sh", "exit 1");
+        let slow = script(root, "slow.sh", "sleep 30");
+        let garbage = script(root, "garbage.sh", "echo 'sure, go ahead'");
+        // It reads the call and the evaluation from its input, and denies only writes.
+        let reads = script(
+            root,
+            "reads.sh",
+            r#"input=$(cat)
+case "$input" in
+  *'"call":{"tool":"fs_write"'*'"evaluation":{"decision":"ask"'*) echo '{"decision": "deny", "reason": "saw a write"}' ;;
+  *) echo '{"decision": "allow"}' ;;
+esac"#,
+        );
+        Scripts {
+            deny,
+            allow,
+            fail,
+            slow,
+            garbage,
+            reads,
+        }
+    }
+}
+
 #[tokio::test(flavor = "current_thread")]
 async fn real_hooks_make_calls_stricter_or_looser_within_bounds_and_failures_ask() {
     let dir = tempfile::tempdir().unwrap();
@@ -32,29 +78,7 @@ async fn real_hooks_make_calls_stricter_or_looser_within_bounds_and_failures_ask
     let engine = Engine::with_policy(Policy::from_sources(&[], false), &root, None);
     let ctx = Context::new(&root);
     let grants = SessionGrants::new("s");
-    let deny = script(
-        &root,
-        "deny.sh",
-        r#"echo '{"decision": "deny", "reason": "not on Fridays"}'"#,
-    );
-    let allow = script(
-        &root,
-        "allow.sh",
-        r#"echo '{"decision": "allow", "reason": "fine by me"}'"#,
-    );
-    let fail = script(&root, "fail.sh", "exit 1");
-    let slow = script(&root, "slow.sh", "sleep 30");
-    let garbage = script(&root, "garbage.sh", "echo 'sure, go ahead'");
-    // It reads the call and the evaluation from its input, and denies only writes.
-    let reads = script(
-        &root,
-        "reads.sh",
-        r#"input=$(cat)
-case "$input" in
-  *'"call":{"tool":"fs_write"'*'"evaluation":{"decision":"ask"'*) echo '{"decision": "deny", "reason": "saw a write"}' ;;
-  *) echo '{"decision": "allow"}' ;;
-esac"#,
-    );
+    let hook = Scripts::new(&root);
     let ls = ToolCall::new("terminal", serde_json::json!({"command": "ls"}));
     let write = ToolCall::new(
         "fs_write",
@@ -65,42 +89,42 @@ esac"#,
     let cases = [
         (
             "stricter: deny a low-risk call",
-            vec![entry(&deny, None)],
+            vec![entry(&hook.deny, None)],
             &ls,
             Decision::Deny,
             true,
         ),
         (
             "looser within bounds: allow an asked write",
-            vec![entry(&allow, None)],
+            vec![entry(&hook.allow, None)],
             &write,
             Decision::Allow,
             true,
         ),
         (
             "looser out of bounds: a Critical call",
-            vec![entry(&allow, None)],
+            vec![entry(&hook.allow, None)],
             &critical,
             Decision::Ask,
             false,
         ),
         (
             "failing: exit 1",
-            vec![entry(&fail, None)],
+            vec![entry(&hook.fail, None)],
             &ls,
             Decision::Ask,
             true,
         ),
         (
             "slow: past its timeout",
-            vec![entry(&slow, Some(1))],
+            vec![entry(&hook.slow, Some(1))],
             &ls,
             Decision::Ask,
             true,
         ),
         (
             "garbage",
-            vec![entry(&garbage, None)],
+            vec![entry(&hook.garbage, None)],
             &ls,
             Decision::Ask,
             true,
@@ -114,14 +138,14 @@ esac"#,
         ),
         (
             "reads its input: a write",
-            vec![entry(&reads, None)],
+            vec![entry(&hook.reads, None)],
             &write,
             Decision::Deny,
             true,
         ),
         (
             "reads its input: a command",
-            vec![entry(&reads, None)],
+            vec![entry(&hook.reads, None)],
             &ls,
             Decision::Allow,
             false,

@@ -77,17 +77,15 @@ impl GrantSet {
     /// The first live grant with this effect that covers the unit, in the order the
     /// grants were added. Deny grants are looked for separately and first, by the
     /// engine.
-    #[allow(clippy::too_many_arguments)]
-    pub fn find(
-        &self,
-        effect: Effect,
-        call: &ToolCall,
-        assessment: &Assessment,
-        unit: &Unit,
-        risk: Risk,
-        now: SystemTime,
-        project_root: &Path,
-    ) -> Option<&Grant> {
+    pub fn find(&self, effect: Effect, lookup: &GrantLookup<'_>) -> Option<&Grant> {
+        let GrantLookup {
+            call,
+            assessment,
+            unit,
+            risk,
+            now,
+            project_root,
+        } = *lookup;
         // The key a matcher files its grant under (`GrantMatcher::key`): the program of
         // a command, an MCP tool's own name on its server, the tool otherwise.
         let key = match &call.origin {
@@ -107,6 +105,21 @@ impl GrantSet {
                     && g.covers(call, assessment, unit, risk)
             })
     }
+}
+
+/// What a grant lookup is about: one unit of an assessed call, at the risk the engine
+/// settled on, at one moment, in one project. It only borrows, so building one for
+/// each lookup costs nothing on the decision's hot path.
+#[derive(Debug, Clone, Copy)]
+pub struct GrantLookup<'a> {
+    pub call: &'a ToolCall,
+    pub assessment: &'a Assessment,
+    pub unit: &'a Unit,
+    pub risk: Risk,
+    /// The moment that decides whether a grant has expired.
+    pub now: SystemTime,
+    /// The project a project-scoped grant must belong to.
+    pub project_root: &'a Path,
 }
 
 fn hash(hasher: &std::hash::RandomState, key: &str) -> u64 {

@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use globset::{GlobSet, GlobSetBuilder};
+use globset::{Glob, GlobSet, GlobSetBuilder};
 
 use crate::Context;
 use crate::assess::Unit;
@@ -94,6 +94,49 @@ pub(crate) struct RuleIndex {
     no_domain: Bits,
 }
 
+/// The path index being built for one anchor: rules by the literal first part of their
+/// path, and the globs (with their rules) of the paths that start with a pattern.
+type PathBuilder = (
+    Anchor,
+    HashMap<String, Vec<usize>>,
+    GlobSetBuilder,
+    Vec<usize>,
+);
+
+/// Files rule `i` under its path's anchor: by the path's literal first part, or among
+/// the anchor's globs.
+fn file_path(builders: &mut [PathBuilder], pattern: &PathPattern, i: usize) {
+    if let Some((_, by_first, other, owners)) =
+        builders.iter_mut().find(|(a, ..)| *a == pattern.anchor)
+    {
+        match pattern.first_literal() {
+            Some(first) => by_first.entry(first.to_owned()).or_default().push(i),
+            None => {
+                other.add(pattern.glob.clone());
+                owners.push(i);
+            }
+        }
+    }
+}
+
+/// Files rule `i` under the argument its first argument glob is about.
+fn file_arg(
+    builders: &mut Vec<(String, GlobSetBuilder, Vec<usize>)>,
+    key: &str,
+    glob: &Glob,
+    i: usize,
+) {
+    let at = match builders.iter().position(|(k, ..)| k == key) {
+        Some(at) => at,
+        None => {
+            builders.push((key.to_owned(), GlobSetBuilder::new(), Vec::new()));
+            builders.len() - 1
+        }
+    };
+    builders[at].1.add(glob.clone());
+    builders[at].2.push(i);
+}
+
 fn basename(program: &str) -> &str {
     program.rsplit('/').next().unwrap_or(program)
 }
@@ -109,12 +152,6 @@ impl RuleIndex {
         let mut programs: HashMap<String, Vec<usize>> = HashMap::new();
         let mut any_program = Bits::new(n);
         let mut no_command = Bits::new(n);
-        type PathBuilder = (
-            Anchor,
-            HashMap<String, Vec<usize>>,
-            GlobSetBuilder,
-            Vec<usize>,
-        );
         let mut path_builders: Vec<PathBuilder> = [Anchor::Absolute, Anchor::Cwd, Anchor::Home]
             .into_iter()
             .map(|a| (a, HashMap::new(), GlobSetBuilder::new(), Vec::new()))
@@ -150,34 +187,11 @@ impl RuleIndex {
             }
             match &rule.path {
                 None => no_path.set(i),
-                Some(pattern) => {
-                    if let Some((_, by_first, other, owners)) = path_builders
-                        .iter_mut()
-                        .find(|(a, ..)| *a == pattern.anchor)
-                    {
-                        match pattern.first_literal() {
-                            Some(first) => by_first.entry(first.to_owned()).or_default().push(i),
-                            None => {
-                                other.add(pattern.glob.clone());
-                                owners.push(i);
-                            }
-                        }
-                    }
-                }
+                Some(pattern) => file_path(&mut path_builders, pattern, i),
             }
             match rule.arg_globs.first() {
                 None => no_args.set(i),
-                Some((key, glob)) => {
-                    let at = match arg_builders.iter().position(|(k, ..)| k == key) {
-                        Some(at) => at,
-                        None => {
-                            arg_builders.push((key.clone(), GlobSetBuilder::new(), Vec::new()));
-                            arg_builders.len() - 1
-                        }
-                    };
-                    arg_builders[at].1.add(glob.clone());
-                    arg_builders[at].2.push(i);
-                }
+                Some((key, glob)) => file_arg(&mut arg_builders, key, glob, i),
             }
             // Domains are keyed by the host (exact) or by the suffix with its dot
             // (`*.example.com` under `.example.com`); a host looks up itself and

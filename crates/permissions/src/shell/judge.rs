@@ -783,29 +783,8 @@ fn known_program(input: &Input<'_>) -> Option<Verdict> {
 /// The verdict for a program; `unknown` is set when Warden does not know it.
 fn known_or_unknown(input: &Input<'_>) -> Verdict {
     let p = input.program;
-    if PRIVILEGE.contains(&p) {
-        return Verdict::new(
-            Risk::Critical,
-            S::new("engine-executes-commands-administrator-rights").text("program", p),
-        );
-    }
-    if POWER.contains(&p) {
-        return Verdict::new(
-            Risk::Critical,
-            S::new("engine-stops-machine").text("program", p),
-        );
-    }
-    if (p == "init" || p == "telinit") && !input.args.is_empty() {
-        return Verdict::new(
-            Risk::Critical,
-            S::new("engine-changes-run-level").text("program", p),
-        );
-    }
-    if p.starts_with("mkfs") || p.starts_with("fsck") || DISK_TOOLS.contains(&p) {
-        return Verdict::new(
-            Risk::Critical,
-            S::new("engine-rewrites-disks-or-file").text("program", p),
-        );
+    if let Some(v) = machine_wide(input) {
+        return v;
     }
     if SHELLS.contains(&p) {
         return shell(input);
@@ -816,174 +795,14 @@ fn known_or_unknown(input: &Input<'_>) -> Verdict {
     if INTERPRETERS.contains(&p) || p.starts_with("python3.") {
         return interpreter(input);
     }
-    match p {
-        "rm" | "unlink" | "shred" | "srm" => return rm(input),
-        "rmdir" => return operands_op(input, FileOp::Delete),
-        "find" => return find(input),
-        "cp" | "install" => return copy(input, false),
-        "mv" => return copy(input, true),
-        "ln" => return link(input),
-        "touch" | "mkdir" | "tee" | "mkfifo" | "truncate" | "sponge" => return writer(input),
-        "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => return chmod(input),
-        "dd" => return dd(input),
-        "git" => return git(input),
-        "tar" | "bsdtar" | "gtar" => return tar(input),
-        "patch" => return patch(input),
-        "ed" | "red" | "ex" => return line_editor(input),
-        "eval" => return eval(input),
-        "source" | "." => return source(input),
-        "sed" => return sed(input),
-        "awk" | "gawk" | "mawk" | "nawk" => return awk(input),
-        "kill" | "pkill" | "killall" => return kill(input),
-        "systemctl" => return systemctl(input),
-        "watch" => return watch(input),
-        // `script -c CMD` runs CMD (judged as a carried command); without it,
-        // `script` starts an interactive shell.
-        "script"
-            if carried::carried("script", input.args)
-                .iter()
-                .any(|c| c.script.is_some()) =>
-        {
-            // Its last operand (default `typescript`) is the file it records to.
-            let to_null = input.args.last().is_some_and(|a| a.text == "/dev/null");
-            return if to_null {
-                Verdict::new(Risk::Low, S::new("engine-script-whose-command-judged"))
-            } else {
-                Verdict::new(Risk::Medium, S::new("engine-script-records-session-file"))
-            };
-        }
-        "alias" | "trap" => return alias_or_trap(input),
-        // Reached only when the wrapper runs no program (see `wrappers::unwrap`).
-        "exec" | "time" | "nice" if input.args.is_empty() => {
-            return Verdict::new(
-                Risk::Low,
-                S::new("engine-alone-starts-nothing").text("program", p),
-            );
-        }
-        "date"
-            if input
-                .args
-                .iter()
-                .any(|a| a.text == "-s" || a.text.starts_with("--set")) =>
-        {
-            return Verdict::new(Risk::High, S::new("engine-sets-system-clock"));
-        }
-        "hostname"
-            if !input.args.is_empty()
-                && input
-                    .args
-                    .iter()
-                    .all(|a| a.text != "-f" && a.text != "-s" && a.text != "-i") =>
-        {
-            return Verdict::new(Risk::High, S::new("engine-changes-machines-host-name"));
-        }
-        "mount" if !input.args.is_empty() => {
-            return Verdict::new(Risk::High, S::new("engine-mounts-file-system"));
-        }
-        "xxd" if input.args.iter().any(|a| !a.text.starts_with('-')) => {
-            return readers(input, false);
-        }
-        // `make --eval TEXT` / `-E TEXT` evaluates make text: `$(shell …)` runs
-        // commands before any rule.
-        "make" | "gmake"
-            if input.args.iter().any(|a| {
-                a.dynamic
-                    || a.text == "-E"
-                    || a.text.starts_with("--eval")
-                    || (a.text.starts_with("-E") && !a.text.starts_with("--"))
-            }) =>
-        {
-            return Verdict::new(
-                Risk::High,
-                S::new("engine-make-text-from-command").text("program", p),
-            );
-        }
-        "yq" if input.args.iter().any(|a| {
-            a.text == "-i"
-                || a.text.starts_with("--inplace")
-                || (a.text.starts_with('-') && !a.text.starts_with("--") && a.text.contains('i'))
-        }) =>
-        {
-            let mut v = Verdict::new(Risk::Medium, S::new("engine-yq-i-rewrites-files"));
-            for operand in input
-                .args
-                .iter()
-                .filter(|a| !a.text.starts_with('-'))
-                .skip(1)
-            {
-                v.word(FileOp::Write, operand, input);
-            }
-            return v;
-        }
-        // `ss --kill` closes the connections it lists, other programs' included.
-        "ss" if options::parse(p, input.args).is_some_and(|o| o.given("kill")) => {
-            return Verdict::new(
-                Risk::Medium,
-                "Runs ss --kill, which closes the connections it lists.",
-            );
-        }
-        "docker" | "podman" | "nerdctl" => return system::container(input),
-        // `at TIME` and `batch` read the commands they schedule from their input (or
-        // `-f FILE`): that input is a script, judged as a shell's, and what runs later
-        // outlives the command, so at least High.
-        "at" | "batch"
-            if !input
-                .args
-                .iter()
-                .any(|a| matches!(a.text.as_str(), "-l" | "-r" | "-d" | "-c")) =>
-        {
-            let mut v = if input
-                .args
-                .iter()
-                .any(|a| a.text == "-f" || (a.text.starts_with("-f") && a.text.len() > 2))
-            {
-                Verdict::new(
-                    Risk::High,
-                    S::new("engine-script-from-file-warden").text("program", p),
-                )
-            } else {
-                stdin_script(input, "sh")
-            };
-            v.raise(
-                Risk::High,
-                S::new("engine-schedules-commands-run-later").text("program", p),
-            );
-            return v;
-        }
-        // ShellCheck parses the scripts it is given and runs none of them.
-        "shellcheck" => {
-            let mut v = readers(input, false);
-            v.raise(Risk::Low, S::new("engine-runs-shellcheck"));
-            return v;
-        }
-        // `unzip -l`/`-v`/`-t`/`-Z` list or test an archive; `zipinfo` lists one.
-        "zipinfo" => return readers(input, false),
-        "unzip"
-            if input.args.first().is_some_and(|a| {
-                !a.dynamic
-                    && a.text.starts_with('-')
-                    && !a.text.starts_with("--")
-                    && a.text[1..].chars().all(|c| {
-                        matches!(
-                            c,
-                            'l' | 'v' | 't' | 'Z' | 'q' | '1' | '2' | 's' | 'm' | 'h' | 'M'
-                        )
-                    })
-                    && a.text[1..].contains(['l', 'v', 't', 'Z'])
-            }) && !input.args.iter().any(|a| a.text == "-d") =>
-        {
-            return readers(input, false);
-        }
-        // `rustc --print KIND`, `rustc -vV`: what the compiler knows, printed. A
-        // `KIND=PATH` writes a file, so it is not here.
-        "rustc" if !input.args.is_empty() && rustc_prints(input.args) => {
-            return Verdict::new(Risk::Low, S::new("engine-asks-rustc-knows-version"));
-        }
-        "cargo" | "npm" | "pnpm" | "yarn" | "bun" | "go" | "pip" | "pip3" | "uv" | "poetry"
-        | "pipenv" | "gem" | "bundle" | "composer" | "deno" | "dotnet" | "swift" | "mix"
-        | "brew" | "apt" | "apt-get" | "dnf" | "yum" | "pacman" | "npx" | "pnpx" | "bunx"
-        | "rustup" => return package_tool(input),
-        _ => {}
+    if let Some((_, judge)) = BY_NAME.iter().find(|(names, _)| names.contains(&p)) {
+        return judge(input);
+    }
+    if let Some(v) = runs_text(input)
+        .or_else(|| machine_settings(input))
+        .or_else(|| prints_only(input))
+    {
+        return v;
     }
     if NETWORK.contains(&p) {
         return network(input);
@@ -1012,6 +831,233 @@ fn known_or_unknown(input: &Input<'_>) -> Verdict {
             Risk::High,
             S::new("engine-program-warden-does-not").text("program", p),
         )
+    }
+}
+
+/// Programs that act on the whole machine: they run commands as the administrator,
+/// stop the machine, change its run level or rewrite disks. Critical.
+fn machine_wide(input: &Input<'_>) -> Option<Verdict> {
+    let p = input.program;
+    let why = if PRIVILEGE.contains(&p) {
+        "engine-executes-commands-administrator-rights"
+    } else if POWER.contains(&p) {
+        "engine-stops-machine"
+    } else if (p == "init" || p == "telinit") && !input.args.is_empty() {
+        "engine-changes-run-level"
+    } else if p.starts_with("mkfs") || p.starts_with("fsck") || DISK_TOOLS.contains(&p) {
+        "engine-rewrites-disks-or-file"
+    } else {
+        return None;
+    };
+    Some(Verdict::new(Risk::Critical, S::new(why).text("program", p)))
+}
+
+/// A judge of one family of programs.
+type Judge = fn(&Input<'_>) -> Verdict;
+
+/// The programs judged by their family's own function, whatever their arguments.
+const BY_NAME: &[(&[&str], Judge)] = &[
+    (&["rm", "unlink", "shred", "srm"], rm),
+    (&["rmdir"], |input| operands_op(input, FileOp::Delete)),
+    (&["find"], find),
+    (&["cp", "install"], |input| copy(input, false)),
+    (&["mv"], |input| copy(input, true)),
+    (&["ln"], link),
+    (
+        &["touch", "mkdir", "tee", "mkfifo", "truncate", "sponge"],
+        writer,
+    ),
+    (&["chmod", "chown", "chgrp", "chattr", "setfacl"], chmod),
+    (&["dd"], dd),
+    (&["git"], git),
+    (&["tar", "bsdtar", "gtar"], tar),
+    (&["patch"], patch),
+    (&["ed", "red", "ex"], line_editor),
+    (&["eval"], eval),
+    (&["source", "."], source),
+    (&["sed"], sed),
+    (&["awk", "gawk", "mawk", "nawk"], awk),
+    (&["kill", "pkill", "killall"], kill),
+    (&["systemctl"], systemctl),
+    (&["watch"], watch),
+    (&["alias", "trap"], alias_or_trap),
+    (&["docker", "podman", "nerdctl"], system::container),
+    // ShellCheck parses the scripts it is given and runs none of them.
+    (&["shellcheck"], |input| {
+        let mut v = readers(input, false);
+        v.raise(Risk::Low, S::new("engine-runs-shellcheck"));
+        v
+    }),
+    // `zipinfo` lists an archive.
+    (&["zipinfo"], |input| readers(input, false)),
+    (
+        &[
+            "cargo", "npm", "pnpm", "yarn", "bun", "go", "pip", "pip3", "uv", "poetry", "pipenv",
+            "gem", "bundle", "composer", "deno", "dotnet", "swift", "mix", "brew", "apt",
+            "apt-get", "dnf", "yum", "pacman", "npx", "pnpx", "bunx", "rustup",
+        ],
+        package_tool,
+    ),
+];
+
+/// Programs that run text they are given as commands, now or later, or rewrite files
+/// in place, only with the arguments that make them do so.
+fn runs_text(input: &Input<'_>) -> Option<Verdict> {
+    let p = input.program;
+    match p {
+        // `script -c CMD` runs CMD (judged as a carried command); without it,
+        // `script` starts an interactive shell.
+        "script"
+            if carried::carried("script", input.args)
+                .iter()
+                .any(|c| c.script.is_some()) =>
+        {
+            // Its last operand (default `typescript`) is the file it records to.
+            let to_null = input.args.last().is_some_and(|a| a.text == "/dev/null");
+            Some(if to_null {
+                Verdict::new(Risk::Low, S::new("engine-script-whose-command-judged"))
+            } else {
+                Verdict::new(Risk::Medium, S::new("engine-script-records-session-file"))
+            })
+        }
+        // `make --eval TEXT` / `-E TEXT` evaluates make text: `$(shell …)` runs
+        // commands before any rule.
+        "make" | "gmake"
+            if input.args.iter().any(|a| {
+                a.dynamic
+                    || a.text == "-E"
+                    || a.text.starts_with("--eval")
+                    || (a.text.starts_with("-E") && !a.text.starts_with("--"))
+            }) =>
+        {
+            Some(Verdict::new(
+                Risk::High,
+                S::new("engine-make-text-from-command").text("program", p),
+            ))
+        }
+        "yq" if input.args.iter().any(|a| {
+            a.text == "-i"
+                || a.text.starts_with("--inplace")
+                || (a.text.starts_with('-') && !a.text.starts_with("--") && a.text.contains('i'))
+        }) =>
+        {
+            let mut v = Verdict::new(Risk::Medium, S::new("engine-yq-i-rewrites-files"));
+            for operand in input
+                .args
+                .iter()
+                .filter(|a| !a.text.starts_with('-'))
+                .skip(1)
+            {
+                v.word(FileOp::Write, operand, input);
+            }
+            Some(v)
+        }
+        // `at TIME` and `batch` read the commands they schedule from their input (or
+        // `-f FILE`): that input is a script, judged as a shell's, and what runs later
+        // outlives the command, so at least High.
+        "at" | "batch"
+            if !input
+                .args
+                .iter()
+                .any(|a| matches!(a.text.as_str(), "-l" | "-r" | "-d" | "-c")) =>
+        {
+            let mut v = if input
+                .args
+                .iter()
+                .any(|a| a.text == "-f" || (a.text.starts_with("-f") && a.text.len() > 2))
+            {
+                Verdict::new(
+                    Risk::High,
+                    S::new("engine-script-from-file-warden").text("program", p),
+                )
+            } else {
+                stdin_script(input, "sh")
+            };
+            v.raise(
+                Risk::High,
+                S::new("engine-schedules-commands-run-later").text("program", p),
+            );
+            Some(v)
+        }
+        _ => None,
+    }
+}
+
+/// Programs that change how the machine is set up (its clock, its name, its mounts,
+/// other programs' connections), only with the arguments that make them do so.
+fn machine_settings(input: &Input<'_>) -> Option<Verdict> {
+    match input.program {
+        "date"
+            if input
+                .args
+                .iter()
+                .any(|a| a.text == "-s" || a.text.starts_with("--set")) =>
+        {
+            Some(Verdict::new(Risk::High, S::new("engine-sets-system-clock")))
+        }
+        "hostname"
+            if !input.args.is_empty()
+                && input
+                    .args
+                    .iter()
+                    .all(|a| a.text != "-f" && a.text != "-s" && a.text != "-i") =>
+        {
+            Some(Verdict::new(
+                Risk::High,
+                S::new("engine-changes-machines-host-name"),
+            ))
+        }
+        "mount" if !input.args.is_empty() => Some(Verdict::new(
+            Risk::High,
+            S::new("engine-mounts-file-system"),
+        )),
+        // `ss --kill` closes the connections it lists, other programs' included.
+        "ss" if options::parse(input.program, input.args).is_some_and(|o| o.given("kill")) => {
+            Some(Verdict::new(
+                Risk::Medium,
+                "Runs ss --kill, which closes the connections it lists.",
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// Programs that only read or print, with the arguments that make them so: a wrapper
+/// that runs nothing, `xxd` of files, `unzip` listing or testing, `rustc` printing
+/// what it knows.
+fn prints_only(input: &Input<'_>) -> Option<Verdict> {
+    let p = input.program;
+    match p {
+        // Reached only when the wrapper runs no program (see `wrappers::unwrap`).
+        "exec" | "time" | "nice" if input.args.is_empty() => Some(Verdict::new(
+            Risk::Low,
+            S::new("engine-alone-starts-nothing").text("program", p),
+        )),
+        "xxd" if input.args.iter().any(|a| !a.text.starts_with('-')) => Some(readers(input, false)),
+        // `unzip -l`/`-v`/`-t`/`-Z` list or test an archive.
+        "unzip"
+            if input.args.first().is_some_and(|a| {
+                !a.dynamic
+                    && a.text.starts_with('-')
+                    && !a.text.starts_with("--")
+                    && a.text[1..].chars().all(|c| {
+                        matches!(
+                            c,
+                            'l' | 'v' | 't' | 'Z' | 'q' | '1' | '2' | 's' | 'm' | 'h' | 'M'
+                        )
+                    })
+                    && a.text[1..].contains(['l', 'v', 't', 'Z'])
+            }) && !input.args.iter().any(|a| a.text == "-d") =>
+        {
+            Some(readers(input, false))
+        }
+        // `rustc --print KIND`, `rustc -vV`: what the compiler knows, printed. A
+        // `KIND=PATH` writes a file, so it is not here.
+        "rustc" if !input.args.is_empty() && rustc_prints(input.args) => Some(Verdict::new(
+            Risk::Low,
+            S::new("engine-asks-rustc-knows-version"),
+        )),
+        _ => None,
     }
 }
 

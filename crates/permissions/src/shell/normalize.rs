@@ -377,16 +377,7 @@ fn normalize_options(spec: &Spec, program: &str, args: &[String]) -> Vec<String>
                 Some((n, v)) => (n, Some(v.to_string())),
                 None => (long, None),
             };
-            // GNU `getopt_long` and git take any unambiguous prefix of a long
-            // option: `--rec` is `--recursive`, `--forc` is `--force`.
-            let found = spec.long.iter().find(|(l, _)| *l == name).or_else(|| {
-                let mut matches = spec
-                    .long
-                    .iter()
-                    .filter(|(l, _)| !name.is_empty() && l.starts_with(name));
-                let first = matches.next()?;
-                matches.all(|(_, s)| *s == first.1).then_some(first)
-            });
+            let found = long_option(spec, name);
             match found {
                 Some((_, short)) if spec.valued.contains(*short) => {
                     let value = attached.or_else(|| {
@@ -459,9 +450,28 @@ fn normalize_options(spec: &Spec, program: &str, args: &[String]) -> Vec<String>
             });
         }
     }
+    normal_form(units, operands)
+}
+
+/// A long option by its name, or by any unambiguous prefix of it, as GNU
+/// `getopt_long` and git take them: `--rec` is `--recursive`, `--forc` is `--force`.
+fn long_option<'s>(spec: &'s Spec, name: &str) -> Option<&'s (&'static str, char)> {
+    spec.long.iter().find(|(l, _)| *l == name).or_else(|| {
+        let mut matches = spec
+            .long
+            .iter()
+            .filter(|(l, _)| !name.is_empty() && l.starts_with(name));
+        let first = matches.next()?;
+        matches.all(|(_, s)| *s == first.1).then_some(first)
+    })
+}
+
+/// The options sorted and each once, then the operands (after `--` when one of them
+/// looks like an option).
+fn normal_form(mut units: Vec<Unit>, operands: Vec<String>) -> Vec<String> {
     units.sort();
     units.dedup();
-    let mut out = Vec::with_capacity(args.len() + 1);
+    let mut out = Vec::with_capacity(units.len() * 2 + operands.len() + 1);
     for unit in units {
         out.push(unit.flag);
         if let Some(value) = unit.value {

@@ -7,6 +7,7 @@ mod modelled;
 mod parse;
 mod plain;
 mod redirect;
+mod simple;
 mod vars;
 
 use crate::Sentence as S;
@@ -16,18 +17,13 @@ use std::path::{Path, PathBuf};
 use tree_sitter::Node;
 
 use parse::{join_continued_lines, parse, parse_error_message};
-use redirect::Effect;
 
 use super::dialect::Dialect;
-use super::env;
-use super::judge::{
-    self, DOWNLOADERS, INTERPRETERS, Input, PATTERN_READERS, READERS, SHELLS, Stdin,
-};
-use super::normalize::normalize_argv;
+use super::judge::{self, DOWNLOADERS, INTERPRETERS, PATTERN_READERS, READERS, SHELLS, Stdin};
 use super::options;
-use super::provenance::{self, Provenance, Tainted, UNPACKERS, is_socket_path};
+use super::provenance::{self, Provenance, Tainted, UNPACKERS};
 use super::words::{self, Scope, Word};
-use super::wrappers::{self, basename};
+use super::wrappers::basename;
 use super::{
     CommandAnalysis, MAX_COMMAND_BYTES, MAX_NESTING, MAX_PARSE_BYTES, MAX_SEGMENTS, Segment,
 };
@@ -151,31 +147,7 @@ fn analyse_with(
     }
     let joined = join_continued_lines(command);
     let command: &str = &joined;
-    let mut walker = Walker {
-        src: command,
-        ctx: ctx.clone(),
-        resolver: Resolver::new(ctx),
-        vars: Vec::new(),
-        depth,
-        segments: Vec::new(),
-        problems: Vec::new(),
-        unread: false,
-        stdin: outer.stdin,
-        script_stdin: Stdin::Inherited,
-        tainted: outer.tainted,
-        network: Vec::new(),
-        place: cwd::Place::default(),
-        dialect,
-        functions: outer.functions,
-        secrets: Vec::new(),
-        unmodelled: Vec::new(),
-        in_function: 0,
-        expand_calls: outer.expand_calls,
-        calling: false,
-        path_relative: false,
-        written_texts: Vec::new(),
-        entry_files: Vec::new(),
-    };
+    let mut walker = Walker::new(command, ctx, depth, dialect, outer);
     // The fast way is only for a command well within the bound on tree depth: the
     // parser's tree puts a simple command's words three levels below the program node
     // (program, command, command_name, word), and past the bound the walk reports the
@@ -296,6 +268,44 @@ struct Walker<'s> {
     written_texts: Vec<(PathBuf, String)>,
     /// Build entry files (`Makefile`, `build.rs`, ...) the line wrote.
     entry_files: Vec<PathBuf>,
+}
+
+impl<'a> Walker<'a> {
+    /// A walker of `src` at this depth of nesting, in the shell state the outer
+    /// command leaves it.
+    fn new(
+        src: &'a str,
+        ctx: &Context,
+        depth: usize,
+        dialect: Dialect,
+        outer: Outer,
+    ) -> Walker<'a> {
+        Walker {
+            src,
+            ctx: ctx.clone(),
+            resolver: Resolver::new(ctx),
+            vars: Vec::new(),
+            depth,
+            segments: Vec::new(),
+            problems: Vec::new(),
+            unread: false,
+            stdin: outer.stdin,
+            script_stdin: Stdin::Inherited,
+            tainted: outer.tainted,
+            network: Vec::new(),
+            place: cwd::Place::default(),
+            dialect,
+            functions: outer.functions,
+            secrets: Vec::new(),
+            unmodelled: Vec::new(),
+            in_function: 0,
+            expand_calls: outer.expand_calls,
+            calling: false,
+            path_relative: false,
+            written_texts: Vec::new(),
+            entry_files: Vec::new(),
+        }
+    }
 }
 
 impl Walker<'_> {
@@ -668,411 +678,6 @@ impl Walker<'_> {
             substituted_download,
             level,
         );
-    }
-
-    /// Builds and judges the segment of one simple command from its words.
-    fn simple(
-        &mut self,
-        text: String,
-        mut assignments: Vec<(String, Word)>,
-        words_: Vec<Word>,
-        effects: Vec<Effect>,
-        substituted_download: bool,
-        level: usize,
-    ) {
-        let mut seg = self.segment(text, Risk::Low, String::new());
-        let unwrapped = wrappers::unwrap(&words_);
-        for (name, _) in &assignments {
-            self.note_cd_variable(name);
-        }
-        // `curl URL | xargs sh -c`: xargs makes its input the program's arguments.
-        let substituted_download = substituted_download
-            || (unwrapped.xargs && matches!(self.stdin, Stdin::Pipe(Provenance::Network)));
-        assignments.extend(unwrapped.assignments.iter().filter_map(|a| {
-            a.text.split_once('=').map(|(n, v)| {
-                (
-                    n.to_string(),
-                    Word {
-                        text: v.to_string(),
-                        dynamic: a.dynamic,
-                    },
-                )
-            })
-        }));
-        let inner: Vec<Word> = if unwrapped.xargs && unwrapped.start >= words_.len() {
-            vec![Word::literal("echo")]
-        } else {
-            words_.get(unwrapped.start..).unwrap_or(&[]).to_vec()
-        };
-        seg.dynamic_args = inner.iter().skip(1).any(|w| w.dynamic);
-        let mut scripts: Vec<String> = Vec::new();
-        // The body of a line's function this command calls, with its arguments.
-        let mut call: Option<String> = None;
-
-        // A wrapper given as a path outside the system folders (`./busybox cat f`) is
-        // a program of that folder, whatever it is named.
-        if let Some(w) = words_
-            .get(..unwrapped.start.min(words_.len()))
-            .and_then(|peeled| {
-                peeled.iter().find(|w| {
-                    w.text.contains('/')
-                        && !is_system_program(&w.text)
-                        && unwrapped
-                            .wrappers
-                            .contains(&basename(&w.text).to_ascii_lowercase())
-                })
-            })
-        {
-            raise(
-                &mut seg,
-                Risk::High,
-                S::new("engine-walk-written-program-outside-standard")
-                    .text("written", w.text.as_str()),
-            );
-        }
-        if let Some((risk, why)) = &unwrapped.floor {
-            raise(&mut seg, *risk, why.clone());
-        }
-        if let Some(problem) = &unwrapped.problem {
-            seg.opaque = true;
-            raise(
-                &mut seg,
-                Risk::High,
-                format!("{}.", capitalise(&problem.to_string())),
-            );
-        }
-        if let Some(split) = &unwrapped.split_string {
-            if split.dynamic {
-                seg.opaque = true;
-                raise(
-                    &mut seg,
-                    Risk::High,
-                    S::new("engine-walk-env-s-command-known"),
-                );
-            } else {
-                scripts.push(split.text.clone());
-                raise(
-                    &mut seg,
-                    Risk::Low,
-                    S::new("engine-walk-env-s-whose-command"),
-                );
-            }
-        }
-
-        // A socket (`/dev/tcp/HOST/PORT`) or a file this line downloaded, read
-        // through a redirection, is data from the network on standard input.
-        let socket = effects.iter().any(|e| match e {
-            Effect::Read(w) | Effect::Write(w) => !w.dynamic && is_socket_path(&w.text),
-            _ => false,
-        });
-        let redirected_network = effects.iter().any(|e| match e {
-            Effect::Read(w) => {
-                !w.dynamic && (is_socket_path(&w.text) || self.holds_network_data(&w.text))
-            }
-            Effect::ReadFd => self.tainted.socket,
-            _ => false,
-        });
-        if socket {
-            self.tainted.socket = true;
-            raise(
-                &mut seg,
-                Risk::High,
-                S::new("engine-walk-opens-network-connection-through"),
-            );
-            // Writing to a socket sends whatever the command writes to a host the
-            // command picks.
-            if effects
-                .iter()
-                .any(|e| matches!(e, Effect::Write(w) if !w.dynamic && is_socket_path(&w.text)))
-            {
-                raise(
-                    &mut seg,
-                    Risk::Critical,
-                    S::new("engine-walk-sends-data-network-through"),
-                );
-            }
-        }
-        let mut network = substituted_download || redirected_network || socket;
-        // What the scripts this command runs read: its own input.
-        let mut script_stdin = self.stdin.clone();
-        let mut secrets = false;
-
-        if let Some((program_word, args)) = inner.split_first() {
-            if program_word.dynamic {
-                seg.opaque = true;
-                seg.program = program_word.text.clone();
-                seg.argv = inner.iter().map(|w| w.text.clone()).collect();
-                let download = substituted_download;
-                raise(
-                    &mut seg,
-                    if download { Risk::Critical } else { Risk::High },
-                    S::new("engine-walk-dynamic-program")
-                        .text("program", program_word.text.as_str()),
-                );
-                // `$SHELL -c '...'`: the program is unknown, but a `-c` script is
-                // still worth judging, since it is likely a shell's.
-                if let Some(pos) = args.iter().position(|a| a.text == "-c")
-                    && let Some(script) = args.get(pos + 1).filter(|w| !w.dynamic)
-                {
-                    scripts.push(script.text.clone());
-                }
-            } else {
-                let written = program_word.text.as_str();
-                // Judged in lower case: on a case-insensitive file system (macOS by
-                // default) `RM` runs `rm`.
-                let name = basename(written).to_ascii_lowercase();
-                let system_path = is_system_program(written);
-                let argv0 = if system_path {
-                    name.clone()
-                } else {
-                    written.to_string()
-                };
-                let stdin = match effects.iter().rev().find_map(|e| match e {
-                    Effect::Stdin(t) => Some(t.clone()),
-                    _ => None,
-                }) {
-                    _ if redirected_network => Stdin::Pipe(Provenance::Network),
-                    Some(text) => Stdin::Text(text),
-                    None => self.stdin.clone(),
-                };
-                script_stdin = stdin.clone();
-                // `env -C DIR prog`: prog's relative paths land in DIR.
-                let moved_ctx = unwrapped.chdir.as_ref().map(|dir| {
-                    let mut ctx = self.ctx.clone();
-                    ctx.cwd = if dir.dynamic {
-                        PathBuf::from("/")
-                    } else {
-                        self.resolver.resolve(&dir.text, &self.ctx).lexical
-                    };
-                    ctx
-                });
-                // A function the line defined (and that shadows no program) is judged
-                // by its body, called with these arguments, below.
-                let function = self
-                    .functions
-                    .body_of(written)
-                    .filter(|_| !unwrapped.xargs && !judge::knows(&name));
-                let expands = self.expand_calls && self.in_function == 0;
-                let verdict = if function.is_some() {
-                    if expands || args.is_empty() {
-                        judge::Verdict {
-                            reason: crate::Sentence::new("engine-calls-function")
-                                .text("name", written),
-                            ..judge::Verdict::default()
-                        }
-                    } else {
-                        judge::Verdict {
-                            risk: Risk::Medium,
-                            reason: crate::Sentence::new("engine-calls-function-unfollowed")
-                                .text("name", written),
-                            ..judge::Verdict::default()
-                        }
-                    }
-                } else {
-                    judge::judge(&Input {
-                        program: &name,
-                        args,
-                        ctx: moved_ctx.as_ref().unwrap_or(&self.ctx),
-                        resolver: &self.resolver,
-                        xargs: unwrapped.xargs,
-                        stdin: &stdin,
-                        substituted_download,
-                    })
-                };
-                raise(&mut seg, verdict.risk, verdict.reason);
-                // What the analyser does not model raises the line (`modelled.rs`).
-                let known_arithmetic = name == "let" && self.let_is_known(args);
-                let construct = if unwrapped.wrappers.iter().any(|w| w == "coproc") {
-                    Some("engine-construct-coproc")
-                } else {
-                    modelled::unmodelled_command(&name, args, known_arithmetic)
-                };
-                if let Some(construct) = construct {
-                    raise(
-                        &mut seg,
-                        Risk::Medium,
-                        S::new("engine-walk-uses-construct-warden-does")
-                            .sentence("construct", S::new(construct)),
-                    );
-                    self.forget(vars::Assigns::All);
-                }
-                if let Some(word) = modelled::unpinned_value(&name, args) {
-                    raise(
-                        &mut seg,
-                        Risk::Medium,
-                        S::new("engine-walk-unpinned-value")
-                            .text("name", name.as_str())
-                            .text("word", word.text.as_str()),
-                    );
-                }
-                if let Some(assigns) = vars::assigned_by(&name, args) {
-                    self.forget(assigns);
-                }
-                secrets |= verdict.secrets;
-                seg.writes.extend(verdict.writes);
-                seg.reads.extend(verdict.reads);
-                seg.opaque |= verdict.opaque;
-                scripts.extend(verdict.scripts);
-                if !system_path {
-                    raise(
-                        &mut seg,
-                        Risk::High,
-                        S::new("engine-walk-written-program-outside-standard")
-                            .text("written", written),
-                    );
-                }
-                // A call of a function the line defined runs its body with these
-                // arguments: judged as such (`cat(){ rm "$@"; }; cat -rf ~`).
-                // A script file this line wrote with a known text, run by a shell
-                // (`sh s.sh`, `. s.sh`) or as a program (`./s.sh`).
-                let script_file =
-                    if SHELLS.contains(&name.as_str()) || matches!(name.as_str(), "source" | ".") {
-                        args.iter()
-                            .find(|a| !a.text.starts_with('-'))
-                            .filter(|a| !a.dynamic)
-                            .map(|a| a.text.clone())
-                    } else if written.contains('/') {
-                        Some(written.to_string())
-                    } else {
-                        None
-                    };
-                if let Some(file) = script_file {
-                    let path = self.resolver.resolve(&file, &self.ctx).lexical;
-                    if let Some((_, text)) =
-                        self.written_texts.iter().rev().find(|(p, _)| *p == path)
-                    {
-                        scripts.push(text.clone());
-                    }
-                }
-                if expands && let Some(body) = self.functions.body_of(written) {
-                    call = Some(functions::called_body(&body, args));
-                }
-                network |= DOWNLOADERS.contains(&name.as_str())
-                    || matches!(stdin, Stdin::Pipe(Provenance::Network));
-                self.path_relative = assignments.iter().any(|(n, w)| {
-                    n == "PATH"
-                        && (w.dynamic
-                            || w.text
-                                .split(':')
-                                .any(|d| d.is_empty() || !d.starts_with('/')))
-                });
-                self.follow_network_data(&mut seg, &name, written, args, socket, &mut network);
-                self.path_relative = false;
-                let mut argv = vec![argv0];
-                argv.extend(args.iter().map(|w| w.text.clone()));
-                seg.argv = normalize_argv(&argv);
-                seg.program = name.clone();
-                self.track_cd(&name, args);
-            }
-        } else if seg.reason.is_empty() {
-            seg.reason = crate::Sentence::new("engine-sets-variables");
-        }
-
-        // Variables set for the program: a command variable's value is a script of
-        // its own; any other variable that is not inert is judged by its kind and
-        // keeps allow rules and grants from matching.
-        let runs_program = !inner.is_empty();
-        for (name, value) in &assignments {
-            if env::classify(name) == env::Var::Command {
-                if value.dynamic {
-                    seg.opaque = true;
-                    raise(
-                        &mut seg,
-                        Risk::High,
-                        S::new("engine-walk-sets-name-command-warden").text("name", name),
-                    );
-                } else if !value.text.trim().is_empty() {
-                    scripts.push(env::command_script(name, &value.text));
-                }
-            } else if let Some((risk, reason)) = env::setting_risk(name, runs_program) {
-                raise(&mut seg, risk, reason);
-                if runs_program {
-                    seg.env.push(name.clone());
-                }
-            }
-            // `GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n` is `git -c KEY=VALUE`: a key
-            // that runs a program has its value judged as a script.
-            if let Some(n) = name.strip_prefix("GIT_CONFIG_KEY_") {
-                let value_name = format!("GIT_CONFIG_VALUE_{n}");
-                let paired = assignments.iter().find(|(v, _)| *v == value_name);
-                if value.dynamic || judge::git_config_key(&value.text) == judge::GitKey::Runs {
-                    match paired {
-                        Some((_, v)) if !v.dynamic && !value.dynamic => {
-                            if let Some(script) = judge::git_value_script(&value.text, &v.text) {
-                                scripts.push(script);
-                            }
-                        }
-                        Some(_) => {
-                            seg.opaque = true;
-                            raise(
-                                &mut seg,
-                                Risk::High,
-                                S::new("engine-walk-sets-git-configuration-known"),
-                            );
-                        }
-                        None => {}
-                    }
-                }
-            }
-        }
-        self.apply_effects(&effects, &mut seg);
-        for effect in &effects {
-            if let Effect::Expands(script) = effect {
-                scripts.push(script.clone());
-            }
-        }
-        // What a command that reads network data writes holds network data.
-        if network {
-            for w in &seg.writes {
-                self.tainted.add_file(&w.lexical);
-            }
-        }
-        if seg.reason.is_empty() {
-            seg.reason = crate::Sentence::new("engine-runs").text("program", seg.program.as_str());
-        }
-        if inner.is_empty()
-            && effects.iter().all(|e| matches!(e, Effect::Stdin(_)))
-            && seg.risk == Risk::Low
-            && scripts.is_empty()
-        {
-            // Only harmless assignments: nothing runs.
-            return;
-        }
-
-        // What a printer of known text writes into a file is that file's text.
-        let text_written =
-            matches!(seg.program.as_str(), "echo" | "printf" | "cat") && !seg.writes.is_empty();
-        let index = self.segments.len();
-        let secrets = secrets
-            || seg
-                .reads
-                .iter()
-                .any(|r| r.sensitive.is_some_and(|k| k.read_is_sensitive()))
-            || effects
-                .iter()
-                .any(|e| matches!(e, Effect::SecretExpansion(_)));
-        let writes: Vec<PathBuf> = seg.writes.iter().map(|w| w.lexical.clone()).collect();
-        self.entry_files
-            .extend(writes.iter().filter(|w| judge::is_build_entry(w)).cloned());
-        self.push_with(seg, network, secrets);
-        if text_written {
-            let stdin = script_stdin.clone();
-            if let Provenance::Known(texts) = self.stage_output(index..index + 1, &stdin) {
-                for w in writes {
-                    self.written_texts.push((w, texts.concat()));
-                }
-            }
-        }
-        self.script_stdin = script_stdin;
-        for script in scripts {
-            self.nested(index, &script, level);
-        }
-        if let Some(body) = call {
-            self.calling = true;
-            self.nested(index, &body, level);
-            self.calling = false;
-        }
-        self.script_stdin = Stdin::Inherited;
     }
 
     /// A command that reads a secret and also talks to the network can send the secret

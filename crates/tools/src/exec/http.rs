@@ -92,28 +92,7 @@ pub(crate) async fn fetch(args: &HttpFetchArgs, cx: &ExecContext<'_>) -> ToolOut
             );
         }
     };
-    let method = match args.method {
-        HttpMethod::Get => reqwest::Method::GET,
-        HttpMethod::Head => reqwest::Method::HEAD,
-        HttpMethod::Post => reqwest::Method::POST,
-        HttpMethod::Put => reqwest::Method::PUT,
-        HttpMethod::Patch => reqwest::Method::PATCH,
-        HttpMethod::Delete => reqwest::Method::DELETE,
-    };
-    let mut request = client
-        .request(method, &args.url)
-        .timeout(limits.http_timeout);
-    if let Some(body) = &args.body {
-        // Models mostly send JSON to APIs; label it so, and anything else as plain text.
-        let content_type = if serde_json::from_str::<serde_json::Value>(body).is_ok() {
-            "application/json"
-        } else {
-            "text/plain; charset=utf-8"
-        };
-        request = request
-            .header(reqwest::header::CONTENT_TYPE, content_type)
-            .body(body.clone());
-    }
+    let request = request(&client, args, limits.http_timeout);
     let mut response = match request.send().await {
         Ok(response) => response,
         Err(err) => {
@@ -141,33 +120,20 @@ pub(crate) async fn fetch(args: &HttpFetchArgs, cx: &ExecContext<'_>) -> ToolOut
     let location = header(reqwest::header::LOCATION);
 
     let max = limits.http_max_bytes;
-    let mut body = Vec::new();
-    let mut truncated = false;
-    loop {
-        match response.chunk().await {
-            Ok(Some(chunk)) => {
-                let room = max - body.len();
-                if chunk.len() > room {
-                    body.extend_from_slice(&chunk[..room]);
-                    truncated = true;
-                    break;
-                }
-                body.extend_from_slice(&chunk);
-            }
-            Ok(None) => break,
-            Err(err) => {
-                return ToolOutput::failed(
-                    TOOL,
-                    format!(
-                        "{} {}: reading the body after HTTP {status}: {}",
-                        args.method,
-                        args.url,
-                        describe(&err, limits.http_timeout)
-                    ),
-                );
-            }
+    let (body, truncated) = match read_body(&mut response, max).await {
+        Ok(read) => read,
+        Err(err) => {
+            return ToolOutput::failed(
+                TOOL,
+                format!(
+                    "{} {}: reading the body after HTTP {status}: {}",
+                    args.method,
+                    args.url,
+                    describe(&err, limits.http_timeout)
+                ),
+            );
         }
-    }
+    };
 
     let mut text = format!("HTTP {status}");
     let asked = reqwest::Url::parse(&args.url).map(String::from);
@@ -184,25 +150,7 @@ pub(crate) async fn fetch(args: &HttpFetchArgs, cx: &ExecContext<'_>) -> ToolOut
             "\nLocation: {location}\n[http_fetch: this redirect was not followed (another host, or too many redirects); fetch the new URL to follow it]"
         ));
     }
-    let textual = match &content_type {
-        Some(ct) => is_text(ct),
-        None => std::str::from_utf8(&body).is_ok(),
-    };
-    if body.is_empty() {
-        text.push_str("\n\n(empty body)");
-    } else if textual {
-        text.push_str("\n\n");
-        text.push_str(&String::from_utf8_lossy(&body));
-        if truncated {
-            text.push_str(&format!("\n[http_fetch: the body was cut at {max} bytes]"));
-        }
-    } else {
-        let more = if truncated { " or more" } else { "" };
-        text.push_str(&format!(
-            "\n\n(binary body of {} bytes{more}, not shown)",
-            body.len()
-        ));
-    }
+    describe_body(&mut text, &body, content_type.as_deref(), truncated, max);
     let raw = json!({
         "status": status.as_u16(),
         "url": final_url,
@@ -214,6 +162,82 @@ pub(crate) async fn fetch(args: &HttpFetchArgs, cx: &ExecContext<'_>) -> ToolOut
     let mut out = ToolOutput::completed(text, raw);
     out.ok = !(status.is_client_error() || status.is_server_error());
     out
+}
+
+/// The request for the call: its method, and its body labelled by what it holds.
+fn request(
+    client: &reqwest::Client,
+    args: &HttpFetchArgs,
+    timeout: std::time::Duration,
+) -> reqwest::RequestBuilder {
+    let method = match args.method {
+        HttpMethod::Get => reqwest::Method::GET,
+        HttpMethod::Head => reqwest::Method::HEAD,
+        HttpMethod::Post => reqwest::Method::POST,
+        HttpMethod::Put => reqwest::Method::PUT,
+        HttpMethod::Patch => reqwest::Method::PATCH,
+        HttpMethod::Delete => reqwest::Method::DELETE,
+    };
+    let mut request = client.request(method, &args.url).timeout(timeout);
+    if let Some(body) = &args.body {
+        // Models mostly send JSON to APIs; label it so, and anything else as plain text.
+        let content_type = if serde_json::from_str::<serde_json::Value>(body).is_ok() {
+            "application/json"
+        } else {
+            "text/plain; charset=utf-8"
+        };
+        request = request
+            .header(reqwest::header::CONTENT_TYPE, content_type)
+            .body(body.clone());
+    }
+    request
+}
+
+/// The body, up to `max` bytes, and whether there was more.
+async fn read_body(
+    response: &mut reqwest::Response,
+    max: usize,
+) -> Result<(Vec<u8>, bool), reqwest::Error> {
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await? {
+        let room = max - body.len();
+        if chunk.len() > room {
+            body.extend_from_slice(&chunk[..room]);
+            return Ok((body, true));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok((body, false))
+}
+
+/// Appends the body to the model's text: as text when it is text (with a note when it
+/// was cut), as its size otherwise.
+fn describe_body(
+    text: &mut String,
+    body: &[u8],
+    content_type: Option<&str>,
+    truncated: bool,
+    max: usize,
+) {
+    let textual = match content_type {
+        Some(ct) => is_text(ct),
+        None => std::str::from_utf8(body).is_ok(),
+    };
+    if body.is_empty() {
+        text.push_str("\n\n(empty body)");
+    } else if textual {
+        text.push_str("\n\n");
+        text.push_str(&String::from_utf8_lossy(body));
+        if truncated {
+            text.push_str(&format!("\n[http_fetch: the body was cut at {max} bytes]"));
+        }
+    } else {
+        let more = if truncated { " or more" } else { "" };
+        text.push_str(&format!(
+            "\n\n(binary body of {} bytes{more}, not shown)",
+            body.len()
+        ));
+    }
 }
 
 #[cfg(test)]

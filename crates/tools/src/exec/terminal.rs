@@ -244,14 +244,13 @@ impl Drop for Release {
     }
 }
 
-async fn in_editor(
-    editor: Arc<dyn Editor>,
+/// The terminal the editor is asked to create for the command.
+fn editor_request(
     command: &str,
     launch: &Launch,
-    cwd: PathBuf,
-    timeout: Timeout,
+    cwd: &std::path::Path,
     cx: &ExecContext<'_>,
-) -> ToolOutput {
+) -> TerminalRequest {
     // The editor runs on this machine: the same shell as a local command, by name
     // (the editor's PATH finds it), so the command runs in the dialect it was judged
     // in. Its environment is the editor's, which Warden does not control; confined, the
@@ -262,16 +261,27 @@ async fn in_editor(
         "sh"
     };
     let (program, args) = launch.command(shell.into(), vec!["-c".into(), command.into()]);
-    let request = TerminalRequest {
+    TerminalRequest {
         command: program.to_string_lossy().into_owned(),
         args: args
             .into_iter()
             .map(|a| a.to_string_lossy().into_owned())
             .collect(),
-        cwd: cwd.clone(),
+        cwd: cwd.to_path_buf(),
         env: Vec::new(),
         output_byte_limit: Some(cx.limits.output_bytes as u64),
-    };
+    }
+}
+
+async fn in_editor(
+    editor: Arc<dyn Editor>,
+    command: &str,
+    launch: &Launch,
+    cwd: PathBuf,
+    timeout: Timeout,
+    cx: &ExecContext<'_>,
+) -> ToolOutput {
+    let request = editor_request(command, launch, &cwd, cx);
     // Creation is not raced against cancel: a terminal created after we stopped waiting would
     // never be released.
     let id = match editor.create_terminal(request).await {

@@ -310,96 +310,11 @@ pub(super) fn carried(program: &str, args: &[Word]) -> Vec<Carried> {
         let rest = &args[start.min(args.len())..];
         for option in row.options {
             if option.is_empty() {
-                // The position after the program or subcommand, past its options.
-                let mut i = 0;
-                while let Some(a) = rest.get(i) {
-                    if a.dynamic || !a.text.starts_with('-') {
-                        break;
-                    }
-                    if a.text == "--" {
-                        i += 1;
-                        break;
-                    }
-                    i += if takes_value(program, &a.text) { 2 } else { 1 };
-                }
-                if row.carries == AfterOperand {
-                    i += 1;
-                }
-                let words = rest.get(i..).unwrap_or(&[]);
-                if words.is_empty() {
-                    continue;
-                }
-                let script = match row.carries {
-                    Script => joined(&words[..1], false),
-                    Rest | Program | AfterOperand | RestPlusFile => joined(words, true),
-                    RestJoined => joined(until_colons(words), false),
-                };
-                out.push(Carried {
-                    script,
-                    at: format!("{program} {}", row.sub.unwrap_or(""))
-                        .trim()
-                        .to_string(),
-                });
+                out.extend(after_options(program, row, rest));
                 continue;
             }
-            for (i, a) in rest.iter().enumerate() {
-                // Spellings of the same option: `--to-comm` for `--to-command`,
-                // `-oproxycommand` for `-oProxyCommand`.
-                let spelled = canonical_spelling(&a.text, option);
-                let a = &Word {
-                    text: spelled,
-                    dynamic: a.dynamic,
-                };
-                // A short option at the end of a cluster takes the next word:
-                // `script -qc CMD`.
-                let clustered = option.len() == 2
-                    && a.text.len() > 2
-                    && !a.text.starts_with("--")
-                    && a.text.starts_with('-')
-                    && a.text.ends_with(&option[1..])
-                    && a.text[1..].bytes().all(|b| b.is_ascii_alphabetic());
-                let value: Option<Vec<Word>> = if a.text == *option || clustered {
-                    match row.carries {
-                        Rest | RestPlusFile => Some(rest[i + 1..].to_vec()),
-                        RestJoined => Some(until_colons(&rest[i + 1..]).to_vec()),
-                        _ => rest.get(i + 1).map(|w| vec![w.clone()]),
-                    }
-                } else if let Some(v) = a
-                    .text
-                    .strip_prefix(option)
-                    .and_then(|v| {
-                        v.strip_prefix('=')
-                            .or((!option.starts_with("--")).then_some(v))
-                    })
-                    .filter(|v| !v.is_empty())
-                {
-                    Some(vec![Word {
-                        text: v.to_string(),
-                        dynamic: a.dynamic,
-                    }])
-                } else if option.starts_with("-o")
-                    && a.text == "-o"
-                    && rest.get(i + 1).is_some_and(|n| {
-                        let lower = n.text.to_ascii_lowercase();
-                        let name = option[2..].to_ascii_lowercase();
-                        lower.starts_with(&format!("{name}="))
-                            || lower.starts_with(&format!("{name} "))
-                            || lower.starts_with(&format!("{name}\t"))
-                    })
-                {
-                    // `ssh -o ProxyCommand=CMD`, `ssh -o 'ProxyCommand CMD'`.
-                    rest.get(i + 1).map(|n| {
-                        let value = n.text[option.len() - 2..]
-                            .trim_start_matches([' ', '\t'])
-                            .trim_start_matches('=');
-                        vec![Word {
-                            text: value.to_string(),
-                            dynamic: n.dynamic,
-                        }]
-                    })
-                } else {
-                    None
-                };
+            for i in 0..rest.len() {
+                let value = option_value(row, option, rest, i);
                 let Some(value) = value else { continue };
                 if value.is_empty() {
                     continue;
@@ -425,6 +340,104 @@ pub(super) fn carried(program: &str, args: &[Word]) -> Vec<Carried> {
         }
     }
     out
+}
+
+/// The command carried by the words after the program's (or subcommand's) options,
+/// for a row whose option is empty.
+fn after_options(program: &str, row: &CommandArg, rest: &[Word]) -> Option<Carried> {
+    // The position after the program or subcommand, past its options.
+    let mut i = 0;
+    while let Some(a) = rest.get(i) {
+        if a.dynamic || !a.text.starts_with('-') {
+            break;
+        }
+        if a.text == "--" {
+            i += 1;
+            break;
+        }
+        i += if takes_value(program, &a.text) { 2 } else { 1 };
+    }
+    if row.carries == AfterOperand {
+        i += 1;
+    }
+    let words = rest.get(i..).unwrap_or(&[]);
+    if words.is_empty() {
+        return None;
+    }
+    let script = match row.carries {
+        Script => joined(&words[..1], false),
+        Rest | Program | AfterOperand | RestPlusFile => joined(words, true),
+        RestJoined => joined(until_colons(words), false),
+    };
+    Some(Carried {
+        script,
+        at: format!("{program} {}", row.sub.unwrap_or(""))
+            .trim()
+            .to_string(),
+    })
+}
+
+/// The value `option` gives at `rest[i]`: the words after it, its `=VALUE` or glued
+/// value, or an `ssh -o NAME=VALUE`; `None` when the word is not that option.
+fn option_value(row: &CommandArg, option: &str, rest: &[Word], i: usize) -> Option<Vec<Word>> {
+    let a = &rest[i];
+    // Spellings of the same option: `--to-comm` for `--to-command`,
+    // `-oproxycommand` for `-oProxyCommand`.
+    let spelled = canonical_spelling(&a.text, option);
+    let a = &Word {
+        text: spelled,
+        dynamic: a.dynamic,
+    };
+    // A short option at the end of a cluster takes the next word:
+    // `script -qc CMD`.
+    let clustered = option.len() == 2
+        && a.text.len() > 2
+        && !a.text.starts_with("--")
+        && a.text.starts_with('-')
+        && a.text.ends_with(&option[1..])
+        && a.text[1..].bytes().all(|b| b.is_ascii_alphabetic());
+    if a.text == *option || clustered {
+        match row.carries {
+            Rest | RestPlusFile => Some(rest[i + 1..].to_vec()),
+            RestJoined => Some(until_colons(&rest[i + 1..]).to_vec()),
+            _ => rest.get(i + 1).map(|w| vec![w.clone()]),
+        }
+    } else if let Some(v) = a
+        .text
+        .strip_prefix(option)
+        .and_then(|v| {
+            v.strip_prefix('=')
+                .or((!option.starts_with("--")).then_some(v))
+        })
+        .filter(|v| !v.is_empty())
+    {
+        Some(vec![Word {
+            text: v.to_string(),
+            dynamic: a.dynamic,
+        }])
+    } else if option.starts_with("-o")
+        && a.text == "-o"
+        && rest.get(i + 1).is_some_and(|n| {
+            let lower = n.text.to_ascii_lowercase();
+            let name = option[2..].to_ascii_lowercase();
+            lower.starts_with(&format!("{name}="))
+                || lower.starts_with(&format!("{name} "))
+                || lower.starts_with(&format!("{name}\t"))
+        })
+    {
+        // `ssh -o ProxyCommand=CMD`, `ssh -o 'ProxyCommand CMD'`.
+        rest.get(i + 1).map(|n| {
+            let value = n.text[option.len() - 2..]
+                .trim_start_matches([' ', '\t'])
+                .trim_start_matches('=');
+            vec![Word {
+                text: value.to_string(),
+                dynamic: n.dynamic,
+            }]
+        })
+    } else {
+        None
+    }
 }
 
 /// What a git configuration key does with its value.

@@ -15,8 +15,6 @@ pub(super) fn shell(input: &Input<'_>) -> Verdict {
     let p = input.program;
     let args = input.args;
     let mut i = 0;
-    let mut has_c = false;
-    let mut reads_stdin = false;
     if p == "busybox" {
         // `busybox sh ...`: the applet is the first argument.
         match args.first() {
@@ -25,6 +23,39 @@ pub(super) fn shell(input: &Input<'_>) -> Verdict {
             None => return Verdict::new(Risk::Low, S::new("engine-exec-busybox-lists-applets")),
         }
     }
+    let (i, has_c, reads_stdin) = shell_options(args, i);
+    if has_c {
+        return c_script(input, args.get(i));
+    }
+    // `bash /dev/stdin` reads its script from its input, as `bash -s` does.
+    let script_from_stdin = args
+        .get(i)
+        .is_some_and(|a| !a.dynamic && is_stdin_path(&a.text));
+    if i < args.len() && !reads_stdin && !script_from_stdin {
+        let mut v = Verdict::new(
+            Risk::High,
+            S::new("engine-exec-script-file")
+                .text("program", p)
+                .text("script", args[i].text.as_str()),
+        );
+        if input.substituted_download {
+            v.raise(
+                Risk::Critical,
+                S::new("engine-exec-program-script-downloaded-from").text("program", p),
+            );
+        }
+        return v;
+    }
+    stdin_script(input, p)
+}
+
+/// A shell's options, read from `start`: where its operands begin, whether `-c`
+/// makes the first a script, and whether it reads its script from its input (`-s`,
+/// `-`).
+fn shell_options(args: &[Word], start: usize) -> (usize, bool, bool) {
+    let mut i = start;
+    let mut has_c = false;
+    let mut reads_stdin = false;
     while i < args.len() {
         let a = &args[i];
         if a.dynamic {
@@ -53,69 +84,53 @@ pub(super) fn shell(input: &Input<'_>) -> Verdict {
         }
         break;
     }
-    if has_c {
-        return match args.get(i) {
-            Some(script) if !script.dynamic => {
-                let mut v = Verdict::new(
-                    Risk::Low,
-                    S::new("engine-exec-program-c-script-whose").text("program", p),
-                );
-                if input.substituted_download {
-                    v.raise(
-                        Risk::Critical,
-                        S::new("engine-exec-program-script-downloaded-from").text("program", p),
-                    );
-                }
-                v.scripts.push(script.text.clone());
-                v
-            }
-            Some(script) => {
-                let mut v = Verdict::new(
-                    Risk::High,
-                    S::new("engine-exec-dynamic-script")
-                        .text("program", p)
-                        .text("script", script.text.as_str()),
-                );
-                if input.substituted_download {
-                    v.raise(
-                        Risk::Critical,
-                        S::new("engine-exec-program-script-downloaded-from").text("program", p),
-                    );
-                }
-                v.opaque = true;
-                v
-            }
-            // `xargs sh -c` with network data as its arguments.
-            None if input.substituted_download => Verdict::new(
-                Risk::Critical,
-                S::new("engine-exec-program-c-script-downloaded").text("program", p),
-            ),
-            None => Verdict::new(
-                Risk::High,
-                S::new("engine-exec-program-c-without-script").text("program", p),
-            ),
-        };
-    }
-    // `bash /dev/stdin` reads its script from its input, as `bash -s` does.
-    let script_from_stdin = args
-        .get(i)
-        .is_some_and(|a| !a.dynamic && is_stdin_path(&a.text));
-    if i < args.len() && !reads_stdin && !script_from_stdin {
-        let mut v = Verdict::new(
-            Risk::High,
-            S::new("engine-exec-script-file")
-                .text("program", p)
-                .text("script", args[i].text.as_str()),
-        );
-        if input.substituted_download {
-            v.raise(
-                Risk::Critical,
-                S::new("engine-exec-program-script-downloaded-from").text("program", p),
+    (i, has_c, reads_stdin)
+}
+
+/// A shell's `-c SCRIPT`: a script analysed as it is, or one only known at run time.
+fn c_script(input: &Input<'_>, script: Option<&Word>) -> Verdict {
+    let p = input.program;
+    match script {
+        Some(script) if !script.dynamic => {
+            let mut v = Verdict::new(
+                Risk::Low,
+                S::new("engine-exec-program-c-script-whose").text("program", p),
             );
+            if input.substituted_download {
+                v.raise(
+                    Risk::Critical,
+                    S::new("engine-exec-program-script-downloaded-from").text("program", p),
+                );
+            }
+            v.scripts.push(script.text.clone());
+            v
         }
-        return v;
+        Some(script) => {
+            let mut v = Verdict::new(
+                Risk::High,
+                S::new("engine-exec-dynamic-script")
+                    .text("program", p)
+                    .text("script", script.text.as_str()),
+            );
+            if input.substituted_download {
+                v.raise(
+                    Risk::Critical,
+                    S::new("engine-exec-program-script-downloaded-from").text("program", p),
+                );
+            }
+            v.opaque = true;
+            v
+        }
+        // `xargs sh -c` with network data as its arguments.
+        None if input.substituted_download => Verdict::new(
+            Risk::Critical,
+            S::new("engine-exec-program-c-script-downloaded").text("program", p),
+        ),
+        None => Verdict::new(
+            Risk::High,
+            S::new("engine-exec-program-c-without-script").text("program", p),
+        ),
     }
-    stdin_script(input, p)
 }
 
 /// A shell or interpreter that reads its program from standard input: Critical when

@@ -792,99 +792,7 @@ pub(super) fn find(input: &Input<'_>) -> Verdict {
                     })
                     .collect();
                 i += 1;
-                // The command is also a script of its own, so that wrappers in it
-                // (`-exec env rm …`, `-exec sudo …`) are peeled as anywhere else and
-                // rules see what runs; a file name stands as a value only known at
-                // run time.
-                let found = format!(
-                    "{}/found",
-                    roots.first().map_or(".", |r| r.text.trim_end_matches('/'))
-                );
-                let script: Vec<String> = inner
-                    .iter()
-                    .map(|w| super::carried::quote(&w.text.replace("{}", &found)))
-                    .collect();
-                if !script.is_empty()
-                    && !roots.iter().any(|r| r.dynamic)
-                    && !inner.iter().any(|w| w.dynamic && !w.text.contains("{}"))
-                {
-                    v.scripts.push(script.join(" "));
-                }
-                if let Some((program, rest)) = inner.split_first() {
-                    if program.dynamic {
-                        v.opaque = true;
-                        v.raise(Risk::High, "find runs a program only known at run time.");
-                        continue;
-                    }
-                    let name = crate::shell::wrappers::basename(&program.text);
-                    let nested = judge(&Input {
-                        program: name,
-                        args: rest,
-                        ctx: input.ctx,
-                        resolver: input.resolver,
-                        xargs: false,
-                        stdin: &Stdin::Inherited,
-                        substituted_download: false,
-                    });
-                    if matches!(name, "rm" | "unlink" | "shred" | "srm" | "rmdir") {
-                        // Deleting every file found is `-delete` by another name.
-                        for root in &roots {
-                            delete_below(&mut v, root, input, filtered);
-                        }
-                    }
-                    // Programs that print nothing of a file's content (counts, sizes,
-                    // names, hashes) read only what `find` already lists: their own
-                    // risk. Any other program runs on files we cannot see: Medium.
-                    let quiet = matches!(
-                        name,
-                        "wc" | "ls"
-                            | "stat"
-                            | "file"
-                            | "du"
-                            | "md5sum"
-                            | "sha1sum"
-                            | "sha256sum"
-                            | "sha512sum"
-                            | "b2sum"
-                            | "cksum"
-                            | "basename"
-                            | "dirname"
-                            | "realpath"
-                            | "readlink"
-                    ) && rest.iter().all(|w| !w.dynamic || w.text.contains("{}"));
-                    let quiet_risk = if quiet {
-                        let named: Vec<Word> = rest
-                            .iter()
-                            .filter(|w| !w.text.contains("{}"))
-                            .cloned()
-                            .collect();
-                        Some(
-                            judge(&Input {
-                                program: name,
-                                args: &named,
-                                ctx: input.ctx,
-                                resolver: input.resolver,
-                                xargs: false,
-                                stdin: &Stdin::Inherited,
-                                substituted_download: false,
-                            })
-                            .risk,
-                        )
-                    } else {
-                        None
-                    };
-                    let risk = quiet_risk.unwrap_or(nested.risk.max(Risk::Medium));
-                    v.raise(
-                        risk,
-                        S::new("engine-find-exec")
-                            .text("program", name)
-                            .sentence("reason", nested.reason.clone()),
-                    );
-                    v.writes.extend(nested.writes);
-                    v.reads.extend(nested.reads);
-                    v.scripts.extend(nested.scripts);
-                    v.opaque |= nested.opaque;
-                }
+                find_exec(&mut v, &roots, &inner, input, filtered);
             }
             "-fprint" | "-fprint0" | "-fprintf" | "-fls" => {
                 if let Some(target) = args.get(i) {
@@ -896,4 +804,102 @@ pub(super) fn find(input: &Input<'_>) -> Verdict {
         }
     }
     v
+}
+
+/// `find -exec COMMAND ;` (and `-execdir`, `-ok`, `-okdir`): the command runs on
+/// every file found, judged as a command of its own.
+fn find_exec(v: &mut Verdict, roots: &[Word], inner: &[Word], input: &Input<'_>, filtered: bool) {
+    // The command is also a script of its own, so that wrappers in it
+    // (`-exec env rm …`, `-exec sudo …`) are peeled as anywhere else and
+    // rules see what runs; a file name stands as a value only known at
+    // run time.
+    let found = format!(
+        "{}/found",
+        roots.first().map_or(".", |r| r.text.trim_end_matches('/'))
+    );
+    let script: Vec<String> = inner
+        .iter()
+        .map(|w| super::carried::quote(&w.text.replace("{}", &found)))
+        .collect();
+    if !script.is_empty()
+        && !roots.iter().any(|r| r.dynamic)
+        && !inner.iter().any(|w| w.dynamic && !w.text.contains("{}"))
+    {
+        v.scripts.push(script.join(" "));
+    }
+    if let Some((program, rest)) = inner.split_first() {
+        if program.dynamic {
+            v.opaque = true;
+            v.raise(Risk::High, "find runs a program only known at run time.");
+            return;
+        }
+        let name = crate::shell::wrappers::basename(&program.text);
+        let nested = judge(&Input {
+            program: name,
+            args: rest,
+            ctx: input.ctx,
+            resolver: input.resolver,
+            xargs: false,
+            stdin: &Stdin::Inherited,
+            substituted_download: false,
+        });
+        if matches!(name, "rm" | "unlink" | "shred" | "srm" | "rmdir") {
+            // Deleting every file found is `-delete` by another name.
+            for root in roots {
+                delete_below(v, root, input, filtered);
+            }
+        }
+        // Programs that print nothing of a file's content (counts, sizes,
+        // names, hashes) read only what `find` already lists: their own
+        // risk. Any other program runs on files we cannot see: Medium.
+        let quiet = matches!(
+            name,
+            "wc" | "ls"
+                | "stat"
+                | "file"
+                | "du"
+                | "md5sum"
+                | "sha1sum"
+                | "sha256sum"
+                | "sha512sum"
+                | "b2sum"
+                | "cksum"
+                | "basename"
+                | "dirname"
+                | "realpath"
+                | "readlink"
+        ) && rest.iter().all(|w| !w.dynamic || w.text.contains("{}"));
+        let quiet_risk = if quiet {
+            let named: Vec<Word> = rest
+                .iter()
+                .filter(|w| !w.text.contains("{}"))
+                .cloned()
+                .collect();
+            Some(
+                judge(&Input {
+                    program: name,
+                    args: &named,
+                    ctx: input.ctx,
+                    resolver: input.resolver,
+                    xargs: false,
+                    stdin: &Stdin::Inherited,
+                    substituted_download: false,
+                })
+                .risk,
+            )
+        } else {
+            None
+        };
+        let risk = quiet_risk.unwrap_or(nested.risk.max(Risk::Medium));
+        v.raise(
+            risk,
+            S::new("engine-find-exec")
+                .text("program", name)
+                .sentence("reason", nested.reason.clone()),
+        );
+        v.writes.extend(nested.writes);
+        v.reads.extend(nested.reads);
+        v.scripts.extend(nested.scripts);
+        v.opaque |= nested.opaque;
+    }
 }

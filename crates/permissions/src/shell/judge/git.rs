@@ -5,7 +5,7 @@ use super::{Input, Verdict, normalized, split_flags, take_carried};
 use crate::Risk;
 use crate::Sentence as S;
 use crate::paths::FileOp;
-use crate::shell::options::{self, Does, Found, GIT_CONFIG, GIT_GLOBALS};
+use crate::shell::options::{self, Does, Found, GIT_CONFIG, GIT_GLOBALS, Parsed};
 use crate::shell::words::Word;
 
 /// `git`: read-only subcommands are Low, changes to the repository Medium, discarding
@@ -55,7 +55,6 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
             .iter()
             .any(|x| x == f || x.starts_with(&format!("{f}=")))
     };
-    let first_operand = operands.first().map(|w| w.text.as_str());
     // Files git reads or writes outside its repository: `--output=F` (log, diff,
     // format-patch), `--contents=F` (blame), and `diff --no-index A B`.
     for flag in &flags {
@@ -78,98 +77,59 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
         clone_settings(&mut v, rest);
     }
     egress(&mut v, sub, &operands);
-    let (risk, reason): (Risk, S) = match sub {
+    let (risk, reason) = if sub == "config" {
+        config(&mut v, rest, input)
+    } else {
+        subcommand(&Sub {
+            name: sub,
+            flags: &flags,
+            operands: &operands,
+        })
+    };
+    v.raise(risk, reason);
+    if v.reason.is_empty() {
+        v.reason = crate::Sentence::new("engine-runs-git").text("sub", sub);
+    }
+    v
+}
+
+/// A git subcommand, its flags and its operands.
+struct Sub<'a> {
+    name: &'a str,
+    flags: &'a [String],
+    operands: &'a [Word],
+}
+
+impl Sub<'_> {
+    /// Whether the flag is given, alone or with a value (`--flag=VALUE`).
+    fn has(&self, f: &str) -> bool {
+        self.flags
+            .iter()
+            .any(|x| x == f || x.starts_with(&format!("{f}=")))
+    }
+
+    fn first_operand(&self) -> Option<&str> {
+        self.operands.first().map(|w| w.text.as_str())
+    }
+}
+
+/// The risk of a subcommand other than `config`, and why.
+fn subcommand(s: &Sub<'_>) -> (Risk, S) {
+    let sub = s.name;
+    match sub {
         "status" | "log" | "diff" | "show" | "rev-parse" | "ls-files" | "ls-tree" | "blame"
         | "shortlog" | "describe" | "grep" | "cat-file" | "whatchanged" | "count-objects"
         | "merge-base" | "name-rev" | "for-each-ref" | "show-ref" | "rev-list" | "check-ignore"
         | "var" | "version" | "help" | "annotate" | "show-branch" | "ls-remote" | "range-diff"
         | "diff-tree" | "diff-files" | "diff-index" | "verify-commit" | "verify-tag" | "fsck"
-        | "cherry" => {
-            if sub == "cat-file" && flags.iter().any(|f| f.starts_with("--batch")) {
-                (
-                    Risk::Medium,
-                    S::new("engine-git-catfile-batch-prints-objects"),
-                )
-            } else if has("--output") || has("--ext-diff") {
-                (
-                    Risk::Medium,
-                    S::new("engine-git-writing-option").text("sub", sub),
-                )
-            } else {
-                (Risk::Low, S::new("engine-git-reads").text("sub", sub))
-            }
-        }
-        "branch" => {
-            if has("-D") || (has("-d") && has("-f")) {
-                (
-                    Risk::High,
-                    S::new("engine-git-forcedeletes-branch-lose-commits"),
-                )
-            } else if operands.is_empty()
-                || has("-l")
-                || has("--list")
-                || has("--show-current")
-                || has("--contains")
-            {
-                (Risk::Low, S::new("engine-git-lists-branches"))
-            } else {
-                (
-                    Risk::Medium,
-                    S::new("engine-git-creates-renames-or-deletes"),
-                )
-            }
-        }
-        "tag" => {
-            if operands.is_empty() || has("-l") || has("--list") {
-                (Risk::Low, S::new("engine-git-lists-tags"))
-            } else {
-                (Risk::Medium, S::new("engine-git-creates-or-deletes-tag"))
-            }
-        }
-        "remote" => match first_operand {
-            None | Some("show" | "get-url") => (Risk::Low, S::new("engine-git-lists-remotes")),
-            Some(_) => (Risk::Medium, S::new("engine-git-changes-remotes")),
-        },
-        "stash" => match first_operand {
-            Some("list" | "show") => (Risk::Low, S::new("engine-git-lists-stashes")),
-            Some("drop" | "clear") => (Risk::High, S::new("engine-git-drops-stashes-loses-their")),
-            _ => (
-                Risk::Medium,
-                S::new("engine-git-stashes-or-restores-changes"),
-            ),
-        },
-        "config" => config(&mut v, rest, input),
-        "worktree" => match first_operand {
-            Some("list") => (Risk::Low, S::new("engine-git-lists-worktrees")),
-            _ => (Risk::Medium, S::new("engine-git-changes-worktrees")),
-        },
-        "submodule" => match first_operand {
-            None | Some("status" | "summary") => (Risk::Low, S::new("engine-git-lists-submodules")),
-            _ => (Risk::Medium, S::new("engine-git-changes-submodules")),
-        },
-        "reflog" => match first_operand {
-            None | Some("show") => (Risk::Low, S::new("engine-git-shows-reflog")),
-            _ => (Risk::High, S::new("engine-git-changes-reflog-lose-history")),
-        },
+        | "cherry" => reads(s),
         "add" | "commit" | "checkout" | "switch" | "merge" | "rebase" | "cherry-pick"
         | "revert" | "init" | "fetch" | "pull" | "mv" | "restore" | "am" | "apply" | "notes"
         | "gc" | "prune" | "repack" | "bisect" | "sparse-checkout" | "lfs" | "format-patch" => {
-            if sub == "checkout" && has("-f")
-                || sub == "restore" && operands.iter().any(|o| o.text == ".")
-                || sub == "checkout" && operands.iter().any(|o| o.text == ".")
-            {
-                (Risk::High, S::new("engine-git-discards").text("sub", sub))
-            } else if sub == "commit" && has("-n") {
-                (
-                    Risk::Medium,
-                    S::new("engine-git-commits-without-running-repositorys"),
-                )
-            } else {
-                (Risk::Medium, S::new("engine-git-changes").text("sub", sub))
-            }
+            changes(s)
         }
         "reset" => {
-            if has("--hard") || has("--merge") || has("--keep") {
+            if s.has("--hard") || s.has("--merge") || s.has("--keep") {
                 (
                     Risk::High,
                     S::new("engine-git-reset-hard-discards-uncommitted"),
@@ -179,7 +139,7 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
             }
         }
         "clean" => {
-            if has("-n") {
+            if s.has("-n") {
                 (Risk::Low, S::new("engine-git-clean-as-dry-run"))
             } else {
                 (
@@ -189,27 +149,27 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
             }
         }
         "rm" => {
-            if has("--cached") {
+            if s.has("--cached") {
                 (Risk::Medium, S::new("engine-git-removes-files-from-index"))
             } else {
                 (Risk::High, S::new("engine-git-deletes-tracked-files-rm"))
             }
         }
         "push" => {
-            let force_refspec = operands.iter().any(|o| o.text.starts_with('+'));
-            if has("-f")
-                || has("--force-with-lease")
-                || has("--force-if-includes")
-                || has("--mirror")
+            let force_refspec = s.operands.iter().any(|o| o.text.starts_with('+'));
+            if s.has("-f")
+                || s.has("--force-with-lease")
+                || s.has("--force-if-includes")
+                || s.has("--mirror")
                 || force_refspec
             {
                 (
                     Risk::Critical,
                     S::new("engine-git-forcepushes-overwrite-others-history"),
                 )
-            } else if has("-d") || operands.iter().any(|o| o.text.starts_with(':')) {
+            } else if s.has("-d") || s.operands.iter().any(|o| o.text.starts_with(':')) {
                 (Risk::High, S::new("engine-git-deletes-branch-remote"))
-            } else if has("-n") {
+            } else if s.has("-n") {
                 (Risk::Low, S::new("engine-git-push-as-dry-run"))
             } else {
                 (
@@ -225,16 +185,112 @@ pub(super) fn git(input: &Input<'_>) -> Verdict {
         "filter-branch" | "filter-repo" | "replace" | "update-ref" | "symbolic-ref" => {
             (Risk::High, S::new("engine-git-rewrites").text("sub", sub))
         }
-        _ => (
-            Risk::High,
-            S::new("engine-git-unknown-subcommand").text("sub", sub),
-        ),
-    };
-    v.raise(risk, reason);
-    if v.reason.is_empty() {
-        v.reason = crate::Sentence::new("engine-runs-git").text("sub", sub);
+        // What lists without operands and changes with them, or what Warden does not
+        // know.
+        _ => lists_or_changes(s).unwrap_or_else(|| {
+            (
+                Risk::High,
+                S::new("engine-git-unknown-subcommand").text("sub", sub),
+            )
+        }),
     }
-    v
+}
+
+/// The subcommands that read the repository: Low, unless they write what they print
+/// to a file or run a program to show it.
+fn reads(s: &Sub<'_>) -> (Risk, S) {
+    let sub = s.name;
+    if sub == "cat-file" && s.flags.iter().any(|f| f.starts_with("--batch")) {
+        (
+            Risk::Medium,
+            S::new("engine-git-catfile-batch-prints-objects"),
+        )
+    } else if s.has("--output") || s.has("--ext-diff") {
+        (
+            Risk::Medium,
+            S::new("engine-git-writing-option").text("sub", sub),
+        )
+    } else {
+        (Risk::Low, S::new("engine-git-reads").text("sub", sub))
+    }
+}
+
+/// The subcommands that list what they manage without operands, and change it with
+/// them.
+fn lists_or_changes(s: &Sub<'_>) -> Option<(Risk, S)> {
+    Some(match s.name {
+        "branch" => {
+            if s.has("-D") || (s.has("-d") && s.has("-f")) {
+                (
+                    Risk::High,
+                    S::new("engine-git-forcedeletes-branch-lose-commits"),
+                )
+            } else if s.operands.is_empty()
+                || s.has("-l")
+                || s.has("--list")
+                || s.has("--show-current")
+                || s.has("--contains")
+            {
+                (Risk::Low, S::new("engine-git-lists-branches"))
+            } else {
+                (
+                    Risk::Medium,
+                    S::new("engine-git-creates-renames-or-deletes"),
+                )
+            }
+        }
+        "tag" => {
+            if s.operands.is_empty() || s.has("-l") || s.has("--list") {
+                (Risk::Low, S::new("engine-git-lists-tags"))
+            } else {
+                (Risk::Medium, S::new("engine-git-creates-or-deletes-tag"))
+            }
+        }
+        "remote" => match s.first_operand() {
+            None | Some("show" | "get-url") => (Risk::Low, S::new("engine-git-lists-remotes")),
+            Some(_) => (Risk::Medium, S::new("engine-git-changes-remotes")),
+        },
+        "stash" => match s.first_operand() {
+            Some("list" | "show") => (Risk::Low, S::new("engine-git-lists-stashes")),
+            Some("drop" | "clear") => (Risk::High, S::new("engine-git-drops-stashes-loses-their")),
+            _ => (
+                Risk::Medium,
+                S::new("engine-git-stashes-or-restores-changes"),
+            ),
+        },
+        "worktree" => match s.first_operand() {
+            Some("list") => (Risk::Low, S::new("engine-git-lists-worktrees")),
+            _ => (Risk::Medium, S::new("engine-git-changes-worktrees")),
+        },
+        "submodule" => match s.first_operand() {
+            None | Some("status" | "summary") => (Risk::Low, S::new("engine-git-lists-submodules")),
+            _ => (Risk::Medium, S::new("engine-git-changes-submodules")),
+        },
+        "reflog" => match s.first_operand() {
+            None | Some("show") => (Risk::Low, S::new("engine-git-shows-reflog")),
+            _ => (Risk::High, S::new("engine-git-changes-reflog-lose-history")),
+        },
+        _ => return None,
+    })
+}
+
+/// The subcommands that change the repository: Medium, or High when they discard
+/// work.
+fn changes(s: &Sub<'_>) -> (Risk, S) {
+    let sub = s.name;
+    if sub == "checkout" && s.has("-f")
+        || sub == "restore" && s.operands.iter().any(|o| o.text == ".")
+        || sub == "checkout" && s.operands.iter().any(|o| o.text == ".")
+    {
+        (Risk::High, S::new("engine-git-discards").text("sub", sub))
+    } else if sub == "commit" && s.has("-n") {
+        (
+            Risk::Medium,
+            S::new("engine-git-commits-without-running-repositorys"),
+        )
+    } else {
+        (Risk::Medium, S::new("engine-git-changes").text("sub", sub))
+    }
 }
 
 /// Judges one of git's global options.
@@ -356,6 +412,76 @@ fn secret_reads(
     }
 }
 
+/// What a `git config` command does, in either grammar.
+struct ConfigIntent<'a> {
+    /// The verb of the newer grammar (`git config get KEY`), if given.
+    verb: Option<&'a str>,
+    /// The operands after the verb: the key, and its value.
+    operands: &'a [Word],
+    changes: bool,
+    listing: bool,
+    reading: bool,
+    editing: bool,
+}
+
+impl<'a> ConfigIntent<'a> {
+    fn of(parsed: &'a Parsed) -> ConfigIntent<'a> {
+        let has = |long: &str| parsed.given(long);
+        let mut operands: &[Word] = &parsed.operands;
+        let verb = operands
+            .first()
+            .filter(|w| !w.dynamic)
+            .map(|w| w.text.as_str())
+            .filter(|t| {
+                matches!(
+                    *t,
+                    "list" | "get" | "set" | "unset" | "rename-section" | "remove-section" | "edit"
+                )
+            });
+        if verb.is_some() {
+            operands = &operands[1..];
+        }
+        let changes = matches!(
+            verb,
+            Some("set" | "unset" | "rename-section" | "remove-section")
+        ) || [
+            "add",
+            "replace-all",
+            "unset",
+            "unset-all",
+            "rename-section",
+            "remove-section",
+        ]
+        .iter()
+        .any(|l| has(l));
+        let listing = verb == Some("list")
+            || ["list", "get-regexp", "show-origin", "show-scope"]
+                .iter()
+                .any(|l| has(l));
+        let reading = !changes
+            && (verb == Some("get")
+                || [
+                    "get",
+                    "get-all",
+                    "get-urlmatch",
+                    "get-color",
+                    "get-colorbool",
+                ]
+                .iter()
+                .any(|l| has(l))
+                || (verb.is_none() && operands.len() == 1));
+        let editing = verb == Some("edit") || has("edit");
+        ConfigIntent {
+            verb,
+            operands,
+            changes,
+            listing,
+            reading,
+            editing,
+        }
+    }
+}
+
 /// `git config`, in both grammars (`git config --get KEY`, `git config get KEY`), its
 /// options read from the option table (`options.rs`): reading a key is Low, printing
 /// keys that can hold tokens Medium, setting a key that runs a program High with the
@@ -363,50 +489,14 @@ fn secret_reads(
 fn config(v: &mut Verdict, rest: &[Word], input: &Input<'_>) -> (Risk, S) {
     let parsed = options::parse_with(&GIT_CONFIG, rest);
     let has = |long: &str| parsed.given(long);
-    let mut operands: &[Word] = &parsed.operands;
-    let verb = operands
-        .first()
-        .filter(|w| !w.dynamic)
-        .map(|w| w.text.as_str())
-        .filter(|t| {
-            matches!(
-                *t,
-                "list" | "get" | "set" | "unset" | "rename-section" | "remove-section" | "edit"
-            )
-        });
-    if verb.is_some() {
-        operands = &operands[1..];
-    }
-    let changes = matches!(
+    let ConfigIntent {
         verb,
-        Some("set" | "unset" | "rename-section" | "remove-section")
-    ) || [
-        "add",
-        "replace-all",
-        "unset",
-        "unset-all",
-        "rename-section",
-        "remove-section",
-    ]
-    .iter()
-    .any(|l| has(l));
-    let listing = verb == Some("list")
-        || ["list", "get-regexp", "show-origin", "show-scope"]
-            .iter()
-            .any(|l| has(l));
-    let reading = !changes
-        && (verb == Some("get")
-            || [
-                "get",
-                "get-all",
-                "get-urlmatch",
-                "get-color",
-                "get-colorbool",
-            ]
-            .iter()
-            .any(|l| has(l))
-            || (verb.is_none() && operands.len() == 1));
-    let editing = verb == Some("edit") || has("edit");
+        operands,
+        changes,
+        listing,
+        reading,
+        editing,
+    } = ConfigIntent::of(&parsed);
     if let Some(file) = parsed.value_of("file") {
         let op = if listing || reading {
             FileOp::Read

@@ -130,43 +130,8 @@ fn names_a_host(input: &Input<'_>) -> Option<String> {
 
 fn package_tool_command(input: &Input<'_>) -> Verdict {
     let p = input.program;
-    // `npm pkg set scripts.test=CMD` (and `npm set-script test CMD`) writes a
-    // script that `npm test` runs later in the same line: CMD is judged now.
-    if matches!(p, "npm" | "pnpm" | "yarn" | "bun") {
-        let texts: Vec<&str> = input.args.iter().map(|a| a.text.as_str()).collect();
-        let mut scripts = Vec::new();
-        let mut unknown = false;
-        if texts.starts_with(&["pkg", "set"]) {
-            for a in &input.args[2..] {
-                if let Some(value) = a
-                    .text
-                    .strip_prefix("scripts.")
-                    .and_then(|r| r.split_once('='))
-                    .map(|(_, v)| v)
-                {
-                    if a.dynamic {
-                        unknown = true;
-                    } else {
-                        scripts.push(value.to_string());
-                    }
-                }
-            }
-        } else if texts.first() == Some(&"set-script") {
-            match input.args.get(2) {
-                Some(cmd) if !cmd.dynamic => scripts.push(cmd.text.clone()),
-                Some(_) => unknown = true,
-                None => {}
-            }
-        }
-        if unknown || !scripts.is_empty() {
-            let mut v = Verdict::new(
-                Risk::Medium,
-                S::new("engine-package-script").text("program", p),
-            );
-            v.opaque = unknown;
-            v.scripts = scripts;
-            return v;
-        }
+    if let Some(v) = package_script(input) {
+        return v;
     }
     let sub = input
         .args
@@ -196,7 +161,80 @@ fn package_tool_command(input: &Input<'_>) -> Verdict {
             ),
         };
     }
-    let high = match p {
+    let high = reaches_outside(p, sub);
+    if high {
+        return Verdict::new(
+            Risk::High,
+            S::new("engine-tool-outside-code")
+                .text("program", p)
+                .text("sub", sub),
+        );
+    }
+    let low = only_reads(input, sub);
+    if low {
+        return Verdict::new(
+            Risk::Low,
+            S::new("engine-tool-reads")
+                .text("program", p)
+                .text("sub", sub),
+        );
+    }
+    Verdict::new(
+        Risk::Medium,
+        S::new("engine-build-tool")
+            .text("program", p)
+            .text("sub", sub),
+    )
+}
+
+/// `npm pkg set scripts.test=CMD` (and `npm set-script test CMD`) writes a script
+/// that `npm test` runs later in the same line: CMD is judged now.
+fn package_script(input: &Input<'_>) -> Option<Verdict> {
+    let p = input.program;
+    if !matches!(p, "npm" | "pnpm" | "yarn" | "bun") {
+        return None;
+    }
+    let texts: Vec<&str> = input.args.iter().map(|a| a.text.as_str()).collect();
+    let mut scripts = Vec::new();
+    let mut unknown = false;
+    if texts.starts_with(&["pkg", "set"]) {
+        for a in &input.args[2..] {
+            if let Some(value) = a
+                .text
+                .strip_prefix("scripts.")
+                .and_then(|r| r.split_once('='))
+                .map(|(_, v)| v)
+            {
+                if a.dynamic {
+                    unknown = true;
+                } else {
+                    scripts.push(value.to_string());
+                }
+            }
+        }
+    } else if texts.first() == Some(&"set-script") {
+        match input.args.get(2) {
+            Some(cmd) if !cmd.dynamic => scripts.push(cmd.text.clone()),
+            Some(_) => unknown = true,
+            None => {}
+        }
+    }
+    if unknown || !scripts.is_empty() {
+        let mut v = Verdict::new(
+            Risk::Medium,
+            S::new("engine-package-script").text("program", p),
+        );
+        v.opaque = unknown;
+        v.scripts = scripts;
+        return Some(v);
+    }
+    None
+}
+
+/// Whether the subcommand reaches outside the project: it installs, fetches, runs or
+/// publishes code. High.
+fn reaches_outside(p: &str, sub: &str) -> bool {
+    match p {
         "cargo" => matches!(
             sub,
             "install" | "publish" | "login" | "owner" | "yank" | "uninstall"
@@ -257,15 +295,12 @@ fn package_tool_command(input: &Input<'_>) -> Verdict {
         "rustup" => !matches!(sub, "show" | "which" | "--version" | "doc"),
         "deno" => matches!(sub, "run" | "install" | "compile" | "eval" | "repl" | ""),
         _ => false,
-    };
-    if high {
-        return Verdict::new(
-            Risk::High,
-            S::new("engine-tool-outside-code")
-                .text("program", p)
-                .text("sub", sub),
-        );
     }
+}
+
+/// Whether the subcommand only reads or prints what the tool knows. Low.
+fn only_reads(input: &Input<'_>, sub: &str) -> bool {
+    let p = input.program;
     let only = |flags: &[&str]| {
         !input.args.is_empty()
             && input
@@ -273,7 +308,7 @@ fn package_tool_command(input: &Input<'_>) -> Verdict {
                 .iter()
                 .all(|a| !a.dynamic && flags.contains(&a.text.as_str()))
     };
-    let low = match p {
+    match p {
         "pip" | "pip3" => matches!(sub, "list" | "show" | "freeze" | "check"),
         // `cargo --list` prints its subcommands; `-vV` its version.
         "cargo" if only(&["--list", "-V", "-v", "-vV", "--version", "--verbose"]) => true,
@@ -308,21 +343,7 @@ fn package_tool_command(input: &Input<'_>) -> Verdict {
             "ls" | "list" | "outdated" | "view" | "--version" | "-v"
         ),
         _ => false,
-    };
-    if low {
-        return Verdict::new(
-            Risk::Low,
-            S::new("engine-tool-reads")
-                .text("program", p)
-                .text("sub", sub),
-        );
     }
-    Verdict::new(
-        Risk::Medium,
-        S::new("engine-build-tool")
-            .text("program", p)
-            .text("sub", sub),
-    )
 }
 
 /// `rsync SRC... DEST` / `scp SRC... DEST` with a local destination writes it; with

@@ -825,6 +825,103 @@ fn a_grants_file_that_becomes_unreadable_fails_closed() {
     );
 }
 
+/// Destructive commands approved "always": (approved command, commands the grant
+/// covers, commands it must not cover).
+const EXACT_GRANT_CASES: &[(&str, &[&str], &[&str])] = &[
+    (
+        "git status && rm -rf build",
+        &[
+            "rm -rf build",
+            "rm -fr build",
+            "rm --recursive --force build",
+            "git status && rm -rf build",
+        ],
+        &[
+            "rm -rf src2",
+            "rm -rf src",
+            "rm -rf build src2",
+            "rm -r build",
+            "rm -rf build/..",
+            "cd src && rm -rf build",
+            "rm -rf ./build/../src2",
+            "rm build",
+            "unlink build",
+        ],
+    ),
+    (
+        "rm notes.txt",
+        &["rm notes.txt"],
+        &[
+            "rm notes2.txt",
+            "rm -f notes.txt",
+            "rm notes.txt README.md",
+            "rm README.md",
+        ],
+    ),
+    (
+        "mv a.txt b.txt",
+        &["mv a.txt b.txt"],
+        &[
+            "mv a.txt README.md",
+            "mv README.md b.txt",
+            "mv src/main.rs b.txt",
+        ],
+    ),
+    (
+        "cp a.txt b.txt",
+        &["cp a.txt b.txt"],
+        &["cp a.txt README.md", "cp a.txt src/main.rs"],
+    ),
+    (
+        "echo hi > out.txt",
+        &["echo hi > out.txt"],
+        &[
+            "echo hi > README.md",
+            "echo bye > out.txt",
+            "echo hi > src/main.rs",
+        ],
+    ),
+    (
+        "touch new.txt",
+        &["touch new.txt"],
+        &["touch README.md", "touch src/new.txt"],
+    ),
+    (
+        "git clean -fdx",
+        &["git clean -fdx", "git clean -f -d -x"],
+        &[
+            "git clean -fdx src",
+            "git clean -fd",
+            "git clean -fdx -e keep",
+        ],
+    ),
+    (
+        "git reset --hard HEAD~1",
+        &["git reset --hard HEAD~1"],
+        &["git reset --hard HEAD~5", "git reset --hard origin/main"],
+    ),
+    (
+        "git branch -D old",
+        &["git branch -D old"],
+        &["git branch -D main", "git branch -D old main"],
+    ),
+    (
+        "kill 1234",
+        &["kill 1234"],
+        &["kill 1", "kill -9 1234", "kill 1234 1"],
+    ),
+    (
+        "chmod 644 notes.txt",
+        &["chmod 644 notes.txt"],
+        &["chmod 777 notes.txt", "chmod 644 README.md"],
+    ),
+    (
+        "mkdir -p gen/out",
+        &["mkdir -p gen/out"],
+        &["mkdir -p gen/other", "mkdir -p src/x"],
+    ),
+];
+
 /// Approving "always" for a destructive command stores a grant for exactly that
 /// command and the files it touched, never for its bare program: a grant from
 /// `git status && rm -rf build` once covered every `rm`, and `rm -rf src2` later ran
@@ -833,102 +930,7 @@ fn a_grants_file_that_becomes_unreadable_fails_closed() {
 fn a_grant_for_a_destructive_command_covers_exactly_that_command() {
     let w = World::new();
     std::fs::create_dir_all(w.ws.join("src2")).expect("mkdir");
-    // (approved command, commands the grant covers, commands it must not cover)
-    let cases: &[(&str, &[&str], &[&str])] = &[
-        (
-            "git status && rm -rf build",
-            &[
-                "rm -rf build",
-                "rm -fr build",
-                "rm --recursive --force build",
-                "git status && rm -rf build",
-            ],
-            &[
-                "rm -rf src2",
-                "rm -rf src",
-                "rm -rf build src2",
-                "rm -r build",
-                "rm -rf build/..",
-                "cd src && rm -rf build",
-                "rm -rf ./build/../src2",
-                "rm build",
-                "unlink build",
-            ],
-        ),
-        (
-            "rm notes.txt",
-            &["rm notes.txt"],
-            &[
-                "rm notes2.txt",
-                "rm -f notes.txt",
-                "rm notes.txt README.md",
-                "rm README.md",
-            ],
-        ),
-        (
-            "mv a.txt b.txt",
-            &["mv a.txt b.txt"],
-            &[
-                "mv a.txt README.md",
-                "mv README.md b.txt",
-                "mv src/main.rs b.txt",
-            ],
-        ),
-        (
-            "cp a.txt b.txt",
-            &["cp a.txt b.txt"],
-            &["cp a.txt README.md", "cp a.txt src/main.rs"],
-        ),
-        (
-            "echo hi > out.txt",
-            &["echo hi > out.txt"],
-            &[
-                "echo hi > README.md",
-                "echo bye > out.txt",
-                "echo hi > src/main.rs",
-            ],
-        ),
-        (
-            "touch new.txt",
-            &["touch new.txt"],
-            &["touch README.md", "touch src/new.txt"],
-        ),
-        (
-            "git clean -fdx",
-            &["git clean -fdx", "git clean -f -d -x"],
-            &[
-                "git clean -fdx src",
-                "git clean -fd",
-                "git clean -fdx -e keep",
-            ],
-        ),
-        (
-            "git reset --hard HEAD~1",
-            &["git reset --hard HEAD~1"],
-            &["git reset --hard HEAD~5", "git reset --hard origin/main"],
-        ),
-        (
-            "git branch -D old",
-            &["git branch -D old"],
-            &["git branch -D main", "git branch -D old main"],
-        ),
-        (
-            "kill 1234",
-            &["kill 1234"],
-            &["kill 1", "kill -9 1234", "kill 1234 1"],
-        ),
-        (
-            "chmod 644 notes.txt",
-            &["chmod 644 notes.txt"],
-            &["chmod 777 notes.txt", "chmod 644 README.md"],
-        ),
-        (
-            "mkdir -p gen/out",
-            &["mkdir -p gen/out"],
-            &["mkdir -p gen/other", "mkdir -p src/x"],
-        ),
-    ];
-    for (approved, covered, not_covered) in cases {
+    for (approved, covered, not_covered) in EXACT_GRANT_CASES {
         let engine = w.engine(&[], false);
         let p = proposal_of(
             &w,

@@ -4,7 +4,7 @@
 
 use warden_permissions::policy::Source;
 use warden_permissions::{
-    DecidedBy, Decision, HookSaid, Layer, Mode, Policy, Severity, combine, lint,
+    DecidedBy, Decision, Engine, HookSaid, Layer, Mode, Policy, Severity, combine, lint,
 };
 
 use super::support::World;
@@ -29,6 +29,8 @@ tool = "fs_write"
 decision = "deny"
 "#;
 
+const WRITE: &str = r#"{"path": "notes.txt", "content": "x"}"#;
+
 const ASK_WRITES: &str = r#"
 [[rule]]
 id = "ask-writes"
@@ -36,181 +38,232 @@ tool = "fs_write"
 decision = "ask"
 "#;
 
+/// Stricter answers always apply.
 #[test]
-fn hook_answers_combine_stricter_always_looser_only_within_bounds() {
+fn hook_answers_stricter_than_the_engine_always_apply() {
+    let w = World::new();
+    let plain = w.engine(&[], false);
+    check_cases(
+        &w,
+        vec![
+            (
+                "deny a low-risk command",
+                &plain,
+                "terminal",
+                r#"{"command": "ls"}"#,
+                Mode::Ask,
+                Decision::Allow,
+                vec![answered(Decision::Deny)],
+                Decision::Deny,
+            ),
+            (
+                "ask about a low-risk command",
+                &plain,
+                "terminal",
+                r#"{"command": "ls"}"#,
+                Mode::Ask,
+                Decision::Allow,
+                vec![answered(Decision::Ask)],
+                Decision::Ask,
+            ),
+            (
+                "ask where nobody can be asked",
+                &plain,
+                "terminal",
+                r#"{"command": "ls"}"#,
+                Mode::ReadOnly,
+                Decision::Allow,
+                vec![answered(Decision::Ask)],
+                Decision::Deny,
+            ),
+            (
+                "deny what the mode asks",
+                &plain,
+                "fs_write",
+                WRITE,
+                Mode::Ask,
+                Decision::Ask,
+                vec![answered(Decision::Deny)],
+                Decision::Deny,
+            ),
+            (
+                "one deny among allows",
+                &plain,
+                "fs_write",
+                WRITE,
+                Mode::Ask,
+                Decision::Ask,
+                vec![answered(Decision::Allow), answered(Decision::Deny)],
+                Decision::Deny,
+            ),
+        ],
+    );
+}
+
+/// Looser answers apply to what the mode alone asked.
+#[test]
+fn hook_answers_looser_than_the_mode_apply_within_bounds() {
+    let w = World::new();
+    let plain = w.engine(&[], false);
+    check_cases(
+        &w,
+        vec![
+            (
+                "allow what the mode asks",
+                &plain,
+                "fs_write",
+                WRITE,
+                Mode::Ask,
+                Decision::Ask,
+                vec![answered(Decision::Allow)],
+                Decision::Allow,
+            ),
+            (
+                "every hook allows",
+                &plain,
+                "fs_write",
+                WRITE,
+                Mode::Ask,
+                Decision::Ask,
+                vec![answered(Decision::Allow), answered(Decision::Allow)],
+                Decision::Allow,
+            ),
+        ],
+    );
+}
+
+/// Looser answers past a rule, a Critical call, the sandbox or a mode that denies are ignored.
+#[test]
+fn hook_answers_looser_out_of_bounds_are_ignored() {
     let w = World::new();
     let plain = w.engine(&[], false);
     let deny_rule = w.engine(&[(Layer::User, DENY_WRITES)], false);
     let ask_rule = w.engine(&[(Layer::User, ASK_WRITES)], false);
-    let write = r#"{"path": "notes.txt", "content": "x"}"#;
-    // (what, engine, tool, args, mode, what the engine decides, the hooks' answers,
-    // the decision after them)
-    let cases = [
-        // Stricter: always applies.
-        (
-            "deny a low-risk command",
-            &plain,
-            "terminal",
-            r#"{"command": "ls"}"#,
-            Mode::Ask,
-            Decision::Allow,
-            vec![answered(Decision::Deny)],
-            Decision::Deny,
-        ),
-        (
-            "ask about a low-risk command",
-            &plain,
-            "terminal",
-            r#"{"command": "ls"}"#,
-            Mode::Ask,
-            Decision::Allow,
-            vec![answered(Decision::Ask)],
-            Decision::Ask,
-        ),
-        (
-            "ask where nobody can be asked",
-            &plain,
-            "terminal",
-            r#"{"command": "ls"}"#,
-            Mode::ReadOnly,
-            Decision::Allow,
-            vec![answered(Decision::Ask)],
-            Decision::Deny,
-        ),
-        (
-            "deny what the mode asks",
-            &plain,
-            "fs_write",
-            write,
-            Mode::Ask,
-            Decision::Ask,
-            vec![answered(Decision::Deny)],
-            Decision::Deny,
-        ),
-        (
-            "one deny among allows",
-            &plain,
-            "fs_write",
-            write,
-            Mode::Ask,
-            Decision::Ask,
-            vec![answered(Decision::Allow), answered(Decision::Deny)],
-            Decision::Deny,
-        ),
-        // Looser within bounds: what the mode alone asked.
-        (
-            "allow what the mode asks",
-            &plain,
-            "fs_write",
-            write,
-            Mode::Ask,
-            Decision::Ask,
-            vec![answered(Decision::Allow)],
-            Decision::Allow,
-        ),
-        (
-            "every hook allows",
-            &plain,
-            "fs_write",
-            write,
-            Mode::Ask,
-            Decision::Ask,
-            vec![answered(Decision::Allow), answered(Decision::Allow)],
-            Decision::Allow,
-        ),
-        // Looser out of bounds: ignored.
-        (
-            "allow past a deny rule",
-            &deny_rule,
-            "fs_write",
-            write,
-            Mode::Ask,
-            Decision::Deny,
-            vec![answered(Decision::Allow)],
-            Decision::Deny,
-        ),
-        (
-            "allow past an ask rule",
-            &ask_rule,
-            "fs_write",
-            write,
-            Mode::Ask,
-            Decision::Ask,
-            vec![answered(Decision::Allow)],
-            Decision::Ask,
-        ),
-        (
-            "allow a Critical call",
-            &plain,
-            "terminal",
-            r#"{"command": "rm -rf ~"}"#,
-            Mode::Ask,
-            Decision::Ask,
-            vec![answered(Decision::Allow)],
-            Decision::Ask,
-        ),
-        (
-            "allow a call that needs the network",
-            &plain,
-            "terminal",
-            r#"{"command": "curl -o /tmp/x https://example.com"}"#,
-            Mode::Ask,
-            Decision::Ask,
-            vec![answered(Decision::Allow)],
-            Decision::Ask,
-        ),
-        (
-            "allow what the mode denies",
-            &plain,
-            "fs_write",
-            write,
-            Mode::ReadOnly,
-            Decision::Deny,
-            vec![answered(Decision::Allow)],
-            Decision::Deny,
-        ),
-        (
-            "allow beside a hook that asks",
-            &plain,
-            "fs_write",
-            write,
-            Mode::Ask,
-            Decision::Ask,
-            vec![answered(Decision::Allow), answered(Decision::Ask)],
-            Decision::Ask,
-        ),
-        // A failure (an error, a timeout, garbage) is an ask.
-        (
-            "a failing hook on an allowed call",
-            &plain,
-            "terminal",
-            r#"{"command": "ls"}"#,
-            Mode::Ask,
-            Decision::Allow,
-            vec![failed()],
-            Decision::Ask,
-        ),
-        (
-            "a failing hook beside an allow",
-            &plain,
-            "fs_write",
-            write,
-            Mode::Ask,
-            Decision::Ask,
-            vec![answered(Decision::Allow), failed()],
-            Decision::Ask,
-        ),
-        (
-            "garbage on an allowed call",
-            &plain,
-            "terminal",
-            r#"{"command": "ls"}"#,
-            Mode::Ask,
-            Decision::Allow,
-            vec![HookSaid::from_output(b"sure, go ahead")],
-            Decision::Ask,
-        ),
-    ];
+    check_cases(
+        &w,
+        vec![
+            (
+                "allow past a deny rule",
+                &deny_rule,
+                "fs_write",
+                WRITE,
+                Mode::Ask,
+                Decision::Deny,
+                vec![answered(Decision::Allow)],
+                Decision::Deny,
+            ),
+            (
+                "allow past an ask rule",
+                &ask_rule,
+                "fs_write",
+                WRITE,
+                Mode::Ask,
+                Decision::Ask,
+                vec![answered(Decision::Allow)],
+                Decision::Ask,
+            ),
+            (
+                "allow a Critical call",
+                &plain,
+                "terminal",
+                r#"{"command": "rm -rf ~"}"#,
+                Mode::Ask,
+                Decision::Ask,
+                vec![answered(Decision::Allow)],
+                Decision::Ask,
+            ),
+            (
+                "allow a call that needs the network",
+                &plain,
+                "terminal",
+                r#"{"command": "curl -o /tmp/x https://example.com"}"#,
+                Mode::Ask,
+                Decision::Ask,
+                vec![answered(Decision::Allow)],
+                Decision::Ask,
+            ),
+            (
+                "allow what the mode denies",
+                &plain,
+                "fs_write",
+                WRITE,
+                Mode::ReadOnly,
+                Decision::Deny,
+                vec![answered(Decision::Allow)],
+                Decision::Deny,
+            ),
+            (
+                "allow beside a hook that asks",
+                &plain,
+                "fs_write",
+                WRITE,
+                Mode::Ask,
+                Decision::Ask,
+                vec![answered(Decision::Allow), answered(Decision::Ask)],
+                Decision::Ask,
+            ),
+        ],
+    );
+}
+
+/// A failure (an error, a timeout, garbage) is an ask.
+#[test]
+fn a_failing_hook_is_an_ask() {
+    let w = World::new();
+    let plain = w.engine(&[], false);
+    check_cases(
+        &w,
+        vec![
+            (
+                "a failing hook on an allowed call",
+                &plain,
+                "terminal",
+                r#"{"command": "ls"}"#,
+                Mode::Ask,
+                Decision::Allow,
+                vec![failed()],
+                Decision::Ask,
+            ),
+            (
+                "a failing hook beside an allow",
+                &plain,
+                "fs_write",
+                WRITE,
+                Mode::Ask,
+                Decision::Ask,
+                vec![answered(Decision::Allow), failed()],
+                Decision::Ask,
+            ),
+            (
+                "garbage on an allowed call",
+                &plain,
+                "terminal",
+                r#"{"command": "ls"}"#,
+                Mode::Ask,
+                Decision::Allow,
+                vec![HookSaid::from_output(b"sure, go ahead")],
+                Decision::Ask,
+            ),
+        ],
+    );
+}
+
+/// (what, engine, tool, args, mode, what the engine decides, the hooks' answers, the
+/// decision after them)
+type Case<'a> = (
+    &'a str,
+    &'a Engine,
+    &'a str,
+    &'a str,
+    Mode,
+    Decision,
+    Vec<HookSaid>,
+    Decision,
+);
+
+/// Combines each case's answers with the engine's evaluation, and fails with every
+/// case whose decision, reports, decider or applied flags are not what they should be.
+fn check_cases(w: &World, cases: Vec<Case>) {
     let mut failures = Vec::new();
     for (what, engine, tool, args, mode, engine_says, said, expected) in cases {
         let evaluation = w.eval(engine, tool, args, mode);
