@@ -228,7 +228,7 @@ impl Server {
     }
 
     /// The live connection, started again when it died.
-    async fn live(&self) -> Result<Arc<Live>, String> {
+    async fn live(&self) -> Result<Arc<Live>, Unavailable> {
         let alive = |s: &Self| {
             lock(&s.live)
                 .as_ref()
@@ -243,16 +243,16 @@ impl Server {
             return Ok(live);
         }
         if self.closed.load(Ordering::Acquire) {
-            return Err("the server was stopped with its session".to_owned());
+            return Err(Unavailable::Stopped);
         }
         if let Some(dead) = lock(&self.live).take() {
             dead.stop();
         }
         tracing::info!(server = %self.config.name, "starting the MCP server again");
-        for problem in self.start().await.map_err(|err| err.to_string())? {
+        for problem in self.start().await? {
             tracing::warn!(server = %self.config.name, "{problem}");
         }
-        alive(self).ok_or_else(|| "the server closed its connection at once".to_owned())
+        alive(self).ok_or(Unavailable::ClosedAtOnce)
     }
 
     /// Forgets a connection that failed a call, killing its process group, so that the
@@ -350,4 +350,16 @@ impl Server {
     pub fn tools_len(&self) -> usize {
         self.shared.tools().len()
     }
+}
+
+/// Why a server's live connection cannot be had; the words end the message the model
+/// is given.
+#[derive(Debug, thiserror::Error)]
+enum Unavailable {
+    #[error("the server was stopped with its session")]
+    Stopped,
+    #[error(transparent)]
+    Start(#[from] ConnectError),
+    #[error("the server closed its connection at once")]
+    ClosedAtOnce,
 }
