@@ -221,3 +221,37 @@ fn a_guarded_command_gives_its_exit_code_and_a_program_that_cannot_run_gives_127
         "{stderr}"
     );
 }
+
+/// The command runs as the same user as its guard, in the same Landlock domain, and
+/// sees the host's `/proc`; still it cannot attach to the guard (pid 1 in its
+/// namespace) with `ptrace`, which would let it keep the guard from cleaning up: the
+/// guard holds every capability in the user namespace the helper made, and the command,
+/// once its program is started, none (the same check guards the guard's memory
+/// through `/proc/<pid>/mem`).
+#[test]
+fn a_guarded_command_cannot_ptrace_its_guard() {
+    let (uid, gid) = unprivileged();
+    let dir = workspace(uid, gid);
+    let attach = "import ctypes, os; libc = ctypes.CDLL(None, use_errno=True); \
+                  r = libc.ptrace(16, 1, None, None); \
+                  print(r, os.strerror(ctypes.get_errno()) if r else 'attached')";
+    let mut child = start_program(
+        dir.path(),
+        uid,
+        gid,
+        "/usr/bin/python3",
+        &["-c", &format!("open('.envrc', 'w').write('x'); {attach}")],
+    );
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_to_string(&mut stdout)
+        .expect("read");
+    let stderr = stderr_to_end(&mut child);
+    let status = child.wait().expect("wait");
+    assert!(status.success(), "{stderr}");
+    assert_eq!(stdout.trim(), "-1 Operation not permitted", "{stderr}");
+    assert!(std::fs::symlink_metadata(dir.path().join(".envrc")).is_err());
+}
