@@ -35,6 +35,7 @@ mod e2e {
     mod protocol;
     mod questions;
     mod sandbox;
+    mod sandbox_guard;
     mod secrets;
     mod sessions;
     mod telemetry;

@@ -31,7 +31,7 @@ const KEY: &str = "-----BEGIN OPENSSH PRIVATE KEY-----\nwarden-e2e-key-5c1e9a7b3
 
 /// The user's ids, creating the user when it does not exist. Fails the test loudly
 /// when that is impossible (not root, no `useradd`).
-fn unprivileged() -> (u32, u32) {
+pub(super) fn unprivileged() -> (u32, u32) {
     let ids = |flag: &str| -> Option<u32> {
         let out = Command::new("id").args([flag, USER]).output().ok()?;
         out.status.success().then_some(())?;
@@ -56,7 +56,7 @@ fn unprivileged() -> (u32, u32) {
 }
 
 /// A folder outside `/tmp` (which every command may write), owned by the user.
-fn outside_tmp(prefix: &str, uid: u32, gid: u32) -> tempfile::TempDir {
+pub(super) fn outside_tmp(prefix: &str, uid: u32, gid: u32) -> tempfile::TempDir {
     let dir = tempfile::Builder::new()
         .prefix(prefix)
         .tempdir_in("/var/tmp")
@@ -329,7 +329,7 @@ fn a_misjudged_command_neither_reads_a_key_nor_reaches_the_network() {
 }
 
 /// The processes whose working folder is below `dir`.
-fn processes_in(dir: &Path) -> Vec<u32> {
+pub(super) fn processes_in(dir: &Path) -> Vec<u32> {
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
         let Some(pid) = entry

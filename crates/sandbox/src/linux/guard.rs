@@ -19,12 +19,19 @@
 //!   ends the command's processes, then removes what they created;
 //! - the command cannot signal the guard: it is the init of the command's PID
 //!   namespace, which receives only the signals it handles, and those end the command.
+//!
+//! The guard is not a copy of the helper but a process that shares its memory
+//! (`process.rs`), and it spawns the command the same way, so that what it adds to a
+//! command's start stays small.
 
-use std::ffi::{OsStr, OsString};
+mod process;
+
+use std::ffi::{OsStr, OsString, c_void};
 use std::io::Write;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+
+use rustix::process::{Pid, Signal, WaitOptions, WaitStatus};
 
 use super::ExecError;
 use crate::Confinement;
@@ -36,9 +43,18 @@ const FORWARDED: [libc::c_int; 4] = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP, 
 /// command ends now.
 const HELPER_GONE: libc::c_int = libc::SIGUSR1;
 
-/// Where a handler sends the signal it got: the guard's pid for the helper, `-1`
-/// (every process of the namespace but the guard) for the guard.
-static FORWARD_TO: AtomicI32 = AtomicI32::new(0);
+/// Every signal either process handles.
+const SIGNALS: [libc::c_int; 5] = [
+    FORWARDED[0],
+    FORWARDED[1],
+    FORWARDED[2],
+    FORWARDED[3],
+    HELPER_GONE,
+];
+
+/// The guard's pid, where the helper's handler sends the signals it gets (0 until the
+/// guard exists). The guard's own handler sends them to every process of its namespace.
+static TO_GUARD: AtomicI32 = AtomicI32::new(0);
 
 /// Set in the guard once the command is to end (it ended, or the helper is gone):
 /// from then on every process of the namespace is killed until none is left, since a
@@ -60,48 +76,100 @@ pub(super) fn missing(confinement: &Confinement) -> Vec<PathBuf> {
         .collect()
 }
 
+/// What the helper gives the guard, and what the guard leaves for the helper when it
+/// could not start the command. It lives in the helper's memory, which the guard
+/// shares (`process`).
+struct Job<'a> {
+    program: &'a OsStr,
+    args: &'a [OsString],
+    watched: &'a [PathBuf],
+    /// The helper's signal mask before it blocked the forwarded signals.
+    mask: libc::sigset_t,
+    failed: Option<ExecError>,
+}
+
 /// Runs `program args…` under a guard that removes what it creates at `watched`.
 /// Must run confined, with a PID namespace unshared for the next child and one thread.
-/// Returns only when the guard cannot start (or, in the command's own process, when
-/// the program cannot be started).
+/// Returns only when the guard or the command cannot start.
 pub(super) fn run(program: &OsStr, args: &[OsString], watched: &[PathBuf]) -> ExecError {
-    match fork() {
-        Err(err) => ExecError::Guard(err),
-        Ok(0) => guard(program, args, watched),
-        Ok(guard_pid) => {
-            FORWARD_TO.store(guard_pid, Ordering::SeqCst);
-            forward(&FORWARDED);
-            let code = wait_for(guard_pid);
-            std::process::exit(code)
+    let stack = match process::Stack::new() {
+        Ok(stack) => stack,
+        Err(err) => return ExecError::Guard(err),
+    };
+    // No forwarded signal is handled until each process has its own handler: the
+    // helper's is set here, before the guard exists (so that the helper calls no C
+    // library function afterwards), the guard's in the guard.
+    let mask = block(&SIGNALS);
+    forward(&FORWARDED, to_guard);
+    let mut job = Job {
+        program,
+        args,
+        watched,
+        mask,
+        failed: None,
+    };
+    let job: *mut Job = &raw mut job;
+    let guard_pid = match process::start(&stack, guard_main, job) {
+        Ok(pid) => pid,
+        Err(err) => {
+            set_mask(&mask);
+            return ExecError::Guard(err);
         }
+    };
+    // From here until the guard has ended: raw system calls only (`process`).
+    TO_GUARD.store(guard_pid, Ordering::SeqCst);
+    set_mask(&mask);
+    let code = wait_for(guard_pid);
+    std::sync::atomic::fence(Ordering::SeqCst);
+    // SAFETY: the guard has ended, so nothing else uses `job` any more, and everything
+    // it wrote there is visible.
+    #[allow(unsafe_code)]
+    if let Some(err) = unsafe { (*job).failed.take() } {
+        return err;
     }
+    exit_now(code)
+}
+
+/// The guard's process: runs the guard and, when the command could not be started,
+/// leaves the reason for the helper.
+extern "C" fn guard_main(job: *mut c_void) -> libc::c_int {
+    // SAFETY: the helper's `Job`, valid until the helper has waited for this process,
+    // and not touched by the helper until then.
+    #[allow(unsafe_code)]
+    let job = unsafe { &mut *job.cast::<Job>() };
+    let err = guard(job.program, job.args, job.watched, &job.mask);
+    job.failed = Some(err);
+    1
 }
 
 /// The guard: the init of the command's PID namespace.
-fn guard(program: &OsStr, args: &[OsString], watched: &[PathBuf]) -> ExecError {
+fn guard(
+    program: &OsStr,
+    args: &[OsString],
+    watched: &[PathBuf],
+    mask: &libc::sigset_t,
+) -> ExecError {
     // SAFETY: sets this process's parent-death signal, a number.
     #[allow(unsafe_code)]
     unsafe {
         libc::prctl(libc::PR_SET_PDEATHSIG, HELPER_GONE as libc::c_ulong);
     }
-    FORWARD_TO.store(-1, Ordering::SeqCst);
-    forward(&FORWARDED);
-    forward(&[HELPER_GONE]);
-    let command = match fork() {
-        Err(err) => return ExecError::Guard(err),
-        Ok(0) => {
-            // The command: in the caller's process group (the terminal's foreground
-            // one, if any, and the one the caller kills), with the signals it would
-            // have had.
-            reset(&FORWARDED);
-            reset(&[HELPER_GONE]);
-            let err = std::process::Command::new(program).args(args).exec();
+    forward(&SIGNALS, to_command);
+    set_mask(mask);
+    // The command: in the caller's process group (the terminal's foreground one, if
+    // any, and the one the caller kills), with the signals it would have had. It is
+    // spawned, not forked: `posix_spawn` shares this process's memory until the exec
+    // (the C library blocks every signal meanwhile and resets the handlers above to
+    // their default in the child), so no page table is copied and nothing is faulted
+    // in again before the program starts.
+    let command = match std::process::Command::new(program).args(args).spawn() {
+        Ok(child) => child.id(),
+        Err(err) => {
             return ExecError::Exec {
                 program: program.to_owned(),
                 err,
             };
         }
-        Ok(pid) => pid,
     };
     // Only now does the guard leave that group, so that the caller's SIGKILL to it
     // does not end the guard before it has cleaned up.
@@ -111,7 +179,7 @@ fn guard(program: &OsStr, args: &[OsString], watched: &[PathBuf]) -> ExecError {
         libc::setpgid(0, 0);
     }
     // The guard holds no end of the command's input or output, so that whoever reads
-    // them sees them end with the command.
+    // them sees them end with the command. (The guard's file table is its own.)
     // SAFETY: closing this process's own standard input and output.
     #[allow(unsafe_code)]
     unsafe {
@@ -121,25 +189,25 @@ fn guard(program: &OsStr, args: &[OsString], watched: &[PathBuf]) -> ExecError {
     let code = reap(command);
     let removed = remove_created(watched);
     report(&removed);
-    std::process::exit(code)
+    exit_now(code)
 }
 
 /// Waits for every process of the namespace; when the command itself ends, the rest
 /// is ended too (as the caller's group kill does after a command without the guard).
 /// Returns the command's exit code (128 + the signal that ended it).
-fn reap(command: libc::pid_t) -> i32 {
+fn reap(command: u32) -> i32 {
     let mut code = 1;
     loop {
-        let mut status = 0;
-        // SAFETY: waits for any child, writing its status into a local.
-        #[allow(unsafe_code)]
-        let pid = unsafe { libc::waitpid(-1, &raw mut status, 0) };
-        if pid == command {
-            code = exit_code(status);
-            ENDING.store(true, Ordering::SeqCst);
-        } else if pid < 0 && std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+        match rustix::process::wait(WaitOptions::empty()) {
+            Ok(Some((pid, status))) => {
+                if u32::try_from(pid.as_raw_nonzero().get()) == Ok(command) {
+                    code = exit_code(status);
+                    ENDING.store(true, Ordering::SeqCst);
+                }
+            }
+            Err(rustix::io::Errno::INTR) => {}
             // No child is left.
-            return code;
+            Ok(None) | Err(_) => return code,
         }
         if ENDING.load(Ordering::SeqCst) {
             end_all();
@@ -149,11 +217,20 @@ fn reap(command: libc::pid_t) -> i32 {
 
 /// Ends every process of the namespace but the guard.
 fn end_all() {
-    // SAFETY: a signal to every process this one may signal: inside its PID namespace,
-    // whose init it is, that is every process of the command and none outside.
+    kill_all(libc::SIGKILL);
+}
+
+/// Sends `signal` to every process this one may signal: in the guard, inside its PID
+/// namespace, whose init it is, that is every process of the command and none outside.
+/// Also called from the guard's signal handler, so `errno` is left as it was.
+fn kill_all(signal: libc::c_int) {
+    // SAFETY: `kill` is async-signal-safe; `errno` is this thread's own variable.
     #[allow(unsafe_code)]
     unsafe {
-        libc::kill(-1, libc::SIGKILL);
+        let errno = libc::__errno_location();
+        let saved = *errno;
+        libc::kill(-1, signal);
+        *errno = saved;
     }
 }
 
@@ -197,83 +274,98 @@ fn report(removed: &[(PathBuf, Option<std::io::Error>)]) {
 }
 
 /// The exit code a shell would give for a wait status.
-fn exit_code(status: libc::c_int) -> i32 {
-    if libc::WIFEXITED(status) {
-        libc::WEXITSTATUS(status)
-    } else if libc::WIFSIGNALED(status) {
-        128 + libc::WTERMSIG(status)
-    } else {
-        1
-    }
+fn exit_code(status: WaitStatus) -> i32 {
+    status
+        .exit_status()
+        .or_else(|| status.terminating_signal().map(|signal| 128 + signal))
+        .unwrap_or(1)
 }
 
-/// Waits for `pid` and returns its exit code.
+/// Waits for `pid` and returns its exit code. Raw system calls only: the helper runs
+/// this while the guard shares its memory.
 fn wait_for(pid: libc::pid_t) -> i32 {
+    let Some(pid) = Pid::from_raw(pid) else {
+        return 1;
+    };
     loop {
-        let mut status = 0;
-        // SAFETY: waits for one child, writing its status into a local.
-        #[allow(unsafe_code)]
-        let got = unsafe { libc::waitpid(pid, &raw mut status, 0) };
-        if got == pid {
-            return exit_code(status);
-        }
-        if got < 0 && std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
-            return 1;
+        match rustix::process::waitpid(Some(pid), WaitOptions::empty()) {
+            Ok(Some((_, status))) => return exit_code(status),
+            Err(rustix::io::Errno::INTR) => {}
+            Ok(None) | Err(_) => return 1,
         }
     }
 }
 
-fn fork() -> std::io::Result<libc::pid_t> {
-    // SAFETY: the helper has one thread (a user namespace required it), so the child
-    // inherits no lock held by another thread.
+/// Ends this process (the helper or the guard) with `code`, without the C library's
+/// exit handlers: neither has buffered output (their one message goes to the unbuffered
+/// stderr), the allocator's clean-up at exit would only add to every command's end,
+/// and the helper may not call more of the C library while the guard runs.
+fn exit_now(code: i32) -> ! {
+    // SAFETY: `_exit` ends the process at once; nothing of it is used afterwards.
     #[allow(unsafe_code)]
-    let pid = unsafe { libc::fork() };
-    if pid < 0 {
-        Err(std::io::Error::last_os_error())
-    } else {
-        Ok(pid)
+    unsafe {
+        libc::_exit(code)
     }
 }
 
-/// The handler: passes the signal on (the guard's parent-death signal ends everything).
-extern "C" fn pass_on(signal: libc::c_int) {
-    let to = FORWARD_TO.load(Ordering::SeqCst);
+/// The helper's handler: passes the signal to the guard. A raw system call only, since
+/// the guard shares the helper's memory (`errno` included).
+extern "C" fn to_guard(signal: libc::c_int) {
+    let to = Pid::from_raw(TO_GUARD.load(Ordering::SeqCst));
+    if let (Some(to), Some(signal)) = (to, Signal::from_named_raw(signal)) {
+        let _ = rustix::process::kill_process(to, signal);
+    }
+}
+
+/// The guard's handler: passes the signal to every process of the command; the
+/// parent-death signal (the helper is gone) ends them all.
+extern "C" fn to_command(signal: libc::c_int) {
     let signal = if signal == HELPER_GONE {
         ENDING.store(true, Ordering::SeqCst);
         libc::SIGKILL
     } else {
         signal
     };
-    if to != 0 {
-        // SAFETY: `kill` is async-signal-safe.
+    kill_all(signal);
+}
+
+fn forward(signals: &[libc::c_int], handler: extern "C" fn(libc::c_int)) {
+    for &signal in signals {
+        // SAFETY: installs a handler that only reads and stores atomics and sends a
+        // signal (async-signal-safe); the structure is zeroed and then filled.
         #[allow(unsafe_code)]
         unsafe {
-            libc::kill(to, signal);
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = handler as *const () as libc::sighandler_t;
+            libc::sigemptyset(&raw mut action.sa_mask);
+            libc::sigaction(signal, &raw const action, std::ptr::null_mut());
         }
     }
 }
 
-fn forward(signals: &[libc::c_int]) {
-    for &signal in signals {
-        set_handler(signal, pass_on as *const () as libc::sighandler_t);
-    }
-}
-
-fn reset(signals: &[libc::c_int]) {
-    for &signal in signals {
-        set_handler(signal, libc::SIG_DFL);
-    }
-}
-
-fn set_handler(signal: libc::c_int, handler: libc::sighandler_t) {
-    // SAFETY: installs a handler that only calls `kill` (async-signal-safe) and reads
-    // an atomic, or the default action; the structure is zeroed and then filled.
+/// Blocks `signals`; returns the mask as it was.
+fn block(signals: &[libc::c_int]) -> libc::sigset_t {
+    // SAFETY: fills local signal sets; `pthread_sigmask` returns its error rather than
+    // setting `errno`, and cannot fail with these arguments.
     #[allow(unsafe_code)]
     unsafe {
-        let mut action: libc::sigaction = std::mem::zeroed();
-        action.sa_sigaction = handler;
-        libc::sigemptyset(&raw mut action.sa_mask);
-        libc::sigaction(signal, &raw const action, std::ptr::null_mut());
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        let mut old: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&raw mut set);
+        for &signal in signals {
+            libc::sigaddset(&raw mut set, signal);
+        }
+        libc::pthread_sigmask(libc::SIG_BLOCK, &raw const set, &raw mut old);
+        old
+    }
+}
+
+/// Sets the signal mask back to `mask`. Sets no `errno` (see `block`).
+fn set_mask(mask: &libc::sigset_t) {
+    // SAFETY: as in `block`.
+    #[allow(unsafe_code)]
+    unsafe {
+        libc::pthread_sigmask(libc::SIG_SETMASK, mask, std::ptr::null_mut());
     }
 }
 
