@@ -649,12 +649,14 @@ impl WardenAgent {
                 session.engine.project_root(),
                 Words::new(self.services.language()),
             ),
-            Ok(commands::Command::Why) => {
-                commands::why_text(session.gate.explain_last(), Words::new(self.services.language()))
-            }
-            Ok(commands::Command::Tools) => {
-                commands::tools_text(&session.gate.tool_names(), Words::new(self.services.language()))
-            }
+            Ok(commands::Command::Why) => commands::why_text(
+                session.gate.explain_last(),
+                Words::new(self.services.language()),
+            ),
+            Ok(commands::Command::Tools) => commands::tools_text(
+                &session.gate.tool_names(),
+                Words::new(self.services.language()),
+            ),
             Ok(commands::Command::Mode(None)) => {
                 let known: Vec<String> = Mode::ALL.iter().map(|m| code_span(m.id())).collect();
                 format!(

@@ -56,8 +56,11 @@ fn nothing_is_opened_until_it_is_asked_for() {
 fn the_user_config_is_read_once() {
     let home = tempfile::tempdir().expect("a temp folder");
     let config = home.path().join("config.toml");
-    std::fs::write(&config, "model = \"openai:first\"\nsecret_env = [\"MY_TOKEN\"]\n")
-        .expect("config.toml");
+    std::fs::write(
+        &config,
+        "model = \"openai:first\"\nsecret_env = [\"MY_TOKEN\"]\n",
+    )
+    .expect("config.toml");
     let services = services(home.path(), Arc::new(AtomicUsize::new(0)));
     assert_eq!(services.model_spec(), "openai:first");
     let secrets = services.secrets();
