@@ -222,6 +222,32 @@ fn a_guarded_command_gives_its_exit_code_and_a_program_that_cannot_run_gives_127
     );
 }
 
+/// A protected entry that is a symbolic link to nothing can be neither bound read-only
+/// nor guarded as missing, and writing through it would create what it points to: the
+/// helper refuses to start the command, and nothing is created.
+#[test]
+fn a_dangling_link_at_a_protected_name_keeps_the_command_from_running() {
+    let (uid, gid) = unprivileged();
+    let dir = workspace(uid, gid);
+    let target = dir.path().join("envrc-target");
+    std::os::unix::fs::symlink(&target, dir.path().join(".envrc")).expect("link");
+    let mut child = start(
+        dir.path(),
+        uid,
+        gid,
+        "echo ran > .envrc; echo ran > ran.txt",
+    );
+    let stderr = stderr_to_end(&mut child);
+    let status = child.wait().expect("wait");
+    assert_ne!(status.code(), Some(0), "{stderr}");
+    assert!(!target.exists(), "the link's target was created: {stderr}");
+    assert!(
+        !dir.path().join("ran.txt").exists(),
+        "the command ran: {stderr}"
+    );
+    assert!(stderr.contains("symbolic link to nothing"), "{stderr}");
+}
+
 /// The command runs as the same user as its guard, in the same Landlock domain, and
 /// sees the host's `/proc`; still it cannot attach to the guard (pid 1 in its
 /// namespace) with `ptrace`, which would let it keep the guard from cleaning up: the

@@ -50,6 +50,14 @@ pub enum ExecError {
     SeccompBackend(#[from] seccompiler::BackendError),
     #[error("could not start the guard of the protected entries: {0}")]
     Guard(std::io::Error),
+    /// A protected entry that is a symbolic link to nothing: it cannot be bound
+    /// read-only (there is nothing to bind) and is not missing (so it is not guarded),
+    /// and the command could create what it points to.
+    #[error(
+        "{} is a symbolic link to nothing; commands do not run confined until it is removed or points at something",
+        .0.display()
+    )]
+    DanglingProtected(PathBuf),
     #[error("cannot run {}: {err}", program.to_string_lossy())]
     Exec {
         program: OsString,

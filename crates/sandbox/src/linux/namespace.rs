@@ -49,6 +49,10 @@ pub(super) fn enter(confinement: &Confinement, pid: bool) -> Result<(), ExecErro
     for path in &confinement.read_only {
         if path.exists() {
             bind_read_only(path, path)?;
+        } else if std::fs::symlink_metadata(path).is_ok() {
+            // Neither bound (nothing to bind) nor guarded (not missing): refused, since
+            // the command could create the file the link points to.
+            return Err(ExecError::DanglingProtected(path.clone()));
         }
     }
     for path in &confinement.hidden {
