@@ -48,7 +48,7 @@ pub use record::{
     decode, encode,
 };
 pub use retention::{Retention, prune_at_start};
-pub use store::{SessionStore, SessionSummary, now_ms};
+pub use store::{SessionStore, SessionSummary, millis, now_ms};
 // Who answered is the verdict crate's word; the journal records it.
 pub use warden_verdict::AnsweredBy;
 

@@ -39,7 +39,8 @@ pub fn now_ms() -> u64 {
     millis(SystemTime::now())
 }
 
-fn millis(t: SystemTime) -> u64 {
+/// A moment as the journal records it: milliseconds since the Unix epoch.
+pub fn millis(t: SystemTime) -> u64 {
     t.duration_since(UNIX_EPOCH)
         .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
         .unwrap_or(0)

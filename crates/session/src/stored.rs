@@ -111,11 +111,7 @@ fn proposed(call: &CallRecord) -> ProposedCall {
             })
             .collect(),
         grant: call.grant.clone(),
-        at_ms: call
-            .at
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-            .unwrap_or(0),
+        at_ms: warden_journal::millis(call.at),
     }
 }
 

@@ -363,7 +363,12 @@ impl DriverState {
 
     /// Carries out one command; `Some` when the turn ends.
     fn execute(&mut self, command: Command, turn: &Turn) -> Option<Stop> {
-        self.note(&command);
+        // What is noted of a call is for its journal records (and for the audit of an
+        // answer refused by a claim, which only a journal makes): without a journal the
+        // hot path copies nothing.
+        if self.setup.journal.is_some() {
+            self.note(&command);
+        }
         let outlet = self.setup.outlet.clone();
         match command {
             Command::Show { view, shown } => outlet.update(Update::Show { view: &view, shown }),
