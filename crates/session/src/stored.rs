@@ -49,7 +49,15 @@ pub fn record(entry: Entry<'_>) -> Option<Record> {
         Entry::Conversation(m) => Record::Conversation {
             message: message(m),
         },
-        Entry::Finished(m) => return finished(&message(m)),
+        // Built from the tool result itself: converting the whole message again would
+        // copy its output once more.
+        Entry::Finished(Message::ToolResult {
+            call_id,
+            outcome,
+            content,
+            ..
+        }) => finished_call(call_id, status(*outcome), content),
+        Entry::Finished(_) => return None,
         Entry::Proposed(call) => Record::Proposed(proposed(call)),
         Entry::Asked {
             call,
@@ -79,16 +87,21 @@ pub fn finished(message: &Stored) -> Option<Record> {
     else {
         return None;
     };
+    Some(finished_call(call_id, *outcome, content))
+}
+
+/// The `finished` record of a call: what became of it, and what the model was told.
+fn finished_call(call_id: &str, status: CallStatus, content: &str) -> Record {
     let mut summary: String = content.chars().take(400).collect();
     if summary.len() < content.len() {
         summary.push('…');
     }
-    Some(Record::Finished(FinishedCall {
-        call: call_id.clone(),
-        status: *outcome,
+    Record::Finished(FinishedCall {
+        call: call_id.to_owned(),
+        status,
         summary,
-        told: content.clone(),
-    }))
+        told: content.to_owned(),
+    })
 }
 
 /// A call as the journal records it, with its options as the question labelled them.
