@@ -2,12 +2,13 @@
 
 mod command;
 mod domain;
+mod lazy_glob;
 mod path;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use globset::{Glob, GlobBuilder, GlobMatcher};
+use globset::{Glob, GlobBuilder};
 use serde::{Deserialize, Serialize};
 
 use crate::assess::{self, Assessment, Unit};
@@ -15,6 +16,7 @@ use crate::{Context, Decision, Risk, ToolCall};
 
 pub use command::{CommandPattern, Strictness, Word};
 pub use domain::DomainPattern;
+pub use lazy_glob::LazyGlob;
 pub use path::{Anchor, PathPattern, build_glob};
 
 /// Where a rule comes from, weakest first.
@@ -89,11 +91,11 @@ pub struct Rule {
     pub risk: Option<Risk>,
     pub tool: Option<(String, Glob)>,
     /// The `client` glob, compiled case-insensitively.
-    pub client: Option<(String, GlobMatcher)>,
+    pub client: Option<(String, LazyGlob)>,
     pub command: Option<(String, CommandPattern)>,
     pub path: Option<PathPattern>,
     pub domain: Option<(String, DomainPattern)>,
-    pub args: Vec<(String, GlobMatcher)>,
+    pub args: Vec<(String, LazyGlob)>,
     /// The `args` globs, for the index.
     pub arg_globs: Vec<(String, Glob)>,
     /// False for an untrusted project's allow rules: they are listed when they
@@ -106,7 +108,7 @@ pub struct Rule {
     /// cannot read what `fs_read` may not.
     pub covers_reads: bool,
     pub raw: RawRule,
-    tool_matcher: Option<GlobMatcher>,
+    tool_matcher: Option<LazyGlob>,
 }
 
 /// The tools that only read files. A deny or ask rule with a `path` for one of them
@@ -124,12 +126,12 @@ pub const UNKNOWN_CLIENT: &str = "unknown";
 
 /// Builds a glob over client names (`clientInfo.name`): case-insensitive, since clients
 /// spell their own names in different cases (`Zed`, `zed`).
-pub fn build_client_glob(pattern: &str) -> Result<GlobMatcher, globset::Error> {
+pub fn build_client_glob(pattern: &str) -> Result<LazyGlob, globset::Error> {
     GlobBuilder::new(pattern)
         .literal_separator(false)
         .case_insensitive(true)
         .build()
-        .map(|glob| glob.compile_matcher())
+        .map(LazyGlob::new)
 }
 
 /// Whether a unit reads a path `pattern` matches: one of its reads, as written or as
@@ -275,7 +277,7 @@ impl Rule {
             .collect::<Result<Vec<_>, _>>()?;
         let args = arg_globs
             .iter()
-            .map(|(k, g)| (k.clone(), g.compile_matcher()))
+            .map(|(k, g)| (k.clone(), LazyGlob::new(g.clone())))
             .collect();
         let rule = Rule {
             id: raw.id.clone(),
@@ -285,7 +287,7 @@ impl Rule {
             decision: raw.decision,
             reason: raw.reason.clone(),
             risk: raw.risk,
-            tool_matcher: tool.as_ref().map(|(_, g)| g.compile_matcher()),
+            tool_matcher: tool.as_ref().map(|(_, g)| LazyGlob::new(g.clone())),
             tool,
             client,
             command,

@@ -3,8 +3,9 @@
 
 use std::path::Path;
 
-use globset::{Glob, GlobBuilder, GlobMatcher};
+use globset::{Glob, GlobBuilder};
 
+use super::LazyGlob;
 use crate::Context;
 
 /// Where a path glob is anchored.
@@ -26,7 +27,7 @@ pub struct PathPattern {
     pub anchor: Anchor,
     /// The glob as compiled, without the anchor (`~/` taken off).
     pub glob: Glob,
-    matcher: GlobMatcher,
+    matcher: LazyGlob,
 }
 
 /// Builds a glob the way every path glob in Warden is built: `*` stays within one
@@ -57,7 +58,7 @@ impl PathPattern {
         Ok(PathPattern {
             source: source.to_owned(),
             anchor,
-            matcher: glob.compile_matcher(),
+            matcher: LazyGlob::new(glob.clone()),
             glob,
         })
     }
