@@ -31,7 +31,31 @@ fn start(workspace: &Path, uid: u32, gid: u32, script: &str) -> Child {
     start_program(workspace, uid, gid, "/bin/bash", &["-c", script])
 }
 
+/// Like [`start`], with the helper's open-file limit set to `limit` (by `prlimit`, which
+/// then runs the helper).
+fn start_with_open_files(workspace: &Path, uid: u32, gid: u32, script: &str, limit: u32) -> Child {
+    let (helper, line) = helper_line(workspace, "/bin/bash", &["-c", script]);
+    let mut prlimit = Command::new("prlimit");
+    prlimit
+        .arg(format!("--nofile={limit}:{limit}"))
+        .arg(helper)
+        .args(line);
+    spawn_as(prlimit, workspace, uid, gid)
+}
+
 fn start_program(workspace: &Path, uid: u32, gid: u32, program: &str, args: &[&str]) -> Child {
+    let (helper, line) = helper_line(workspace, program, args);
+    let mut command = Command::new(helper);
+    command.args(line);
+    spawn_as(command, workspace, uid, gid)
+}
+
+/// The helper's command line for `program args…` in `workspace`.
+fn helper_line(
+    workspace: &Path,
+    program: &str,
+    args: &[&str],
+) -> (std::ffi::OsString, Vec<std::ffi::OsString>) {
     let confinement = Workspace {
         roots: vec![workspace.to_path_buf()],
         home: None,
@@ -43,9 +67,13 @@ fn start_program(workspace: &Path, uid: u32, gid: u32, program: &str, args: &[&s
     }
     .confinement();
     let helper = Path::new(env!("CARGO_BIN_EXE_warden"));
-    let (helper, line) = command_line(helper, &confinement, program, args.iter().copied());
-    Command::new(helper)
-        .args(line)
+    command_line(helper, &confinement, program, args.iter().copied())
+}
+
+/// Starts `command` as the user in `workspace`, in a process group of its own, with its
+/// output captured.
+fn spawn_as(mut command: Command, workspace: &Path, uid: u32, gid: u32) -> Child {
+    command
         .current_dir(workspace)
         .uid(uid)
         .gid(gid)
@@ -280,4 +308,29 @@ fn a_guarded_command_cannot_ptrace_its_guard() {
     assert!(status.success(), "{stderr}");
     assert_eq!(stdout.trim(), "-1 Operation not permitted", "{stderr}");
     assert!(std::fs::symlink_metadata(dir.path().join(".envrc")).is_err());
+}
+
+/// Removing a folder recursively needs an open file per level: a command that buries a
+/// protected folder's content under a tree deeper than the helper's open-file limit
+/// must not keep that folder. It is moved aside (one `rename`), then removed.
+#[test]
+fn regression_a_protected_folder_over_a_tree_deeper_than_the_open_file_limit_is_removed() {
+    let (uid, gid) = unprivileged();
+    let dir = workspace(uid, gid);
+    let script = "mkdir .vscode && echo '{}' > .vscode/tasks.json && cd .vscode && \
+                  for i in $(seq 400); do mkdir a && cd a || exit 1; done; echo started";
+    let mut child = start_with_open_files(dir.path(), uid, gid, script, 64);
+    wait_started(&mut child);
+    let stderr = stderr_to_end(&mut child);
+    let status = child.wait().expect("wait");
+    assert!(status.success(), "{status:?}; stderr: {stderr}");
+    let vscode = dir.path().join(".vscode");
+    assert!(
+        std::fs::symlink_metadata(&vscode).is_err(),
+        ".vscode outlived the command; stderr: {stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("removed {}", vscode.display())),
+        "{stderr}"
+    );
 }

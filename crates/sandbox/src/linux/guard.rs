@@ -234,37 +234,94 @@ fn kill_all(signal: libc::c_int) {
     }
 }
 
-/// Removes each watched entry that exists now; returns those removed and those that
-/// could not be.
-fn remove_created(watched: &[PathBuf]) -> Vec<(PathBuf, Option<std::io::Error>)> {
+/// What became of an entry the command created at a watched place.
+#[derive(Debug)]
+enum Removal {
+    /// It is gone.
+    Removed,
+    /// It was moved aside (the watched place is free), but what was in it could not all
+    /// be removed: it is left at this path, where no program looks for it.
+    MovedAside(PathBuf, std::io::Error),
+    /// It is still there.
+    Failed(std::io::Error),
+}
+
+/// Removes each watched entry that exists now; returns what became of each.
+///
+/// Each is first moved aside, in its own folder, to a name no program reads
+/// ([`aside`]): one `rename`, whatever the entry holds, so the watched place is free even
+/// when its content cannot all be removed (a tree deeper than the open-file limit, which
+/// removing a folder recursively needs one descriptor per level of). Then it is removed.
+fn remove_created(watched: &[PathBuf]) -> Vec<(PathBuf, Removal)> {
     let mut removed = Vec::new();
     for path in watched {
         let Ok(meta) = std::fs::symlink_metadata(path) else {
             continue;
         };
-        // A symbolic link is removed, never followed; a folder with everything in it.
-        let result = if meta.is_dir() {
-            std::fs::remove_dir_all(path)
-        } else {
-            std::fs::remove_file(path)
+        let outcome = match move_aside(path) {
+            Err(err) => Removal::Failed(err),
+            // A symbolic link is removed, never followed; a folder with everything in it.
+            Ok(moved) => match if meta.is_dir() {
+                std::fs::remove_dir_all(&moved)
+            } else {
+                std::fs::remove_file(&moved)
+            } {
+                Ok(()) => Removal::Removed,
+                Err(err) => Removal::MovedAside(moved, err),
+            },
         };
-        removed.push((path.clone(), result.err()));
+        removed.push((path.clone(), outcome));
     }
     removed
+}
+
+/// The name an entry at `path` is moved aside to, the `n`th try: a hidden name in the
+/// same folder that no program reads, and that says what it was.
+fn aside(path: &Path, n: u32) -> PathBuf {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    path.with_file_name(format!(
+        ".warden-removed-{}-{}-{n}",
+        name.trim_start_matches('.'),
+        std::process::id()
+    ))
+}
+
+/// Moves the entry at `path` aside without replacing anything; returns where it is.
+fn move_aside(path: &Path) -> std::io::Result<PathBuf> {
+    let mut n = 0;
+    loop {
+        let to = aside(path, n);
+        match rustix::fs::renameat_with(
+            rustix::fs::CWD,
+            path,
+            rustix::fs::CWD,
+            &to,
+            rustix::fs::RenameFlags::NOREPLACE,
+        ) {
+            Ok(()) => return Ok(to),
+            Err(rustix::io::Errno::EXIST) if n < 100 => n += 1,
+            Err(err) => return Err(err.into()),
+        }
+    }
 }
 
 /// Says on the command's stderr what the guard removed. The helper has no logging;
 /// its stderr is the command's own, which the caller reads (as it reads the line the
 /// helper writes when confinement cannot start).
-fn report(removed: &[(PathBuf, Option<std::io::Error>)]) {
+fn report(removed: &[(PathBuf, Removal)]) {
     let mut stderr = std::io::stderr();
-    for (path, err) in removed {
-        let line = match err {
-            None => format!(
+    for (path, outcome) in removed {
+        let line = match outcome {
+            Removal::Removed => format!(
                 "warden sandbox-exec: removed {}, which the command created: it makes programs run code later, and only the user may allow writing it\n",
                 path.display()
             ),
-            Some(err) => format!(
+            Removal::MovedAside(moved, err) => format!(
+                "warden sandbox-exec: removed {}, which the command created: it makes programs run code later, and only the user may allow writing it; what it held could not all be deleted ({err}) and is left in {}\n",
+                path.display(),
+                moved.display()
+            ),
+            Removal::Failed(err) => format!(
                 "warden sandbox-exec: could not remove {}, which the command created ({err}): it makes programs run code later\n",
                 path.display()
             ),
@@ -409,10 +466,48 @@ mod tests {
         let watched = [".vscode", ".cargo", ".envrc"].map(|e| root.join(e));
         let removed = remove_created(&watched);
         assert_eq!(removed.len(), 2);
-        assert!(removed.iter().all(|(_, err)| err.is_none()));
+        assert!(
+            removed.iter().all(|(_, r)| matches!(r, Removal::Removed)),
+            "{removed:?}"
+        );
+        // Nothing is left aside either.
+        let left: Vec<_> = std::fs::read_dir(root).expect("read_dir").collect();
+        assert!(left.is_empty(), "{left:?}");
         assert!(!root.join(".vscode").exists());
         assert!(std::fs::symlink_metadata(root.join(".cargo")).is_err());
         // The link was removed, not what it pointed at.
         assert!(outside.path().join("keep").exists());
+    }
+
+    /// Removing a folder recursively keeps a descriptor open per level, so a tree deeper
+    /// than the open-file limit cannot be removed; moving it aside first frees the
+    /// watched place whatever it holds.
+    #[test]
+    fn regression_a_tree_too_deep_to_remove_is_still_moved_off_its_watched_place() {
+        use rustix::fs::{Mode, OFlags};
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        std::fs::create_dir(root.join(".vscode")).expect("mkdir");
+        std::fs::write(root.join(".vscode/tasks.json"), "{}").expect("write");
+        let flags = OFlags::DIRECTORY | OFlags::RDONLY | OFlags::CLOEXEC;
+        let mut at = rustix::fs::open(root.join(".vscode"), flags, Mode::empty()).expect("open");
+        for _ in 0..2_000 {
+            rustix::fs::mkdirat(&at, "a", Mode::from_raw_mode(0o755)).expect("mkdirat");
+            at = rustix::fs::openat(&at, "a", flags, Mode::empty()).expect("openat");
+        }
+        let moved = move_aside(&root.join(".vscode")).expect("moved aside");
+        assert!(std::fs::symlink_metadata(root.join(".vscode")).is_err());
+        assert!(moved.join("tasks.json").exists());
+        let name = moved
+            .file_name()
+            .expect("a name")
+            .to_string_lossy()
+            .into_owned();
+        assert!(name.starts_with(".warden-removed-vscode-"), "{name}");
+        // A second one of the same name is moved aside next to the first, not over it.
+        std::fs::create_dir(root.join(".vscode")).expect("mkdir");
+        let again = move_aside(&root.join(".vscode")).expect("moved aside");
+        assert_ne!(again, moved);
+        assert!(moved.join("tasks.json").exists());
     }
 }
