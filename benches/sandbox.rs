@@ -1,7 +1,9 @@
 //! What confinement adds to a command's start: `/bin/true` started directly and through
-//! `warden sandbox-exec` with a session's default confinement (namespaces, mounts,
-//! Landlock, seccomp, the process bound), alternately, in one build. The median of each
-//! and of the difference is printed; the figures are in `docs/performance.md`.
+//! each sandbox helper (`warden-sandbox`, which Warden starts its own commands with, and
+//! `warden sandbox-exec`, which an editor is asked to run) with a session's default
+//! confinement (namespaces, mounts, Landlock, seccomp, the process bound), alternately,
+//! in one build. The median of each and of the differences is printed; the figures are
+//! in `docs/performance.md`.
 //!
 //! Run with `cargo bench --bench sandbox` (`-- --runs N`, default 200).
 
@@ -49,34 +51,60 @@ fn main() {
         max_processes: 512,
     }
     .confinement();
-    let helper = PathBuf::from(env!("CARGO_BIN_EXE_warden"));
-    let (program, args) = command_line(&helper, &confinement, "/bin/true", Vec::<String>::new());
+    // Warden starts its own commands with the small helper; an editor is asked to run
+    // `warden sandbox-exec`. Both are measured, in turn with the direct start.
+    let helpers = [
+        ("`warden-sandbox`", env!("CARGO_BIN_EXE_warden-sandbox")),
+        ("`warden sandbox-exec`", env!("CARGO_BIN_EXE_warden")),
+    ];
+    let lines: Vec<_> = helpers
+        .iter()
+        .map(|(_, helper)| {
+            command_line(
+                &PathBuf::from(helper),
+                &confinement,
+                "/bin/true",
+                Vec::<String>::new(),
+            )
+        })
+        .collect();
     let plain = || Command::new("/bin/true");
-    let confined = || {
-        let mut command = Command::new(&program);
-        command.args(&args);
+    let confined = |i: usize| {
+        let (program, args) = &lines[i];
+        let mut command = Command::new(program);
+        command.args(args);
         command
     };
-    // Warm the page cache for both.
+    // Warm the page cache for each.
     time(plain());
-    time(confined());
-    let (mut direct, mut sandboxed, mut added) = (Vec::new(), Vec::new(), Vec::new());
-    for _ in 0..runs {
-        let d = time(plain());
-        let s = time(confined());
-        direct.push(d);
-        sandboxed.push(s);
-        added.push(s.saturating_sub(d));
+    for i in 0..lines.len() {
+        time(confined(i));
     }
-    println!("| start of `/bin/true` ({runs} runs) | median |");
-    println!("| --- | --- |");
-    println!("| direct | {:.2} ms |", median(direct).as_secs_f64() * 1e3);
+    let mut direct = Vec::new();
+    let mut through = vec![Vec::new(); lines.len()];
+    let mut added = vec![Vec::new(); lines.len()];
+    for _ in 0..runs {
+        for i in 0..lines.len() {
+            let d = time(plain());
+            let s = time(confined(i));
+            if i == 0 {
+                direct.push(d);
+            }
+            through[i].push(s);
+            added[i].push(s.saturating_sub(d));
+        }
+    }
+    let ms = |values: Vec<Duration>| median(values).as_secs_f64() * 1e3;
     println!(
-        "| through `warden sandbox-exec` | {:.2} ms |",
-        median(sandboxed).as_secs_f64() * 1e3
+        "| start of `/bin/true` ({runs} runs) | median | added by confinement (median of pairs) |"
     );
-    println!(
-        "| added by confinement (median of pairs) | {:.2} ms |",
-        median(added).as_secs_f64() * 1e3
-    );
+    println!("| --- | --- | --- |");
+    println!("| direct | {:.2} ms | - |", ms(direct));
+    for ((name, _), (through, added)) in helpers.iter().zip(through.into_iter().zip(added)) {
+        println!(
+            "| through {name} | {:.2} ms | {:.2} ms |",
+            ms(through),
+            ms(added)
+        );
+    }
 }

@@ -81,8 +81,11 @@ pub fn agent_config() -> AgentConfig {
         env: Arc::new(|name| std::env::var(name).ok().filter(|v| !v.is_empty())),
         tool_limits: warden_tools::Limits::default(),
         max_model_requests: 50,
-        // Confinement is applied by this very program (`warden sandbox-exec`).
-        sandbox_helper: std::env::current_exe().ok(),
+        // Confinement is applied by this very program (`warden sandbox-exec`), or by the
+        // small `warden-sandbox` installed next to it, which starts faster.
+        sandbox_helper: std::env::current_exe()
+            .ok()
+            .map(warden_sandbox::Helper::beside),
     }
 }
 

@@ -6,7 +6,7 @@ mod own_commands;
 mod reopen;
 mod turns;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -33,9 +33,10 @@ pub struct AgentConfig {
     pub tool_limits: warden_tools::Limits,
     /// Model requests per turn.
     pub max_model_requests: u32,
-    /// Warden's own binary, whose hidden `sandbox-exec` confines commands; `None` (an
-    /// agent in a test process) leaves commands unconfined, so every one is asked.
-    pub sandbox_helper: Option<PathBuf>,
+    /// The programs that confine commands (Warden's own binary, and the small
+    /// `warden-sandbox` next to it when installed); `None` (an agent in a test process)
+    /// leaves commands unconfined, so every one is asked.
+    pub sandbox_helper: Option<warden_sandbox::Helper>,
 }
 
 impl std::fmt::Debug for AgentConfig {

@@ -6,12 +6,11 @@
 //! more is never allowed by the mode alone: it runs only after the user allowed it, or
 //! a grant or the user's own rule did, and then with exactly those needs added.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use warden_permissions::sandbox::{SandboxNeeds, default_confinement};
 use warden_permissions::{Context, SandboxSettings};
-use warden_sandbox::Support;
+use warden_sandbox::{Helper, Support};
 use warden_tools::{Confined, Launch};
 
 use warden_i18n::Args;
@@ -20,8 +19,8 @@ use warden_turn::{Notice, Severity, Words};
 /// The sandbox of one session.
 #[derive(Debug, Clone)]
 pub struct SessionSandbox {
-    /// Warden's own binary, which applies confinement (`warden sandbox-exec`).
-    helper: Option<Arc<PathBuf>>,
+    /// The programs that apply confinement.
+    helper: Option<Arc<Helper>>,
     settings: SandboxSettings,
     /// Why commands cannot be confined here; `None` when they can.
     missing: Option<String>,
@@ -29,7 +28,7 @@ pub struct SessionSandbox {
 
 impl SessionSandbox {
     /// The sandbox of a session under these settings, on a system with this support.
-    pub fn new(helper: Option<PathBuf>, settings: &SandboxSettings, support: &Support) -> Self {
+    pub fn new(helper: Option<Helper>, settings: &SandboxSettings, support: &Support) -> Self {
         let missing = match &helper {
             None => Some(
                 "Warden does not know where its own program is, which confines commands".to_owned(),
@@ -91,6 +90,8 @@ impl SessionSandbox {
 
 #[cfg(test)]
 mod tests {
+    use std::path::PathBuf;
+
     use warden_permissions::sandbox::Unconfined;
 
     use super::*;
@@ -106,7 +107,7 @@ mod tests {
     #[test]
     fn a_call_runs_confined_with_exactly_its_needs_added() {
         let sandbox = SessionSandbox::new(
-            Some(PathBuf::from("/bin/warden")),
+            Some(Helper::warden_only("/bin/warden".into())),
             &SandboxSettings::default(),
             &full(),
         );
@@ -144,7 +145,7 @@ mod tests {
     #[test]
     fn leaving_the_sandbox_or_a_system_without_one_runs_unconfined_after_asking() {
         let sandbox = SessionSandbox::new(
-            Some(PathBuf::from("/bin/warden")),
+            Some(Helper::warden_only("/bin/warden".into())),
             &SandboxSettings::default(),
             &Support {
                 landlock_abi: 0,
@@ -172,7 +173,11 @@ mod tests {
             enabled: false,
             ..SandboxSettings::default()
         };
-        let sandbox = SessionSandbox::new(Some(PathBuf::from("/bin/warden")), &settings, &full());
+        let sandbox = SessionSandbox::new(
+            Some(Helper::warden_only("/bin/warden".into())),
+            &settings,
+            &full(),
+        );
         assert_eq!(sandbox.missing(), None);
         assert!(
             sandbox

@@ -1,11 +1,11 @@
 //! How the processes of a call start: confined, through Warden's sandbox helper
-//! (`warden sandbox-exec <profile> -- <program> <args…>`), or not.
+//! (`warden-sandbox` or `warden sandbox-exec`, then `<profile> -- <program> <args…>`),
+//! or not.
 
 use std::ffi::OsString;
-use std::path::PathBuf;
 use std::sync::Arc;
 
-use warden_sandbox::Confinement;
+use warden_sandbox::{Confinement, Helper};
 
 /// How a call's process starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,20 +18,37 @@ pub enum Launch {
     Unconfined,
 }
 
-/// A confinement and the program that applies it.
+/// A confinement and the programs that apply it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Confined {
-    /// Warden's own binary, whose hidden `sandbox-exec` applies the confinement.
-    pub helper: Arc<PathBuf>,
+    pub helper: Arc<Helper>,
     pub confinement: Confinement,
 }
 
 impl Launch {
-    /// The program and arguments that start `program args…` this way.
+    /// The program and arguments with which Warden starts `program args…` itself.
     pub fn command(&self, program: OsString, args: Vec<OsString>) -> (OsString, Vec<OsString>) {
         match self {
+            Launch::Confined(c) => warden_sandbox::command_line(
+                c.helper.for_own_processes(),
+                &c.confinement,
+                program,
+                args,
+            ),
+            Launch::Unconfined => (program, args),
+        }
+    }
+
+    /// The program and arguments an editor is asked to run (`terminal/create`) for
+    /// `program args…`: confined, that is `warden sandbox-exec …`.
+    pub fn editor_command(
+        &self,
+        program: OsString,
+        args: Vec<OsString>,
+    ) -> (OsString, Vec<OsString>) {
+        match self {
             Launch::Confined(c) => {
-                warden_sandbox::command_line(&c.helper, &c.confinement, program, args)
+                warden_sandbox::command_line(c.helper.for_editor(), &c.confinement, program, args)
             }
             Launch::Unconfined => (program, args),
         }
@@ -65,7 +82,7 @@ mod tests {
     #[test]
     fn a_confined_launch_goes_through_the_helper_and_an_unconfined_one_does_not() {
         let confined = Launch::Confined(Confined {
-            helper: Arc::new(PathBuf::from("/bin/warden")),
+            helper: Arc::new(Helper::warden_only("/bin/warden".into())),
             confinement: Confinement::default(),
         });
         let (program, args) = confined.command("bash".into(), vec!["-c".into(), "ls".into()]);
@@ -74,6 +91,37 @@ mod tests {
         assert_eq!(&args[2..], ["--", "bash", "-c", "ls"].map(OsString::from));
         let (program, args) =
             Launch::Unconfined.command("bash".into(), vec!["-c".into(), "ls".into()]);
+        assert_eq!(program, "bash");
+        assert_eq!(args, ["-c", "ls"].map(OsString::from));
+    }
+
+    /// Warden starts its own processes through the small helper when it is installed,
+    /// and an editor is asked to run `warden sandbox-exec`, as the contract says.
+    #[cfg(unix)]
+    #[test]
+    fn the_editor_is_asked_to_run_warden_and_warden_s_own_processes_start_with_the_small_helper() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("a folder");
+        for name in ["warden", warden_sandbox::SMALL_HELPER] {
+            let path = dir.path().join(name);
+            std::fs::write(&path, "").expect("write");
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        }
+        let confined = Launch::Confined(Confined {
+            helper: Arc::new(Helper::beside(dir.path().join("warden"))),
+            confinement: Confinement::default(),
+        });
+        let line = || vec!["-c".into(), "ls".into()];
+        let (own, own_args) = confined.command("bash".into(), line());
+        let (editor, editor_args) = confined.editor_command("bash".into(), line());
+        assert_eq!(
+            own,
+            dir.path().join(warden_sandbox::SMALL_HELPER).as_os_str()
+        );
+        assert_eq!(editor, dir.path().join("warden").as_os_str());
+        assert_eq!(own_args, editor_args);
+        assert_eq!(editor_args[0], "sandbox-exec");
+        let (program, args) = Launch::Unconfined.editor_command("bash".into(), line());
         assert_eq!(program, "bash");
         assert_eq!(args, ["-c", "ls"].map(OsString::from));
     }

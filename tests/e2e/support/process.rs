@@ -42,6 +42,7 @@ pub struct Spawn {
     args: Vec<String>,
     env: Vec<(String, String)>,
     user: Option<(u32, u32)>,
+    program: Option<std::path::PathBuf>,
 }
 
 impl Spawn {
@@ -61,6 +62,13 @@ impl Spawn {
     /// folder becomes theirs.
     pub fn user(mut self, uid: u32, gid: u32) -> Self {
         self.user = Some((uid, gid));
+        self
+    }
+
+    /// Starts this copy of the `warden` binary instead of the one built for the tests
+    /// (e.g. one installed without the small sandbox helper next to it).
+    pub fn program(mut self, program: &Path) -> Self {
+        self.program = Some(program.to_path_buf());
         self
     }
 }
@@ -105,7 +113,8 @@ impl Process {
         std::fs::create_dir_all(&home).expect("create WARDEN_HOME");
         std::fs::create_dir_all(&project).expect("create the project folder");
 
-        let mut command = Command::new(env!("CARGO_BIN_EXE_warden"));
+        let built = Path::new(env!("CARGO_BIN_EXE_warden"));
+        let mut command = Command::new(options.program.as_deref().unwrap_or(built));
         command
             .args(&options.args)
             .env_remove("RUST_LOG")

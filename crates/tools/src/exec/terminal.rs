@@ -260,7 +260,7 @@ fn editor_request(
     } else {
         "sh"
     };
-    let (program, args) = launch.command(shell.into(), vec!["-c".into(), command.into()]);
+    let (program, args) = launch.editor_command(shell.into(), vec!["-c".into(), command.into()]);
     TerminalRequest {
         command: program.to_string_lossy().into_owned(),
         args: args

@@ -285,7 +285,9 @@ async fn a_confined_command_runs_in_the_editor_through_the_sandbox_helper() {
     let dir = workspace();
     let confinement = warden_sandbox_profile(dir.path());
     let launch = Launch::Confined(Confined {
-        helper: Arc::new(std::path::PathBuf::from("/opt/warden/bin/warden")),
+        helper: Arc::new(warden_sandbox::Helper::warden_only(
+            "/opt/warden/bin/warden".into(),
+        )),
         confinement: confinement.clone(),
     });
     let call = validate("terminal", &json!({"command": "echo x >> ~/.bashrc"})).expect("valid");
