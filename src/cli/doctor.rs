@@ -4,7 +4,25 @@
 use std::process::ExitCode;
 
 use warden_permissions::{Engine, Locations};
-use warden_sandbox::Support;
+use warden_sandbox::{Helper, SMALL_HELPER, SUBCOMMAND, Support};
+
+/// Which program confines the commands Warden starts itself (decision 0802).
+fn helper_line() -> String {
+    let Ok(warden) = std::env::current_exe() else {
+        return "unknown (Warden cannot tell where its own program is)".to_owned();
+    };
+    let helper = Helper::beside(warden.clone());
+    let own = helper.for_own_processes();
+    if own == warden {
+        format!(
+            "{} {SUBCOMMAND} (no {SMALL_HELPER} next to it: each command starts about a \
+             millisecond slower)",
+            own.display()
+        )
+    } else {
+        own.display().to_string()
+    }
+}
 
 pub fn run() -> anyhow::Result<ExitCode> {
     let support = Support::probe();
@@ -37,12 +55,13 @@ pub fn run() -> anyhow::Result<ExitCode> {
         }
     };
     let text = format!(
-        "Landlock: {landlock}\nseccomp: {}\nuser namespaces: {userns}\nWarden: {verdict}\n",
+        "Landlock: {landlock}\nseccomp: {}\nuser namespaces: {userns}\nhelper: {}\nWarden: {verdict}\n",
         if support.seccomp {
             "available"
         } else {
             "not available"
         },
+        helper_line(),
     );
     std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes())?;
     Ok(ExitCode::SUCCESS)

@@ -575,6 +575,13 @@ fn doctor_prints_what_the_system_supports() {
     ] {
         assert!(text.contains(expected), "{expected:?} missing in:\n{text}");
     }
+    // The small helper is built next to `warden`, and doctor names it.
+    let helper =
+        Path::new(env!("CARGO_BIN_EXE_warden")).with_file_name(warden_sandbox::SMALL_HELPER);
+    assert!(
+        text.contains(&format!("helper: {}\n", helper.display())),
+        "{text}"
+    );
 }
 
 /// What the key file of the MCP test holds: no PEM armour (which a redactor might
