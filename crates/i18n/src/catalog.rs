@@ -135,8 +135,8 @@ pub fn catalog(language: Language) -> &'static Catalog {
 impl Catalog {
     /// Warden's own catalog of `language`, with English behind it.
     fn build(language: Language) -> Catalog {
-        let english = (language != Language::English)
-            .then(|| Box::new(Catalog::build(Language::English)));
+        let english =
+            (language != Language::English).then(|| Box::new(Catalog::build(Language::English)));
         let parts = sources(language)
             .iter()
             .map(|(name, source)| Part::new(Some(*name), Cow::Borrowed(*source)))
