@@ -31,6 +31,18 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
+impl Cli {
+    /// What clap parses `warden` with no arguments into: ACP on stdio, without a trace.
+    /// No argument of this tree reads the environment or has a default that would
+    /// change that; the test below holds the two equal.
+    pub fn without_arguments() -> Cli {
+        Cli {
+            trace: None,
+            command: None,
+        }
+    }
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Serve ACP on stdin/stdout (the default).
@@ -162,4 +174,27 @@ pub fn private_log(path: &std::path::Path) -> std::io::Result<std::fs::File> {
     // A file created before (0644) is made private too.
     file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
     Ok(file)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::{CommandFactory as _, Parser as _};
+
+    use super::Cli;
+
+    /// `main` skips clap when there are no arguments; what it uses instead must be what
+    /// clap would have parsed, or `warden` alone would behave differently from before.
+    #[test]
+    fn no_arguments_are_what_clap_parses_from_no_arguments() {
+        let parsed = Cli::try_parse_from(["warden"]).expect("no arguments parse");
+        assert_eq!(
+            format!("{parsed:?}"),
+            format!("{:?}", Cli::without_arguments())
+        );
+    }
+
+    #[test]
+    fn the_command_tree_is_consistent() {
+        Cli::command().debug_assert();
+    }
 }

@@ -19,7 +19,15 @@ fn main() -> ExitCode {
     if let Some(code) = cli::sandbox::intercept() {
         return code;
     }
-    let cli = cli::Cli::parse();
+    // Editors start `warden` with no arguments. Clap would build its whole command tree
+    // (every subcommand's arguments and help) only to find none given, which costs a
+    // good part of start-up's code pages; what it makes of no arguments is fixed, so
+    // that is used as is (`cli::tests` holds the two equal).
+    let cli = if std::env::args_os().len() == 1 {
+        cli::Cli::without_arguments()
+    } else {
+        cli::Cli::parse()
+    };
     match cli::run(cli) {
         Ok(code) => code,
         Err(err) => {

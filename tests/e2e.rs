@@ -16,6 +16,7 @@ mod e2e {
     mod bad_input;
     mod chat_pty;
     mod chat_sessions;
+    mod cli_arguments;
     mod cli_audit;
     mod cli_chat;
     mod cli_grants;

@@ -648,3 +648,49 @@ fn a_second_answer_after_the_call_was_used_is_refused_and_audited() {
         assert!(line.contains(part), "{part} in {line}");
     }
 }
+
+/// The journals in a Warden home's sessions folder (one file per stored session).
+fn stored_sessions(home: &std::path::Path) -> usize {
+    std::fs::read_dir(home.join("sessions")).map_or(0, |entries| {
+        entries
+            .filter_map(Result::ok)
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".jsonl"))
+            .count()
+    })
+}
+
+/// Old sessions are pruned on the blocking pool once `initialize` is answered (never on
+/// its path): a second Warden whose policy keeps one session deletes the older of the
+/// two the first one stored, though it opens no session of its own.
+#[test]
+fn the_prune_after_initialize_still_deletes_sessions_beyond_max_sessions() {
+    let mut first = Client::spawn();
+    first.initialize();
+    let older = first.new_session();
+    let newer = first.new_session();
+    first.finish();
+    let home = first.process().home();
+    let journal = |id: &str| home.join("sessions").join(format!("{id}.jsonl"));
+    assert_eq!(stored_sessions(&home), 2, "{older} and {newer} are stored");
+    // An hour older, so which one goes does not hang on the clock's resolution.
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    std::fs::File::options()
+        .append(true)
+        .open(journal(&older))
+        .and_then(|file| file.set_modified(hour_ago))
+        .expect("age the older journal");
+    std::fs::write(home.join("policy.toml"), "max_sessions = 1\n").expect("write the policy");
+
+    let mut second = restart(&first);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while stored_sessions(&home) > 1 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the older session was never pruned"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(journal(&newer).is_file(), "the newer session stays");
+    assert!(!journal(&older).exists(), "the older session is pruned");
+    second.finish();
+}

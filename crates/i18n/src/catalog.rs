@@ -1,5 +1,6 @@
-//! The catalogs: Fluent files compiled into the binary, one bundle per language, with
-//! English behind every other language for a message it lacks.
+//! The catalogs: Fluent files compiled into the binary, one bundle per file of a language,
+//! each parsed when a message of that file is first looked up, with English behind every
+//! other language for a message it lacks.
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
@@ -10,25 +11,27 @@ use unic_langid::LanguageIdentifier;
 
 use crate::Language;
 
-/// The Fluent files of a language, in the order they are added. Each part of Warden keeps
-/// its messages in a file of its own: `agent.ftl` (permission requests, options, notices,
-/// denials), `engine.ftl` (risk sentences and reasons), `chat.ftl` (`warden chat`'s own
-/// text), `cli.ftl` (the other commands) and `tools.ftl` (what a call does, its title).
-fn sources(language: Language) -> &'static [&'static str] {
+/// The Fluent files of a language, by name, in the order they are searched. Each part of
+/// Warden keeps its messages in a file of its own, and every message id of a file starts
+/// with the file's name and a dash (a test holds it): `agent.ftl` (permission requests,
+/// options, notices, denials), `engine.ftl` (risk sentences and reasons), `chat.ftl`
+/// (`warden chat`'s own text), `cli.ftl` (the other commands) and `tools.ftl` (what a
+/// call does, its title).
+fn sources(language: Language) -> &'static [(&'static str, &'static str)] {
     match language {
         Language::English => &[
-            include_str!("../locales/en/agent.ftl"),
-            include_str!("../locales/en/engine.ftl"),
-            include_str!("../locales/en/chat.ftl"),
-            include_str!("../locales/en/cli.ftl"),
-            include_str!("../locales/en/tools.ftl"),
+            ("agent", include_str!("../locales/en/agent.ftl")),
+            ("engine", include_str!("../locales/en/engine.ftl")),
+            ("chat", include_str!("../locales/en/chat.ftl")),
+            ("cli", include_str!("../locales/en/cli.ftl")),
+            ("tools", include_str!("../locales/en/tools.ftl")),
         ],
         Language::SimplifiedChinese => &[
-            include_str!("../locales/zh-CN/agent.ftl"),
-            include_str!("../locales/zh-CN/engine.ftl"),
-            include_str!("../locales/zh-CN/chat.ftl"),
-            include_str!("../locales/zh-CN/cli.ftl"),
-            include_str!("../locales/zh-CN/tools.ftl"),
+            ("agent", include_str!("../locales/zh-CN/agent.ftl")),
+            ("engine", include_str!("../locales/zh-CN/engine.ftl")),
+            ("chat", include_str!("../locales/zh-CN/chat.ftl")),
+            ("cli", include_str!("../locales/zh-CN/cli.ftl")),
+            ("tools", include_str!("../locales/zh-CN/tools.ftl")),
         ],
     }
 }
@@ -50,10 +53,62 @@ impl<'a> Args<'a> {
     }
 }
 
+/// One Fluent file of a catalog. It is parsed into its bundle when a message of it is
+/// first looked up: a session that says one notice parses `agent.ftl` alone, not the
+/// engine's sentences or the chat's text (parsing every file was most of the
+/// instructions of a `session/new` that gives a notice).
+struct Part {
+    /// The first word of every message id of this file (`agent` for `agent-…`); `None`
+    /// for a file of a test catalog, which may hold any id and is searched for every one.
+    name: Option<&'static str>,
+    source: Cow<'static, str>,
+    bundle: OnceLock<FluentBundle<FluentResource>>,
+}
+
+impl Part {
+    fn new(name: Option<&'static str>, source: Cow<'static, str>) -> Part {
+        Part {
+            name,
+            source,
+            bundle: OnceLock::new(),
+        }
+    }
+
+    /// Whether a message named `message` can be in this file.
+    fn may_hold(&self, message: &str) -> bool {
+        self.name.is_none_or(|name| {
+            message
+                .strip_prefix(name)
+                .is_some_and(|rest| rest.starts_with('-'))
+        })
+    }
+
+    fn bundle(&self, language: Language) -> &FluentBundle<FluentResource> {
+        self.bundle.get_or_init(|| {
+            let id: LanguageIdentifier = language.tag().parse().unwrap_or_default();
+            let mut bundle = FluentBundle::new_concurrent(vec![id]);
+            // Unicode isolation marks around arguments would reach terminals and editors
+            // as invisible characters inside commands and paths.
+            bundle.set_use_isolating(false);
+            // A file with a syntax error still yields the messages around the error; the
+            // catalogs' tests make sure none has one.
+            let resource = FluentResource::try_new(self.source.clone().into_owned())
+                .unwrap_or_else(|(resource, errors)| {
+                    tracing::error!(%language, ?errors, "a message catalog does not parse");
+                    resource
+                });
+            if let Err(errors) = bundle.add_resource(resource) {
+                tracing::error!(%language, ?errors, "a message catalog repeats a message");
+            }
+            bundle
+        })
+    }
+}
+
 /// The messages of one language.
 pub struct Catalog {
     language: Language,
-    bundle: FluentBundle<FluentResource>,
+    parts: Vec<Part>,
     /// English, for a message the language lacks; `None` when the language is English.
     english: Option<Box<Catalog>>,
 }
@@ -66,49 +121,42 @@ impl std::fmt::Debug for Catalog {
     }
 }
 
-/// The catalog of `language`, built once per process.
+/// The catalog of `language`, made once per process (its files are parsed as they are
+/// needed, see [`Part`]).
 pub fn catalog(language: Language) -> &'static Catalog {
     static CATALOGS: [OnceLock<Catalog>; 2] = [OnceLock::new(), OnceLock::new()];
     let slot = match language {
         Language::English => &CATALOGS[0],
         Language::SimplifiedChinese => &CATALOGS[1],
     };
-    slot.get_or_init(|| Catalog::build(language, sources(language)))
+    slot.get_or_init(|| Catalog::build(language))
 }
 
 impl Catalog {
-    fn build(language: Language, sources: &[&str]) -> Catalog {
-        let english = (language != Language::English).then(|| {
-            Box::new(Catalog::build(
-                Language::English,
-                self::sources(Language::English),
-            ))
-        });
-        Catalog::from_sources(language, sources, english)
-    }
-
-    fn from_sources(language: Language, sources: &[&str], english: Option<Box<Catalog>>) -> Self {
-        let id: LanguageIdentifier = language.tag().parse().unwrap_or_default();
-        let mut bundle = FluentBundle::new_concurrent(vec![id]);
-        // Unicode isolation marks around arguments would reach terminals and editors as
-        // invisible characters inside commands and paths.
-        bundle.set_use_isolating(false);
-        for source in sources {
-            // A file with a syntax error still yields the messages around the error; the
-            // catalogs' tests make sure none has one.
-            let resource = FluentResource::try_new((*source).to_owned()).unwrap_or_else(
-                |(resource, errors)| {
-                    tracing::error!(%language, ?errors, "a message catalog does not parse");
-                    resource
-                },
-            );
-            if let Err(errors) = bundle.add_resource(resource) {
-                tracing::error!(%language, ?errors, "a message catalog repeats a message");
-            }
-        }
+    /// Warden's own catalog of `language`, with English behind it.
+    fn build(language: Language) -> Catalog {
+        let english =
+            (language != Language::English).then(|| Box::new(Catalog::build(Language::English)));
+        let parts = sources(language)
+            .iter()
+            .map(|(name, source)| Part::new(Some(*name), Cow::Borrowed(*source)))
+            .collect();
         Catalog {
             language,
-            bundle,
+            parts,
+            english,
+        }
+    }
+
+    /// A catalog of the messages of `sources` (any ids), searched in order.
+    fn from_sources(language: Language, sources: &[&str], english: Option<Box<Catalog>>) -> Self {
+        let parts = sources
+            .iter()
+            .map(|source| Part::new(None, Cow::Owned((*source).to_owned())))
+            .collect();
+        Catalog {
+            language,
+            parts,
             english,
         }
     }
@@ -117,7 +165,7 @@ impl Catalog {
     /// English catalog behind it: for tests of what a reader sees when a translation
     /// lacks a message.
     pub fn with_messages(language: Language, sources: &[&str]) -> Catalog {
-        let english = Catalog::build(Language::English, self::sources(Language::English));
+        let english = Catalog::build(Language::English);
         Catalog::from_sources(language, sources, Some(Box::new(english)))
     }
 
@@ -153,8 +201,8 @@ impl Catalog {
     /// The ids of every message of this language (not its fallback), for tests.
     pub fn ids(&self) -> Vec<String> {
         let mut ids = Vec::new();
-        for source in sources(self.language) {
-            let Ok(resource) = FluentResource::try_new((*source).to_owned()) else {
+        for part in &self.parts {
+            let Ok(resource) = FluentResource::try_new(part.source.clone().into_owned()) else {
                 continue;
             };
             for entry in resource.entries() {
@@ -173,24 +221,37 @@ impl Catalog {
         ids
     }
 
-    fn pattern(&self, id: &str) -> Option<&fluent_syntax::ast::Pattern<&str>> {
+    /// The bundle that holds the message `id` (`id` or `id.attribute`) and its pattern,
+    /// parsing only the files that may hold it.
+    fn pattern(
+        &self,
+        id: &str,
+    ) -> Option<(
+        &FluentBundle<FluentResource>,
+        &fluent_syntax::ast::Pattern<&str>,
+    )> {
         let (message, attribute) = match id.split_once('.') {
             Some((message, attribute)) => (message, Some(attribute)),
             None => (id, None),
         };
-        let message = self.bundle.get_message(message)?;
-        match attribute {
-            Some(attribute) => message.get_attribute(attribute).map(|a| a.value()),
-            None => message.value(),
-        }
+        self.parts
+            .iter()
+            .filter(|part| part.may_hold(message))
+            .find_map(|part| {
+                let bundle = part.bundle(self.language);
+                let message = bundle.get_message(message)?;
+                let pattern = match attribute {
+                    Some(attribute) => message.get_attribute(attribute).map(|a| a.value()),
+                    None => message.value(),
+                }?;
+                Some((bundle, pattern))
+            })
     }
 
     fn format(&self, id: &str, args: &Args<'_>) -> Option<String> {
-        let pattern = self.pattern(id)?;
+        let (bundle, pattern) = self.pattern(id)?;
         let mut errors = Vec::new();
-        let text: Cow<'_, str> = self
-            .bundle
-            .format_pattern(pattern, Some(&args.0), &mut errors);
+        let text: Cow<'_, str> = bundle.format_pattern(pattern, Some(&args.0), &mut errors);
         if !errors.is_empty() {
             // A missing argument is a bug of the caller; the text still reads, with the
             // argument's name in braces, and the log says which.
@@ -208,7 +269,7 @@ mod tests {
     fn every_catalog_parses_without_errors_or_repeats() {
         for language in Language::ALL {
             let mut seen = std::collections::HashSet::new();
-            for source in sources(language) {
+            for (_, source) in sources(language) {
                 let resource = FluentResource::try_new((*source).to_owned());
                 assert!(
                     resource.is_ok(),
@@ -227,6 +288,66 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A message is looked up in the file its id names; one in another file would never
+    /// be found.
+    #[test]
+    fn every_message_id_starts_with_its_file_s_name() {
+        for language in Language::ALL {
+            for (name, source) in sources(language) {
+                let Ok(resource) = FluentResource::try_new((*source).to_owned()) else {
+                    panic!("{language}: {name}.ftl does not parse");
+                };
+                for entry in resource.entries() {
+                    match entry {
+                        fluent_syntax::ast::Entry::Message(m) => assert!(
+                            m.id.name.starts_with(&format!("{name}-")),
+                            "{language}: {} in {name}.ftl",
+                            m.id.name
+                        ),
+                        fluent_syntax::ast::Entry::Term(t) => {
+                            panic!("{language}: the term -{} in {name}.ftl", t.id.name)
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+
+    /// Each file is a bundle of its own, so a message that referred to another (`{ id }`
+    /// or a term, `{ -id }`) would not find one in another file: none refers to any.
+    #[test]
+    fn no_message_refers_to_another_message_or_a_term() {
+        for language in Language::ALL {
+            for (name, source) in sources(language) {
+                for (at, _) in source.match_indices('{') {
+                    let inside = source[at + 1..].trim_start();
+                    assert!(
+                        !inside.starts_with(|c: char| c.is_ascii_lowercase() || c == '-'),
+                        "{language}: a reference in {name}.ftl: {}",
+                        &inside[..inside.len().min(40)]
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_message_parses_only_the_file_that_holds_it() {
+        let english = Catalog::build(Language::English);
+        assert_eq!(
+            english.plain("agent-notice-sandbox-off"),
+            "Commands run without a sandbox: confinement is turned off"
+        );
+        let parsed: Vec<&str> = english
+            .parts
+            .iter()
+            .filter(|part| part.bundle.get().is_some())
+            .filter_map(|part| part.name)
+            .collect();
+        assert_eq!(parsed, ["agent"]);
     }
 
     #[test]

@@ -90,13 +90,15 @@ impl SessionStore {
 /// task of its own once `initialize` is answered, so that start-up never waits for it.
 /// Problems are logged, never fatal.
 pub fn prune_at_start(locations: &warden_permissions::Locations, keep: &[&str]) -> usize {
-    let Some(retention) = Retention::load(locations) else {
-        return 0;
-    };
+    // The folder first: without it there is nothing to prune, and the policy files
+    // need not be read.
     let dir = locations.sessions_dir();
     if !dir.exists() {
         return 0;
     }
+    let Some(retention) = Retention::load(locations) else {
+        return 0;
+    };
     match SessionStore::open(&dir).and_then(|s| s.prune(SystemTime::now(), retention, keep)) {
         Ok(n) => {
             if n > 0 {

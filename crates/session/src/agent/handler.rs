@@ -72,8 +72,13 @@ impl AgentHandler for WardenAgent {
             .unwrap_or(warden_permissions::UNKNOWN_CLIENT)
             .to_owned();
         // Old sessions are pruned once, on the blocking pool, so that the answer to
-        // `initialize` never waits for it.
-        if !self.pruned.swap(true, Ordering::Relaxed) {
+        // `initialize` never waits for it. Without a sessions folder no session was ever
+        // stored, so there is nothing to prune: no thread is started and no policy file
+        // read for it (one look at the folder, which the first session's own engine
+        // load dwarfs).
+        if !self.pruned.swap(true, Ordering::Relaxed)
+            && self.config.locations.sessions_dir().exists()
+        {
             let locations = self.config.locations.clone();
             self.turns.spawn(async move {
                 let _ = tokio::task::spawn_blocking(move || {
