@@ -77,16 +77,24 @@ pub fn run_blocking(
 
 async fn run_one(hook: &HookEntry, cwd: &Path, input: &[u8]) -> HookSaid {
     let timeout = hook.timeout();
-    let child = tokio::process::Command::new("sh")
+    let mut command = tokio::process::Command::new("sh");
+    command
         .arg("-c")
         .arg(&hook.command)
         .current_dir(cwd)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
-        // A hook that outlives its timeout is killed when its future is dropped.
-        .kill_on_drop(true)
-        .spawn();
+        // In a group of its own, which is killed when the hook is done (answered, failed
+        // or out of time): nothing a hook started in the background outlives it.
+        .process_group(0)
+        .kill_on_drop(true);
+    // Starting a process waits until the child has exec'd; the runtime's thread, which
+    // may serve the protocol, must not stall for it.
+    let child = match tokio::task::spawn_blocking(move || command.spawn()).await {
+        Ok(child) => child,
+        Err(e) => Err(std::io::Error::other(e)),
+    };
     let mut child = match child {
         Ok(child) => child,
         Err(e) => {
@@ -95,6 +103,7 @@ async fn run_one(hook: &HookEntry, cwd: &Path, input: &[u8]) -> HookSaid {
             };
         }
     };
+    let _group = warden_sandbox::ProcessGroup::led_by(child.id());
     let stdin = child.stdin.take();
     let finished = async move {
         if let Some(mut stdin) = stdin {

@@ -6,9 +6,9 @@
 use std::path::Path;
 use std::process::Stdio;
 
-use rustix::process::{Pid, Signal, kill_process_group};
 use tokio::io::AsyncReadExt;
 use tokio::process::{Child, ChildStdin, ChildStdout};
+use warden_sandbox::ProcessGroup;
 use warden_tools::{Launch, Secrets};
 
 use crate::config::ConnectError;
@@ -24,31 +24,13 @@ pub(crate) struct Started {
     pub(crate) group: Group,
 }
 
-/// Kills a process group when dropped.
+/// Kills a server's process group when dropped.
 #[derive(Debug)]
 pub(crate) struct Group {
-    pgid: Option<Pid>,
+    _group: ProcessGroup,
     /// Held so that the direct child is also killed and reaped (`kill_on_drop`) when a
     /// server moved itself out of the group.
     _child: Child,
-}
-
-impl Group {
-    fn kill(&self) {
-        if let Some(pgid) = self.pgid
-            && let Err(err) = kill_process_group(pgid, Signal::KILL)
-            // The group is already gone: the server and its children exited.
-            && err != rustix::io::Errno::SRCH
-        {
-            tracing::warn!(pgid = pgid.as_raw_nonzero(), %err, "killing an MCP server's process group failed");
-        }
-    }
-}
-
-impl Drop for Group {
-    fn drop(&mut self) {
-        self.kill();
-    }
 }
 
 /// Starts `command args` in `cwd`, confined as `launch` says. The start itself runs
@@ -97,10 +79,7 @@ pub(crate) async fn start(
         .await
         .map_err(|err| spawn_error(std::io::Error::other(err)))?
         .map_err(spawn_error)?;
-    // With `process_group(0)` the group id is the child's pid.
-    let pgid = child
-        .id()
-        .and_then(|pid| Pid::from_raw(i32::try_from(pid).ok()?));
+    let group = ProcessGroup::led_by(child.id());
     let missing = || spawn_error(std::io::Error::other("a pipe was not set up"));
     let stdin = child.stdin.take().ok_or_else(missing)?;
     let stdout = child.stdout.take().ok_or_else(missing)?;
@@ -111,7 +90,7 @@ pub(crate) async fn start(
         stdin,
         stdout,
         group: Group {
-            pgid,
+            _group: group,
             _child: child,
         },
     })

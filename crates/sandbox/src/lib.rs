@@ -16,6 +16,8 @@
 //! business, and whether confinement is on is the user's.
 
 mod exec_config;
+#[cfg(unix)]
+mod group;
 mod helper;
 mod launch;
 mod profile;
@@ -27,6 +29,8 @@ mod linux;
 pub use exec_config::{
     EXEC_CONFIG_FILES, EXEC_CONFIG_FOLDERS, is_exec_config, read_only_in_workspace,
 };
+#[cfg(unix)]
+pub use group::ProcessGroup;
 pub use helper::run_helper;
 pub use launch::{
     EXIT_SANDBOX_FAILED, FAILURE_PREFIX, Helper, SMALL_HELPER, SUBCOMMAND, command_line,

@@ -189,3 +189,72 @@ async fn a_slow_hook_is_reported_as_timed_out() {
     };
     assert!(problem.contains("within 1 s"), "{problem}");
 }
+
+/// Whether the process is gone: no such process, or one that has exited and waits to be
+/// reaped by whoever inherited it.
+fn gone(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit(')')
+            .next()
+            .is_some_and(|rest| rest.trim_start().starts_with('Z')),
+    }
+}
+
+/// Waits (up to a bound, for the kill to be delivered) until the process is gone.
+fn ends(pid: &str) -> bool {
+    for _ in 0..500 {
+        if gone(pid) {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    false
+}
+
+/// What a hook left running in the background is ended with the hook: one that keeps
+/// the hook's output open (so the hook runs out of time), one that let go of it (so the
+/// hook answers at once), and one started by a hook that runs out of time itself.
+#[tokio::test(flavor = "current_thread")]
+async fn regression_nothing_a_hook_started_in_the_background_outlives_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let engine = Engine::with_policy(Policy::from_sources(&[], false), &root, None);
+    let call = ToolCall::new("terminal", serde_json::json!({"command": "ls"}));
+    let evaluation = engine.evaluate(
+        &call,
+        &Context::new(&root),
+        Mode::Ask,
+        &SessionGrants::new("s"),
+    );
+    let cases = [
+        (
+            "holds the output",
+            "sleep 60 & echo $! > pid; echo '{\"decision\": \"allow\"}'",
+            false,
+        ),
+        (
+            "lets go of the output",
+            "sleep 60 > /dev/null 2>&1 & echo $! > pid; echo '{\"decision\": \"allow\"}'",
+            true,
+        ),
+        ("runs out of time", "sleep 60 & echo $! > pid; wait", false),
+    ];
+    for (i, (what, body, answers)) in cases.into_iter().enumerate() {
+        let hook = script(&root, &format!("background-{i}.sh"), body);
+        let said = user_hooks::run(&[entry(&hook, Some(1))], &root, &call, &evaluation).await;
+        assert_eq!(
+            matches!(said.as_slice(), [(_, HookSaid::Answered { .. })]),
+            answers,
+            "{what}: {said:?}"
+        );
+        let pid = std::fs::read_to_string(root.join("pid")).unwrap();
+        let pid = pid.trim();
+        assert!(
+            ends(pid),
+            "{what}: the hook's background process {pid} outlived it"
+        );
+        std::fs::remove_file(root.join("pid")).unwrap();
+    }
+}

@@ -10,9 +10,10 @@ use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use rustix::process::{Pid, Signal, kill_process_group};
+use rustix::process::Signal;
 use tokio::io::AsyncReadExt;
 use tokio_util::sync::CancellationToken;
+use warden_sandbox::ProcessGroup;
 
 use super::capture::Capture;
 use crate::launch::Launch;
@@ -41,34 +42,11 @@ pub(crate) struct LocalRun {
     pub(crate) pid: Option<u32>,
 }
 
-/// Kills the process group when dropped, so a call abandoned half-way (its future dropped)
-/// leaves nothing running.
-struct GroupGuard(Option<Pid>);
-
-impl GroupGuard {
-    fn signal(&self, signal: Signal) {
-        if let Some(pgid) = self.0 {
-            // ESRCH (the group is already gone) is the expected outcome of a clean exit.
-            if let Err(err) = kill_process_group(pgid, signal)
-                && err != rustix::io::Errno::SRCH
-            {
-                tracing::warn!(pgid = pgid.as_raw_nonzero(), %err, "killing the process group failed");
-            }
-        }
-    }
-}
-
-impl Drop for GroupGuard {
-    fn drop(&mut self) {
-        self.signal(Signal::KILL);
-    }
-}
-
 /// The next step of the kill sequence on timeout or cancel: SIGTERM to the group, `grace` for
 /// the shell to exit, then SIGKILL to the group.
 async fn terminate(
     child: &mut tokio::process::Child,
-    guard: &GroupGuard,
+    guard: &ProcessGroup,
     grace: Duration,
 ) -> io::Result<ExitStatus> {
     guard.signal(Signal::TERM);
@@ -116,8 +94,9 @@ pub(crate) async fn run(
         .await
         .map_err(io::Error::other)??;
     let pid = child.id();
-    // With `process_group(0)` the group id is the child's pid.
-    let guard = GroupGuard(pid.and_then(|pid| Pid::from_raw(i32::try_from(pid).ok()?)));
+    // Killed when dropped, so a call abandoned half-way (its future dropped) leaves
+    // nothing running.
+    let guard = ProcessGroup::led_by(pid);
     // Secrets are redacted as the output arrives, before the capture keeps its head
     // and tail: a secret cut in two by the capture's gap could not be found later.
     let capture = Arc::new(Mutex::new(Capture::new(
