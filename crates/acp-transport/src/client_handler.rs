@@ -40,6 +40,12 @@ pub trait ClientHandler: Send + Sync + 'static {
         request: RequestPermissionRequest,
     ) -> impl Future<Output = Result<RequestPermissionResponse, agent_client_protocol::Error>> + Send;
 
+    /// Called once the answer [`ClientHandler::request_permission`] returned has been
+    /// handed to the connection: whatever is sent to the agent after this reaches it
+    /// after that answer. (The answer goes out from a task of its own, so returning it is
+    /// not yet sending it.) The default does nothing.
+    fn permission_answered(&self) {}
+
     fn read_text_file(
         &self,
         _request: ReadTextFileRequest,

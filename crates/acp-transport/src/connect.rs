@@ -310,6 +310,16 @@ impl Drop for AgentConnection {
     }
 }
 
+/// Tells the handler its permission answer was handed to the connection when dropped,
+/// at the end of the task that answers (or when that task is dropped).
+struct PermissionAnswered<H: ClientHandler>(Arc<H>);
+
+impl<H: ClientHandler> Drop for PermissionAnswered<H> {
+    fn drop(&mut self) {
+        self.0.permission_answered();
+    }
+}
+
 /// Registers the client methods with the SDK and runs the connection until `stopped`
 /// fires or the agent's output ends.
 async fn run_client<H, T>(
@@ -358,7 +368,19 @@ where
             agent_client_protocol::on_receive_notification!(),
         )
         .on_receive_request(
-            answer_in_task!(h_permission, request_permission, RequestPermissionRequest),
+            async move |request: RequestPermissionRequest, responder, cx: ConnectionTo<Agent>| {
+                let handler = h_permission.clone();
+                cx.spawn(async move {
+                    // Told after the answer is handed over, or when the task is dropped
+                    // with the connection: either way nothing waits for it any longer.
+                    let _told = PermissionAnswered(handler.clone());
+                    let result = handler.request_permission(request).await;
+                    if let Err(err) = responder.respond_with_result(result) {
+                        tracing::debug!(%err, "could not answer the agent");
+                    }
+                    Ok(())
+                })
+            },
             agent_client_protocol::on_receive_request!(),
         )
         .on_receive_request(

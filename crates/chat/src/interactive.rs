@@ -243,6 +243,8 @@ async fn answered_first(
         () = answer_requests(transcript, person) => false,
         terminated = interrupts.which() => cancel_agents_turn(connection, session, transcript, person, terminated),
     };
+    // The prompt goes after the answers on the wire, not only after they were chosen.
+    person.approvals.answers_sent().await;
     transcript.end_text();
     person.terminal.turn_ended();
     stop

@@ -52,6 +52,10 @@ pub struct Approvals {
     pub arrived: Notify,
     /// The prompt on screen was taken away for an update: draw it again.
     pub redraw: std::sync::atomic::AtomicBool,
+    /// Requests taken in whose answers have not yet been handed to the connection.
+    unsent: std::sync::atomic::AtomicUsize,
+    /// Woken when an answer has been handed to the connection.
+    sent: Notify,
 }
 
 impl Approvals {
@@ -61,11 +65,28 @@ impl Approvals {
             batch: Mutex::new(Batch::new(words)),
             arrived: Notify::new(),
             redraw: std::sync::atomic::AtomicBool::new(false),
+            unsent: std::sync::atomic::AtomicUsize::new(0),
+            sent: Notify::new(),
         }
     }
 
     pub fn batch(&self) -> MutexGuard<'_, Batch> {
         lock(&self.batch)
+    }
+
+    /// Waits until the answer of every request taken in has been handed to the
+    /// connection, so that a prompt sent next reaches the agent after them: an agent
+    /// that reads its messages in order and waits for its answer would not see a prompt
+    /// that came first.
+    pub async fn answers_sent(&self) {
+        use std::sync::atomic::Ordering;
+        loop {
+            let sent = self.sent.notified();
+            if self.unsent.load(Ordering::SeqCst) == 0 {
+                return;
+            }
+            sent.await;
+        }
     }
 }
 
@@ -564,6 +585,9 @@ impl ClientHandler for Transcript {
         *lock(&self.heard) = std::time::Instant::now();
         if let Some(approvals) = &self.approvals {
             let (tx, rx) = oneshot::channel();
+            approvals
+                .unsent
+                .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
             approvals.batch().push(request, tx);
             approvals.arrived.notify_one();
             // No answer (the chat is ending) is `cancelled`: never consent.
@@ -575,5 +599,17 @@ impl ClientHandler for Transcript {
         let agent = lock(&self.agent).clone();
         self.lines(&render::permission(&request, &agent, &picked, self.words));
         Ok(picked.response())
+    }
+
+    fn permission_answered(&self) {
+        if let Some(approvals) = &self.approvals {
+            // Only answers of requests taken in are counted (each is answered once).
+            let _ = approvals.unsent.fetch_update(
+                std::sync::atomic::Ordering::SeqCst,
+                std::sync::atomic::Ordering::SeqCst,
+                |n| n.checked_sub(1),
+            );
+            approvals.sent.notify_waiters();
+        }
     }
 }

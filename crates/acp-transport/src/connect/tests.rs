@@ -202,3 +202,67 @@ async fn dropping_the_connection_kills_the_agents_group() {
     eventually("the agent dying", || !alive(agent)).await;
     eventually("the agent's child dying", || !alive(grandchild)).await;
 }
+
+/// A client that answers every permission request `cancelled` and says when each answer
+/// was handed to the connection.
+struct Answering(tokio::sync::mpsc::UnboundedSender<()>);
+
+impl ClientHandler for Answering {
+    fn session_update(&self, _notification: SessionNotification) {}
+
+    async fn request_permission(
+        &self,
+        _request: RequestPermissionRequest,
+    ) -> Result<RequestPermissionResponse, agent_client_protocol::Error> {
+        Ok(RequestPermissionResponse::new(
+            agent_client_protocol::v1::schema::RequestPermissionOutcome::Cancelled,
+        ))
+    }
+
+    fn permission_answered(&self) {
+        let _ = self.0.send(());
+    }
+}
+
+/// What broke: `warden chat` sent a typed prompt right after the person answered a
+/// request, and the prompt could reach the agent before the answer, which goes out from
+/// a task of its own; an agent that reads in order and waits for its answer lost the
+/// prompt. Whatever the client sends once it is told the answer was handed over comes
+/// after that answer on the wire.
+#[tokio::test]
+async fn regression_what_is_sent_after_a_permission_answer_is_handed_over_follows_it() {
+    let (told, mut answered) = tokio::sync::mpsc::unbounded_channel();
+    let (client_end, agent_end) = tokio::io::duplex(64 * 1024);
+    let (client_in, client_out) = tokio::io::split(client_end);
+    let connection = AgentConnection::connect(
+        Arc::new(Answering(told)),
+        client_in,
+        client_out,
+        ConnectOptions::default(),
+    )
+    .await
+    .expect("test step");
+    let (agent_in, mut agent_out) = tokio::io::split(agent_end);
+    agent_out
+        .write_all(br#"{"jsonrpc":"2.0","id":"p","method":"session/request_permission","params":{"sessionId":"s","toolCall":{"toolCallId":"c"},"options":[]}}"#)
+        .await
+        .expect("test step");
+    agent_out.write_all(b"\n").await.expect("test step");
+    answered
+        .recv()
+        .await
+        .expect("told the answer was handed over");
+    connection
+        .cancel(SessionId::new("s"))
+        .expect("the next message");
+    let mut lines = BufReader::new(agent_in).lines();
+    let first: serde_json::Value =
+        serde_json::from_str(&lines.next_line().await.expect("read").expect("a line"))
+            .expect("json");
+    let second: serde_json::Value =
+        serde_json::from_str(&lines.next_line().await.expect("read").expect("a line"))
+            .expect("json");
+    assert_eq!(first["id"], "p", "the answer first: {first}, then {second}");
+    assert_eq!(second["method"], "session/cancel", "{second}");
+    drop(connection);
+}
