@@ -694,3 +694,28 @@ fn the_prune_after_initialize_still_deletes_sessions_beyond_max_sessions() {
     assert!(!journal(&older).exists(), "the older session is pruned");
     second.finish();
 }
+
+/// What broke: at the end of each turn a session makes spare answer files for its next
+/// questions, and each spare kept its file open, eight per session that had a turn.
+/// With the usual limit of 1,024 open files, a long-lived Warden could no longer open
+/// a journal or start a command after about a hundred sessions. A spare now keeps
+/// only its name: a session holds one open file, its journal.
+#[test]
+fn regression_a_session_that_had_a_turn_holds_no_open_spare_files() {
+    let mut client = Client::spawn();
+    let first = client.ready_session();
+    client.prompt(&first, "hello");
+    let fds = format!("/proc/{}/fd", client.process().pid());
+    let open = || std::fs::read_dir(&fds).expect("the fd folder").count();
+    let before = open();
+    for _ in 0..20 {
+        let session = client.new_session();
+        client.commands_update();
+        client.prompt(&session, "hello");
+    }
+    let grown = open().saturating_sub(before);
+    assert!(
+        grown <= 40,
+        "{grown} more open files after 20 sessions, each with one turn"
+    );
+}

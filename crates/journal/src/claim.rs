@@ -15,8 +15,11 @@
 //! CPU on ext4 here), linking an existing one is not (a few µs). A running Warden
 //! therefore makes empty spare files ahead of time, off the protocol's thread
 //! ([`Answers::spare`], named `.spare-…`, which no call's file can be), and claims with
-//! `link(2)` (which fails when the name exists, exactly like `O_EXCL`), writes the
-//! answer into the linked file, and syncs it before the call runs ([`Unsynced::sync`]).
+//! `link(2)` (which fails when the name exists, exactly like `O_EXCL`), opens the linked
+//! file, writes the answer into it, and syncs it before the call runs
+//! ([`Unsynced::sync`]). A spare waiting to be used holds no open file: every session
+//! that has had a turn keeps a few, and a process with hundreds of sessions would
+//! otherwise run out of file descriptors.
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
@@ -82,10 +85,9 @@ pub enum ClaimResult {
     Taken(Option<Claim>),
 }
 
-/// An empty answer file made ahead of time (see the module's docs).
+/// An empty answer file made ahead of time (see the module's docs), by its name alone.
 #[derive(Debug)]
 pub struct Spare {
-    file: File,
     path: PathBuf,
 }
 
@@ -207,10 +209,11 @@ impl Answers {
         ensure_private(&self.dir)?;
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let path = self.dir.join(format!(".spare-{}-{n}", std::process::id()));
-        let file = private_file(OpenOptions::new().write(true).create_new(true))
+        // Created, then closed: only its name is kept until it is used.
+        private_file(OpenOptions::new().write(true).create_new(true))
             .open(&path)
             .map_err(|e| SessionStoreError::io(&path, "create a spare answer", e))?;
-        Ok(Spare { file, path })
+        Ok(Spare { path })
     }
 
     /// Claims the call for this answer with a spare: linking it under the call's name
@@ -226,10 +229,12 @@ impl Answers {
             }
             Err(e) => return Err(SessionStoreError::io(&path, "create the answer", e)),
         }
-        let Spare {
-            file,
-            path: spare_path,
-        } = spare;
+        // The spare's own name, which only this process uses, names the same file now.
+        let spare_path = spare.path;
+        let file = OpenOptions::new()
+            .write(true)
+            .open(&spare_path)
+            .map_err(|e| SessionStoreError::io(&path, "open the answer", e))?;
         Ok(Taken::Won(self.won(file, path, Some(spare_path), claim)?))
     }
 
