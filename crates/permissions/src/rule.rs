@@ -89,15 +89,13 @@ pub struct Rule {
     pub decision: Decision,
     pub reason: Option<String>,
     pub risk: Option<Risk>,
-    pub tool: Option<(String, Glob)>,
+    pub tool: Option<(String, LazyGlob)>,
     /// The `client` glob, compiled case-insensitively.
     pub client: Option<(String, LazyGlob)>,
     pub command: Option<(String, CommandPattern)>,
     pub path: Option<PathPattern>,
     pub domain: Option<(String, DomainPattern)>,
     pub args: Vec<(String, LazyGlob)>,
-    /// The `args` globs, for the index.
-    pub arg_globs: Vec<(String, Glob)>,
     /// False for an untrusted project's allow rules: they are listed when they
     /// match, but decide nothing.
     pub applies: bool,
@@ -108,7 +106,6 @@ pub struct Rule {
     /// cannot read what `fs_read` may not.
     pub covers_reads: bool,
     pub raw: RawRule,
-    tool_matcher: Option<LazyGlob>,
 }
 
 /// The tools that only read files. A deny or ask rule with a `path` for one of them
@@ -241,7 +238,7 @@ impl Rule {
             .as_deref()
             .map(|t| {
                 build_name_glob(t)
-                    .map(|g| (t.to_owned(), g))
+                    .map(|g| (t.to_owned(), LazyGlob::new(g)))
                     .map_err(|e| RuleError::glob("tool", t, &e))
             })
             .transpose()?;
@@ -265,20 +262,16 @@ impl Rule {
             .as_deref()
             .map(|d| DomainPattern::parse(d).map(|p| (d.to_owned(), p)))
             .transpose()?;
-        let arg_globs = raw
+        let args = raw
             .args
             .iter()
             .flatten()
             .map(|(k, v)| {
                 build_name_glob(v)
-                    .map(|g| (k.clone(), g))
+                    .map(|g| (k.clone(), LazyGlob::new(g)))
                     .map_err(|e| RuleError::glob(format!("args.{k}"), v, &e))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let args = arg_globs
-            .iter()
-            .map(|(k, g)| (k.clone(), LazyGlob::new(g.clone())))
-            .collect();
         let rule = Rule {
             id: raw.id.clone(),
             index,
@@ -287,14 +280,12 @@ impl Rule {
             decision: raw.decision,
             reason: raw.reason.clone(),
             risk: raw.risk,
-            tool_matcher: tool.as_ref().map(|(_, g)| LazyGlob::new(g.clone())),
             tool,
             client,
             command,
             path,
             domain,
             args,
-            arg_globs,
             applies: true,
             covers_reads: false,
             raw,
@@ -334,7 +325,7 @@ impl Rule {
     }
 
     pub fn tool_matches(&self, tool: &str) -> bool {
-        self.tool_matcher.as_ref().is_none_or(|m| m.is_match(tool))
+        self.tool.as_ref().is_none_or(|(_, m)| m.is_match(tool))
     }
 
     /// Whether the rule matches one unit of a call, whose risk (after any

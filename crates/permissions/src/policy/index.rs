@@ -112,7 +112,7 @@ fn file_path(builders: &mut [PathBuilder], pattern: &PathPattern, i: usize) {
         match pattern.first_literal() {
             Some(first) => by_first.entry(first.to_owned()).or_default().push(i),
             None => {
-                other.add(pattern.glob.clone());
+                other.add(pattern.glob.glob().clone());
                 owners.push(i);
             }
         }
@@ -168,11 +168,13 @@ impl RuleIndex {
             }
             match &rule.tool {
                 Some((_, glob)) => {
-                    let slot = *tool_slots.entry(glob.glob().to_owned()).or_insert_with(|| {
-                        tools.add(glob.clone());
-                        tool_owners.push(Bits::new(n));
-                        tool_owners.len() - 1
-                    });
+                    let slot = *tool_slots
+                        .entry(glob.glob().glob().to_owned())
+                        .or_insert_with(|| {
+                            tools.add(glob.glob().clone());
+                            tool_owners.push(Bits::new(n));
+                            tool_owners.len() - 1
+                        });
                     tool_owners[slot].set(i);
                 }
                 None => no_tool.set(i),
@@ -189,9 +191,9 @@ impl RuleIndex {
                 None => no_path.set(i),
                 Some(pattern) => file_path(&mut path_builders, pattern, i),
             }
-            match rule.arg_globs.first() {
+            match rule.args.first() {
                 None => no_args.set(i),
-                Some((key, glob)) => file_arg(&mut arg_builders, key, glob, i),
+                Some((key, glob)) => file_arg(&mut arg_builders, key, glob.glob(), i),
             }
             // Domains are keyed by the host (exact) or by the suffix with its dot
             // (`*.example.com` under `.example.com`); a host looks up itself and

@@ -25,9 +25,8 @@ pub enum Anchor {
 pub struct PathPattern {
     pub source: String,
     pub anchor: Anchor,
-    /// The glob as compiled, without the anchor (`~/` taken off).
-    pub glob: Glob,
-    matcher: LazyGlob,
+    /// The glob, without the anchor (`~/` taken off), compiled at its first match.
+    pub glob: LazyGlob,
 }
 
 /// Builds a glob the way every path glob in Warden is built: `*` stays within one
@@ -58,8 +57,7 @@ impl PathPattern {
         Ok(PathPattern {
             source: source.to_owned(),
             anchor,
-            matcher: LazyGlob::new(glob.clone()),
-            glob,
+            glob: LazyGlob::new(glob),
         })
     }
 
@@ -76,7 +74,7 @@ impl PathPattern {
     /// `src/**`, `etc` for `/etc/*`), which the index files the rule under; `None`
     /// when it has glob syntax (`**/.env`, `*.rs`).
     pub fn first_literal(&self) -> Option<&str> {
-        let glob = self.glob.glob();
+        let glob = self.glob.glob().glob();
         let rest = glob.strip_prefix('/').unwrap_or(glob);
         let first = rest.split('/').next()?;
         (!first.is_empty() && !first.contains(['*', '?', '[', ']', '{', '}', '\\']))
@@ -100,7 +98,7 @@ impl PathPattern {
     /// matches anywhere (`**/.env`) or its anchor is unknown (no home folder). Every
     /// path the glob matches lies below it.
     pub fn literal_base(&self, ctx: &Context) -> Option<std::path::PathBuf> {
-        let glob = self.glob.glob();
+        let glob = self.glob.glob().glob();
         if self.anchor == Anchor::Absolute && !glob.starts_with('/') {
             return None;
         }
@@ -119,7 +117,7 @@ impl PathPattern {
     }
 
     pub fn matches(&self, path: &Path, ctx: &Context) -> bool {
-        PathPattern::subject(self.anchor, path, ctx).is_some_and(|p| self.matcher.is_match(p))
+        PathPattern::subject(self.anchor, path, ctx).is_some_and(|p| self.glob.is_match(p))
     }
 
     /// Matches a path written in the policy file (an embedded example): relative
@@ -130,7 +128,7 @@ impl PathPattern {
             Anchor::Cwd => Some(example.strip_prefix("./").unwrap_or(example)),
             Anchor::Absolute => Some(example),
         };
-        subject.is_some_and(|s| self.matcher.is_match(s))
+        subject.is_some_and(|s| self.glob.is_match(s))
     }
 }
 
