@@ -27,12 +27,22 @@ impl ClientHandler for Bare {
     }
 }
 
-/// Sends `line` from a fake agent and returns the client's answer.
-async fn answer_to(line: &str) -> serde_json::Value {
+/// The agent's ends of an in-memory pipe.
+type AgentEnds = (
+    tokio::io::ReadHalf<tokio::io::DuplexStream>,
+    tokio::io::WriteHalf<tokio::io::DuplexStream>,
+);
+
+/// A client with `handler` connected over an in-memory pipe to a fake agent, which has
+/// sent `line`; returns the connection and the agent's ends.
+async fn connected_and_sent(
+    handler: impl ClientHandler,
+    line: &str,
+) -> (AgentConnection, AgentEnds) {
     let (client_end, agent_end) = tokio::io::duplex(64 * 1024);
     let (client_in, client_out) = tokio::io::split(client_end);
     let connection = AgentConnection::connect(
-        Arc::new(Bare),
+        Arc::new(handler),
         client_in,
         client_out,
         ConnectOptions::default(),
@@ -45,6 +55,12 @@ async fn answer_to(line: &str) -> serde_json::Value {
         .await
         .expect("test step");
     agent_out.write_all(b"\n").await.expect("test step");
+    (connection, (agent_in, agent_out))
+}
+
+/// Sends `line` from a fake agent and returns the client's answer.
+async fn answer_to(line: &str) -> serde_json::Value {
+    let (connection, (agent_in, _agent_out)) = connected_and_sent(Bare, line).await;
     let mut answer = String::new();
     BufReader::new(agent_in)
         .read_line(&mut answer)
@@ -232,22 +248,11 @@ impl ClientHandler for Answering {
 #[tokio::test]
 async fn regression_what_is_sent_after_a_permission_answer_is_handed_over_follows_it() {
     let (told, mut answered) = tokio::sync::mpsc::unbounded_channel();
-    let (client_end, agent_end) = tokio::io::duplex(64 * 1024);
-    let (client_in, client_out) = tokio::io::split(client_end);
-    let connection = AgentConnection::connect(
-        Arc::new(Answering(told)),
-        client_in,
-        client_out,
-        ConnectOptions::default(),
+    let (connection, (agent_in, _agent_out)) = connected_and_sent(
+        Answering(told),
+        r#"{"jsonrpc":"2.0","id":"p","method":"session/request_permission","params":{"sessionId":"s","toolCall":{"toolCallId":"c"},"options":[]}}"#,
     )
-    .await
-    .expect("test step");
-    let (agent_in, mut agent_out) = tokio::io::split(agent_end);
-    agent_out
-        .write_all(br#"{"jsonrpc":"2.0","id":"p","method":"session/request_permission","params":{"sessionId":"s","toolCall":{"toolCallId":"c"},"options":[]}}"#)
-        .await
-        .expect("test step");
-    agent_out.write_all(b"\n").await.expect("test step");
+    .await;
     answered
         .recv()
         .await

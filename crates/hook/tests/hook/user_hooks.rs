@@ -175,19 +175,26 @@ async fn a_slow_hook_is_reported_as_timed_out() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().canonicalize().unwrap();
     let slow = script(&root, "slow.sh", "sleep 30");
-    let engine = Engine::with_policy(Policy::from_sources(&[], false), &root, None);
-    let call = ToolCall::new("terminal", serde_json::json!({"command": "ls"}));
-    let evaluation = engine.evaluate(
-        &call,
-        &Context::new(&root),
-        Mode::Ask,
-        &SessionGrants::new("s"),
-    );
+    let (call, evaluation) = ls_evaluated(&root);
     let said = user_hooks::run(&[entry(&slow, Some(1))], &root, &call, &evaluation).await;
     let [(_, HookSaid::Failed { problem })] = said.as_slice() else {
         panic!("{said:?}");
     };
     assert!(problem.contains("within 1 s"), "{problem}");
+}
+
+/// `ls` as a `terminal` call, and its evaluation in `ask` mode under the built-in
+/// policy in `root`: what the hooks below are given.
+fn ls_evaluated(root: &Path) -> (ToolCall, warden_permissions::Evaluation) {
+    let engine = Engine::with_policy(Policy::from_sources(&[], false), root, None);
+    let call = ToolCall::new("terminal", serde_json::json!({"command": "ls"}));
+    let evaluation = engine.evaluate(
+        &call,
+        &Context::new(root),
+        Mode::Ask,
+        &SessionGrants::new("s"),
+    );
+    (call, evaluation)
 }
 
 /// Whether the process is gone: no such process, or one that has exited and waits to be
@@ -220,14 +227,7 @@ fn ends(pid: &str) -> bool {
 async fn regression_nothing_a_hook_started_in_the_background_outlives_it() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().canonicalize().unwrap();
-    let engine = Engine::with_policy(Policy::from_sources(&[], false), &root, None);
-    let call = ToolCall::new("terminal", serde_json::json!({"command": "ls"}));
-    let evaluation = engine.evaluate(
-        &call,
-        &Context::new(&root),
-        Mode::Ask,
-        &SessionGrants::new("s"),
-    );
+    let (call, evaluation) = ls_evaluated(&root);
     let cases = [
         (
             "holds the output",
