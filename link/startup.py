@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
-"""Write link/startup.ld: the functions Warden runs at start-up, laid out together.
+"""The release build's start-up layout: write link/startup.ld, or check what it achieves.
 
 An editor starts one Warden per thread, and the kernel maps a program's code in large
 blocks around each page it first touches. Spread over the whole binary, the few thousand
 functions that run before the `session/new` answer touch most of it; placed together they
 touch a megabyte (decision 0022).
 
-Usage: python3 link/generate.py [--add] [path/to/release/warden]
+Usage: python3 link/startup.py write|add|check [path/to/release/warden]
 
-With `--add`, the patterns already in startup.ld are kept and the run's are added: run it
-once on a build without the layout and once more, with `--add`, on the build with it,
-which finds what ran natively outside the laid-out block.
+- `write` replaces startup.ld with what the given build runs at start-up.
+- `add` keeps the patterns already in startup.ld and adds the run's: run `write` on a build
+  without the layout (WARDEN_STARTUP_LAYOUT=off), then `add` on the build with it, which
+  finds what ran natively outside the laid-out block; repeat `add` until the check passes.
+- `check` measures the resident set after `session/new` (median of three starts, the
+  binary evicted from the page cache before each) and fails over the 8 MB bound.
 
 The binary must be a release build of this tree. Two runs find the functions:
 - under callgrind (valgrind), every function that runs by the `session/new` answer;
@@ -32,9 +35,11 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "startup.ld")
 SECTION = ".text.warden_startup"
+# The resident set after `session/new`, in bytes (docs/performance.md).
+BOUND = 8_000_000
 
 
-def requests(proc, cwd):
+def requests(proc, cwd, answered=None):
     """Send `initialize` and `session/new`, as an editor does, and wait for each answer."""
     def call(i, method, params):
         line = {"jsonrpc": "2.0", "id": i, "method": method, "params": params}
@@ -48,16 +53,54 @@ def requests(proc, cwd):
                 return
     call(1, "initialize", {"protocolVersion": 1, "clientCapabilities": {}})
     call(2, "session/new", {"cwd": cwd, "mcpServers": []})
+    if answered:
+        answered()
     proc.stdin.close()
     proc.wait()
 
 
-def run(argv):
+def run(argv, measure=False):
+    """Start Warden as an editor does and send it the two requests; with `measure`, return
+    its resident set in bytes once `session/new` is answered."""
     home, cwd = tempfile.mkdtemp(), tempfile.mkdtemp()
     env = dict(os.environ, HOME=home, WARDEN_HOME=home)
     proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, env=env, cwd=cwd)
-    requests(proc, cwd)
+    resident = []
+    requests(proc, cwd, lambda: resident.append(vm_rss(proc.pid)) if measure else None)
+    return resident[0] if resident else None
+
+
+def vm_rss(pid):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    sys.exit("no VmRSS in /proc/<pid>/status")
+
+
+def evict(path):
+    """Drop the binary from the page cache, so each start reads it as a first start does:
+    how the cache holds a file (the blocks it was written or read in) changes how much the
+    kernel maps around each touched page."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(fd)
+
+
+def check(binary):
+    runs = []
+    for _ in range(3):
+        evict(binary)
+        runs.append(run([binary], measure=True))
+    median = sorted(runs)[1]
+    print(f"resident set after session/new: {median / 1e6:.1f} MB "
+          f"(runs: {', '.join(f'{r / 1e6:.1f}' for r in runs)}; bound {BOUND / 1e6:.0f} MB)")
+    if median > BOUND:
+        sys.exit("over the bound: start-up has grown out of link/startup.ld; "
+                 "run `python3 link/startup.py add` on this build and rebuild")
 
 
 def under_callgrind(binary):
@@ -113,37 +156,55 @@ def with_aliases(binary, names):
 
 
 def previous_patterns():
-    """The patterns already in startup.ld, so a second run only adds to them."""
+    """The section patterns already in startup.ld, so that `add` only adds to them."""
     if not os.path.exists(OUT):
         return []
-    return re.findall(r"\*\(\.text\.(\S+) ", open(OUT).read())
+    return re.findall(r"^      (\S+)$", open(OUT).read(), re.M)
 
 
-def pattern(name):
-    """The name as a section pattern that survives a new compiler or dependency version."""
+def patterns(name):
+    """The sections a function's code can be in, as patterns that survive a new compiler
+    or dependency version.
+
+    Each crate's hash in a v0 name becomes a wildcard. Cold functions (`#[cold]`, as the
+    standard library marks its one-time set-up) are in `.text.unlikely.` sections and C
+    constructors in `.text.startup.`. A local function shared between a crate's units gets
+    a `.llvm.<hash>` suffix, which only a trailing wildcard matches; a pattern with one
+    costs the linker a full comparison with every section of the program, so it is written
+    only for the functions that had such a suffix in this build.
+    """
     if name.startswith("0x") or not re.fullmatch(r"[A-Za-z0-9_.$]+", name):
-        return None
-    name = re.sub(r"(\.llvm)?\.\d+$", "", name)
-    name = re.sub(r"Cs[0-9A-Za-z]+_", "Cs*_", name)
-    name = re.sub(r"17h[0-9a-f]{16}E$", "17h*", name)
-    return name + "*" if name.startswith(("_R", "_ZN")) else name
+        return []
+    base = re.sub(r"(\.llvm)?\.\d+$", "", name)
+    suffixed = base != name
+    base = re.sub(r"Cs[0-9A-Za-z]+_", "Cs*_", base)
+    kinds = [".text.", ".text.unlikely."]
+    if not base.startswith("_R"):
+        kinds.append(".text.startup.")
+    found = [kind + base for kind in kinds]
+    if suffixed:
+        found += [kind + base + ".*" for kind in kinds]
+    return found
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    binary = os.path.realpath(args[0] if args else "target/release/warden")
+    if len(sys.argv) < 2 or sys.argv[1] not in ("write", "add", "check"):
+        sys.exit(__doc__)
+    binary = os.path.realpath(sys.argv[2] if len(sys.argv) > 2 else "target/release/warden")
+    if sys.argv[1] == "check":
+        return check(binary)
     names = with_aliases(binary, under_callgrind(binary) + faulted_natively(binary))
-    kept = previous_patterns() if "--add" in sys.argv else []
-    patterns = list(dict.fromkeys(kept + [p for p in map(pattern, names) if p]))
+    kept = previous_patterns() if sys.argv[1] == "add" else []
+    found = list(dict.fromkeys(kept + [p for name in names for p in patterns(name)]))
     with open(OUT, "w") as f:
         f.write("/* The functions that run by the `session/new` answer, laid out first (decision 0022).\n"
-                "   Written by link/generate.py; regenerate it when start-up changes. */\n")
-        f.write(f"SECTIONS {{\n  {SECTION} : {{\n")
-        # Cold functions (`#[cold]`, as the standard library marks its one-time set-up) are in
-        # `.text.unlikely.` sections and C constructors in `.text.startup.`.
-        f.writelines(f"    *(.text.{p} .text.unlikely.{p} .text.startup.{p})\n" for p in patterns)
-        f.write("  }\n} INSERT BEFORE .text;\n")
-    print(f"{len(patterns)} functions written to {os.path.relpath(OUT)}", file=sys.stderr)
+                "   Written by link/startup.py; regenerate it when start-up changes. */\n")
+        # One input description for all patterns: the linker walks every section of the
+        # program once per description.
+        f.write(f"SECTIONS {{\n  {SECTION} : {{\n    *(\n")
+        f.writelines(f"      {p}\n" for p in found)
+        f.write("    )\n  }\n} INSERT BEFORE .text;\n")
+    print(f"{len(found)} section patterns written to {os.path.relpath(OUT)}", file=sys.stderr)
 
 
 if __name__ == "__main__":
