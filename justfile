@@ -46,3 +46,18 @@ fuzz target="shell" seconds="60":
 # just check terminal '{"command": "git status && rm -rf ~"}'
 check tool args:
     cargo run -q -- policy check --tool {{tool}} --args '{{args}}'
+
+# The release build's start-up layout (decision 0022): check the resident set after
+# session/new, or rewrite link/startup.ld (needs valgrind and perf).
+startup-check:
+    cargo build --release
+    python3 link/startup.py check target/release/warden
+
+startup-layout:
+    WARDEN_STARTUP_LAYOUT=off cargo build --release
+    cp target/release/warden target/release/warden-unlaid
+    python3 link/startup.py write target/release/warden-unlaid
+    cargo build --release
+    python3 link/startup.py add target/release/warden
+    cargo build --release
+    python3 link/startup.py check target/release/warden

@@ -162,29 +162,32 @@ def previous_patterns():
     return re.findall(r"^      (\S+)$", open(OUT).read(), re.M)
 
 
+def wildcards(name):
+    """A v0 name with what differs between builds of the same code made wildcards: each
+    crate's hash (`Cs<hash>_`), and the back-references (`B<offset>_`), which count bytes
+    of the name and so move when a hash's length does (a different profile makes other
+    hashes). An identifier that happens to look like a back-reference only widens the
+    pattern; it still matches its own function."""
+    name = re.sub(r"Cs[0-9A-Za-z]+_", "Cs*_", name)
+    return re.sub(r"B[0-9A-Za-z]{0,4}_", "B*_", name) if name.startswith("_R") else name
+
+
 def patterns(name):
     """The sections a function's code can be in, as patterns that survive a new compiler
     or dependency version.
 
-    Each crate's hash in a v0 name becomes a wildcard. Cold functions (`#[cold]`, as the
-    standard library marks its one-time set-up) are in `.text.unlikely.` sections and C
-    constructors in `.text.startup.`. A local function shared between a crate's units gets
-    a `.llvm.<hash>` suffix, which only a trailing wildcard matches; a pattern with one
-    costs the linker a full comparison with every section of the program, so it is written
-    only for the functions that had such a suffix in this build.
+    What differs between builds becomes a wildcard (`wildcards`). A Rust name ends in one
+    too: a local function that the crate's units share gets a `.llvm.<hash>` suffix, and
+    which ones do changes from build to build. Cold functions (`#[cold]`, as the standard
+    library marks its one-time set-up) are in `.text.unlikely.` sections and C
+    constructors in `.text.startup.`.
     """
     if name.startswith("0x") or not re.fullmatch(r"[A-Za-z0-9_.$]+", name):
         return []
-    base = re.sub(r"(\.llvm)?\.\d+$", "", name)
-    suffixed = base != name
-    base = re.sub(r"Cs[0-9A-Za-z]+_", "Cs*_", base)
-    kinds = [".text.", ".text.unlikely."]
-    if not base.startswith("_R"):
-        kinds.append(".text.startup.")
-    found = [kind + base for kind in kinds]
-    if suffixed:
-        found += [kind + base + ".*" for kind in kinds]
-    return found
+    base = wildcards(re.sub(r"(\.llvm)?\.\d+$", "", name))
+    if base.startswith("_R"):
+        return [kind + base + "*" for kind in (".text.", ".text.unlikely.")]
+    return [kind + base for kind in (".text.", ".text.unlikely.", ".text.startup.")]
 
 
 def main():
