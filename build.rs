@@ -20,6 +20,9 @@ fn main() {
     };
     if linux && release && wanted {
         let script = PathBuf::from(manifest).join("link").join("startup.ld");
-        println!("cargo:rustc-link-arg-bin=warden=-Wl,-T,{}", script.display());
+        println!(
+            "cargo:rustc-link-arg-bin=warden=-Wl,-T,{}",
+            script.display()
+        );
     }
 }
