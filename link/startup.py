@@ -22,9 +22,10 @@ functions:
 - natively, under `perf record -e page-faults` when perf is available, the functions whose
   first run faulted in a page outside the laid-out block (what runs only outside valgrind,
   such as the Landlock probe).
-Names are written in the v0 scheme (`.cargo/config.toml`) with each crate's hash replaced by a
-wildcard, so a list stays valid across compilers, profiles and dependency updates; a
-function that no longer exists matches nothing.
+Rust names are written in the v0 scheme (`.cargo/config.toml`) with what differs between
+builds of the same code made wildcards (`wildcards`, `patterns`), so a list stays valid
+across compilers, profiles and dependency updates; a function that no longer exists
+matches nothing.
 """
 import json
 import os
@@ -71,16 +72,18 @@ def requests(proc, cwd, capabilities, answered=None):
 
 
 def run(argv, scenario=SCENARIOS[0], measure=False):
-    """Start Warden as a client of the scenario does and send it the two requests; with
-    `measure`, return its resident set in bytes once `session/new` is answered."""
+    """Start Warden as a client of the scenario does, in a home and a project folder of
+    its own that are removed afterwards, and send it the two requests; with `measure`,
+    return its resident set in bytes once `session/new` is answered."""
     capabilities, variables = scenario
-    home, cwd = tempfile.mkdtemp(), tempfile.mkdtemp()
-    env = dict(os.environ, HOME=home, WARDEN_HOME=home)
-    env.update({key: value.format(home=home) for key, value in variables.items()})
-    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, env=env, cwd=cwd)
-    resident = []
-    requests(proc, cwd, capabilities, lambda: resident.append(vm_rss(proc.pid)) if measure else None)
+    with tempfile.TemporaryDirectory() as home, tempfile.TemporaryDirectory() as cwd:
+        env = dict(os.environ, HOME=home, WARDEN_HOME=home)
+        env.update({key: value.format(home=home) for key, value in variables.items()})
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, env=env, cwd=cwd)
+        resident = []
+        requests(proc, cwd, capabilities,
+                 lambda: resident.append(vm_rss(proc.pid)) if measure else None)
     return resident[0] if resident else None
 
 
@@ -127,42 +130,48 @@ def under_callgrind(binary):
 
 
 def callgrind_run(binary, scenario):
-    out = tempfile.mktemp(suffix=".callgrind")
-    run(["valgrind", "--tool=callgrind", "--demangle=no", "--compress-strings=no",
-         "--compress-pos=no", f"--callgrind-out-file={out}", binary], scenario)
     names, obj = [], None
-    for line in open(out):
-        if line.startswith("ob="):
-            obj = os.path.realpath(line[3:].strip())
-        elif line.startswith("fn=") and obj == binary:
-            names.append(line[3:].strip())
+    with tempfile.TemporaryDirectory() as scratch:
+        out = os.path.join(scratch, "callgrind.out")
+        run(["valgrind", "--tool=callgrind", "--demangle=no", "--compress-strings=no",
+             "--compress-pos=no", f"--callgrind-out-file={out}", binary], scenario)
+        for line in open(out):
+            if line.startswith("ob="):
+                obj = os.path.realpath(line[3:].strip())
+            elif line.startswith("fn=") and obj == binary:
+                names.append(line[3:].strip())
     return names
 
 
 def faulted_natively(binary):
-    """Functions whose code faulted in a page outside the laid-out block, natively."""
+    """The binary's functions whose first run faulted in a page of its code, natively:
+    on a laid-out build, those outside the block are the ones it misses."""
     if not shutil.which("perf"):
         print("perf not found: only the callgrind run is used", file=sys.stderr)
         return []
     names = []
     for scenario in SCENARIOS:
-        data = tempfile.mktemp(suffix=".perf")
-        run(["perf", "record", "-q", "-e", "page-faults", "-c", "1", "-d", "-o", data, binary],
-            scenario)
-        names += faults_in(data)
+        with tempfile.TemporaryDirectory() as scratch:
+            data = os.path.join(scratch, "perf.data")
+            run(["perf", "record", "-q", "-e", "page-faults", "-c", "1", "-d", "-o", data,
+                 binary], scenario)
+            names += faults_in(data, binary)
     return names
 
 
-def faults_in(data):
-    script = subprocess.run(["perf", "script", "-i", data, "-F", "addr,ip,sym", "--no-demangle"],
+def faults_in(data, binary):
+    script = subprocess.run(["perf", "script", "-i", data, "-F", "addr,ip,sym,dso",
+                             "--no-demangle"],
                             capture_output=True, text=True, check=True).stdout
     names = []
     for line in script.splitlines():
+        # Each line is the fault's address, its symbol and its program (`(path)`), then
+        # the instruction's. An instruction fetch faults at its own address; the C
+        # library's and the loader's faults are not the binary's to lay out.
         parts = line.split()
-        # Each line is the fault's address and its symbol, then the instruction's. An
-        # instruction fetch faults at its own address.
-        if len(parts) >= 4 and parts[0] == parts[2] and parts[3] != "[unknown]":
-            names.append(parts[3])
+        if (len(parts) == 6 and parts[0] == parts[3] and parts[4] != "[unknown]"
+                and os.path.realpath(parts[5].strip("()")) == binary):
+            names.append(parts[4])
     return names
 
 
@@ -215,10 +224,12 @@ def patterns(name):
     """
     if name.startswith("0x") or not re.fullmatch(r"[A-Za-z0-9_.$]+", name):
         return []
-    base = wildcards(re.sub(r"(\.llvm)?\.\d+$", "", name))
-    if base.startswith("_R"):
+    if name.startswith("_R"):
+        base = wildcards(re.sub(r"(\.llvm)?\.\d+$", "", name))
         return [kind + base + "*" for kind in (".text.", ".text.unlikely.")]
-    return [kind + base for kind in (".text.", ".text.unlikely.", ".text.startup.")]
+    # A C function's name is its section's whole name, clones (`.part.0`, `.isra.0`)
+    # included.
+    return [kind + name for kind in (".text.", ".text.unlikely.", ".text.startup.")]
 
 
 def main():
