@@ -15,14 +15,15 @@ fn main() {
     let linux = env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os == "linux");
     let release = env::var("PROFILE").is_ok_and(|profile| profile == "release");
     let wanted = env::var("WARDEN_STARTUP_LAYOUT").map_or(true, |value| value != "off");
+    if !(linux && release && wanted) {
+        return;
+    }
     let Some(manifest) = env::var_os("CARGO_MANIFEST_DIR") else {
         return;
     };
-    if linux && release && wanted {
-        let script = PathBuf::from(manifest).join("link").join("startup.ld");
-        println!(
-            "cargo:rustc-link-arg-bin=warden=-Wl,-T,{}",
-            script.display()
-        );
-    }
+    let script = PathBuf::from(manifest).join("link").join("startup.ld");
+    println!(
+        "cargo:rustc-link-arg-bin=warden=-Wl,-T,{}",
+        script.display()
+    );
 }
