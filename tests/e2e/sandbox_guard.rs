@@ -123,19 +123,25 @@ fn kill_helper(child: &Child, signal: Signal) {
     signal::kill(Pid::from_raw(pid), signal).expect("signal the helper");
 }
 
+/// Asserts that the entry the command created at a protected place is gone, and that
+/// the command's stderr says it was removed.
+fn assert_removed(workspace: &Path, entry: &str, stderr: &str) {
+    let path = workspace.join(entry);
+    assert!(
+        std::fs::symlink_metadata(&path).is_err(),
+        "{entry} outlived the command; stderr: {stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("removed {}", path.display())),
+        "{stderr}"
+    );
+}
+
 /// Asserts that nothing of the command is left: no entry it created at a protected
 /// place, no process.
 fn assert_nothing_left(workspace: &Path, stderr: &str) {
     for entry in [".envrc", ".vscode"] {
-        let path = workspace.join(entry);
-        assert!(
-            std::fs::symlink_metadata(&path).is_err(),
-            "{entry} outlived the command; stderr: {stderr}"
-        );
-        assert!(
-            stderr.contains(&format!("removed {}", path.display())),
-            "{stderr}"
-        );
+        assert_removed(workspace, entry, stderr);
     }
     let left = processes_in(workspace);
     assert!(left.is_empty(), "processes left behind: {left:?}");
@@ -324,13 +330,5 @@ fn regression_a_protected_folder_over_a_tree_deeper_than_the_open_file_limit_is_
     let stderr = stderr_to_end(&mut child);
     let status = child.wait().expect("wait");
     assert!(status.success(), "{status:?}; stderr: {stderr}");
-    let vscode = dir.path().join(".vscode");
-    assert!(
-        std::fs::symlink_metadata(&vscode).is_err(),
-        ".vscode outlived the command; stderr: {stderr}"
-    );
-    assert!(
-        stderr.contains(&format!("removed {}", vscode.display())),
-        "{stderr}"
-    );
+    assert_removed(dir.path(), ".vscode", &stderr);
 }
