@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use warden_permissions::{
     Context, DecidedBy, Decision, Effect, Engine, Evaluation, HookEntry, HookSaid, Language,
-    McpOrigin, Mode, Risk, Scope, Sentence, SessionGrants, ToolAnnotations, ToolCall,
+    McpOrigin, Mode, Risk, SandboxNeeds, Scope, Sentence, SessionGrants, ToolAnnotations, ToolCall,
 };
 use warden_tools::{Place, Toolbox, ValidationError};
 
@@ -108,20 +108,48 @@ impl EngineGate {
         self
     }
 
-    /// How a prepared `terminal` call starts: confined with what it needs beyond its
-    /// default confinement (which its evaluation asks the user about, unless a grant or
-    /// the user's own rule allows it), or unconfined where that was asked about.
-    fn launch(&self, prepared: &Prepared) -> Option<warden_tools::Launch> {
-        let sandbox = self.sandbox.as_ref()?;
-        let call = self.call(prepared);
-        let assessment = warden_permissions::assess(&call, &self.context);
-        let needs = warden_permissions::sandbox::needs(
-            &call,
-            &assessment,
-            &self.context,
-            &self.engine.settings().sandbox,
-        )?;
-        sandbox.launch(&needs, &self.context)
+    /// How a prepared `terminal` call starts, from what it needs beyond its default
+    /// confinement (`None`: not a command, or a malformed one): confined with those
+    /// needs (which its evaluation asks the user about, unless a grant or the user's own
+    /// rule allows them), or unconfined where that was asked about.
+    fn launch(&self, needs: Option<&SandboxNeeds>) -> Option<warden_tools::Launch> {
+        self.sandbox.as_ref()?.launch(needs?, &self.context)
+    }
+
+    /// A call its source accepted, without its launch: the arguments checked against
+    /// the tool's schema, the model's risk estimate taken out of them.
+    fn prepare_call(&self, tool: &str, args: &serde_json::Value) -> Result<Prepared, PrepareError> {
+        let mut args = args.clone();
+        if !args.is_object() {
+            return Err(PrepareError::NotAnObject {
+                tool: tool.to_owned(),
+                found: args.to_string(),
+            });
+        }
+        let hint = warden_permissions::take_risk_level(&mut args)?;
+        let place = Place {
+            cwd: &self.context.cwd,
+            home: self.context.home.as_deref(),
+            language: self.language,
+        };
+        let call = self
+            .toolbox
+            .prepare(tool, args, place)
+            .map_err(|err| match err {
+                ValidationError::UnknownTool(tool) => PrepareError::UnknownTool {
+                    tool,
+                    known: self.toolbox.names().join(", "),
+                },
+                err => PrepareError::Arguments(err),
+            })?;
+        Ok(Prepared { call, hint })
+    }
+
+    fn is_command(prepared: &Prepared) -> bool {
+        matches!(
+            prepared.parsed(),
+            Some(warden_tools::ParsedCall::Terminal(_))
+        )
     }
 
     /// The session's own grants.
@@ -211,86 +239,10 @@ impl EngineGate {
             });
         warden_permissions::combine(evaluation, said)
     }
-}
 
-/// The segment of a compound command that decided, found as the engine finds it: the
-/// riskiest of those with the call's decision.
-fn deciding_part(evaluation: &Evaluation) -> Option<String> {
-    if evaluation.segments.len() < 2 {
-        return None;
-    }
-    evaluation
-        .segments
-        .iter()
-        .filter(|s| s.decision == evaluation.decision)
-        .reduce(|best, s| if s.risk > best.risk { s } else { best })
-        .map(|s| s.text.clone())
-}
-
-impl Gate for EngineGate {
-    fn prepare(&self, tool: &str, args: &serde_json::Value) -> Result<Prepared, PrepareError> {
-        let mut args = args.clone();
-        if !args.is_object() {
-            return Err(PrepareError::NotAnObject {
-                tool: tool.to_owned(),
-                found: args.to_string(),
-            });
-        }
-        let hint = warden_permissions::take_risk_level(&mut args)?;
-        let place = Place {
-            cwd: &self.context.cwd,
-            home: self.context.home.as_deref(),
-            language: self.language,
-        };
-        let call = self
-            .toolbox
-            .prepare(tool, args, place)
-            .map_err(|err| match err {
-                ValidationError::UnknownTool(tool) => PrepareError::UnknownTool {
-                    tool,
-                    known: self.toolbox.names().join(", "),
-                },
-                err => PrepareError::Arguments(err),
-            })?;
-        let mut prepared = Prepared { call, hint };
-        if matches!(
-            prepared.parsed(),
-            Some(warden_tools::ParsedCall::Terminal(_))
-        ) && let Some(launch) = self.launch(&prepared)
-        {
-            prepared.call.launch = Some(launch);
-        }
-        Ok(prepared)
-    }
-
-    fn consult_hooks(
-        self: Arc<Self>,
-        calls: Vec<(String, serde_json::Value)>,
-    ) -> futures::future::BoxFuture<'static, ()> {
-        if self.hooks.is_empty() {
-            return Box::pin(async {});
-        }
-        Box::pin(async move {
-            let mut said = HashMap::new();
-            for (tool, args) in calls {
-                // A call that cannot be prepared is refused before any policy.
-                let Ok(prepared) = self.prepare(&tool, &args) else {
-                    continue;
-                };
-                let evaluation = self.evaluation(&prepared);
-                let call = self.call(&prepared);
-                let cwd = &self.context.cwd;
-                let answers = warden_hook::user_hooks::run(&self.hooks, cwd, &call, &evaluation);
-                said.insert(Self::exact_key(&prepared), answers.await);
-            }
-            if let Ok(mut consulted) = self.consulted.lock() {
-                *consulted = said;
-            }
-        })
-    }
-
-    fn evaluate(&self, prepared: &Prepared) -> Verdict {
-        let mut evaluation = self.with_hooks(prepared, self.evaluation(prepared));
+    /// The verdict on a call from its evaluation, with what the user's hooks said.
+    fn verdict(&self, prepared: &Prepared, evaluation: Evaluation) -> Verdict {
+        let mut evaluation = self.with_hooks(prepared, evaluation);
         if let Ok(mut last) = self.last.lock() {
             *last = Some(prepared.clone());
         }
@@ -362,6 +314,92 @@ impl Gate for EngineGate {
             why,
         }
     }
+}
+
+/// The segment of a compound command that decided, found as the engine finds it: the
+/// riskiest of those with the call's decision.
+fn deciding_part(evaluation: &Evaluation) -> Option<String> {
+    if evaluation.segments.len() < 2 {
+        return None;
+    }
+    evaluation
+        .segments
+        .iter()
+        .filter(|s| s.decision == evaluation.decision)
+        .reduce(|best, s| if s.risk > best.risk { s } else { best })
+        .map(|s| s.text.clone())
+}
+
+impl Gate for EngineGate {
+    fn prepare(&self, tool: &str, args: &serde_json::Value) -> Result<Prepared, PrepareError> {
+        let mut prepared = self.prepare_call(tool, args)?;
+        if Self::is_command(&prepared) {
+            let call = self.call(&prepared);
+            let assessment = warden_permissions::assess(&call, &self.context);
+            let needs = warden_permissions::sandbox::needs(
+                &call,
+                &assessment,
+                &self.context,
+                &self.engine.settings().sandbox,
+            );
+            prepared.call.launch = self.launch(needs.as_ref());
+        }
+        Ok(prepared)
+    }
+
+    /// One reading of the call for both: the launch comes from what its evaluation
+    /// found it needs of the sandbox, which is what the question shows.
+    fn prepare_and_evaluate(
+        &self,
+        tool: &str,
+        args: &serde_json::Value,
+    ) -> Result<(Prepared, Verdict), PrepareError> {
+        let mut prepared = self.prepare_call(tool, args)?;
+        let call = self.call(&prepared);
+        let assessment = warden_permissions::assess(&call, &self.context);
+        let evaluation = self.engine.decide(
+            &call,
+            &assessment,
+            &self.context,
+            self.mode.get(),
+            &self.grants,
+        );
+        if Self::is_command(&prepared) {
+            prepared.call.launch = self.launch(evaluation.sandbox.as_ref());
+        }
+        let verdict = self.verdict(&prepared, evaluation);
+        Ok((prepared, verdict))
+    }
+
+    fn consult_hooks(
+        self: Arc<Self>,
+        calls: Vec<(String, serde_json::Value)>,
+    ) -> futures::future::BoxFuture<'static, ()> {
+        if self.hooks.is_empty() {
+            return Box::pin(async {});
+        }
+        Box::pin(async move {
+            let mut said = HashMap::new();
+            for (tool, args) in calls {
+                // A call that cannot be prepared is refused before any policy.
+                let Ok(prepared) = self.prepare(&tool, &args) else {
+                    continue;
+                };
+                let evaluation = self.evaluation(&prepared);
+                let call = self.call(&prepared);
+                let cwd = &self.context.cwd;
+                let answers = warden_hook::user_hooks::run(&self.hooks, cwd, &call, &evaluation);
+                said.insert(Self::exact_key(&prepared), answers.await);
+            }
+            if let Ok(mut consulted) = self.consulted.lock() {
+                *consulted = said;
+            }
+        })
+    }
+
+    fn evaluate(&self, prepared: &Prepared) -> Verdict {
+        self.verdict(prepared, self.evaluation(prepared))
+    }
 
     fn remember(
         &self,
@@ -397,3 +435,6 @@ impl Gate for EngineGate {
             .map_err(RememberError::from)
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -150,6 +150,21 @@ pub trait Gate {
     /// Evaluates a prepared call in the session's current mode.
     fn evaluate(&self, call: &Prepared) -> Verdict;
 
+    /// Prepares a call and evaluates it at once, as the turn does with each call it is
+    /// given (the model's, or the user's edit of one). The same as [`Gate::prepare`]
+    /// then [`Gate::evaluate`]; a gate may share their work (the engine reads a shell
+    /// command once, not twice). A call evaluated again later, when the files or grants
+    /// may have changed, goes through [`Gate::evaluate`] alone.
+    fn prepare_and_evaluate(
+        &self,
+        tool: &str,
+        args: &serde_json::Value,
+    ) -> Result<(Prepared, Verdict), PrepareError> {
+        let prepared = self.prepare(tool, args)?;
+        let verdict = self.evaluate(&prepared);
+        Ok((prepared, verdict))
+    }
+
     /// Stores the user's answer so that later calls it covers are decided without
     /// asking: exactly the verdict's proposal (or, for the session with no narrow
     /// proposal, this exact call). Returns the grant it made, if it made one (an exact

@@ -463,8 +463,11 @@ impl Turn {
     ) -> Option<(Prepared, Verdict, Vec<Content>)> {
         let id = request.id.clone();
         let tool = request.name.clone();
-        let prepared = match gate.prepare(&request.name, &request.arguments) {
-            Ok(prepared) => prepared,
+        // Evaluated before the first notification, which shows the risk in words; the
+        // notification still goes out before anything else about the call.
+        let (prepared, verdict) = match gate.prepare_and_evaluate(&request.name, &request.arguments)
+        {
+            Ok(judged) => judged,
             Err(reason) => {
                 out.push(Command::ShowInvalid {
                     call_id: id.clone(),
@@ -490,9 +493,6 @@ impl Turn {
                 return None;
             }
         };
-        // Evaluated before the first notification, which shows the risk in words; the
-        // notification still goes out before anything else about the call.
-        let verdict = gate.evaluate(&prepared);
         let content = preview::content(&prepared, &verdict, &self.files, self.words);
         let shown = if shown_before {
             Shown::Again
@@ -781,8 +781,8 @@ impl Turn {
         if let Some(edited) = edited_input {
             // Edited input is a new call: validated, evaluated again, and a deny still
             // wins. An edit that raises the risk must be asked about again.
-            let edited_call = match gate.prepare(&tool, &edited) {
-                Ok(edited_call) => edited_call,
+            let (edited_call, edited_verdict) = match gate.prepare_and_evaluate(&tool, &edited) {
+                Ok(judged) => judged,
                 Err(reason) => {
                     out.push(audit(
                         &id,
@@ -801,7 +801,6 @@ impl Turn {
                     return;
                 }
             };
-            let edited_verdict = gate.evaluate(&edited_call);
             out.push(evaluation_note(&id, &edited_call, &edited_verdict));
             let raised = edited_verdict.risk > verdict.risk;
             let content = preview::content(&edited_call, &edited_verdict, &self.files, self.words);
