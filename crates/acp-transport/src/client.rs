@@ -3,13 +3,16 @@
 
 use std::time::Duration;
 
-use agent_client_protocol::UntypedMessage;
 use agent_client_protocol::v1::schema::{
     RequestPermissionRequest, SessionNotification, SessionUpdate,
 };
 use agent_client_protocol::v1::{ConnectionTo, SentRequest};
 use agent_client_protocol::{Client, JsonRpcRequest};
 use tokio_util::sync::CancellationToken;
+
+mod shaped;
+
+use shaped::Shaped;
 
 /// Why a request to the client produced no usable answer.
 ///
@@ -35,36 +38,6 @@ pub enum ClientRequestError {
     Disconnected { method: String },
 }
 
-/// A `tool_call` update with the fields the schema leaves out when they hold their
-/// default written out: its `status` (`pending`), because some clients show a call
-/// without one as running while it waits for the user, and a new file's `oldText`
-/// (`null`) in its diffs.
-fn with_explicit_status(notification: &SessionNotification) -> UntypedMessage {
-    let mut params = serde_json::to_value(notification).unwrap_or_default();
-    if let Some(update) = params.get_mut("update").and_then(|u| u.as_object_mut()) {
-        update
-            .entry("status")
-            .or_insert_with(|| serde_json::Value::from("pending"));
-        explicit_old_text(update.get_mut("content"));
-    }
-    UntypedMessage {
-        method: "session/update".to_owned(),
-        params,
-    }
-}
-
-/// Writes `oldText: null` into every diff of a tool call's content that has none.
-fn explicit_old_text(content: Option<&mut serde_json::Value>) {
-    let Some(items) = content.and_then(|c| c.as_array_mut()) else {
-        return;
-    };
-    for item in items.iter_mut().filter_map(|i| i.as_object_mut()) {
-        if item.get("type").and_then(|t| t.as_str()) == Some("diff") {
-            item.entry("oldText").or_insert(serde_json::Value::Null);
-        }
-    }
-}
-
 /// A cloneable handle on the client side of the connection.
 #[derive(Debug, Clone)]
 pub struct ClientHandle {
@@ -80,8 +53,7 @@ impl ClientHandle {
     /// which the turn will learn from its cancellation; it is logged, not returned.
     pub fn notify(&self, notification: SessionNotification) {
         let sent = if matches!(notification.update, SessionUpdate::ToolCall(_)) {
-            self.cx
-                .send_notification(with_explicit_status(&notification))
+            self.cx.send_notification(Shaped::tool_call(notification))
         } else {
             self.cx.send_notification(notification)
         };
@@ -105,22 +77,13 @@ impl ClientHandle {
     }
 
     /// Sends `session/request_permission` with a new file's `oldText: null` written out
-    /// in the diffs of its tool call (see [`with_explicit_status`]). The answer comes back
-    /// as JSON for the caller to read, fail closed.
+    /// in the diffs of its tool call. The answer comes back as JSON for the caller to
+    /// read, fail closed.
     pub fn send_permission_request(
         &self,
-        request: &RequestPermissionRequest,
+        request: RequestPermissionRequest,
     ) -> PendingRequest<serde_json::Value> {
-        let mut params = serde_json::to_value(request).unwrap_or_default();
-        explicit_old_text(
-            params
-                .get_mut("toolCall")
-                .and_then(|t| t.get_mut("content")),
-        );
-        self.send(UntypedMessage {
-            method: "session/request_permission".to_owned(),
-            params,
-        })
+        self.send(Shaped::permission_request(request))
     }
 
     /// Sends a request and waits for its answer; see [`PendingRequest::wait`].
@@ -181,42 +144,5 @@ impl<T: agent_client_protocol::JsonRpcResponse> PendingRequest<T> {
             }
             Ok(Err(error)) => Err(ClientRequestError::Rejected { method, error }),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use agent_client_protocol::v1::schema::{Diff, ToolCall, ToolCallContent, ToolCallStatus};
-
-    #[test]
-    fn a_pending_tool_call_names_its_status_and_a_new_files_old_text() {
-        let check = |status: ToolCallStatus, expect: &str| {
-            let diff = |old: Option<&str>| {
-                ToolCallContent::Diff(Diff::new("/w/a", "new").old_text(old.map(str::to_owned)))
-            };
-            let notification = SessionNotification::new(
-                "s",
-                SessionUpdate::ToolCall(
-                    ToolCall::new("call_1", "Write a")
-                        .status(status)
-                        .content(vec![diff(None), diff(Some("old"))]),
-                ),
-            );
-            let message = with_explicit_status(&notification);
-            assert_eq!(message.method, "session/update");
-            let update = &message.params["update"];
-            assert_eq!(update["status"], expect);
-            assert_eq!(update["toolCallId"], "call_1");
-            assert_eq!(update["content"][0]["oldText"], serde_json::Value::Null);
-            assert!(
-                update["content"][0]
-                    .as_object()
-                    .is_some_and(|d| d.contains_key("oldText"))
-            );
-            assert_eq!(update["content"][1]["oldText"], "old");
-        };
-        check(ToolCallStatus::Pending, "pending");
-        check(ToolCallStatus::InProgress, "in_progress");
     }
 }
