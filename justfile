@@ -47,8 +47,9 @@ fuzz target="shell" seconds="60":
 check tool args:
     cargo run -q -- policy check --tool {{tool}} --args '{{args}}'
 
-# The release build's start-up layout (decision 0022): check the resident set after
-# session/new, or rewrite link/startup.ld (needs valgrind and perf).
+# The release build's code layout (decisions 0022 and 0023): check the resident set after
+# session/new, or rewrite link/startup.ld, start-up and per-call blocks (needs valgrind
+# and perf).
 startup-check:
     cargo build --release
     python3 link/startup.py check target/release/warden

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""The release build's start-up layout: write link/startup.ld, or check what it achieves.
+"""The release build's code layout: write link/startup.ld, or check what it achieves.
 
 An editor starts one Warden per thread, and the kernel maps a program's code in large
 blocks around each page it first touches. Spread over the whole binary, the few thousand
 functions that run before the `session/new` answer touch most of it; placed together they
-touch a megabyte (decision 0022).
+touch a megabyte (decision 0022). The functions that run for every tool call are placed
+together after them: a call then runs through fewer pages of code, which the processor's
+caches and page tables hold better (decision 0023).
 
-Usage: python3 link/startup.py write|add|check [path/to/release/warden]
+Usage: python3 link/startup.py write|add|check|calls [path/to/release/warden]
 
 - `write` replaces startup.ld with what the given build runs at start-up.
 - `add` keeps the patterns already in startup.ld and adds the run's: run `write` on a build
@@ -15,6 +17,9 @@ Usage: python3 link/startup.py write|add|check [path/to/release/warden]
 - `check` measures the resident set after `session/new` (median of three starts, the
   binary evicted from the page cache before each) for each client of SCENARIOS, and fails
   when one is over the 8 MB bound.
+- `calls` counts, under callgrind, the instructions Warden's main thread runs from the
+  model's reply that proposes a call to the call's permission request (the median of
+  CALLS calls): the tool-call target's window, exactly, for comparing two builds.
 
 The binary must be a release build of this tree. Two runs per client of SCENARIOS find the
 functions:
@@ -22,22 +27,30 @@ functions:
 - natively, under `perf record -e page-faults` when perf is available, the functions whose
   first run faulted in a page outside the laid-out block (what runs only outside valgrind,
   such as the Landlock probe).
+One more run under callgrind, of CALLS tool calls from an OpenAI-compatible model (a small
+server in this script) that the client allows, finds the functions that ran in every call.
 Rust names are written in the v0 scheme (`.cargo/config.toml`) with what differs between
 builds of the same code made wildcards (`wildcards`, `patterns`), so a list stays valid
 across compilers, profiles and dependency updates; a function that no longer exists
 matches nothing.
 """
+import functools
 import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "startup.ld")
 SECTION = ".text.warden_startup"
+CALLS_SECTION = ".text.warden_calls"
+# Tool calls in the calls run; a function that ran fewer times is not run by every call.
+CALLS = 12
 # The resident set after `session/new`, in bytes (docs/performance.md).
 BOUND = 8_000_000
 
@@ -130,18 +143,157 @@ def under_callgrind(binary):
 
 
 def callgrind_run(binary, scenario):
-    names, obj = [], None
     with tempfile.TemporaryDirectory() as scratch:
         out = os.path.join(scratch, "callgrind.out")
         run(["valgrind", "--tool=callgrind", "--demangle=no", "--compress-strings=no",
              "--compress-pos=no", f"--callgrind-out-file={out}", binary], scenario)
-        for line in open(out):
-            if line.startswith("ob="):
-                obj = os.path.realpath(line[3:].strip())
-            elif line.startswith("fn=") and obj == binary:
-                names.append(line[3:].strip())
-    return names
+        return [name for name in profiled(out) if name in functions(binary)]
 
+
+def profiled(out):
+    """The functions a callgrind profile names, each with how often it was called."""
+    ran, callee = {}, None
+    for line in open(out):
+        if line.startswith("fn="):
+            ran.setdefault(line[3:].strip(), 0)
+        elif line.startswith("cfn="):
+            callee = line[4:].strip()
+        elif line.startswith("calls="):
+            ran[callee] = ran.get(callee, 0) + int(line[6:].split()[0])
+    return ran
+
+
+@functools.cache
+def functions(binary):
+    """The functions the binary defines, by name (from `nm`). Callgrind's own object
+    names cannot tell: it does not place a function of a laid-out section in the binary."""
+    listing = subprocess.run(["nm", "--defined-only", binary], capture_output=True,
+                             text=True, check=True).stdout
+    return {parts[2] for parts in map(str.split, listing.splitlines())
+            if len(parts) == 3 and parts[1] in "tTwW"}
+
+
+def model_server():
+    """A Chat Completions server on 127.0.0.1 that streams, turn by turn, a reply that
+    proposes one `terminal` call and then a closing text: the base URL to give Warden."""
+    def chunk(delta, finish=None):
+        return "data: " + json.dumps({"choices": [
+            {"index": 0, "delta": delta, "finish_reason": finish}]}) + "\n\n"
+
+    def serve(conn):
+        stream, n = conn.makefile("rb"), 0
+        while True:
+            headers = []
+            while (line := stream.readline()) not in (b"", b"\r\n", b"\n"):
+                headers.append(line.decode())
+            if not headers:
+                return
+            stream.read(sum(int(h.split(":", 1)[1]) for h in headers
+                            if h.lower().startswith("content-length:")))
+            if n % 2 == 0:
+                call = {"index": 0, "id": f"call_{n}", "type": "function", "function": {
+                    "name": "terminal", "arguments": json.dumps({"command": f"touch f{n}"})}}
+                body = chunk({"tool_calls": [call]}) + chunk({}, "tool_calls")
+            else:
+                body = chunk({"content": "Done."}) + chunk({}, "stop")
+            body = (body + "data: [DONE]\n\n").encode()
+            n += 1
+            conn.sendall(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
+                         b"transfer-encoding: chunked\r\n\r\n"
+                         + f"{len(body):x}\r\n".encode() + body + b"\r\n0\r\n\r\n")
+
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def accept():
+        while True:
+            conn, _ = listener.accept()
+            threading.Thread(target=serve, args=(conn,), daemon=True).start()
+    threading.Thread(target=accept, daemon=True).start()
+    return f"http://127.0.0.1:{listener.getsockname()[1]}/v1"
+
+
+def tool_calls(proc, cwd):
+    """CALLS prompts, each of which the model answers with a command that the client
+    allows once, then the end of the input."""
+    def send(message):
+        proc.stdin.write((json.dumps(message) + "\n").encode())
+        proc.stdin.flush()
+
+    def until(wanted):
+        while True:
+            line = proc.stdout.readline()
+            if not line:
+                sys.exit("Warden ended during the tool calls")
+            message = json.loads(line)
+            if wanted(message):
+                return message
+    send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": 1}})
+    until(lambda m: m.get("id") == 1)
+    send({"jsonrpc": "2.0", "id": 2, "method": "session/new",
+          "params": {"cwd": cwd, "mcpServers": []}})
+    session = until(lambda m: m.get("id") == 2)["result"]["sessionId"]
+    for i in range(CALLS):
+        prompt_id = 10 + i
+        send({"jsonrpc": "2.0", "id": prompt_id, "method": "session/prompt", "params": {
+            "sessionId": session, "prompt": [{"type": "text", "text": "go"}]}})
+        asked = until(lambda m: m.get("method") == "session/request_permission")
+        send({"jsonrpc": "2.0", "id": asked["id"], "result": {
+            "outcome": {"outcome": "selected", "optionId": "allow-once"}}})
+        answer = until(lambda m: m.get("id") == prompt_id and "method" not in m)
+        if answer.get("result", {}).get("stopReason") != "end_turn":
+            sys.exit(f"a tool call's turn failed: {answer}")
+    proc.stdin.close()
+    proc.wait()
+
+
+def calls_under_callgrind(binary, scratch, options):
+    """Runs CALLS tool calls with the binary under callgrind, its profiles in `scratch`."""
+    url = model_server()
+    with tempfile.TemporaryDirectory() as home, tempfile.TemporaryDirectory() as cwd:
+        env = dict(os.environ, HOME=home, WARDEN_HOME=home, WARDEN_MODEL="openai:layout",
+                   OPENAI_BASE_URL=url, OPENAI_API_KEY="sk-layout")
+        proc = subprocess.Popen(
+            ["valgrind", "--tool=callgrind", *options,
+             f"--callgrind-out-file={os.path.join(scratch, 'callgrind.out')}", binary],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            env=env, cwd=cwd)
+        tool_calls(proc, os.path.realpath(cwd))
+
+
+def run_per_call(binary):
+    """The binary's functions that ran in every one of CALLS tool calls, under callgrind."""
+    with tempfile.TemporaryDirectory() as scratch:
+        calls_under_callgrind(binary, scratch, ["--demangle=no", "--compress-strings=no",
+                                                "--compress-pos=no"])
+        return every_call(os.path.join(scratch, "callgrind.out"), binary)
+
+
+def instructions_per_call(binary):
+    """The instructions Warden's main thread runs from reading the model's reply that
+    proposes a call to sending the call's permission request, for each of CALLS calls:
+    the tool-call target's window, counted exactly (docs/performance.md)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        calls_under_callgrind(binary, scratch, [
+            "--separate-threads=yes", "--zero-before=*ReplyDecoder*feed*",
+            "--dump-after=*send_permission_request*"])
+        counts = []
+        for name in os.listdir(scratch):
+            # One profile per dump and thread; the main thread is the first.
+            if re.fullmatch(r"callgrind\.out\.\d+-01", name):
+                text = open(os.path.join(scratch, name)).read()
+                counts.append(int(re.search(r"^summary: (\d+)", text, re.M).group(1)))
+    if not counts:
+        sys.exit("no profile of a tool call was written")
+    counts.sort()
+    print(f"main thread, model's tool call -> permission request: "
+          f"median {counts[len(counts) // 2]:,} instructions over {len(counts)} calls "
+          f"(from {counts[0]:,} to {counts[-1]:,})")
+
+
+def every_call(out, binary):
+    """The binary's functions that a callgrind profile shows called at least CALLS times."""
+    ours = functions(binary)
+    return [name for name, calls in profiled(out).items() if calls >= CALLS and name in ours]
 
 def faulted_natively(binary):
     """The binary's functions whose first run faulted in a page of its code, natively:
@@ -195,11 +347,14 @@ def with_aliases(binary, names):
     return expanded
 
 
-def previous_patterns():
-    """The section patterns already in startup.ld, so that `add` only adds to them."""
+def previous_patterns(section):
+    """The section patterns already in startup.ld for one output section, so that `add`
+    only adds to them."""
     if not os.path.exists(OUT):
         return []
-    return re.findall(r"^      (\S+)$", open(OUT).read(), re.M)
+    block = re.search(r"^  " + re.escape(section) + r" : \{\n    \*\(\n(.*?)^    \)",
+                      open(OUT).read(), re.M | re.S)
+    return re.findall(r"^      (\S+)$", block.group(1), re.M) if block else []
 
 
 def wildcards(name):
@@ -233,23 +388,37 @@ def patterns(name):
 
 
 def main():
-    if len(sys.argv) < 2 or sys.argv[1] not in ("write", "add", "check"):
+    if len(sys.argv) < 2 or sys.argv[1] not in ("write", "add", "check", "calls"):
         sys.exit(__doc__)
     binary = os.path.realpath(sys.argv[2] if len(sys.argv) > 2 else "target/release/warden")
     if sys.argv[1] == "check":
         return check(binary)
+    if sys.argv[1] == "calls":
+        return instructions_per_call(binary)
+    adding = sys.argv[1] == "add"
     names = with_aliases(binary, under_callgrind(binary) + faulted_natively(binary))
-    kept = previous_patterns() if sys.argv[1] == "add" else []
-    found = list(dict.fromkeys(kept + [p for name in names for p in patterns(name)]))
+    kept = previous_patterns(SECTION) if adding else []
+    startup = list(dict.fromkeys(kept + [p for name in names for p in patterns(name)]))
+    # A function that also runs at start-up stays in the start-up block: the linker
+    # places a section by the first description that names it.
+    kept = previous_patterns(CALLS_SECTION) if adding else []
+    per_call = with_aliases(binary, run_per_call(binary))
+    taken = set(startup)
+    calls = [p for p in dict.fromkeys(kept + [p for name in per_call for p in patterns(name)])
+             if p not in taken]
     with open(OUT, "w") as f:
-        f.write("/* The functions that run by the `session/new` answer, laid out first (decision 0022).\n"
+        f.write("/* The functions that run by the `session/new` answer, laid out first "
+                "(decision 0022),\n   then those that run for every tool call "
+                "(decision 0023).\n"
                 "   Written by link/startup.py; regenerate it when start-up changes. */\n")
-        # One input description for all patterns: the linker walks every section of the
-        # program once per description.
-        f.write(f"SECTIONS {{\n  {SECTION} : {{\n    *(\n")
-        f.writelines(f"      {p}\n" for p in found)
-        f.write("    )\n  }\n} INSERT BEFORE .text;\n")
-    print(f"{len(found)} section patterns written to {os.path.relpath(OUT)}", file=sys.stderr)
+        # One input description per block for all its patterns: the linker walks every
+        # section of the program once per description.
+        for section, found in ((SECTION, startup), (CALLS_SECTION, calls)):
+            f.write(f"SECTIONS {{\n  {section} : {{\n    *(\n")
+            f.writelines(f"      {p}\n" for p in found)
+            f.write("    )\n  }\n} INSERT BEFORE .text;\n")
+    print(f"{len(startup)} start-up and {len(calls)} per-call section patterns written to "
+          f"{os.path.relpath(OUT)}", file=sys.stderr)
 
 
 if __name__ == "__main__":
