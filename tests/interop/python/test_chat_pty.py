@@ -86,17 +86,40 @@ class Screen:
         os.write(self.master, keys.encode())
 
     def wait(self) -> int:
+        """The chat's exit status; a chat that does not exit fails with its screen and its
+        threads' states, so that a hang says where it is."""
         deadline = time.monotonic() + TURN_TIMEOUT_SECS
         while self.read(max(0.0, deadline - time.monotonic())) and time.monotonic() < deadline:
             if self.process.poll() is not None:
                 break
-        return self.process.wait(timeout=TURN_TIMEOUT_SECS)
+        try:
+            return self.process.wait(timeout=TURN_TIMEOUT_SECS)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(
+                f"the chat did not exit; its threads: {threads(self.process.pid)}\n"
+                f"the screen:\n{self.text()}"
+            ) from None
 
     def close(self) -> None:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
         os.close(self.master)
+
+
+def threads(pid: int) -> list[str]:
+    """Each thread of a process (`setsid` execs the chat, so the pid is the chat's): its
+    name, state and the kernel function it waits in."""
+    found = []
+    for task in sorted(Path(f"/proc/{pid}/task").glob("*")):
+        try:
+            name = (task / "comm").read_text().strip()
+            state = (task / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            wchan = (task / "wchan").read_text().strip()
+        except OSError:
+            continue
+        found.append(f"{name} {state} {wchan}")
+    return found
 
 
 def alive(pid: int) -> bool:
