@@ -58,3 +58,37 @@ pub(super) fn assess(call: &ToolCall) -> Result<Assessment, ArgError> {
         ..Assessment::single(unit)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::assess;
+    use crate::ToolCall;
+
+    fn domain(url: &str) -> Option<String> {
+        assess(&ToolCall::new("http_fetch", json!({ "url": url })))
+            .expect("assessed")
+            .domain
+    }
+
+    /// Rules and grants name a domain once, whatever way a URL spells it: an
+    /// international name by its ASCII form, full-width letters and capitals as the
+    /// plain lower-case letters they stand for (UTS 46, which `url` applies).
+    #[test]
+    fn a_domain_is_named_the_same_however_the_url_spells_it() {
+        assert_eq!(
+            domain("https://Bücher.Example/a").as_deref(),
+            Some("xn--bcher-kva.example")
+        );
+        assert_eq!(
+            domain("https://xn--bcher-kva.example/").as_deref(),
+            Some("xn--bcher-kva.example")
+        );
+        assert_eq!(
+            domain("https://\u{ff45}\u{ff58}\u{ff41}\u{ff4d}\u{ff50}\u{ff4c}\u{ff45}.COM./")
+                .as_deref(),
+            Some("example.com")
+        );
+    }
+}
