@@ -404,8 +404,10 @@ def main():
     kept = previous_patterns(CALLS_SECTION) if adding else []
     per_call = with_aliases(binary, run_per_call(binary))
     taken = set(startup)
+    # Only the ordinary sections: the cold ones run on no call's way, and each pattern
+    # costs the link time.
     calls = [p for p in dict.fromkeys(kept + [p for name in per_call for p in patterns(name)])
-             if p not in taken]
+             if p not in taken and not p.startswith((".text.unlikely.", ".text.startup."))]
     with open(OUT, "w") as f:
         f.write("/* The functions that run by the `session/new` answer, laid out first "
                 "(decision 0022),\n   then those that run for every tool call "
