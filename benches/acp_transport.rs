@@ -347,8 +347,8 @@ fn main() {
             rss_median * 1.048_576,
             median(&mut rss_anon)
         ),
-        target: "≤ 10 MB",
-        met: rss_median * 1.048_576 <= 10.0,
+        target: "≤ 8 MB",
+        met: rss_median * 1.048_576 <= 8.0,
     });
     for (figure, samples) in [
         ("exit after stdin EOF (median)", &mut exit_eof),
