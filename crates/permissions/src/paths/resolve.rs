@@ -88,9 +88,12 @@ impl Resolver {
             is_within(&root.lexical, &lexical)
                 && (is_within(&root.real, &real) || is_within(&root.lexical, &real))
         });
+        // Without a link on the way the real path is the lexical one, classified once.
         let named = Sensitive::strictest([
             Sensitive::classify(&lexical, ctx),
-            Sensitive::classify(&real, ctx),
+            (real != lexical)
+                .then(|| Sensitive::classify(&real, ctx))
+                .flatten(),
         ]);
         let sensitive = match named {
             Some(s) if s.read_is_sensitive() => Some(s),
