@@ -53,7 +53,7 @@ impl ClientHandle {
     /// which the turn will learn from its cancellation; it is logged, not returned.
     pub fn notify(&self, notification: SessionNotification) {
         let sent = if matches!(notification.update, SessionUpdate::ToolCall(_)) {
-            self.cx.send_notification(Shaped::tool_call(notification))
+            self.cx.send_notification(Shaped::tool_call(&notification))
         } else {
             self.cx.send_notification(notification)
         };
