@@ -100,6 +100,44 @@ fn os_str(bytes: &[u8]) -> &std::ffi::OsStr {
     std::ffi::OsStr::new(std::str::from_utf8(bytes).unwrap_or(""))
 }
 
+/// Whether `path` is `base` or lies below it: `path.starts_with(base)`, component by
+/// component (so `/work2` is not within `/work`). When both are plain (their bytes are
+/// their names joined by single slashes), the answer is read from the bytes, about ten
+/// times cheaper than comparing components; the engine and the sandbox ask it for every
+/// path of every command against each protected and writable place. Any other pair is
+/// compared by components.
+pub fn is_within(base: &Path, path: &Path) -> bool {
+    let (b, p) = (
+        base.as_os_str().as_encoded_bytes(),
+        path.as_os_str().as_encoded_bytes(),
+    );
+    if !(plain(b) && plain(p)) {
+        return path.starts_with(base);
+    }
+    p.starts_with(b) && (p.len() == b.len() || b == b"/" || p[b.len()] == b'/')
+}
+
+/// A path whose bytes are exactly its components joined by single slashes: not empty,
+/// no empty or `.` name after the first (`//`, `/./`, a final `/` or `/.`), which the
+/// components would not show. The root alone (`/`) is plain.
+fn plain(bytes: &[u8]) -> bool {
+    if bytes == b"/" {
+        return true;
+    }
+    if bytes.is_empty() || bytes.ends_with(b"/") || bytes.ends_with(b"/.") {
+        return false;
+    }
+    // One pass: a slash after a slash, or after a `.` that follows one.
+    let (mut before, mut last) = (0u8, 0u8);
+    for &byte in bytes {
+        if byte == b'/' && (last == b'/' || (last == b'.' && before == b'/')) {
+            return false;
+        }
+        (before, last) = (last, byte);
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::{Path, PathBuf};
@@ -141,5 +179,41 @@ mod tests {
         check(home, "/etc/passwd", "/etc/passwd");
         check(home, "/etc/../root/./x", "/root/x");
         check(home, "/..", "/");
+    }
+
+    /// The byte answer is the component answer, for every pair of short paths over
+    /// names, `.`, `..`, empty names and a leading `/`.
+    #[test]
+    fn is_within_answers_as_comparing_components_does() {
+        use super::is_within;
+        let parts = ["", "a", "b", "ab", ".", "..", "a.", ".a"];
+        let mut paths = vec![String::new(), "/".to_owned()];
+        for first in parts {
+            for second in parts {
+                for third in ["", "a", "."] {
+                    for root in ["", "/"] {
+                        let mut path = format!("{root}{first}/{second}");
+                        if !third.is_empty() {
+                            path = format!("{path}/{third}");
+                        }
+                        paths.push(path.clone());
+                        paths.push(format!("{path}/"));
+                    }
+                }
+            }
+        }
+        paths.extend(["a", "/a", "//a", "/a//", "./a", "a/.", "/a/./b"].map(str::to_owned));
+        for base in &paths {
+            for path in &paths {
+                let (base, path) = (Path::new(base), Path::new(path));
+                assert_eq!(
+                    is_within(base, path),
+                    path.starts_with(base),
+                    "{} within {}",
+                    path.display(),
+                    base.display()
+                );
+            }
+        }
     }
 }

@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use warden_paths::is_within;
+
 use serde::{Deserialize, Serialize};
 
 use crate::read_only_in_workspace;
@@ -137,7 +139,7 @@ impl Workspace {
             .iter()
             .chain(&self.temp_dirs)
             .chain(&self.extra_writable)
-            .any(|w| path.starts_with(w));
+            .any(|w| is_within(w, path));
         let read_only = || {
             self.roots.iter().any(|root| {
                 path.strip_prefix(root)
@@ -148,7 +150,7 @@ impl Workspace {
             self.home.as_deref().is_some_and(|home| {
                 path.strip_prefix(home)
                     .is_ok_and(|rest| below_any(rest, SECRET_LOCATIONS.iter().copied()))
-            }) || self.warden_dirs.iter().any(|d| path.starts_with(d))
+            }) || self.warden_dirs.iter().any(|d| is_within(d, path))
         };
         writable && !read_only() && !hidden()
     }
@@ -166,7 +168,8 @@ fn below_any<'e>(rest: &Path, entries: impl IntoIterator<Item = &'e str>) -> boo
     };
     let first = first.as_encoded_bytes();
     entries.into_iter().any(|entry| {
-        entry.split('/').next().map(str::as_bytes) == Some(first) && rest.starts_with(entry)
+        entry.split('/').next().map(str::as_bytes) == Some(first)
+            && is_within(Path::new(entry), rest)
     })
 }
 
@@ -229,14 +232,14 @@ impl Confinement {
 
     /// Whether `path` (absolute, normalised) may be written inside this confinement.
     pub fn may_write(&self, path: &Path) -> bool {
-        self.writable.iter().any(|w| path.starts_with(w))
-            && !self.read_only.iter().any(|r| path.starts_with(r))
-            && !self.hidden.iter().any(|h| path.starts_with(h))
+        self.writable.iter().any(|w| is_within(w, path))
+            && !self.read_only.iter().any(|r| is_within(r, path))
+            && !self.hidden.iter().any(|h| is_within(h, path))
     }
 
     /// Whether `path` (absolute, normalised) is hidden inside this confinement.
     pub fn hides(&self, path: &Path) -> bool {
-        self.hidden.iter().any(|h| path.starts_with(h))
+        self.hidden.iter().any(|h| is_within(h, path))
     }
 }
 

@@ -119,9 +119,7 @@ impl Resolver {
 
 /// True when `path` is `base` or lies below it (component-wise, not by string prefix,
 /// so `/work2` is not inside `/work`).
-pub fn is_within(base: &Path, path: &Path) -> bool {
-    path.starts_with(base)
-}
+pub use warden_paths::is_within;
 
 /// Makes `raw` absolute: the one lexical resolver, which the tools use too.
 fn absolute(raw: &str, ctx: &Context) -> PathBuf {

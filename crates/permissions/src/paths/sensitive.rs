@@ -116,7 +116,11 @@ impl Sensitive {
     /// Names compare case-insensitively: on case-insensitive filesystems `.SSH` is
     /// `.ssh`.
     pub fn classify(path: &Path, ctx: &Context) -> Option<Sensitive> {
-        if ctx.protected.iter().any(|p| path.starts_with(p)) {
+        if ctx
+            .protected
+            .iter()
+            .any(|p| warden_paths::is_within(p, path))
+        {
             return Some(Sensitive::WardenState);
         }
         let names: Vec<String> = path
