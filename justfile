@@ -62,3 +62,9 @@ startup-layout:
     python3 link/startup.py add target/release/warden
     cargo build --release
     python3 link/startup.py check target/release/warden
+
+# The instructions Warden's main thread runs per tool call, from the model's reply to the
+# permission request, counted exactly under callgrind (decision 0023).
+call-instructions:
+    cargo build --release
+    python3 link/startup.py calls target/release/warden
