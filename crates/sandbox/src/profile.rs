@@ -142,35 +142,22 @@ impl Workspace {
             .any(|w| is_within(w, path));
         let read_only = || {
             self.roots.iter().any(|root| {
-                path.strip_prefix(root)
-                    .is_ok_and(|rest| below_any(rest, read_only_in_workspace()))
+                path.strip_prefix(root).is_ok_and(|rest| {
+                    read_only_in_workspace().any(|e| is_within(Path::new(e), rest))
+                })
             })
         };
         let hidden = || {
             self.home.as_deref().is_some_and(|home| {
-                path.strip_prefix(home)
-                    .is_ok_and(|rest| below_any(rest, SECRET_LOCATIONS.iter().copied()))
+                path.strip_prefix(home).is_ok_and(|rest| {
+                    SECRET_LOCATIONS
+                        .iter()
+                        .any(|s| is_within(Path::new(s), rest))
+                })
             }) || self.warden_dirs.iter().any(|d| is_within(d, path))
         };
         writable && !read_only() && !hidden()
     }
-}
-
-/// Whether `rest` (a path relative to a root) is one of `entries` or lies below one:
-/// `rest.starts_with(entry)` for some entry. Each entry is a clean relative path (names
-/// joined by single slashes), so its first name is the text before its first slash, and
-/// an entry whose first name differs from `rest`'s is passed over without comparing
-/// the paths: the engine asks this for every path of every command it evaluates.
-fn below_any<'e>(rest: &Path, entries: impl IntoIterator<Item = &'e str>) -> bool {
-    let Some(std::path::Component::Normal(first)) = rest.components().next() else {
-        // An empty path, or one that starts with `.` or `..`, starts with no entry.
-        return false;
-    };
-    let first = first.as_encoded_bytes();
-    entries.into_iter().any(|entry| {
-        entry.split('/').next().map(str::as_bytes) == Some(first)
-            && is_within(Path::new(entry), rest)
-    })
 }
 
 fn dedup(mut paths: Vec<PathBuf>) -> Vec<PathBuf> {
@@ -259,54 +246,6 @@ mod tests {
             extra_writable: vec![PathBuf::from("/home/u/.cache/sccache")],
             network: false,
             max_processes: 512,
-        }
-    }
-
-    /// `below_any` compares an entry's first name as text: that is its first component
-    /// only for a clean relative path.
-    #[test]
-    fn every_read_only_entry_and_secret_location_is_a_clean_relative_path() {
-        for entry in read_only_in_workspace().chain(SECRET_LOCATIONS.iter().copied()) {
-            let names: Vec<&str> = entry.split('/').collect();
-            let components: Vec<&str> = Path::new(entry)
-                .components()
-                .map(|c| match c {
-                    std::path::Component::Normal(name) => name.to_str().unwrap_or("?"),
-                    _ => "?",
-                })
-                .collect();
-            assert_eq!(names, components, "{entry}");
-        }
-    }
-
-    /// The same answers as comparing every entry's path, for paths that start with an
-    /// entry's first name, with another name, or with no name at all.
-    #[test]
-    fn below_any_answers_as_a_comparison_with_every_entry_does() {
-        let entries = [".git/hooks", ".vscode", ".cargo/config.toml", ".envrc"];
-        for rest in [
-            "",
-            ".",
-            "..",
-            "./.vscode",
-            ".git",
-            ".git/hooks",
-            ".git/hooks/pre-commit",
-            ".git/config",
-            ".vscode",
-            ".vscode/settings.json",
-            ".vscodex",
-            ".cargo",
-            ".cargo/config.toml",
-            ".cargo/config",
-            ".envrc",
-            ".envrc.bak",
-            "src/.envrc",
-            "src/main.rs",
-        ] {
-            let rest = Path::new(rest);
-            let every = entries.iter().any(|e| rest.starts_with(e));
-            assert_eq!(below_any(rest, entries), every, "{}", rest.display());
         }
     }
 
