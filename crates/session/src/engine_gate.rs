@@ -381,8 +381,10 @@ impl Gate for EngineGate {
         Box::pin(async move {
             let mut said = HashMap::new();
             for (tool, args) in calls {
-                // A call that cannot be prepared is refused before any policy.
-                let Ok(prepared) = self.prepare(&tool, &args) else {
+                // A call that cannot be prepared is refused before any policy. The hooks
+                // are shown the call and its evaluation, never its launch: the call is
+                // read once, by the evaluation.
+                let Ok(prepared) = self.prepare_call(&tool, &args) else {
                     continue;
                 };
                 let evaluation = self.evaluation(&prepared);
