@@ -64,24 +64,47 @@ SCENARIOS = [
 ]
 
 
+class Client:
+    """Warden's other end: JSON-RPC lines on its stdin and stdout."""
+
+    def __init__(self, proc):
+        self.proc = proc
+
+    def send(self, message):
+        self.proc.stdin.write((json.dumps({"jsonrpc": "2.0", **message}) + "\n").encode())
+        self.proc.stdin.flush()
+
+    def until(self, wanted):
+        """The first message from Warden that `wanted` accepts."""
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                sys.exit("Warden ended before it answered")
+            message = json.loads(line)
+            if wanted(message):
+                return message
+
+    def call(self, i, method, params):
+        """Sends request `i` and returns its result."""
+        self.send({"id": i, "method": method, "params": params})
+        answer = self.until(lambda m: m.get("id") == i and "method" not in m)
+        if "result" not in answer:
+            sys.exit(f"{method} failed: {answer}")
+        return answer["result"]
+
+    def end(self):
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
 def requests(proc, cwd, capabilities, answered=None):
     """Send `initialize` and `session/new` and wait for each answer."""
-    def call(i, method, params):
-        line = {"jsonrpc": "2.0", "id": i, "method": method, "params": params}
-        proc.stdin.write((json.dumps(line) + "\n").encode())
-        proc.stdin.flush()
-        while True:
-            answer = json.loads(proc.stdout.readline())
-            if answer.get("id") == i:
-                if "result" not in answer:
-                    sys.exit(f"{method} failed: {answer}")
-                return
-    call(1, "initialize", {"protocolVersion": 1, "clientCapabilities": capabilities})
-    call(2, "session/new", {"cwd": cwd, "mcpServers": []})
+    client = Client(proc)
+    client.call(1, "initialize", {"protocolVersion": 1, "clientCapabilities": capabilities})
+    client.call(2, "session/new", {"cwd": cwd, "mcpServers": []})
     if answered:
         answered()
-    proc.stdin.close()
-    proc.wait()
+    client.end()
 
 
 def run(argv, scenario=SCENARIOS[0], measure=False):
@@ -164,13 +187,22 @@ def profiled(out):
 
 
 @functools.cache
-def functions(binary):
-    """The functions the binary defines, by name (from `nm`). Callgrind's own object
-    names cannot tell: it does not place a function of a laid-out section in the binary."""
+def symbols(binary):
+    """The binary's functions (from `nm`): each name's address, and each address's names."""
     listing = subprocess.run(["nm", "--defined-only", binary], capture_output=True,
                              text=True, check=True).stdout
-    return {parts[2] for parts in map(str.split, listing.splitlines())
-            if len(parts) == 3 and parts[1] in "tTwW"}
+    at, names_at = {}, {}
+    for parts in map(str.split, listing.splitlines()):
+        if len(parts) == 3 and parts[1] in "tTwW":
+            at[parts[2]] = parts[0]
+            names_at.setdefault(parts[0], []).append(parts[2])
+    return at, names_at
+
+
+def functions(binary):
+    """The functions the binary defines, by name. Callgrind's own object names cannot
+    tell: it does not place a function of a laid-out section in the binary."""
+    return symbols(binary)[0]
 
 
 def model_server():
@@ -215,35 +247,20 @@ def model_server():
 def tool_calls(proc, cwd):
     """CALLS prompts, each of which the model answers with a command that the client
     allows once, then the end of the input."""
-    def send(message):
-        proc.stdin.write((json.dumps(message) + "\n").encode())
-        proc.stdin.flush()
-
-    def until(wanted):
-        while True:
-            line = proc.stdout.readline()
-            if not line:
-                sys.exit("Warden ended during the tool calls")
-            message = json.loads(line)
-            if wanted(message):
-                return message
-    send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": 1}})
-    until(lambda m: m.get("id") == 1)
-    send({"jsonrpc": "2.0", "id": 2, "method": "session/new",
-          "params": {"cwd": cwd, "mcpServers": []}})
-    session = until(lambda m: m.get("id") == 2)["result"]["sessionId"]
+    client = Client(proc)
+    client.call(1, "initialize", {"protocolVersion": 1})
+    session = client.call(2, "session/new", {"cwd": cwd, "mcpServers": []})["sessionId"]
     for i in range(CALLS):
         prompt_id = 10 + i
-        send({"jsonrpc": "2.0", "id": prompt_id, "method": "session/prompt", "params": {
+        client.send({"id": prompt_id, "method": "session/prompt", "params": {
             "sessionId": session, "prompt": [{"type": "text", "text": "go"}]}})
-        asked = until(lambda m: m.get("method") == "session/request_permission")
-        send({"jsonrpc": "2.0", "id": asked["id"], "result": {
+        asked = client.until(lambda m: m.get("method") == "session/request_permission")
+        client.send({"id": asked["id"], "result": {
             "outcome": {"outcome": "selected", "optionId": "allow-once"}}})
-        answer = until(lambda m: m.get("id") == prompt_id and "method" not in m)
+        answer = client.until(lambda m: m.get("id") == prompt_id and "method" not in m)
         if answer.get("result", {}).get("stopReason") != "end_turn":
             sys.exit(f"a tool call's turn failed: {answer}")
-    proc.stdin.close()
-    proc.wait()
+    client.end()
 
 
 def calls_under_callgrind(binary, scratch, options):
@@ -295,6 +312,7 @@ def every_call(out, binary):
     ours = functions(binary)
     return [name for name, calls in profiled(out).items() if calls >= CALLS and name in ours]
 
+
 def faulted_natively(binary):
     """The binary's functions whose first run faulted in a page of its code, natively:
     on a laid-out build, those outside the block are the ones it misses."""
@@ -333,14 +351,7 @@ def with_aliases(binary, names):
     Identical functions are merged into one body with several names, and the linker sees
     the body's section under one of them only: which one, the run cannot tell.
     """
-    table = subprocess.run(["nm", "--defined-only", binary], capture_output=True, text=True,
-                           check=True).stdout
-    at, names_at = {}, {}
-    for line in table.splitlines():
-        parts = line.split()
-        if len(parts) == 3 and parts[1] in "tTwW":
-            at[parts[2]] = parts[0]
-            names_at.setdefault(parts[0], []).append(parts[2])
+    at, names_at = symbols(binary)
     expanded = []
     for name in names:
         expanded.extend(names_at.get(at.get(name), [name]))
@@ -401,12 +412,13 @@ def main():
     startup = list(dict.fromkeys(kept + [p for name in names for p in patterns(name)]))
     # A function that also runs at start-up stays in the start-up block: the linker
     # places a section by the first description that names it.
-    kept = previous_patterns(CALLS_SECTION) if adding else []
+    kept_calls = previous_patterns(CALLS_SECTION) if adding else []
     per_call = with_aliases(binary, run_per_call(binary))
     taken = set(startup)
     # Only the ordinary sections: the cold ones run on no call's way, and each pattern
     # costs the link time.
-    calls = [p for p in dict.fromkeys(kept + [p for name in per_call for p in patterns(name)])
+    found = [p for name in per_call for p in patterns(name)]
+    calls = [p for p in dict.fromkeys(kept_calls + found)
              if p not in taken and not p.startswith((".text.unlikely.", ".text.startup."))]
     with open(OUT, "w") as f:
         f.write("/* The functions that run by the `session/new` answer, laid out first "
