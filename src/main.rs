@@ -1,6 +1,7 @@
 //! The `warden` binary: the ACP agent on stdio, and the commands that inspect and
 //! manage its policy, grants and audit log.
 
+mod allocator;
 mod cli;
 
 use std::process::ExitCode;
@@ -11,7 +12,7 @@ use clap::Parser;
 // decision 0005 has the figures. With `no_thp` mimalloc does not ask for transparent huge
 // pages, so that the resident set stays small.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: allocator::Mimalloc = allocator::Mimalloc;
 
 fn main() -> ExitCode {
     // The sandbox helper runs before anything else: it must stay single-threaded and
