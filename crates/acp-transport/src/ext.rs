@@ -158,6 +158,19 @@ pub fn to_meta(value: &impl Serialize) -> Map<String, Value> {
 }
 
 impl RequestExtension {
+    /// This extension as a request's `_meta` object. The evaluation, most of it, is moved
+    /// in as it is rather than copied by serialising it: a permission request is on every
+    /// asked call's path. It stays the last field, as the struct serialises it.
+    pub fn into_meta(mut self) -> Map<String, Value> {
+        let evaluation = self.evaluation.take();
+        let mut meta = to_meta(&self);
+        if let (Some(evaluation), Some(Value::Object(warden))) = (evaluation, meta.get_mut(WARDEN))
+        {
+            warden.insert("evaluation".to_owned(), evaluation);
+        }
+        meta
+    }
+
     /// Reads a request's `_meta.warden`: `None` when there is none (another agent).
     pub fn read(meta: Option<&Map<String, Value>>) -> Result<Option<Self>, ExtensionError> {
         extension(meta)
@@ -230,6 +243,25 @@ mod tests {
         let meta = to_meta(&written);
         assert_eq!(meta[WARDEN]["risk"], "high");
         assert_eq!(RequestExtension::read(Some(&meta)), Ok(Some(written)));
+    }
+
+    #[test]
+    fn into_meta_writes_what_serialising_writes_in_the_same_order() {
+        let full = RequestExtension {
+            prompt: Some("Run `make`?".to_owned()),
+            tool: Some("terminal".to_owned()),
+            server: None,
+            risk: Some(RiskMark::Rated(Risk::Medium)),
+            reason: Some("runs make".to_owned()),
+            grant: Some("exactly \"make\"".to_owned()),
+            evaluation: Some(json!({"explanation": "asked", "matched_rules": [{"id": 1}]})),
+        };
+        let bare = RequestExtension::default();
+        for extension in [full, bare] {
+            let typed = serde_json::to_string(&to_meta(&extension)).unwrap_or_default();
+            let moved = serde_json::to_string(&extension.into_meta()).unwrap_or_default();
+            assert_eq!(moved, typed);
+        }
     }
 
     #[test]

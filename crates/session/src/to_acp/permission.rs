@@ -9,7 +9,7 @@ use warden_acp_transport::schema::{
 };
 
 use warden_acp_transport::{
-    AnswerExtension, PermissionMeta, RequestExtension, RiskMark, extension, to_meta,
+    AnswerExtension, PermissionMeta, RequestExtension, RiskMark, extension,
 };
 use warden_i18n::Args;
 use warden_turn::{Answer, Choice, Offered, Question, Words};
@@ -85,7 +85,7 @@ pub fn request(
         grant: verdict.proposal_words().map(str::to_owned),
         evaluation: Some(verdict.why.as_ref().clone()),
     };
-    let mut meta = to_meta(&warden);
+    let mut meta = warden.into_meta();
     PermissionMeta::request(prompt, description).insert_into(&mut meta);
     RequestPermissionRequest::new(
         session_id.clone(),
