@@ -105,16 +105,37 @@ fn os_str(bytes: &[u8]) -> &std::ffi::OsStr {
 /// their names joined by single slashes), the answer is read from the bytes, about ten
 /// times cheaper than comparing components; the engine and the sandbox ask it for every
 /// path of every command against each protected and writable place. Any other pair is
-/// compared by components.
+/// compared by components. To ask it of one path against many bases, see [`PathBytes`].
 pub fn is_within(base: &Path, path: &Path) -> bool {
-    let (b, p) = (
-        base.as_os_str().as_encoded_bytes(),
-        path.as_os_str().as_encoded_bytes(),
-    );
-    if !(plain(b) && plain(p)) {
-        return path.starts_with(base);
+    PathBytes::new(path).is_within(base)
+}
+
+/// A path read once for many [`is_within`] questions: the sandbox's write check asks
+/// one path against every writable, protected and hidden place, and reading the path's
+/// bytes again for each was most of that check's work.
+#[derive(Debug, Clone, Copy)]
+pub struct PathBytes<'a> {
+    path: &'a Path,
+    plain: bool,
+}
+
+impl<'a> PathBytes<'a> {
+    pub fn new(path: &'a Path) -> PathBytes<'a> {
+        PathBytes {
+            path,
+            plain: plain(path.as_os_str().as_encoded_bytes()),
+        }
     }
-    p.starts_with(b) && (p.len() == b.len() || b == b"/" || p[b.len()] == b'/')
+
+    /// Whether this path is `base` or lies below it, as [`is_within`] answers.
+    pub fn is_within(&self, base: &Path) -> bool {
+        let b = base.as_os_str().as_encoded_bytes();
+        if !(self.plain && plain(b)) {
+            return self.path.starts_with(base);
+        }
+        let p = self.path.as_os_str().as_encoded_bytes();
+        p.starts_with(b) && (p.len() == b.len() || b == b"/" || p[b.len()] == b'/')
+    }
 }
 
 /// A path whose bytes are exactly its components joined by single slashes: not empty,

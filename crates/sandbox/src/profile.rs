@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use warden_paths::is_within;
+use warden_paths::{PathBytes, is_within};
 
 use serde::{Deserialize, Serialize};
 
@@ -134,27 +134,30 @@ impl Workspace {
     /// the confinement (a path per protected entry and per secret location), because
     /// the permission engine asks it for every path of every evaluated command.
     pub fn may_write(&self, path: &Path) -> bool {
+        let bytes = PathBytes::new(path);
         let writable = self
             .roots
             .iter()
             .chain(&self.temp_dirs)
             .chain(&self.extra_writable)
-            .any(|w| is_within(w, path));
+            .any(|w| bytes.is_within(w));
         let read_only = || {
             self.roots.iter().any(|root| {
                 path.strip_prefix(root).is_ok_and(|rest| {
-                    read_only_in_workspace().any(|e| is_within(Path::new(e), rest))
+                    let rest = PathBytes::new(rest);
+                    read_only_in_workspace().any(|e| rest.is_within(Path::new(e)))
                 })
             })
         };
         let hidden = || {
             self.home.as_deref().is_some_and(|home| {
                 path.strip_prefix(home).is_ok_and(|rest| {
+                    let rest = PathBytes::new(rest);
                     SECRET_LOCATIONS
                         .iter()
-                        .any(|s| is_within(Path::new(s), rest))
+                        .any(|s| rest.is_within(Path::new(s)))
                 })
-            }) || self.warden_dirs.iter().any(|d| is_within(d, path))
+            }) || self.warden_dirs.iter().any(|d| bytes.is_within(d))
         };
         writable && !read_only() && !hidden()
     }
@@ -219,9 +222,10 @@ impl Confinement {
 
     /// Whether `path` (absolute, normalised) may be written inside this confinement.
     pub fn may_write(&self, path: &Path) -> bool {
-        self.writable.iter().any(|w| is_within(w, path))
-            && !self.read_only.iter().any(|r| is_within(r, path))
-            && !self.hidden.iter().any(|h| is_within(h, path))
+        let path = PathBytes::new(path);
+        self.writable.iter().any(|w| path.is_within(w))
+            && !self.read_only.iter().any(|r| path.is_within(r))
+            && !self.hidden.iter().any(|h| path.is_within(h))
     }
 
     /// Whether `path` (absolute, normalised) is hidden inside this confinement.

@@ -116,11 +116,8 @@ impl Sensitive {
     /// Names compare case-insensitively: on case-insensitive filesystems `.SSH` is
     /// `.ssh`.
     pub fn classify(path: &Path, ctx: &Context) -> Option<Sensitive> {
-        if ctx
-            .protected
-            .iter()
-            .any(|p| warden_paths::is_within(p, path))
-        {
+        let bytes = warden_paths::PathBytes::new(path);
+        if ctx.protected.iter().any(|p| bytes.is_within(p)) {
             return Some(Sensitive::WardenState);
         }
         let names: Vec<String> = path
@@ -224,10 +221,10 @@ fn classify_exec_config(path: &Path, names: &[String], ctx: &Context) -> Option<
         ];
         if let Ok(rest) = path.strip_prefix(home) {
             let rest = rest.to_string_lossy().to_lowercase();
-            if HOME_FOLDERS
-                .iter()
-                .any(|f| rest == *f || rest.starts_with(&format!("{f}/")))
-            {
+            if HOME_FOLDERS.iter().any(|f| {
+                rest.strip_prefix(f)
+                    .is_some_and(|r| r.is_empty() || r.starts_with('/'))
+            }) {
                 return found;
             }
         }

@@ -344,3 +344,45 @@ fn a_setting_that_is_a_symlink_to_a_key_is_read_as_the_key() {
     );
     assert!(e.risk >= Risk::High, "{glob}: {} {}", e.risk, e.reason);
 }
+
+/// The home's program folders (`~/bin`, `~/.local/bin`, `~/.nvm`) match by whole names:
+/// the folder and what is below it, never a longer name that starts like one.
+#[test]
+fn a_home_program_folder_is_matched_by_whole_names() {
+    let world = World::new();
+    let plain = world.engine(&[], false);
+    let mut check = Check {
+        world: &world,
+        tally: Tally::default(),
+    };
+    for (p, critical) in [
+        ("~/bin", true),
+        ("~/.nvm/nvm.sh", true),
+        ("~/.local/bin/tool", true),
+        ("~/binder/notes.txt", false),
+        ("~/.nvmx/notes.txt", false),
+        ("~/.local/binaries/notes.txt", false),
+    ] {
+        let args = json!({ "path": expand(&world, p), "content": "x" }).to_string();
+        if critical {
+            check.eval(
+                &plain,
+                "fs_write",
+                &args,
+                Mode::Ask,
+                |r, _| r == Risk::Critical,
+                "critical",
+            );
+        } else {
+            check.eval(
+                &plain,
+                "fs_write",
+                &args,
+                Mode::Ask,
+                |r, _| r < Risk::Critical,
+                "below critical",
+            );
+        }
+    }
+    check.finish(6);
+}
