@@ -68,3 +68,40 @@ unsafe impl GlobalAlloc for Mimalloc {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every layout gets a block of its alignment, zeroed when asked, that keeps its
+    /// bytes through a reallocation, whichever of mimalloc's functions serves it.
+    #[test]
+    #[allow(unsafe_code)]
+    fn every_layout_gets_its_alignment_and_keeps_its_bytes() {
+        for align in [1, 2, 4, 8, 16, 32, 64, 4096] {
+            for size in [1, 3, 8, 15, 16, 24, 100, 1000, 70_000] {
+                let Ok(layout) = Layout::from_size_align(size, align) else {
+                    continue;
+                };
+                // SAFETY: non-zero sizes, and each block is freed by the same allocator.
+                unsafe {
+                    let zeroed = Mimalloc.alloc_zeroed(layout);
+                    assert!(!zeroed.is_null());
+                    assert_eq!(zeroed as usize % align, 0, "zeroed {size} @ {align}");
+                    assert!((0..size).all(|i| *zeroed.add(i) == 0), "{size} @ {align}");
+                    Mimalloc.dealloc(zeroed, layout);
+
+                    let block = Mimalloc.alloc(layout);
+                    assert_eq!(block as usize % align, 0, "{size} @ {align}");
+                    for i in 0..size {
+                        *block.add(i) = (i % 251) as u8;
+                    }
+                    let grown = Mimalloc.realloc(block, layout, size * 3);
+                    assert_eq!(grown as usize % align, 0, "grown {size} @ {align}");
+                    assert!((0..size).all(|i| *grown.add(i) == (i % 251) as u8));
+                    Mimalloc.dealloc(grown, Layout::from_size_align_unchecked(size * 3, align));
+                }
+            }
+        }
+    }
+}
