@@ -1,6 +1,7 @@
 //! The session layer's handle on the client: notifications and requests, each request
 //! with a timeout and a way to withdraw it.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use agent_client_protocol::v1::schema::{
@@ -13,6 +14,8 @@ use tokio_util::sync::CancellationToken;
 mod shaped;
 
 use shaped::Shaped;
+
+use crate::splice::Splices;
 
 /// Why a request to the client produced no usable answer.
 ///
@@ -42,18 +45,21 @@ pub enum ClientRequestError {
 #[derive(Debug, Clone)]
 pub struct ClientHandle {
     cx: ConnectionTo<Client>,
+    /// Where this connection's line writer finds the parameters Warden wrote as text.
+    splices: Arc<Splices>,
 }
 
 impl ClientHandle {
-    pub(crate) fn new(cx: ConnectionTo<Client>) -> ClientHandle {
-        ClientHandle { cx }
+    pub(crate) fn new(cx: ConnectionTo<Client>, splices: Arc<Splices>) -> ClientHandle {
+        ClientHandle { cx, splices }
     }
 
     /// Sends a `session/update` notification. Failure means the connection is closing,
     /// which the turn will learn from its cancellation; it is logged, not returned.
     pub fn notify(&self, notification: SessionNotification) {
         let sent = if matches!(notification.update, SessionUpdate::ToolCall(_)) {
-            self.cx.send_notification(Shaped::tool_call(&notification))
+            self.cx
+                .send_notification(Shaped::tool_call(&notification, self.splices.clone()))
         } else {
             self.cx.send_notification(notification)
         };
@@ -76,14 +82,14 @@ impl ClientHandle {
         }
     }
 
-    /// Sends `session/request_permission` with a new file's `oldText: null` written out
-    /// in the diffs of its tool call. The answer comes back as JSON for the caller to
-    /// read, fail closed.
+    /// Sends `session/request_permission`, written as JSON text straight from its typed
+    /// form (decision 0024), with a new file's `oldText: null` in the diffs of its tool
+    /// call. The answer comes back as JSON for the caller to read, fail closed.
     pub fn send_permission_request(
         &self,
-        request: RequestPermissionRequest,
+        request: &RequestPermissionRequest,
     ) -> PendingRequest<serde_json::Value> {
-        self.send(Shaped::permission_request(request))
+        self.send(Shaped::permission_request(request, self.splices.clone()))
     }
 
     /// Sends a request and waits for its answer; see [`PendingRequest::wait`].

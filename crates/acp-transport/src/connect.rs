@@ -23,6 +23,7 @@ use tokio::task::JoinHandle;
 
 use crate::agent_process::{AgentCommand, AgentProcess};
 use crate::lines::{InFlight, read_lines, write_lines};
+use crate::splice::Splices;
 use crate::{ClientHandler, Trace};
 
 /// How the connection to an agent is run.
@@ -110,11 +111,13 @@ impl AgentConnection {
         let in_flight = Arc::new(InFlight::new(options.max_in_flight));
         let (to_sdk, from_reader) = mpsc::channel::<std::io::Result<String>>(64);
         let (to_agent, from_sdk) = mpsc::channel::<String>(256);
+        // Warden's client side writes no parameters as text: nothing is ever spliced.
         let writer = tokio::spawn(write_lines(
             output,
             from_sdk,
             in_flight.clone(),
             options.trace.clone(),
+            Arc::new(Splices::new()),
         ));
         let (input_ended_tx, input_ended) = oneshot::channel();
         let reader = tokio::spawn({

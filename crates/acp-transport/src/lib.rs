@@ -23,6 +23,7 @@ mod handler;
 mod lines;
 mod permission_meta;
 mod serve;
+mod splice;
 mod trace;
 
 pub use agent_client_protocol::Error;

@@ -18,6 +18,7 @@ use serde_json::value::RawValue;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
+use crate::splice::Splices;
 use crate::trace::{Direction, Trace};
 
 /// Just enough of a JSON-RPC message to route it.
@@ -215,21 +216,25 @@ async fn forward(
 }
 
 /// Writes outgoing lines, releasing the permit of each client request it answers.
+/// Parameters written as text by Warden go into their lines here ([`Splices`]).
 pub(crate) async fn write_lines<W>(
     output: W,
     mut from_sdk: mpsc::Receiver<String>,
     in_flight: Arc<InFlight>,
     trace: Option<Arc<Trace>>,
+    splices: Arc<Splices>,
 ) -> std::io::Result<()>
 where
     W: AsyncWrite + Unpin,
 {
     let mut output = tokio::io::BufWriter::with_capacity(64 * 1024, output);
     while let Some(line) = from_sdk.recv().await {
+        let line = splices.apply(line);
         write_one(&mut output, &line, &in_flight, trace.as_deref()).await?;
         // Write whatever else is already queued before flushing, so a burst of
         // updates costs one system call rather than one each.
         while let Ok(line) = from_sdk.try_recv() {
+            let line = splices.apply(line);
             write_one(&mut output, &line, &in_flight, trace.as_deref()).await?;
         }
         output.flush().await?;
@@ -355,9 +360,15 @@ mod tests {
             .ok();
         drop(out_tx);
         let mut written = Vec::new();
-        write_lines(&mut written, out_rx, in_flight.clone(), None)
-            .await
-            .ok();
+        write_lines(
+            &mut written,
+            out_rx,
+            in_flight.clone(),
+            None,
+            Arc::new(Splices::new()),
+        )
+        .await
+        .ok();
         let second = sdk_rx.recv().await.and_then(Result::ok);
         assert_eq!(
             second.as_deref(),

@@ -17,6 +17,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc;
 
 use crate::lines::{InFlight, read_lines, write_lines};
+use crate::splice::Splices;
 use crate::{AgentHandler, ClientHandle, PromptResponder, Trace};
 
 /// How the connection is served.
@@ -84,12 +85,14 @@ where
     let in_flight = Arc::new(InFlight::new(options.max_in_flight));
     let (to_sdk, from_reader) = mpsc::channel::<std::io::Result<String>>(64);
     let (to_client, from_sdk) = mpsc::channel::<String>(256);
+    let splices = Arc::new(Splices::new());
 
     let writer = tokio::spawn(write_lines(
         output,
         from_sdk,
         in_flight.clone(),
         options.trace.clone(),
+        splices.clone(),
     ));
 
     let (input_ended_tx, input_ended) = tokio::sync::oneshot::channel();
@@ -115,10 +118,11 @@ where
         .sink_map_err(|_| std::io::Error::other("the output writer stopped"));
     // Boxed rather than pinned on the stack, so it can be dropped (closing the SDK's
     // side) before the writer is awaited.
-    let mut connection = Box::pin(connect(
-        handler.clone(),
-        Lines::new(outgoing, Box::pin(incoming)),
-    ));
+    let wired = Wired {
+        handler: handler.clone(),
+        splices,
+    };
+    let mut connection = Box::pin(connect(wired, Lines::new(outgoing, Box::pin(incoming))));
 
     let signals = async {
         if !options.handle_signals {
@@ -178,7 +182,7 @@ where
 /// meanwhile; then tells the handler which session started. The answer is queued first:
 /// what follows about the session goes out after it, on the same ordered output.
 fn opening<H, R, F, Fut>(
-    handler: Arc<H>,
+    wired: Wired<H>,
     responder: Responder<R>,
     cx: ConnectionTo<Client>,
     open: F,
@@ -191,11 +195,11 @@ where
     Fut: std::future::Future<Output = Result<R, agent_client_protocol::Error>> + Send,
 {
     cx.clone().spawn(async move {
-        let result = open(handler.clone(), ClientHandle::new(cx.clone())).await;
+        let result = open(wired.handler.clone(), wired.client(cx.clone())).await;
         let id = started(&result);
         let sent = responder.respond_with_result(result);
         if let Some(id) = id {
-            handler.session_started(&id, ClientHandle::new(cx));
+            wired.handler.session_started(&id, wired.client(cx));
         }
         sent
     })
@@ -203,13 +207,13 @@ where
 
 /// `session/new`: starting a session's MCP servers can take seconds.
 fn new_session<H: AgentHandler>(
-    handler: &Arc<H>,
+    wired: &Wired<H>,
     request: NewSessionRequest,
     responder: Responder<NewSessionResponse>,
     cx: ConnectionTo<Client>,
 ) -> Result<(), agent_client_protocol::Error> {
     opening(
-        handler.clone(),
+        wired.clone(),
         responder,
         cx,
         move |h: Arc<H>, client| async move { h.new_session(request, client).await },
@@ -220,14 +224,14 @@ fn new_session<H: AgentHandler>(
 /// `session/load`: reopening a journal and its MCP servers is slow work too; the replay
 /// goes out before the answer, on the same ordered output.
 fn load_session<H: AgentHandler>(
-    handler: &Arc<H>,
+    wired: &Wired<H>,
     request: LoadSessionRequest,
     responder: Responder<LoadSessionResponse>,
     cx: ConnectionTo<Client>,
 ) -> Result<(), agent_client_protocol::Error> {
     let id = request.session_id.clone();
     opening(
-        handler.clone(),
+        wired.clone(),
         responder,
         cx,
         move |h: Arc<H>, client| async move { h.load_session(request, client).await },
@@ -237,14 +241,14 @@ fn load_session<H: AgentHandler>(
 
 /// `session/resume`: as `session/load`, without the replay.
 fn resume_session<H: AgentHandler>(
-    handler: &Arc<H>,
+    wired: &Wired<H>,
     request: ResumeSessionRequest,
     responder: Responder<ResumeSessionResponse>,
     cx: ConnectionTo<Client>,
 ) -> Result<(), agent_client_protocol::Error> {
     let id = request.session_id.clone();
     opening(
-        handler.clone(),
+        wired.clone(),
         responder,
         cx,
         move |h: Arc<H>, client| async move { h.resume_session(request, client).await },
@@ -252,43 +256,64 @@ fn resume_session<H: AgentHandler>(
     )
 }
 
-async fn connect<H, T>(handler: Arc<H>, transport: T) -> Result<(), agent_client_protocol::Error>
+/// The handler and what every [`ClientHandle`] of the connection shares.
+struct Wired<H> {
+    handler: Arc<H>,
+    splices: Arc<Splices>,
+}
+
+impl<H> Clone for Wired<H> {
+    fn clone(&self) -> Self {
+        Wired {
+            handler: self.handler.clone(),
+            splices: self.splices.clone(),
+        }
+    }
+}
+
+impl<H> Wired<H> {
+    fn client(&self, cx: ConnectionTo<Client>) -> ClientHandle {
+        ClientHandle::new(cx, self.splices.clone())
+    }
+}
+
+async fn connect<H, T>(wired: Wired<H>, transport: T) -> Result<(), agent_client_protocol::Error>
 where
     H: AgentHandler,
     T: agent_client_protocol::ConnectTo<Agent> + 'static,
 {
-    let h_init = handler.clone();
-    let h_new = handler.clone();
-    let h_prompt = handler.clone();
-    let h_cancel = handler.clone();
-    let h_mode = handler.clone();
-    let h_close = handler.clone();
-    let h_load = handler.clone();
-    let h_resume = handler.clone();
-    let h_list = handler.clone();
-    let h_config = handler;
+    let w_init = wired.clone();
+    let w_new = wired.clone();
+    let w_prompt = wired.clone();
+    let h_cancel = wired.handler.clone();
+    let w_mode = wired.clone();
+    let h_close = wired.handler.clone();
+    let w_load = wired.clone();
+    let w_resume = wired.clone();
+    let h_list = wired.handler.clone();
+    let w_config = wired;
     Agent
         .v1()
         .name("warden")
         .on_receive_request(
             async move |request: InitializeRequest, responder, cx| {
-                let result = h_init.initialize(request, ClientHandle::new(cx)).await;
+                let result = w_init.handler.initialize(request, w_init.client(cx)).await;
                 responder.respond_with_result(result)
             },
             agent_client_protocol::on_receive_request!(),
         )
         .on_receive_request(
             async move |request: NewSessionRequest, responder, cx| {
-                new_session(&h_new, request, responder, cx)
+                new_session(&w_new, request, responder, cx)
             },
             agent_client_protocol::on_receive_request!(),
         )
         .on_receive_request(
             async move |request: PromptRequest, responder, cx| {
-                h_prompt.prompt(
+                w_prompt.handler.prompt(
                     request,
                     PromptResponder::new(responder),
-                    ClientHandle::new(cx),
+                    w_prompt.client(cx),
                 );
                 Ok(())
             },
@@ -296,13 +321,13 @@ where
         )
         .on_receive_request(
             async move |request: LoadSessionRequest, responder, cx| {
-                load_session(&h_load, request, responder, cx)
+                load_session(&w_load, request, responder, cx)
             },
             agent_client_protocol::on_receive_request!(),
         )
         .on_receive_request(
             async move |request: ResumeSessionRequest, responder, cx| {
-                resume_session(&h_resume, request, responder, cx)
+                resume_session(&w_resume, request, responder, cx)
             },
             agent_client_protocol::on_receive_request!(),
         )
@@ -324,14 +349,14 @@ where
         )
         .on_receive_request(
             async move |request: SetSessionModeRequest, responder, cx| {
-                responder.respond_with_result(h_mode.set_mode(request, ClientHandle::new(cx)))
+                responder.respond_with_result(w_mode.handler.set_mode(request, w_mode.client(cx)))
             },
             agent_client_protocol::on_receive_request!(),
         )
         .on_receive_request(
             async move |request: SetSessionConfigOptionRequest, responder, cx| {
-                responder
-                    .respond_with_result(h_config.set_config_option(request, ClientHandle::new(cx)))
+                let client = w_config.client(cx);
+                responder.respond_with_result(w_config.handler.set_config_option(request, client))
             },
             agent_client_protocol::on_receive_request!(),
         )

@@ -1,31 +1,42 @@
-//! Messages to the client that Warden writes with fields the schema would leave out.
+//! Messages to the client that Warden writes with fields the schema would leave out, or
+//! writes as JSON text itself.
 //!
 //! The SDK turns every outgoing message into JSON when it takes it
 //! ([`JsonRpcMessage::to_untyped_message`], which borrows the message); an
 //! [`UntypedMessage`] handed to it is copied there whole. A [`Shaped`] message is made
 //! JSON once, when Warden makes it, with its fields written out then, and that JSON is
-//! moved to the SDK when it takes it: a permission request's `_meta` (half of its
-//! JSON) is moved in too, never copied.
+//! moved to the SDK when it takes it. A permission request, the largest message of a
+//! tool call's path, is written as JSON text straight from its typed form, and the SDK
+//! carries a placeholder that the line writer replaces with that text (see
+//! [`Splices`]).
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use agent_client_protocol::v1::schema::{
-    RequestPermissionRequest, SessionNotification, SessionUpdate,
+    Meta, RequestPermissionRequest, SessionId, SessionNotification, SessionUpdate, ToolCall,
+    ToolCallContent, ToolCallStatus,
 };
 use agent_client_protocol::{JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, UntypedMessage};
 
-/// A message's method and its parameters as JSON, until the SDK takes them.
+use crate::splice::Splices;
+
+/// A message's parameters until the SDK takes them.
+#[derive(Debug, Clone)]
+enum Params {
+    Json(serde_json::Value),
+    /// JSON text, spliced into the line in place of a placeholder.
+    Text(String, Arc<Splices>),
+}
+
+/// A message's method and its parameters, until the SDK takes them.
 #[derive(Debug)]
 pub(crate) struct Shaped {
     method: &'static str,
-    params: Mutex<Option<Result<serde_json::Value, agent_client_protocol::Error>>>,
+    params: Mutex<Option<Result<Params, agent_client_protocol::Error>>>,
 }
 
 impl Shaped {
-    fn new(
-        method: &'static str,
-        params: Result<serde_json::Value, agent_client_protocol::Error>,
-    ) -> Self {
+    fn new(method: &'static str, params: Result<Params, agent_client_protocol::Error>) -> Self {
         Shaped {
             method,
             params: Mutex::new(Some(params)),
@@ -35,39 +46,65 @@ impl Shaped {
     /// A `tool_call` update with the fields the schema leaves out when they hold their
     /// default written out: its `status` (`pending`), because some clients show a call
     /// without one as running while it waits for the user, and a new file's `oldText`
-    /// (`null`) in its diffs.
-    pub(crate) fn tool_call(notification: &SessionNotification) -> Self {
-        debug_assert!(matches!(notification.update, SessionUpdate::ToolCall(_)));
-        let params = to_json(notification).map(|mut params| {
-            if let Some(update) = params.get_mut("update").and_then(|u| u.as_object_mut()) {
-                update
-                    .entry("status")
-                    .or_insert_with(|| serde_json::Value::from("pending"));
-                explicit_old_text(update.get_mut("content"));
-            }
-            params
-        });
+    /// (`null`) in its diffs. It is written as JSON text to be spliced into the SDK's
+    /// line through `splices`, straight from its typed form, or through JSON values when
+    /// a new file's diff needs its `oldText`.
+    pub(crate) fn tool_call(notification: &SessionNotification, splices: Arc<Splices>) -> Self {
+        let SessionUpdate::ToolCall(call) = &notification.update else {
+            return Shaped::new("session/update", to_json(notification).map(Params::Json));
+        };
+        let text = if new_file(&call.content) {
+            to_json(notification).and_then(|mut params| {
+                if let Some(update) = params.get_mut("update").and_then(|u| u.as_object_mut()) {
+                    update
+                        .entry("status")
+                        .or_insert_with(|| serde_json::Value::from("pending"));
+                    explicit_old_text(update.get_mut("content"));
+                }
+                to_text(&params)
+            })
+        } else {
+            to_text(&ToolCallParams {
+                session_id: &notification.session_id,
+                update: PendingToolCall {
+                    tag: "tool_call",
+                    call,
+                    status: (call.status == ToolCallStatus::Pending).then_some("pending"),
+                },
+                meta: notification.meta.as_ref(),
+            })
+        };
+        let params = text.map(|text| Params::Text(text, splices));
         Shaped::new("session/update", params)
     }
 
-    /// `session/request_permission` with a new file's `oldText: null` written out in the
-    /// diffs of its tool call, and its `_meta` moved into its JSON.
-    pub(crate) fn permission_request(mut request: RequestPermissionRequest) -> Self {
-        let meta = request.meta.take();
-        let params = to_json(&request).map(|mut params| {
-            explicit_old_text(
-                params
-                    .get_mut("toolCall")
-                    .and_then(|t| t.get_mut("content")),
-            );
-            if let Some(meta) = meta
-                && let Some(object) = params.as_object_mut()
-            {
-                // In its place: the schema's last field, written as `null` without it.
-                object.insert("_meta".to_owned(), serde_json::Value::Object(meta));
-            }
-            params
-        });
+    /// `session/request_permission`, written as JSON text to be spliced into the SDK's
+    /// line through `splices`: straight from its typed form, or, when its tool call
+    /// shows a new file's diff, through JSON values that write that diff's `oldText` as
+    /// `null`, which the schema would leave out.
+    pub(crate) fn permission_request(
+        request: &RequestPermissionRequest,
+        splices: Arc<Splices>,
+    ) -> Self {
+        let text = if request
+            .tool_call
+            .fields
+            .content
+            .as_deref()
+            .is_some_and(new_file)
+        {
+            to_json(request).and_then(|mut params| {
+                explicit_old_text(
+                    params
+                        .get_mut("toolCall")
+                        .and_then(|t| t.get_mut("content")),
+                );
+                to_text(&params)
+            })
+        } else {
+            to_text(request)
+        };
+        let params = text.map(|text| Params::Text(text, splices));
         Shaped::new("session/request_permission", params)
     }
 }
@@ -76,6 +113,39 @@ fn to_json(
     message: &impl serde::Serialize,
 ) -> Result<serde_json::Value, agent_client_protocol::Error> {
     serde_json::to_value(message).map_err(agent_client_protocol::Error::into_internal_error)
+}
+
+/// A `tool_call` update's parameters as the schema writes them (`SessionNotification`
+/// with its `ToolCall` tagged by `sessionUpdate`), and the call's `status` after its
+/// fields when the schema leaves it out. A test holds it to the schema's own form.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ToolCallParams<'a> {
+    session_id: &'a SessionId,
+    update: PendingToolCall<'a>,
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    meta: Option<&'a Meta>,
+}
+
+#[derive(serde::Serialize)]
+struct PendingToolCall<'a> {
+    #[serde(rename = "sessionUpdate")]
+    tag: &'static str,
+    #[serde(flatten)]
+    call: &'a ToolCall,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    status: Option<&'static str>,
+}
+
+/// Whether content shows a new file's diff, whose `oldText` the schema leaves out.
+fn new_file(content: &[ToolCallContent]) -> bool {
+    content
+        .iter()
+        .any(|c| matches!(c, ToolCallContent::Diff(diff) if diff.old_text.is_none()))
+}
+
+fn to_text(message: &impl serde::Serialize) -> Result<String, agent_client_protocol::Error> {
+    serde_json::to_string(message).map_err(agent_client_protocol::Error::into_internal_error)
 }
 
 /// Writes `oldText: null` into every diff of a tool call's content that has none.
@@ -124,10 +194,13 @@ impl JsonRpcMessage for Shaped {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .take();
-        let params = taken.unwrap_or_else(|| {
+        let params = match taken.unwrap_or_else(|| {
             Err(agent_client_protocol::Error::internal_error()
                 .data(format!("`{}` was already handed to the SDK", self.method)))
-        })?;
+        })? {
+            Params::Json(params) => params,
+            Params::Text(text, splices) => splices.hold(text),
+        };
         Ok(UntypedMessage {
             method: self.method.to_owned(),
             params,
@@ -153,8 +226,7 @@ impl JsonRpcNotification for Shaped {}
 mod tests {
     use super::*;
     use agent_client_protocol::v1::schema::{
-        Diff, PermissionOption, PermissionOptionKind, ToolCall, ToolCallContent, ToolCallStatus,
-        ToolCallUpdate, ToolCallUpdateFields,
+        Diff, PermissionOption, PermissionOptionKind, ToolCallUpdate, ToolCallUpdateFields,
     };
 
     fn diff(old: Option<&str>) -> ToolCallContent {
@@ -165,22 +237,42 @@ mod tests {
         item.as_object().is_some_and(|d| d.contains_key("oldText"))
     }
 
+    /// The parameters a message's line carries once the writer has spliced them in,
+    /// as text: what the client reads.
+    fn written_text(message: Shaped, splices: &Splices) -> String {
+        let untyped = message.to_untyped_message().expect("JSON");
+        let line = format!(
+            r#"{{"jsonrpc":"2.0","method":"{}","params":{}}}"#,
+            untyped.method, untyped.params
+        );
+        let line: serde_json::Value =
+            serde_json::from_str(&splices.apply(line)).expect("a JSON line");
+        serde_json::to_string(&line["params"]).expect("JSON")
+    }
+
+    fn written(message: impl FnOnce(Arc<Splices>) -> Shaped) -> serde_json::Value {
+        let splices = Arc::new(Splices::new());
+        let text = written_text(message(splices.clone()), &splices);
+        serde_json::from_str(&text).expect("JSON")
+    }
+
+    fn tool_call(status: ToolCallStatus, content: Vec<ToolCallContent>) -> SessionNotification {
+        SessionNotification::new(
+            "s",
+            SessionUpdate::ToolCall(
+                ToolCall::new("call_1", "Write a")
+                    .status(status)
+                    .content(content),
+            ),
+        )
+    }
+
     #[test]
     fn a_pending_tool_call_names_its_status_and_a_new_files_old_text() {
         let check = |status: ToolCallStatus, expect: &str| {
-            let notification = SessionNotification::new(
-                "s",
-                SessionUpdate::ToolCall(
-                    ToolCall::new("call_1", "Write a")
-                        .status(status)
-                        .content(vec![diff(None), diff(Some("old"))]),
-                ),
-            );
-            let message = Shaped::tool_call(&notification)
-                .to_untyped_message()
-                .expect("JSON");
-            assert_eq!(message.method, "session/update");
-            let update = &message.params["update"];
+            let notification = tool_call(status, vec![diff(None), diff(Some("old"))]);
+            let params = written(|s| Shaped::tool_call(&notification, s));
+            let update = &params["update"];
             assert_eq!(update["status"], expect);
             assert_eq!(update["toolCallId"], "call_1");
             assert_eq!(update["content"][0]["oldText"], serde_json::Value::Null);
@@ -189,6 +281,29 @@ mod tests {
         };
         check(ToolCallStatus::Pending, "pending");
         check(ToolCallStatus::InProgress, "in_progress");
+    }
+
+    /// Written straight from its typed form, a tool call's update is the schema's own
+    /// serialisation, key for key and in its order, with `status` added after the
+    /// call's fields when the schema leaves it out: what the JSON values wrote.
+    #[test]
+    fn a_tool_call_written_as_text_is_the_schemas_form_with_its_status() {
+        let meta = serde_json::json!({"warden": {"risk": "low"}});
+        for (status, meta) in [
+            (ToolCallStatus::Pending, None),
+            (ToolCallStatus::Pending, meta.as_object().cloned()),
+            (ToolCallStatus::InProgress, None),
+        ] {
+            let mut notification = tool_call(status, vec![diff(Some("old"))]);
+            notification.meta = meta;
+            let splices = Arc::new(Splices::new());
+            let text = written_text(Shaped::tool_call(&notification, splices.clone()), &splices);
+            let mut expected = serde_json::to_value(&notification).expect("JSON");
+            if let Some(update) = expected.get_mut("update").and_then(|u| u.as_object_mut()) {
+                update.entry("status").or_insert("pending".into());
+            }
+            assert_eq!(text, serde_json::to_string(&expected).expect("JSON"));
+        }
     }
 
     #[test]
@@ -205,22 +320,18 @@ mod tests {
                 PermissionOptionKind::AllowOnce,
             )],
         );
-        let message = Shaped::permission_request(request)
-            .to_untyped_message()
-            .expect("JSON");
-        assert_eq!(message.method, "session/request_permission");
-        let content = &message.params["toolCall"]["content"];
+        let params = written(|s| Shaped::permission_request(&request, s));
+        let content = &params["toolCall"]["content"];
         assert!(has_old_text(&content[0]));
         assert_eq!(content[0]["oldText"], serde_json::Value::Null);
         assert_eq!(content[1]["oldText"], "old");
-        assert_eq!(message.params["options"][0]["optionId"], "allow-once");
+        assert_eq!(params["options"][0]["optionId"], "allow-once");
     }
 
-    /// The `_meta` moved into the request's JSON is the one it was made with, in the
-    /// schema's place for it (last); without one, the JSON says `null` as the schema
-    /// writes it.
+    /// The request's line carries what the typed request serialises to, `_meta` in the
+    /// schema's place for it (last), with one and without.
     #[test]
-    fn a_permission_request_keeps_its_meta_in_its_place() {
+    fn a_permission_request_is_written_as_its_typed_form() {
         let request = |meta: Option<serde_json::Value>| {
             RequestPermissionRequest::new(
                 "s",
@@ -230,20 +341,16 @@ mod tests {
             .meta(meta.and_then(|m| m.as_object().cloned()))
         };
         let meta = serde_json::json!({"warden": {"risk": "high", "why": ["a", "b"]}});
-        let with = Shaped::permission_request(request(Some(meta.clone())))
-            .to_untyped_message()
-            .expect("JSON");
-        assert_eq!(with.params["_meta"], meta);
-        let keys: Vec<&String> = with.params.as_object().expect("an object").keys().collect();
+        let with = request(Some(meta.clone()));
+        let params = written(|s| Shaped::permission_request(&with, s));
+        assert_eq!(params["_meta"], meta);
+        let keys: Vec<&String> = params.as_object().expect("an object").keys().collect();
         assert_eq!(keys.last().map(|k| k.as_str()), Some("_meta"));
-        let typed = serde_json::to_value(request(Some(meta))).expect("JSON");
-        assert_eq!(with.params, typed);
-        let without = Shaped::permission_request(request(None))
-            .to_untyped_message()
-            .expect("JSON");
+        assert_eq!(params, serde_json::to_value(&with).expect("JSON"));
+        let without = request(None);
         assert_eq!(
-            without.params,
-            serde_json::to_value(request(None)).expect("JSON")
+            written(|s| Shaped::permission_request(&without, s)),
+            serde_json::to_value(&without).expect("JSON")
         );
     }
 
@@ -251,20 +358,15 @@ mod tests {
     /// message without its parameters. A copy made before holds its own.
     #[test]
     fn a_message_hands_its_json_over_once() {
-        let notification = SessionNotification::new(
-            "s",
-            SessionUpdate::ToolCall(ToolCall::new("call_1", "Write a")),
-        );
-        let message = Shaped::tool_call(&notification);
+        let splices = Arc::new(Splices::new());
+        let notification = tool_call(ToolCallStatus::Pending, Vec::new());
+        let message = Shaped::tool_call(&notification, splices.clone());
         let copy = message.clone();
-        assert_eq!(
-            message.to_untyped_message().expect("JSON").params["update"]["toolCallId"],
-            "call_1"
-        );
+        assert!(message.to_untyped_message().is_ok());
         assert!(message.to_untyped_message().is_err());
-        assert_eq!(
-            copy.to_untyped_message().expect("JSON").params["update"]["status"],
-            "pending"
-        );
+        let copied: serde_json::Value =
+            serde_json::from_str(&written_text(copy, &splices)).expect("JSON");
+        assert_eq!(copied["update"]["toolCallId"], "call_1");
+        assert_eq!(copied["update"]["status"], "pending");
     }
 }

@@ -58,7 +58,7 @@ impl Outlet for AcpOutlet {
         withdraw: CancellationToken,
     ) -> PendingAnswer {
         let request = permission::request(&self.session, question, offered, self.words);
-        let pending = self.client.send_permission_request(request);
+        let pending = self.client.send_permission_request(&request);
         answer(
             pending,
             question.timeout(),
