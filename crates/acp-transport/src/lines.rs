@@ -215,6 +215,52 @@ async fn forward(
     to_sdk.send(Ok(text.to_owned())).await.is_ok()
 }
 
+/// The id of a response among the lines Warden writes, in the canonical form
+/// [`classify`] gives. A line with the SDK's layout is read from its head: `{"jsonrpc":
+/// "2.0",` then `"method"` (a notification), or `"id":<id>,` then `"method"` (a
+/// request) or `"result"`/`"error"` (a response), where an id is a number or a string
+/// without escapes. Parsing the whole line read every byte of every permission request
+/// only to learn it is not a response. Any other line is classified whole.
+fn response_id(line: &[u8]) -> Option<String> {
+    let parsed = || match classify(line) {
+        Kind::Response { id } => Some(id),
+        _ => None,
+    };
+    let Some(rest) = line.strip_prefix(br#"{"jsonrpc":"2.0","#) else {
+        return parsed();
+    };
+    if rest.starts_with(br#""method":"#) {
+        return None;
+    }
+    let Some(rest) = rest.strip_prefix(br#""id":"#) else {
+        return parsed();
+    };
+    let Some(len) = plain_id_len(rest) else {
+        return parsed();
+    };
+    let (id, rest) = rest.split_at(len);
+    match rest.strip_prefix(b",") {
+        Some(next) if next.starts_with(br#""method":"#) => None,
+        Some(next) if next.starts_with(br#""result":"#) || next.starts_with(br#""error":"#) => {
+            std::str::from_utf8(id).ok().map(str::to_owned)
+        }
+        _ => parsed(),
+    }
+}
+
+/// The length of an id at the start of `text` that is already in canonical form: digits
+/// followed by a comma, or a string with no escape and no control character.
+fn plain_id_len(text: &[u8]) -> Option<usize> {
+    if let Some(string) = text.strip_prefix(b"\"") {
+        let end = string
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+        return (string[end] == b'"').then_some(end + 2);
+    }
+    let digits = text.iter().take_while(|b| b.is_ascii_digit()).count();
+    (digits > 0 && text.get(digits) == Some(&b',')).then_some(digits)
+}
+
 /// Writes outgoing lines, releasing the permit of each client request it answers.
 /// Parameters written as text by Warden go into their lines here ([`Splices`]).
 pub(crate) async fn write_lines<W>(
@@ -254,7 +300,7 @@ async fn write_one<W: AsyncWrite + Unpin>(
     }
     output.write_all(line.as_bytes()).await?;
     output.write_all(b"\n").await?;
-    if let Kind::Response { id } = classify(line.as_bytes()) {
+    if let Some(id) = response_id(line.as_bytes()) {
         in_flight.answered(&id);
     }
     Ok(())
@@ -288,6 +334,41 @@ mod tests {
         check(r#"{"jsonrpc":"2.0","id":null,"method":"x"}"#, "other");
         check("{not json", "other");
         check("[1,2]", "other");
+    }
+
+    /// Reading a written line's head finds the responses, and their ids, that parsing
+    /// the whole line finds, for every layout (the SDK's and others).
+    #[test]
+    fn a_written_line_is_a_response_exactly_when_parsing_it_says_so() {
+        let lines = [
+            r#"{"jsonrpc":"2.0","id":7,"result":{"a":1}}"#,
+            r#"{"jsonrpc":"2.0","id":"4d30-aa","result":null}"#,
+            r#"{"jsonrpc":"2.0","id":"a\u0062","result":null}"#,
+            r#"{"jsonrpc":"2.0","id":"x","error":{"code":-32600,"message":"m"}}"#,
+            r#"{"jsonrpc":"2.0","id":-3,"result":1}"#,
+            r#"{"jsonrpc":"2.0","id":1.5,"result":1}"#,
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":1,"message":"m"}}"#,
+            r#"{"jsonrpc":"2.0","id":"r1","method":"session/request_permission","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":12,"method":"fs/read_text_file","params":{}}"#,
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{"id":1,"result":2}}"#,
+            r#"{"id":9,"jsonrpc":"2.0","result":{}}"#,
+            r#"{"jsonrpc":"2.0","result":{},"id":"late"}"#,
+            r#"{"jsonrpc":"2.0","id":"unterminated"#,
+            r#"{"jsonrpc":"2.0","id":5}"#,
+            "{not json",
+        ];
+        for line in lines {
+            let parsed = match classify(line.as_bytes()) {
+                Kind::Response { id } => Some(id),
+                _ => None,
+            };
+            assert_eq!(response_id(line.as_bytes()), parsed, "{line}");
+        }
+        assert_eq!(
+            response_id(lines[1].as_bytes()).as_deref(),
+            Some(r#""4d30-aa""#)
+        );
+        assert_eq!(response_id(lines[0].as_bytes()).as_deref(), Some("7"));
     }
 
     async fn read_all(input: &[u8], max: usize) -> (Vec<String>, Vec<String>) {
