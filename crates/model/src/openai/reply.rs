@@ -44,7 +44,10 @@ pub(crate) fn stream(
 ) -> BoxStream<'static, Item> {
     let state = State::Start {
         transport,
-        body: body.to_string().into_bytes(),
+        // Serialised straight to bytes: `Display` writes through the formatting
+        // machinery, which cost several times as much on a long conversation. A `Value`
+        // always serialises (its keys are strings).
+        body: serde_json::to_vec(&body).unwrap_or_default(),
         first_call_number,
     };
     futures::stream::unfold(state, next).boxed()

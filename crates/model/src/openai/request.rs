@@ -118,7 +118,7 @@ fn close_batch(out: &mut Vec<Value>, open: &mut Vec<String>, notes: &mut Vec<Str
 fn arguments_text(arguments: &Value) -> String {
     match arguments {
         Value::String(raw) => json!({ "_invalid_json": raw }).to_string(),
-        other => other.to_string(),
+        other => serde_json::to_string(other).unwrap_or_default(),
     }
 }
 
