@@ -63,8 +63,10 @@ startup-layout:
     cargo build --release
     python3 link/startup.py check target/release/warden
 
-# The instructions Warden's main thread runs per tool call, from the model's reply to the
-# permission request, counted exactly under callgrind (decision 0023).
+# The instructions Warden's main thread runs per tool call, counted exactly under
+# callgrind: from the model's reply to the request handed to the SDK (decision 0023), and
+# until Warden waits again after writing it, as the turn benchmark's window (0024).
 call-instructions:
     cargo build --release
     python3 link/startup.py calls target/release/warden
+    python3 link/startup.py window target/release/warden

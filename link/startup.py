@@ -8,7 +8,7 @@ touch a megabyte (decision 0022). The functions that run for every tool call are
 together after them: a call then runs through fewer pages of code, which the processor's
 caches and page tables hold better (decision 0023).
 
-Usage: python3 link/startup.py write|add|check|calls [path/to/release/warden]
+Usage: python3 link/startup.py write|add|check|calls|window [path/to/release/warden]
 
 - `write` replaces startup.ld with what the given build runs at start-up.
 - `add` keeps the patterns already in startup.ld and adds the run's: run `write` on a build
@@ -20,6 +20,9 @@ Usage: python3 link/startup.py write|add|check|calls [path/to/release/warden]
 - `calls` counts, under callgrind, the instructions Warden's main thread runs from the
   model's reply that proposes a call to the call's permission request (the median of
   CALLS calls): the tool-call target's window, exactly, for comparing two builds.
+- `window` counts the same from the model's reply until Warden waits again after the
+  request, which also holds the SDK's and the line writer's work on it: all that the turn
+  benchmark's window holds (needs `callgrind_control`).
 
 The binary must be a release build of this tree. Two runs per client of SCENARIOS find the
 functions:
@@ -44,6 +47,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "startup.ld")
@@ -205,9 +209,10 @@ def functions(binary):
     return symbols(binary)[0]
 
 
-def model_server():
+def model_server(before_call=None):
     """A Chat Completions server on 127.0.0.1 that streams, turn by turn, a reply that
-    proposes one `terminal` call and then a closing text: the base URL to give Warden."""
+    proposes one `terminal` call and then a closing text: the base URL to give Warden.
+    `before_call`, if given, runs before each reply that proposes a call is written."""
     def chunk(delta, finish=None):
         return "data: " + json.dumps({"choices": [
             {"index": 0, "delta": delta, "finish_reason": finish}]}) + "\n\n"
@@ -226,6 +231,8 @@ def model_server():
                 call = {"index": 0, "id": f"call_{n}", "type": "function", "function": {
                     "name": "terminal", "arguments": json.dumps({"command": f"touch f{n}"})}}
                 body = chunk({"tool_calls": [call]}) + chunk({}, "tool_calls")
+                if before_call:
+                    before_call()
             else:
                 body = chunk({"content": "Done."}) + chunk({}, "stop")
             body = (body + "data: [DONE]\n\n").encode()
@@ -244,9 +251,10 @@ def model_server():
     return f"http://127.0.0.1:{listener.getsockname()[1]}/v1"
 
 
-def tool_calls(proc, cwd):
+def tool_calls(proc, cwd, asked_hook=None):
     """CALLS prompts, each of which the model answers with a command that the client
-    allows once, then the end of the input."""
+    allows once, then the end of the input. `asked_hook`, if given, runs after each
+    permission request is read and before it is answered."""
     client = Client(proc)
     client.call(1, "initialize", {"protocolVersion": 1})
     session = client.call(2, "session/new", {"cwd": cwd, "mcpServers": []})["sessionId"]
@@ -255,6 +263,8 @@ def tool_calls(proc, cwd):
         client.send({"id": prompt_id, "method": "session/prompt", "params": {
             "sessionId": session, "prompt": [{"type": "text", "text": "go"}]}})
         asked = client.until(lambda m: m.get("method") == "session/request_permission")
+        if asked_hook:
+            asked_hook()
         client.send({"id": asked["id"], "result": {
             "outcome": {"outcome": "selected", "optionId": "allow-once"}}})
         answer = client.until(lambda m: m.get("id") == prompt_id and "method" not in m)
@@ -263,9 +273,20 @@ def tool_calls(proc, cwd):
     client.end()
 
 
-def calls_under_callgrind(binary, scratch, options):
-    """Runs CALLS tool calls with the binary under callgrind, its profiles in `scratch`."""
-    url = model_server()
+def calls_under_callgrind(binary, scratch, options, control=False):
+    """Runs CALLS tool calls with the binary under callgrind, its profiles in `scratch`.
+    With `control`, callgrind's counts are zeroed while Warden waits for each reply that
+    proposes a call, and dumped while it waits for the answer to the call's request."""
+    started = {}
+
+    def command(flag):
+        # Warden has finished what it was doing and waits; callgrind takes the command
+        # through valgrind's gdbserver (`vgdb`) and returns when it is done.
+        time.sleep(0.5)
+        subprocess.run(["callgrind_control", flag, str(started["pid"])],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+
+    url = model_server(before_call=(lambda: command("-z")) if control else None)
     with tempfile.TemporaryDirectory() as home, tempfile.TemporaryDirectory() as cwd:
         env = dict(os.environ, HOME=home, WARDEN_HOME=home, WARDEN_MODEL="openai:layout",
                    OPENAI_BASE_URL=url, OPENAI_API_KEY="sk-layout")
@@ -274,7 +295,9 @@ def calls_under_callgrind(binary, scratch, options):
              f"--callgrind-out-file={os.path.join(scratch, 'callgrind.out')}", binary],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             env=env, cwd=cwd)
-        tool_calls(proc, os.path.realpath(cwd))
+        started["pid"] = proc.pid
+        tool_calls(proc, os.path.realpath(cwd),
+                   asked_hook=(lambda: command("-d")) if control else None)
 
 
 def run_per_call(binary):
@@ -293,18 +316,38 @@ def instructions_per_call(binary):
         calls_under_callgrind(binary, scratch, [
             "--separate-threads=yes", "--zero-before=*ReplyDecoder*feed*",
             "--dump-after=*send_permission_request*"])
-        counts = []
-        for name in os.listdir(scratch):
-            # One profile per dump and thread; the main thread is the first.
-            if re.fullmatch(r"callgrind\.out\.\d+-01", name):
-                text = open(os.path.join(scratch, name)).read()
-                counts.append(int(re.search(r"^summary: (\d+)", text, re.M).group(1)))
+        counts = sorted(main_thread_counts(scratch))
     if not counts:
         sys.exit("no profile of a tool call was written")
-    counts.sort()
     print(f"main thread, model's tool call -> permission request: "
           f"median {counts[len(counts) // 2]:,} instructions over {len(counts)} calls "
           f"(from {counts[0]:,} to {counts[-1]:,})")
+
+
+def instructions_per_window(binary):
+    """The instructions Warden's main thread runs from the model's reply that proposes a
+    call until it waits again after sending the call's permission request, for each of
+    CALLS calls: all the turn benchmark's window holds, the SDK's and the line writer's
+    work on the request included."""
+    with tempfile.TemporaryDirectory() as scratch:
+        calls_under_callgrind(binary, scratch, ["--separate-threads=yes"], control=True)
+        counts = sorted(main_thread_counts(scratch))
+    if not counts:
+        sys.exit("no profile of a tool call was written")
+    print(f"main thread, model's tool call -> Warden waiting after the permission request: "
+          f"median {counts[len(counts) // 2]:,} instructions over {len(counts)} calls "
+          f"(from {counts[0]:,} to {counts[-1]:,})")
+
+
+def main_thread_counts(scratch):
+    """The instruction count of each dump's profile of the main thread in `scratch`."""
+    for name in os.listdir(scratch):
+        # One profile per dump and thread; the main thread is the first.
+        if re.fullmatch(r"callgrind\.out\.\d+-01", name):
+            text = open(os.path.join(scratch, name)).read()
+            found = re.search(r"^(?:summary|totals): (\d+)", text, re.M)
+            if found:
+                yield int(found.group(1))
 
 
 def every_call(out, binary):
@@ -399,13 +442,15 @@ def patterns(name):
 
 
 def main():
-    if len(sys.argv) < 2 or sys.argv[1] not in ("write", "add", "check", "calls"):
+    if len(sys.argv) < 2 or sys.argv[1] not in ("write", "add", "check", "calls", "window"):
         sys.exit(__doc__)
     binary = os.path.realpath(sys.argv[2] if len(sys.argv) > 2 else "target/release/warden")
     if sys.argv[1] == "check":
         return check(binary)
     if sys.argv[1] == "calls":
         return instructions_per_call(binary)
+    if sys.argv[1] == "window":
+        return instructions_per_window(binary)
     adding = sys.argv[1] == "add"
     names = with_aliases(binary, under_callgrind(binary) + faulted_natively(binary))
     kept = previous_patterns(SECTION) if adding else []
