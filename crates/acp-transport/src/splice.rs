@@ -16,8 +16,8 @@
 
 use std::collections::VecDeque;
 use std::hash::BuildHasher;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 /// How many held texts wait for their lines at most. A message the SDK takes and then
 /// drops unsent (its request withdrawn meanwhile) leaves its text behind; the oldest
@@ -27,8 +27,9 @@ const MAX_HELD: usize = 64;
 /// The texts held for one connection's outgoing lines.
 #[derive(Debug)]
 pub(crate) struct Splices {
-    /// The placeholder's member name: `$warden.params.` and this connection's number.
-    key: String,
+    /// The placeholder's member name: `$warden.params.` and this connection's number,
+    /// drawn when the first text is held (a connection that never asks draws none).
+    key: OnceLock<String>,
     next: AtomicU64,
     /// How many texts are held, read without the lock by every line written.
     count: AtomicUsize,
@@ -37,15 +38,21 @@ pub(crate) struct Splices {
 
 impl Splices {
     pub(crate) fn new() -> Splices {
-        // A random number per connection, from the keys the standard library draws for
-        // its hash maps.
-        let random = std::hash::RandomState::new().hash_one(0x5741_5244_454e_u64);
         Splices {
-            key: format!("$warden.params.{random:016x}"),
+            key: OnceLock::new(),
             next: AtomicU64::new(0),
             count: AtomicUsize::new(0),
             held: Mutex::new(VecDeque::new()),
         }
+    }
+
+    fn key(&self) -> &str {
+        self.key.get_or_init(|| {
+            // A random number per connection, from the keys the standard library draws
+            // for its hash maps.
+            let random = std::hash::RandomState::new().hash_one(0x5741_5244_454e_u64);
+            format!("$warden.params.{random:016x}")
+        })
     }
 
     /// Holds `json`, a JSON object's text, and returns the placeholder the SDK writes
@@ -63,7 +70,7 @@ impl Splices {
         held.push_back((id, json));
         self.count.store(held.len(), Ordering::Release);
         let mut placeholder = serde_json::Map::with_capacity(1);
-        placeholder.insert(self.key.clone(), serde_json::Value::from(id));
+        placeholder.insert(self.key().to_owned(), serde_json::Value::from(id));
         serde_json::Value::Object(placeholder)
     }
 
@@ -101,7 +108,7 @@ impl Splices {
         let digits = body.len() - body.bytes().rev().take_while(u8::is_ascii_digit).count();
         let id = body[digits..].parse().ok()?;
         let before = body[..digits].strip_suffix("\":")?;
-        let before = before.strip_suffix(self.key.as_str())?;
+        let before = before.strip_suffix(self.key())?;
         let before = before.strip_suffix("\"params\":{\"")?;
         Some((before.len() + "\"params\":".len(), id))
     }
@@ -168,6 +175,23 @@ mod tests {
         assert_eq!(
             splices.apply(line(&placeholder)),
             line(&serde_json::json!({"n": 1}))
+        );
+    }
+
+    /// Start-up does no work for splicing: the key is drawn when the first text is held,
+    /// and a line goes out untouched before that.
+    #[test]
+    fn a_connection_that_never_holds_a_text_draws_no_key() {
+        let splices = Splices::new();
+        let plain = line(&serde_json::json!({"sessionId": "s"}));
+        assert_eq!(splices.apply(plain.clone()), plain);
+        assert!(splices.key.get().is_none());
+        splices.hold("{}".to_owned());
+        assert!(
+            splices
+                .key
+                .get()
+                .is_some_and(|k| k.starts_with("$warden.params."))
         );
     }
 
