@@ -1,14 +1,14 @@
 //! Messages to the client that Warden writes with fields the schema would leave out, or
 //! writes as JSON text itself.
 //!
-//! The SDK turns every outgoing message into JSON when it takes it
-//! ([`JsonRpcMessage::to_untyped_message`], which borrows the message); an
-//! [`UntypedMessage`] handed to it is copied there whole. A [`Shaped`] message is made
-//! JSON once, when Warden makes it, with its fields written out then, and that JSON is
-//! moved to the SDK when it takes it. A permission request, the largest message of a
-//! tool call's path, is written as JSON text straight from its typed form, and the SDK
-//! carries a placeholder that the line writer replaces with that text (see
-//! [`Splices`]).
+//! The SDK turns every outgoing message into a JSON value when it takes it
+//! ([`JsonRpcMessage::to_untyped_message`], which borrows the message), copies a
+//! request's whole, and writes it out as text. A permission request and a `tool_call`
+//! update, the two messages of a tool call's path, are written as JSON text when Warden
+//! makes them, with the fields the schema leaves out written in, and the SDK carries a
+//! placeholder that the line writer replaces with that text (see [`Splices`], decision
+//! 0024). Only a message that is not a `tool_call` update handed to
+//! [`Shaped::tool_call`] by mistake stays a JSON value.
 
 use std::sync::{Arc, Mutex};
 
