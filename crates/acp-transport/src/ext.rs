@@ -44,7 +44,7 @@ pub struct RequestExtension {
     /// The question as a sentence: `Allow tool call from github?`, `Run make test?`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prompt: Option<String>,
-    /// The tool's own name, for clients that lay out "Run <tool> from <server>".
+    /// The tool's own name, for clients that lay out "Run `<tool>` from `<server>`".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,
     /// The MCP server the tool comes from; absent for Warden's built-in tools.
