@@ -7,8 +7,7 @@
 //! update, the two messages of a tool call's path, are written as JSON text when Warden
 //! makes them, with the fields the schema leaves out written in, and the SDK carries a
 //! placeholder that the line writer replaces with that text (see [`Splices`], decision
-//! 0024). Only a message that is not a `tool_call` update handed to
-//! [`Shaped::tool_call`] by mistake stays a JSON value.
+//! 0024).
 
 use std::sync::{Arc, Mutex};
 
@@ -20,26 +19,25 @@ use agent_client_protocol::{JsonRpcMessage, JsonRpcNotification, JsonRpcRequest,
 
 use crate::splice::Splices;
 
-/// A message's parameters until the SDK takes them.
-#[derive(Debug, Clone)]
-enum Params {
-    Json(serde_json::Value),
-    /// JSON text, spliced into the line in place of a placeholder.
-    Text(String, Arc<Splices>),
-}
-
-/// A message's method and its parameters, until the SDK takes them.
+/// A message's method and its parameters as JSON text, until the SDK takes them and
+/// they are held for the line writer.
 #[derive(Debug)]
 pub(crate) struct Shaped {
     method: &'static str,
-    params: Mutex<Option<Result<Params, agent_client_protocol::Error>>>,
+    text: Mutex<Option<Result<String, agent_client_protocol::Error>>>,
+    splices: Arc<Splices>,
 }
 
 impl Shaped {
-    fn new(method: &'static str, params: Result<Params, agent_client_protocol::Error>) -> Self {
+    fn new(
+        method: &'static str,
+        text: Result<String, agent_client_protocol::Error>,
+        splices: Arc<Splices>,
+    ) -> Self {
         Shaped {
             method,
-            params: Mutex::new(Some(params)),
+            text: Mutex::new(Some(text)),
+            splices,
         }
     }
 
@@ -51,7 +49,8 @@ impl Shaped {
     /// a new file's diff needs its `oldText`.
     pub(crate) fn tool_call(notification: &SessionNotification, splices: Arc<Splices>) -> Self {
         let SessionUpdate::ToolCall(call) = &notification.update else {
-            return Shaped::new("session/update", to_json(notification).map(Params::Json));
+            // Any other update has nothing to add to the schema's form.
+            return Shaped::new("session/update", to_text(notification), splices);
         };
         let text = if new_file(&call.content) {
             to_json(notification).and_then(|mut params| {
@@ -74,8 +73,7 @@ impl Shaped {
                 meta: notification.meta.as_ref(),
             })
         };
-        let params = text.map(|text| Params::Text(text, splices));
-        Shaped::new("session/update", params)
+        Shaped::new("session/update", text, splices)
     }
 
     /// `session/request_permission`, written as JSON text to be spliced into the SDK's
@@ -104,8 +102,7 @@ impl Shaped {
         } else {
             to_text(request)
         };
-        let params = text.map(|text| Params::Text(text, splices));
-        Shaped::new("session/request_permission", params)
+        Shaped::new("session/request_permission", text, splices)
     }
 }
 
@@ -160,17 +157,18 @@ fn explicit_old_text(content: Option<&mut serde_json::Value>) {
     }
 }
 
-/// A copy holds its own copy of the JSON (the SDK does not copy the messages it sends).
+/// A copy holds its own copy of the text (the SDK does not copy the messages it sends).
 impl Clone for Shaped {
     fn clone(&self) -> Self {
-        let params = self
-            .params
+        let text = self
+            .text
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .clone();
         Shaped {
             method: self.method,
-            params: Mutex::new(params),
+            text: Mutex::new(text),
+            splices: self.splices.clone(),
         }
     }
 }
@@ -185,25 +183,22 @@ impl JsonRpcMessage for Shaped {
         self.method
     }
 
-    /// Hands the JSON over. The SDK asks once, as it sends the message; asked again, the
-    /// message has nothing left to send and says so, rather than go out without its
-    /// parameters.
+    /// Hands the text over to the line writer and the placeholder to the SDK. The SDK
+    /// asks once, as it sends the message; asked again, the message has nothing left to
+    /// send and says so, rather than go out without its parameters.
     fn to_untyped_message(&self) -> Result<UntypedMessage, agent_client_protocol::Error> {
         let taken = self
-            .params
+            .text
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .take();
-        let params = match taken.unwrap_or_else(|| {
+        let text = taken.unwrap_or_else(|| {
             Err(agent_client_protocol::Error::internal_error()
                 .data(format!("`{}` was already handed to the SDK", self.method)))
-        })? {
-            Params::Json(params) => params,
-            Params::Text(text, splices) => splices.hold(text),
-        };
+        })?;
         Ok(UntypedMessage {
             method: self.method.to_owned(),
-            params,
+            params: self.splices.hold(text),
         })
     }
 
