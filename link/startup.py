@@ -312,16 +312,8 @@ def instructions_per_call(binary):
     """The instructions Warden's main thread runs from reading the model's reply that
     proposes a call to sending the call's permission request, for each of CALLS calls:
     the tool-call target's window, counted exactly (docs/performance.md)."""
-    with tempfile.TemporaryDirectory() as scratch:
-        calls_under_callgrind(binary, scratch, [
-            "--separate-threads=yes", "--zero-before=*ReplyDecoder*feed*",
-            "--dump-after=*send_permission_request*"])
-        counts = sorted(main_thread_counts(scratch))
-    if not counts:
-        sys.exit("no profile of a tool call was written")
-    print(f"main thread, model's tool call -> permission request: "
-          f"median {counts[len(counts) // 2]:,} instructions over {len(counts)} calls "
-          f"(from {counts[0]:,} to {counts[-1]:,})")
+    main_thread_instructions(binary, "permission request", [
+        "--zero-before=*ReplyDecoder*feed*", "--dump-after=*send_permission_request*"])
 
 
 def instructions_per_window(binary):
@@ -329,12 +321,20 @@ def instructions_per_window(binary):
     call until it waits again after sending the call's permission request, for each of
     CALLS calls: all the turn benchmark's window holds, the SDK's and the line writer's
     work on the request included."""
+    main_thread_instructions(binary, "Warden waiting after the permission request", [],
+                             control=True)
+
+
+def main_thread_instructions(binary, until, options, control=False):
+    """Runs CALLS tool calls under callgrind with `options` (each call's profile dumped
+    on the main thread) and prints the median count from the model's reply to `until`."""
     with tempfile.TemporaryDirectory() as scratch:
-        calls_under_callgrind(binary, scratch, ["--separate-threads=yes"], control=True)
+        calls_under_callgrind(binary, scratch, ["--separate-threads=yes", *options],
+                              control=control)
         counts = sorted(main_thread_counts(scratch))
     if not counts:
         sys.exit("no profile of a tool call was written")
-    print(f"main thread, model's tool call -> Warden waiting after the permission request: "
+    print(f"main thread, model's tool call -> {until}: "
           f"median {counts[len(counts) // 2]:,} instructions over {len(counts)} calls "
           f"(from {counts[0]:,} to {counts[-1]:,})")
 
