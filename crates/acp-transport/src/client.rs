@@ -14,7 +14,9 @@ use tokio_util::sync::CancellationToken;
 mod shaped;
 
 use shaped::Shaped;
+pub use shaped::permission_request_text;
 
+use crate::ext::RequestMeta;
 use crate::splice::Splices;
 
 /// Why a request to the client produced no usable answer.
@@ -82,14 +84,20 @@ impl ClientHandle {
         }
     }
 
-    /// Sends `session/request_permission`, written as JSON text straight from its typed
-    /// form (decision 0024), with a new file's `oldText: null` in the diffs of its tool
-    /// call. The answer comes back as JSON for the caller to read, fail closed.
-    pub fn send_permission_request(
+    /// Sends `session/request_permission` with `meta` as its `_meta`, written as JSON
+    /// text straight from their typed forms (decision 0024), with a new file's `oldText:
+    /// null` in the diffs of its tool call. The answer comes back as JSON for the caller
+    /// to read, fail closed.
+    pub fn send_permission_request<E: serde::Serialize>(
         &self,
         request: &RequestPermissionRequest,
+        meta: &RequestMeta<'_, E>,
     ) -> PendingRequest<serde_json::Value> {
-        self.send(Shaped::permission_request(request, self.splices.clone()))
+        self.send(Shaped::permission_request(
+            request,
+            meta,
+            self.splices.clone(),
+        ))
     }
 
     /// Sends a request and waits for its answer; see [`PendingRequest::wait`].

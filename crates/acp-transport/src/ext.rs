@@ -10,6 +10,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use warden_verdict::Risk;
 
+use crate::permission_meta::PermissionMeta;
+
 /// The key of Warden's extension in any `_meta` object.
 pub const WARDEN: &str = "warden";
 
@@ -37,10 +39,11 @@ pub struct AnswerSupport {
 }
 
 /// `_meta.warden` on a `session/request_permission` request: the engine's judgement in
-/// words and as data.
+/// words and as data. A reader takes the evaluation as JSON (`E` = [`Value`]); the agent
+/// writes it from its own typed form, which serialises to the same JSON.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct RequestExtension {
+pub struct RequestExtension<E = Value> {
     /// The question as a sentence: `Allow tool call from github?`, `Run make test?`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prompt: Option<String>,
@@ -61,7 +64,19 @@ pub struct RequestExtension {
     pub grant: Option<String>,
     /// The engine's explained evaluation, as `warden policy check --json` prints it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub evaluation: Option<Value>,
+    pub evaluation: Option<E>,
+}
+
+/// A permission request's whole `_meta`: Warden's extension, then the adapters'
+/// `_meta.permission` convention. The agent hands it to the transport beside the
+/// request, which writes it as the request's last member, serialised straight from
+/// these types: the evaluation is never built as JSON values on an asked call's path
+/// (decision 0024). The member names are [`WARDEN`] and [`PERMISSION`](crate::PERMISSION)
+/// (a test holds it).
+#[derive(Debug, Serialize)]
+pub struct RequestMeta<'a, E> {
+    pub warden: &'a RequestExtension<E>,
+    pub permission: &'a PermissionMeta,
 }
 
 /// A risk as a request carries it: one of the four levels, or something else, which a
@@ -158,19 +173,6 @@ pub fn to_meta(value: &impl Serialize) -> Map<String, Value> {
 }
 
 impl RequestExtension {
-    /// This extension as a request's `_meta` object. The evaluation, most of it, is moved
-    /// in as it is rather than copied by serialising it: a permission request is on every
-    /// asked call's path. It stays the last field, as the struct serialises it.
-    pub fn into_meta(mut self) -> Map<String, Value> {
-        let evaluation = self.evaluation.take();
-        let mut meta = to_meta(&self);
-        if let (Some(evaluation), Some(Value::Object(warden))) = (evaluation, meta.get_mut(WARDEN))
-        {
-            warden.insert("evaluation".to_owned(), evaluation);
-        }
-        meta
-    }
-
     /// Reads a request's `_meta.warden`: `None` when there is none (another agent).
     pub fn read(meta: Option<&Map<String, Value>>) -> Result<Option<Self>, ExtensionError> {
         extension(meta)
@@ -220,6 +222,7 @@ impl AnswerExtension {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::PERMISSION;
     use serde_json::json;
 
     fn meta(value: Value) -> Map<String, Value> {
@@ -245,23 +248,47 @@ mod tests {
         assert_eq!(RequestExtension::read(Some(&meta)), Ok(Some(written)));
     }
 
+    /// What the agent writes from its typed evaluation is what a `_meta` object built of
+    /// JSON values holds, member for member and in the same order, named by the keys.
     #[test]
-    fn into_meta_writes_what_serialising_writes_in_the_same_order() {
-        let full = RequestExtension {
-            prompt: Some("Run `make`?".to_owned()),
-            tool: Some("terminal".to_owned()),
-            server: None,
-            risk: Some(RiskMark::Rated(Risk::Medium)),
-            reason: Some("runs make".to_owned()),
-            grant: Some("exactly \"make\"".to_owned()),
-            evaluation: Some(json!({"explanation": "asked", "matched_rules": [{"id": 1}]})),
-        };
-        let bare = RequestExtension::default();
-        for extension in [full, bare] {
-            let typed = serde_json::to_string(&to_meta(&extension)).unwrap_or_default();
-            let moved = serde_json::to_string(&extension.into_meta()).unwrap_or_default();
-            assert_eq!(moved, typed);
+    fn a_request_meta_writes_what_a_meta_object_of_values_holds() {
+        #[derive(Serialize)]
+        struct Typed {
+            explanation: &'static str,
+            matched_rules: Vec<u32>,
         }
+        fn extension<E>(evaluation: Option<E>) -> RequestExtension<E> {
+            RequestExtension {
+                prompt: Some("Run `make`?".to_owned()),
+                tool: Some("terminal".to_owned()),
+                server: None,
+                risk: Some(RiskMark::Rated(Risk::Medium)),
+                reason: Some("runs make".to_owned()),
+                grant: Some("exactly \"make\"".to_owned()),
+                evaluation,
+            }
+        }
+        let permission =
+            PermissionMeta::request("Run `make`?".to_owned(), "Risk Medium".to_owned());
+        let typed = Typed {
+            explanation: "asked",
+            matched_rules: vec![1],
+        };
+        let as_values = json!({"explanation": "asked", "matched_rules": [1]});
+        for (written, values) in [
+            (extension(Some(&typed)), extension(Some(as_values))),
+            (extension(None), extension(None)),
+        ] {
+            let mut meta = to_meta(&values);
+            permission.insert_into(&mut meta);
+            let expected = serde_json::to_string(&meta).unwrap_or_default();
+            let meta = RequestMeta {
+                warden: &written,
+                permission: &permission,
+            };
+            assert_eq!(serde_json::to_string(&meta).unwrap_or_default(), expected);
+        }
+        assert_eq!((WARDEN, PERMISSION), ("warden", "permission"));
     }
 
     #[test]

@@ -30,12 +30,12 @@ pub use agent_client_protocol::Error;
 pub use agent_client_protocol::v1::schema;
 pub use agent_client_protocol::{JsonRpcRequest, JsonRpcResponse};
 pub use agent_process::{AgentCommand, AgentProcess};
-pub use client::{ClientHandle, ClientRequestError, PendingRequest};
+pub use client::{ClientHandle, ClientRequestError, PendingRequest, permission_request_text};
 pub use client_handler::ClientHandler;
 pub use connect::{AgentConnection, AgentRequestError, ConnectError, ConnectOptions};
 pub use ext::{
-    AgentExtension, AnswerExtension, AnswerSupport, ExtensionError, RequestExtension, RiskMark,
-    TurnEnded, WARDEN, extension, to_meta,
+    AgentExtension, AnswerExtension, AnswerSupport, ExtensionError, RequestExtension, RequestMeta,
+    RiskMark, TurnEnded, WARDEN, extension, to_meta,
 };
 pub use handler::{AgentHandler, PromptResponder};
 pub use permission_meta::{PERMISSION, PERMISSION_META_VERSION, PermissionMeta};

@@ -75,8 +75,9 @@ impl AuditLogSink {
                 )
                 .with_risk(verdict.risk)
                 .with_decision(verdict.decision);
-                if let Some(by) = verdict.why.get("decided_by") {
-                    event = event.with_decided_by(by.clone());
+                if let Some(by) = &verdict.why.decided_by {
+                    // A plain enum of strings serialises; a null would only drop it.
+                    event = event.with_decided_by(serde_json::to_value(by).unwrap_or_default());
                 }
                 event
             }

@@ -12,7 +12,7 @@ use warden_permissions::{
 use warden_tools::{Place, Toolbox, ValidationError};
 
 use warden_turn::{
-    Gate, GrantEffect, GrantScope, PrepareError, Prepared, Proposal, RememberError, Verdict,
+    Gate, GrantEffect, GrantScope, PrepareError, Prepared, Proposal, RememberError, Verdict, Why,
 };
 
 /// A session's mode, shared between the session (which changes it) and its gate
@@ -268,48 +268,44 @@ impl EngineGate {
                 Sentence::new("engine-exact-call").sentence("reason", evaluation.reason);
         }
         let timeout = self.engine.settings().approval_timeout(evaluation.risk);
-        // Only what says why: the rest is in the request already (risk, reason, grant),
-        // and every byte of the request is copied several times on its way out through
-        // the SDK.
-        let mut why = serde_json::json!({
-            "explanation": evaluation.explanation,
-            "decided_by": evaluation.decided_by,
-            "matched_rules": evaluation.matched_rules,
-        });
-        // What the call needs beyond its sandbox is part of why it was asked, and
-        // the audit log records it (a call that runs WITHOUT the sandbox above all).
-        if let Some(needs) = &evaluation.sandbox
-            && (needs.widens() || needs.unconfined.is_some())
-        {
-            why["sandbox"] = serde_json::to_value(needs).unwrap_or_default();
-            if evaluation.once_only {
-                why["once_only"] = serde_json::Value::Bool(true);
-            }
-        }
-        let why = Arc::new(why);
         let deciding_part = deciding_part(&evaluation);
+        let proposal = evaluation.proposal.take().map(|grant| {
+            // The "always" options say what they widen the sandbox by.
+            let widening = evaluation
+                .sandbox
+                .as_ref()
+                .and_then(|n| n.widening_words(self.context.home.as_deref()))
+                .map(|widening| widening.render(self.language));
+            let words = grant.subject_plain(&self.context.cwd);
+            Proposal {
+                words: match widening {
+                    Some(widening) => format!("{words}, {widening}"),
+                    None => words,
+                },
+                grant: Arc::new(grant),
+            }
+        });
+        // Only what says why: the rest is in the request already (risk, reason, grant).
+        // What the call needs beyond its sandbox is part of why it was asked, and the
+        // audit log records it (a call that runs WITHOUT the sandbox above all).
+        let sandbox = evaluation
+            .sandbox
+            .take()
+            .filter(|needs| needs.widens() || needs.unconfined.is_some());
+        let why = Arc::new(Why {
+            once_only: sandbox.is_some() && evaluation.once_only,
+            sandbox,
+            explanation: Some(evaluation.explanation),
+            decided_by: Some(evaluation.decided_by),
+            matched_rules: evaluation.matched_rules,
+        });
         Verdict {
             decision: evaluation.decision,
             risk: evaluation.risk,
             reason: evaluation.reason.render(self.language),
             risk_reason: evaluation.risk_reason.render(self.language),
             deciding_part,
-            proposal: evaluation.proposal.map(|grant| {
-                // The "always" options say what they widen the sandbox by.
-                let widening = evaluation
-                    .sandbox
-                    .as_ref()
-                    .and_then(|n| n.widening_words(self.context.home.as_deref()))
-                    .map(|widening| widening.render(self.language));
-                let words = grant.subject_plain(&self.context.cwd);
-                Proposal {
-                    words: match widening {
-                        Some(widening) => format!("{words}, {widening}"),
-                        None => words,
-                    },
-                    grant: Arc::new(grant),
-                }
-            }),
+            proposal,
             timeout,
             why,
         }

@@ -4,7 +4,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use warden_permissions::{Decision, GrantProposal, Risk};
+use warden_permissions::{
+    DecidedBy, Decision, GrantProposal, MatchedRule, Risk, SandboxNeeds, Sentence,
+};
 use warden_tools::PreparedCall;
 
 /// A tool call that its source accepted: the call as its source described it, and the
@@ -43,11 +45,28 @@ pub struct Verdict {
     pub proposal: Option<Proposal>,
     /// How long to wait for the user before the request is withdrawn (`None`: for ever).
     pub timeout: Option<Duration>,
-    /// Why, as JSON for `_meta.warden.evaluation` and the audit log: the evaluation's
-    /// `explanation`, `decided_by` and `matched_rules` (the names of `warden policy
-    /// check`). Shared, because a verdict is copied into audit notes and call state on
-    /// the proposal path.
-    pub why: Arc<serde_json::Value>,
+    /// Why, for `_meta.warden.evaluation` and the audit log. Shared, because a verdict
+    /// is copied into audit notes and call state on the proposal path.
+    pub why: Arc<Why>,
+}
+
+/// Why the engine decided as it did, in the names of `warden policy check --json`: the
+/// permission request's `_meta.warden.evaluation`. Typed, and serialised only when a
+/// request is written, so that a call the engine settles never renders or copies it.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct Why {
+    /// The evaluation's explanation (`None` only in tests' verdicts, written `null`).
+    pub explanation: Option<Sentence>,
+    pub decided_by: Option<DecidedBy>,
+    pub matched_rules: Vec<MatchedRule>,
+    /// What the call needs beyond its sandbox, when it needs anything: part of why it
+    /// was asked, and the audit log records it (a call that runs WITHOUT the sandbox
+    /// above all).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<SandboxNeeds>,
+    /// The call needs more than its sandbox gives and may be allowed only once.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub once_only: bool,
 }
 
 /// A grant the engine proposed for a call: what the options name, and exactly what is
@@ -87,8 +106,7 @@ impl Verdict {
     /// Critical calls, and calls that run without the sandbox, are asked once only: no
     /// option may remember them.
     pub fn once_only(&self) -> bool {
-        self.risk == Risk::Critical
-            || self.why.get("once_only") == Some(&serde_json::Value::Bool(true))
+        self.risk == Risk::Critical || self.why.once_only
     }
 }
 

@@ -34,7 +34,7 @@ pub use command::{Command, GrantRequest, Stop};
 pub use driver::{Driven, TurnSetup, drive};
 pub use event::{Event, Stored, ToolResult};
 pub use gate::{
-    Gate, GrantEffect, GrantScope, PrepareError, Prepared, Proposal, RememberError, Verdict,
+    Gate, GrantEffect, GrantScope, PrepareError, Prepared, Proposal, RememberError, Verdict, Why,
 };
 pub use journal::{
     CallRecord, ClaimRequest, Claimed, Durable, Entry, Journal, JournalError, Prior,

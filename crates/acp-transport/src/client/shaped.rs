@@ -17,6 +17,7 @@ use agent_client_protocol::v1::schema::{
 };
 use agent_client_protocol::{JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, UntypedMessage};
 
+use crate::ext::RequestMeta;
 use crate::splice::Splices;
 
 /// A message's method and its parameters as JSON text, until the SDK takes them and
@@ -76,34 +77,61 @@ impl Shaped {
         Shaped::new("session/update", text, splices)
     }
 
-    /// `session/request_permission`, written as JSON text to be spliced into the SDK's
-    /// line through `splices`: straight from its typed form, or, when its tool call
-    /// shows a new file's diff, through JSON values that write that diff's `oldText` as
-    /// `null`, which the schema would leave out.
-    pub(crate) fn permission_request(
+    /// `session/request_permission` with its `_meta`, written as JSON text (see
+    /// [`permission_request_text`]) to be spliced into the SDK's line through `splices`.
+    pub(crate) fn permission_request<E: serde::Serialize>(
         request: &RequestPermissionRequest,
+        meta: &RequestMeta<'_, E>,
         splices: Arc<Splices>,
     ) -> Self {
-        let text = if request
-            .tool_call
-            .fields
-            .content
-            .as_deref()
-            .is_some_and(new_file)
-        {
-            to_json(request).and_then(|mut params| {
-                explicit_old_text(
-                    params
-                        .get_mut("toolCall")
-                        .and_then(|t| t.get_mut("content")),
-                );
-                to_text(&params)
-            })
-        } else {
-            to_text(request)
-        };
+        let text = permission_request_text(request, meta)
+            .map_err(agent_client_protocol::Error::into_internal_error);
         Shaped::new("session/request_permission", text, splices)
     }
+}
+
+/// A `session/request_permission`'s parameters as JSON text: the request as its type
+/// serialises it, or, when its tool call shows a new file's diff, through JSON values
+/// that write that diff's `oldText` as `null`, which the schema would leave out; then
+/// `meta` as its last member, `_meta`, where the schema writes it. The request must not
+/// carry a `_meta` of its own: the one it is sent with is `meta`.
+pub fn permission_request_text<E: serde::Serialize>(
+    request: &RequestPermissionRequest,
+    meta: &RequestMeta<'_, E>,
+) -> Result<String, serde_json::Error> {
+    if request.meta.is_some() {
+        return Err(serde::ser::Error::custom(
+            "a permission request carries a `_meta` beside the one it is sent with",
+        ));
+    }
+    let mut text = if request
+        .tool_call
+        .fields
+        .content
+        .as_deref()
+        .is_some_and(new_file)
+    {
+        let mut params = serde_json::to_value(request)?;
+        explicit_old_text(
+            params
+                .get_mut("toolCall")
+                .and_then(|t| t.get_mut("content")),
+        );
+        serde_json::to_vec(&params)?
+    } else {
+        serde_json::to_vec(request)?
+    };
+    // The request is an object with members; its closing brace gives way to `_meta`.
+    if text.pop() != Some(b'}') {
+        return Err(serde::ser::Error::custom(
+            "a permission request is not an object",
+        ));
+    }
+    text.extend_from_slice(b",\"_meta\":");
+    serde_json::to_writer(&mut text, meta)?;
+    text.push(b'}');
+    // Serde writes valid UTF-8 and the bytes added are ASCII.
+    String::from_utf8(text).map_err(serde::ser::Error::custom)
 }
 
 fn to_json(
@@ -224,6 +252,8 @@ mod tests {
         Diff, PermissionOption, PermissionOptionKind, ToolCallUpdate, ToolCallUpdateFields,
     };
 
+    use crate::{PermissionMeta, RequestExtension};
+
     fn diff(old: Option<&str>) -> ToolCallContent {
         ToolCallContent::Diff(Diff::new("/w/a", "new").old_text(old.map(str::to_owned)))
     }
@@ -301,6 +331,20 @@ mod tests {
         }
     }
 
+    fn permission() -> PermissionMeta {
+        PermissionMeta::request("Run `ls`?".to_owned(), "Risk Low".to_owned())
+    }
+
+    /// The `_meta` a request is written with, and the same as JSON values.
+    fn meta_of(
+        extension: &RequestExtension<serde_json::Value>,
+        permission: &PermissionMeta,
+    ) -> serde_json::Map<String, serde_json::Value> {
+        let mut meta = crate::to_meta(extension);
+        permission.insert_into(&mut meta);
+        meta
+    }
+
     #[test]
     fn a_permission_request_names_a_new_files_old_text() {
         let request = RequestPermissionRequest::new(
@@ -315,38 +359,103 @@ mod tests {
                 PermissionOptionKind::AllowOnce,
             )],
         );
-        let params = written(|s| Shaped::permission_request(&request, s));
+        let (extension, permission) = (RequestExtension::default(), permission());
+        let meta = RequestMeta {
+            warden: &extension,
+            permission: &permission,
+        };
+        let params = written(|s| Shaped::permission_request(&request, &meta, s));
         let content = &params["toolCall"]["content"];
         assert!(has_old_text(&content[0]));
         assert_eq!(content[0]["oldText"], serde_json::Value::Null);
         assert_eq!(content[1]["oldText"], "old");
         assert_eq!(params["options"][0]["optionId"], "allow-once");
-    }
-
-    /// The request's line carries what the typed request serialises to, `_meta` in the
-    /// schema's place for it (last), with one and without.
-    #[test]
-    fn a_permission_request_is_written_as_its_typed_form() {
-        let request = |meta: Option<serde_json::Value>| {
-            RequestPermissionRequest::new(
-                "s",
-                ToolCallUpdate::new("call_1", ToolCallUpdateFields::new()),
-                Vec::new(),
-            )
-            .meta(meta.and_then(|m| m.as_object().cloned()))
-        };
-        let meta = serde_json::json!({"warden": {"risk": "high", "why": ["a", "b"]}});
-        let with = request(Some(meta.clone()));
-        let params = written(|s| Shaped::permission_request(&with, s));
-        assert_eq!(params["_meta"], meta);
         let keys: Vec<&String> = params.as_object().expect("an object").keys().collect();
         assert_eq!(keys.last().map(|k| k.as_str()), Some("_meta"));
-        assert_eq!(params, serde_json::to_value(&with).expect("JSON"));
-        let without = request(None);
         assert_eq!(
-            written(|s| Shaped::permission_request(&without, s)),
-            serde_json::to_value(&without).expect("JSON")
+            params["_meta"],
+            serde_json::Value::Object(meta_of(&extension, &permission))
         );
+    }
+
+    /// The request's line carries, byte for byte, what the typed request with its
+    /// `_meta` serialises to: `_meta` in the schema's place for it (last), with a
+    /// typed evaluation written as its JSON values would be, and without one.
+    #[test]
+    fn a_permission_request_is_written_as_its_typed_form_with_its_meta() {
+        #[derive(serde::Serialize)]
+        struct Why {
+            explanation: &'static str,
+            matched_rules: Vec<u32>,
+        }
+        let request = RequestPermissionRequest::new(
+            "s",
+            ToolCallUpdate::new("call_1", ToolCallUpdateFields::new().title("Run `ls`")),
+            vec![PermissionOption::new(
+                "reject-once",
+                "Reject",
+                PermissionOptionKind::RejectOnce,
+            )],
+        );
+        let why = Why {
+            explanation: "asked",
+            matched_rules: vec![7],
+        };
+        fn extension<E>(evaluation: Option<E>) -> RequestExtension<E> {
+            RequestExtension {
+                prompt: None,
+                tool: Some("terminal".to_owned()),
+                server: None,
+                risk: None,
+                reason: None,
+                grant: None,
+                evaluation,
+            }
+        }
+        let permission = permission();
+        for (typed, values) in [
+            (
+                extension(Some(&why)),
+                extension(Some(
+                    serde_json::json!({"explanation": "asked", "matched_rules": [7]}),
+                )),
+            ),
+            (extension(None), extension(None)),
+        ] {
+            let meta = RequestMeta {
+                warden: &typed,
+                permission: &permission,
+            };
+            let splices = Arc::new(Splices::new());
+            let text = written_text(
+                Shaped::permission_request(&request, &meta, splices.clone()),
+                &splices,
+            );
+            let expected = request.clone().meta(meta_of(&values, &permission));
+            assert_eq!(text, serde_json::to_string(&expected).expect("JSON"));
+        }
+    }
+
+    /// A request that carries a `_meta` of its own is not sent with another beside it:
+    /// the message is an error, which fails the question closed.
+    #[test]
+    fn a_permission_request_with_a_meta_of_its_own_is_refused() {
+        let request = RequestPermissionRequest::new(
+            "s",
+            ToolCallUpdate::new("call_1", ToolCallUpdateFields::new()),
+            Vec::new(),
+        )
+        .meta(crate::to_meta(&"x"));
+        let (extension, permission): (RequestExtension, _) =
+            (RequestExtension::default(), permission());
+        let meta = RequestMeta {
+            warden: &extension,
+            permission: &permission,
+        };
+        assert!(permission_request_text(&request, &meta).is_err());
+        let splices = Arc::new(Splices::new());
+        let message = Shaped::permission_request(&request, &meta, splices);
+        assert!(message.to_untyped_message().is_err());
     }
 
     /// The JSON is handed over once: asked again, the message is an error, never a

@@ -57,8 +57,10 @@ impl Outlet for AcpOutlet {
         offered: &[Offered],
         withdraw: CancellationToken,
     ) -> PendingAnswer {
-        let request = permission::request(&self.session, question, offered, self.words);
-        let pending = self.client.send_permission_request(&request);
+        let asking = permission::request(&self.session, question, offered, self.words);
+        let pending = self
+            .client
+            .send_permission_request(&asking.request, &asking.meta());
         answer(
             pending,
             question.timeout(),

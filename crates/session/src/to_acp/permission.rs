@@ -9,10 +9,10 @@ use warden_acp_transport::schema::{
 };
 
 use warden_acp_transport::{
-    AnswerExtension, PermissionMeta, RequestExtension, RiskMark, extension,
+    AnswerExtension, PermissionMeta, RequestExtension, RequestMeta, RiskMark, extension,
 };
 use warden_i18n::Args;
-use warden_turn::{Answer, Choice, Offered, Question, Words};
+use warden_turn::{Answer, Choice, Offered, Question, Why, Words};
 
 use super::content;
 use super::updates::locations;
@@ -40,15 +40,35 @@ fn option(offered: &Offered) -> PermissionOption {
     .meta(PermissionMeta::option(offered.description.clone()).to_meta())
 }
 
+/// A question as the client is asked it: the `session/request_permission` request and
+/// its `_meta`, which the transport writes as the request's last member, straight from
+/// these types (the engine's evaluation is borrowed from the question, never copied).
+#[derive(Debug)]
+pub struct Asking<'q> {
+    pub request: RequestPermissionRequest,
+    pub warden: RequestExtension<&'q Why>,
+    pub permission: PermissionMeta,
+}
+
+impl<'q> Asking<'q> {
+    /// The request's `_meta`, to send with it.
+    pub fn meta(&self) -> RequestMeta<'_, &'q Why> {
+        RequestMeta {
+            warden: &self.warden,
+            permission: &self.permission,
+        }
+    }
+}
+
 /// The `session/request_permission` request of a question: the call as the question
 /// shows it (its content is what the call's `tool_call` carried: its diff or what it
 /// deletes, and the risk in words) and the choices offered, in order.
-pub fn request(
+pub fn request<'q>(
     session_id: &SessionId,
-    question: &Question,
+    question: &'q Question,
     offered: &[Offered],
     words: Words,
-) -> RequestPermissionRequest {
+) -> Asking<'q> {
     let Question { view, verdict, .. } = question;
     let options = offered.iter().map(option).collect();
     let prompt = match &view.origin {
@@ -83,16 +103,17 @@ pub fn request(
         risk: Some(RiskMark::Rated(verdict.risk)),
         reason: Some(verdict.risk_reason.clone()),
         grant: verdict.proposal_words().map(str::to_owned),
-        evaluation: Some(verdict.why.as_ref().clone()),
+        evaluation: Some(verdict.why.as_ref()),
     };
-    let mut meta = warden.into_meta();
-    PermissionMeta::request(prompt, description).insert_into(&mut meta);
-    RequestPermissionRequest::new(
-        session_id.clone(),
-        ToolCallUpdate::new(view.call_id.clone(), fields),
-        options,
-    )
-    .meta(meta)
+    Asking {
+        request: RequestPermissionRequest::new(
+            session_id.clone(),
+            ToolCallUpdate::new(view.call_id.clone(), fields),
+            options,
+        ),
+        warden,
+        permission: PermissionMeta::request(prompt, description),
+    }
 }
 
 /// Reads the client's answer. `_meta.warden` may sit on the response or on the
@@ -134,6 +155,12 @@ mod tests {
     use warden_tools::{Content, Origin, PreparedCall, ToolKind};
     use warden_turn::{CallView, Prepared, Verdict, offer, offered};
     use warden_verdict::option_id::REJECT_ONCE;
+
+    /// The request's parameters as the client reads them, `_meta` included.
+    fn sent(asking: &Asking<'_>) -> serde_json::Value {
+        let text = warden_acp_transport::permission_request_text(&asking.request, &asking.meta());
+        serde_json::from_str(&text.expect("a request")).expect("JSON")
+    }
 
     fn verdict(risk: Risk, proposal: Option<&str>) -> Verdict {
         Verdict {
@@ -190,13 +217,14 @@ mod tests {
         expect: Expect,
     ) {
         let question = question(&call(server), verdict(risk, proposal), Vec::new(), forms);
-        let request = request(
+        let asking = request(
             &SessionId::new("s"),
             &question,
             &offer(&question, Words::default()),
             Words::default(),
         );
-        let lines: Vec<String> = request
+        let lines: Vec<String> = asking
+            .request
             .options
             .iter()
             .map(|o| {
@@ -210,16 +238,18 @@ mod tests {
             })
             .collect();
         // The safety properties, whatever the table says.
-        let allow_once = request
+        let allow_once = asking
+            .request
             .options
             .iter()
             .filter(|o| o.kind == PermissionOptionKind::AllowOnce)
             .count();
         assert_eq!(allow_once, 1, "exactly one allow_once option");
         if risk == Risk::Critical {
-            assert_eq!(request.options[0].option_id.0.as_ref(), REJECT_ONCE);
+            assert_eq!(asking.request.options[0].option_id.0.as_ref(), REJECT_ONCE);
             assert!(
-                request
+                asking
+                    .request
                     .options
                     .iter()
                     .all(|o| o.kind != PermissionOptionKind::AllowAlways),
@@ -334,23 +364,23 @@ mod tests {
             content,
             false,
         );
-        let request = request(
+        let asking = request(
             &SessionId::new("s"),
             &question,
             &offer(&question, Words::default()),
             Words::default(),
         );
         assert_eq!(
-            request.tool_call.fields.content,
+            asking.request.tool_call.fields.content,
             Some(vec![ToolCallContent::from(
                 "High: runs npm test".to_owned()
             )])
         );
         assert_eq!(
-            request.tool_call.fields.status,
+            asking.request.tool_call.fields.status,
             Some(ToolCallStatus::Pending)
         );
-        let meta = serde_json::to_value(&request.meta).unwrap_or_default();
+        let meta = sent(&asking)["_meta"].clone();
         assert_eq!(meta["warden"]["tool"], "terminal");
         assert_eq!(meta["warden"]["risk"], "high");
         assert_eq!(meta["warden"]["reason"], "runs npm test");
@@ -365,13 +395,13 @@ mod tests {
             Vec::new(),
             false,
         );
-        let request = request(
+        let asking = request(
             &SessionId::new("s"),
             &question,
             &offer(&question, Words::default()),
             Words::default(),
         );
-        let meta = serde_json::to_value(&request.meta).unwrap_or_default();
+        let meta = sent(&asking)["_meta"].clone();
         assert_eq!(meta["warden"]["prompt"], "Allow tool call from github?");
     }
 
@@ -384,13 +414,14 @@ mod tests {
                 Vec::new(),
                 true,
             );
-            let request = request(
+            let asking = request(
                 &SessionId::new("s"),
                 &question,
                 &offer(&question, Words::default()),
                 Words::default(),
             );
-            let meta = PermissionMeta::read(request.meta.as_ref()).expect("_meta.permission");
+            let meta =
+                PermissionMeta::read(sent(&asking)["_meta"].as_object()).expect("_meta.permission");
             assert_eq!(meta.version, 1);
             assert_eq!(meta.title.as_deref(), Some("Run `npm test`?"));
             let level = format!("{risk}");
@@ -399,7 +430,7 @@ mod tests {
                     && meta.description.to_lowercase().contains(&level),
                 "{risk}: {meta:?}"
             );
-            for option in &request.options {
+            for option in &asking.request.options {
                 let meta = PermissionMeta::read(option.meta.as_ref());
                 let meta =
                     meta.unwrap_or_else(|| panic!("{risk}: {} has none", option.option_id.0));
@@ -407,7 +438,7 @@ mod tests {
                 assert!(!meta.description.is_empty());
             }
             // Warden's own extension is kept as it was.
-            let warden = serde_json::to_value(&request.meta).unwrap_or_default();
+            let warden = sent(&asking)["_meta"].clone();
             assert_eq!(warden["warden"]["risk"], level);
         }
     }
@@ -421,13 +452,14 @@ mod tests {
             Vec::new(),
             false,
         );
-        let request = request(
+        let asking = request(
             &SessionId::new("s"),
             &question,
             &offer(&question, words),
             words,
         );
-        let options: Vec<(String, String)> = request
+        let options: Vec<(String, String)> = asking
+            .request
             .options
             .iter()
             .map(|o| (o.option_id.0.to_string(), o.name.clone()))
@@ -440,13 +472,14 @@ mod tests {
                 ("allow-once".to_owned(), "仅允许这一次".to_owned()),
             ]
         );
-        let meta = PermissionMeta::read(request.meta.as_ref()).expect("_meta.permission");
+        let meta =
+            PermissionMeta::read(sent(&asking)["_meta"].as_object()).expect("_meta.permission");
         assert_eq!(
             meta.title.as_deref(),
             Some("允许调用来自 github 的工具吗？")
         );
         assert_eq!(meta.description, "严重风险：runs npm test");
-        let warden = serde_json::to_value(&request.meta).unwrap_or_default();
+        let warden = sent(&asking)["_meta"].clone();
         assert_eq!(warden["warden"]["tool"], "terminal");
     }
 

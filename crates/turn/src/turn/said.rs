@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use warden_i18n::Args;
+use warden_i18n::{Args, Language};
 use warden_model::denied_content;
 
 use crate::gate::Verdict;
@@ -36,10 +36,14 @@ impl Said {
     /// a deny rule's own `reason` or the mode's words (as `warden policy check` says it),
     /// so that a model stops trying variants of a call the policy will never allow.
     pub fn denied_by_policy(words: Words, verdict: &Verdict) -> Said {
-        let why = verdict
+        // In English, as the request's `_meta` and `warden policy check` write it.
+        let explanation = verdict
             .why
-            .get("explanation")
-            .and_then(serde_json::Value::as_str)
+            .explanation
+            .as_ref()
+            .map(|sentence| sentence.render(Language::English));
+        let why = explanation
+            .as_deref()
             .map(str::trim)
             .filter(|why| !why.is_empty());
         let reason = verdict.reason.trim_end_matches('.').to_owned();
