@@ -65,8 +65,10 @@ startup-layout:
 
 # The instructions Warden's main thread runs per tool call, counted exactly under
 # callgrind: from the model's reply to the request handed to the SDK (decision 0023), and
-# until Warden waits again after writing it, as the turn benchmark's window (0024).
+# until Warden waits again after writing it, as the turn benchmark's window (0024); then
+# the distinct lines of code that window runs, which the processor fetches for each call.
 call-instructions:
     cargo build --release
     python3 link/startup.py calls target/release/warden
     python3 link/startup.py window target/release/warden
+    python3 link/startup.py footprint target/release/warden

@@ -8,7 +8,7 @@ touch a megabyte (decision 0022). The functions that run for every tool call are
 together after them: a call then runs through fewer pages of code, which the processor's
 caches and page tables hold better (decision 0023).
 
-Usage: python3 link/startup.py write|add|check|calls|window [path/to/release/warden]
+Usage: python3 link/startup.py write|add|check|calls|window|footprint [path/to/release/warden]
 
 - `write` replaces startup.ld with what the given build runs at start-up.
 - `add` keeps the patterns already in startup.ld and adds the run's: run `write` on a build
@@ -23,6 +23,9 @@ Usage: python3 link/startup.py write|add|check|calls|window [path/to/release/war
 - `window` counts the same from the model's reply until Warden waits again after the
   request, which also holds the SDK's and the line writer's work on it: all that the turn
   benchmark's window holds (needs `callgrind_control`).
+- `footprint` counts, over the same window, the distinct 64-byte lines of code the main
+  thread runs: what the processor fetches into its caches for each call, which costs it
+  more than the instructions themselves (docs/performance.md).
 
 The binary must be a release build of this tree. Two runs per client of SCENARIOS find the
 functions:
@@ -339,6 +342,33 @@ def main_thread_instructions(binary, until, options, control=False):
           f"(from {counts[0]:,} to {counts[-1]:,})")
 
 
+def code_footprint(binary):
+    """The distinct 64-byte lines of code Warden's main thread runs in the turn
+    benchmark's window (`window`), for each of CALLS calls: printed as the median."""
+    with tempfile.TemporaryDirectory() as scratch:
+        calls_under_callgrind(binary, scratch, ["--separate-threads=yes", "--dump-instr=yes",
+                                                "--compress-pos=no"], control=True)
+        counts = sorted(code_lines(os.path.join(scratch, name)) for name in os.listdir(scratch)
+                        if re.fullmatch(r"callgrind\.out\.\d+-01", name))
+    if not counts:
+        sys.exit("no profile of a tool call was written")
+    median = counts[len(counts) // 2]
+    print(f"main thread, model's tool call -> Warden waiting after the permission request: "
+          f"median {median:,} lines of code ({median * 64 // 1024} KiB) over {len(counts)} "
+          f"calls (from {counts[0]:,} to {counts[-1]:,})")
+
+
+def code_lines(path):
+    """The distinct 64-byte lines of the instruction addresses in a profile written with
+    `--dump-instr=yes --compress-pos=no`, where every cost line starts with one."""
+    lines = set()
+    with open(path) as f:
+        for line in f:
+            if line.startswith("0x"):
+                lines.add(int(line.split(None, 1)[0], 16) >> 6)
+    return len(lines)
+
+
 def main_thread_counts(scratch):
     """The instruction count of each dump's profile of the main thread in `scratch`."""
     for name in os.listdir(scratch):
@@ -442,7 +472,8 @@ def patterns(name):
 
 
 def main():
-    if len(sys.argv) < 2 or sys.argv[1] not in ("write", "add", "check", "calls", "window"):
+    if len(sys.argv) < 2 or sys.argv[1] not in ("write", "add", "check", "calls", "window",
+                                                 "footprint"):
         sys.exit(__doc__)
     binary = os.path.realpath(sys.argv[2] if len(sys.argv) > 2 else "target/release/warden")
     if sys.argv[1] == "check":
@@ -451,6 +482,8 @@ def main():
         return instructions_per_call(binary)
     if sys.argv[1] == "window":
         return instructions_per_window(binary)
+    if sys.argv[1] == "footprint":
+        return code_footprint(binary)
     adding = sys.argv[1] == "add"
     names = with_aliases(binary, under_callgrind(binary) + faulted_natively(binary))
     kept = previous_patterns(SECTION) if adding else []
