@@ -12,6 +12,9 @@
 //!   as the server starts writing the reply that holds the tool call. It stops when the
 //!   request is read from Warden's stdout, so it includes the socket and pipe hops and
 //!   Warden's HTTP, SSE and JSON parsing of the reply.
+//! - The same with three calls in the model's reply, until the third request: less the
+//!   one call's figure and halved, what a call costs once the reply's own work is done
+//!   and the code a call runs has just run (the first call of a reply runs it cold).
 //! - Beside each path's wall time, the CPU time of Warden's main thread over the same
 //!   window: Warden's own share, without the wake-ups of idle threads.
 //! - Throughput: one session running 1,000 allowed tool calls end to end.
@@ -207,7 +210,8 @@ struct Sent {
 /// streaming replies chunked, as hosted providers do: the first, third, ... request gets
 /// a reply proposing one `terminal` call, the others a closing text. `warden` is the pid
 /// whose CPU time is read before each tool-call reply.
-fn model_server(warden: Arc<AtomicU32>) -> (String, mpsc::Receiver<Sent>) {
+/// A model that proposes `calls` calls in each reply that proposes any.
+fn model_server(warden: Arc<AtomicU32>, calls: u32) -> (String, mpsc::Receiver<Sent>) {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let url = format!("http://{}/v1", listener.local_addr().expect("address"));
     let (sent_tx, sent_rx) = mpsc::channel();
@@ -218,7 +222,7 @@ fn model_server(warden: Arc<AtomicU32>) -> (String, mpsc::Receiver<Sent>) {
         for stream in listener.incoming() {
             let Ok(stream) = stream else { return };
             let (warden, served, sent_tx) = (warden.clone(), served.clone(), sent_tx.clone());
-            std::thread::spawn(move || serve_model(stream, &warden, &served, &sent_tx));
+            std::thread::spawn(move || serve_model(stream, &warden, &served, &sent_tx, calls));
         }
     });
     (url, sent_rx)
@@ -230,19 +234,27 @@ fn serve_model(
     warden: &AtomicU32,
     served: &AtomicU32,
     sent_tx: &mpsc::Sender<Sent>,
+    calls: u32,
 ) {
     use warden_model::testing::{call_delta, done, finish, text_chunk};
     let mut reader = BufReader::new(stream);
     while read_http_request(&mut reader) {
         let n = served.fetch_add(1, Ordering::AcqRel);
         let body = if n.is_multiple_of(2) {
-            let arguments = format!(r#"{{"command": "touch m{n}"}}"#);
-            [
-                call_delta(0, Some(&format!("call_{n}")), Some("terminal"), &arguments),
-                finish("tool_calls"),
-                done(),
-            ]
-            .concat()
+            let mut body: String = (0..calls)
+                .map(|i| {
+                    let arguments = format!(r#"{{"command": "touch m{n}_{i}"}}"#);
+                    call_delta(
+                        i,
+                        Some(&format!("call_{n}_{i}")),
+                        Some("terminal"),
+                        &arguments,
+                    )
+                })
+                .collect();
+            body.push_str(&finish("tool_calls"));
+            body.push_str(&done());
+            body
         } else {
             [text_chunk("Done."), finish("stop"), done()].concat()
         };
@@ -352,9 +364,11 @@ fn allowed_calls_rate(agent: &mut Agent, session: &str, journal: bool) -> f64 {
 
 /// From the model's tool call to its permission request, with a model on a socket:
 /// the wall time and Warden's main thread CPU of each of `runs` calls.
-fn from_model(runs: usize, journal: bool) -> (Vec<Duration>, Vec<Duration>) {
+/// The model's path: from the reply that proposes `calls` calls until the last of their
+/// permission requests is read, wall time and Warden's main-thread CPU.
+fn from_model(runs: usize, journal: bool, calls: u32) -> (Vec<Duration>, Vec<Duration>) {
     let warden = Arc::new(AtomicU32::new(0));
-    let (url, sent) = model_server(warden.clone());
+    let (url, sent) = model_server(warden.clone(), calls);
     let mut agent = Agent::spawn_with(
         &[
             ("WARDEN_MODEL", "openai:bench-model".to_owned()),
@@ -378,7 +392,9 @@ fn from_model(runs: usize, journal: bool) -> (Vec<Duration>, Vec<Duration>) {
             session = agent.new_session();
         }
         let id = agent.request("session/prompt", prompt(&session, "go"));
-        let request = agent.until(|m| m["method"] == "session/request_permission");
+        let requests: Vec<Value> = (0..calls)
+            .map(|_| agent.until(|m| m["method"] == "session/request_permission"))
+            .collect();
         let arrived = Instant::now();
         let cpu_after = main_thread_cpu_ns(pid);
         let written = sent.recv().expect("the server's report");
@@ -386,8 +402,10 @@ fn from_model(runs: usize, journal: bool) -> (Vec<Duration>, Vec<Duration>) {
         from_model_cpu.push(Duration::from_nanos(
             cpu_after.saturating_sub(written.warden_cpu_ns),
         ));
-        agent.send(&json!({"jsonrpc": "2.0", "id": request["id"],
-            "result": {"outcome": {"outcome": "selected", "optionId": "reject-once"}}}));
+        for request in requests {
+            agent.send(&json!({"jsonrpc": "2.0", "id": request["id"],
+                "result": {"outcome": {"outcome": "selected", "optionId": "reject-once"}}}));
+        }
         let response = agent.response(id);
         assert_eq!(response["result"]["stopReason"], "end_turn", "{response}");
     }
@@ -395,12 +413,14 @@ fn from_model(runs: usize, journal: bool) -> (Vec<Duration>, Vec<Duration>) {
     (from_model, from_model_cpu)
 }
 
-fn measure(runs: usize, journal: bool) {
-    let mut agent = Agent::spawn(journal);
-    let session = agent.session();
-
+/// A bare round trip, for scale: the pipes and the SDK, no turn. Wall times, the main
+/// thread's CPU times, and the mean CPU of all threads per round trip (nanoseconds).
+fn bare_round_trips(
+    agent: &mut Agent,
+    session: &str,
+    runs: usize,
+) -> (Vec<Duration>, Vec<Duration>, u64) {
     let pid = agent.child.id();
-    // A bare round trip, for scale: the pipes and the SDK, no turn.
     let cpu_before_bare = cpu_ns(pid);
     let mut bare = Vec::new();
     for _ in 0..runs {
@@ -424,8 +444,19 @@ fn measure(runs: usize, journal: bool) {
             main_thread_cpu_ns(pid).saturating_sub(before),
         ));
     }
+    (
+        bare,
+        bare_cpu,
+        (cpu_ns(pid) - cpu_before_bare) / runs as u64,
+    )
+}
 
-    let cpu_bare = (cpu_ns(pid) - cpu_before_bare) / runs as u64;
+fn measure(runs: usize, journal: bool) {
+    let mut agent = Agent::spawn(journal);
+    let session = agent.session();
+
+    let pid = agent.child.id();
+    let (bare, bare_cpu, cpu_bare) = bare_round_trips(&mut agent, &session, runs);
 
     // Warden's CPU for one whole asked call, the permission cycle included: the prompt,
     // the model's reply, the evaluation, the request, the answer, a cheap tool (a small
@@ -468,9 +499,13 @@ fn measure(runs: usize, journal: bool) {
     let rate = allowed_calls_rate(&mut agent, &session, journal);
     drop(agent);
 
-    let (from_model, from_model_cpu) = from_model(runs, journal);
+    // The same with three calls in the reply: what each call beyond the first costs, once
+    // the reply's own work is done and the code of a call has just run.
+    let (_, three_cpu) = from_model(runs, journal, 3);
+    let (from_model, from_model_cpu) = from_model(runs, journal, 1);
 
     let us = |samples: Vec<Duration>| median(samples).as_secs_f64() * 1e6;
+    let (one, three) = (us(from_model_cpu), us(three_cpu));
     println!("| path | wall, median | Warden's main thread CPU, median | target |");
     println!("| --- | --- | --- | --- |");
     println!(
@@ -481,7 +516,14 @@ fn measure(runs: usize, journal: bool) {
     println!(
         "| the model's tool call (reply written to the socket) → its permission request read from stdout | {:.0} µs | {:.0} µs | < 200 µs of Warden's own |",
         us(from_model),
-        us(from_model_cpu)
+        one
+    );
+    println!(
+        "| the model's reply with three calls → the third permission request read from stdout | - | {three:.0} µs | - |"
+    );
+    println!(
+        "| each call after the first in one reply (the three calls' CPU less one call's, halved) | - | {:.0} µs | - |",
+        (three - one) / 2.0
     );
     println!(
         "| prompt with one call (scripted model) → its permission request read from stdout | {:.0} µs | {:.0} µs | (the same, plus reading the prompt) |",
