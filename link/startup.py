@@ -55,6 +55,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "startup.ld")
 SECTION = ".text.warden_startup"
+WINDOW_SECTION = ".text.warden_window"
 CALLS_SECTION = ".text.warden_calls"
 # Tool calls in the calls run; a function that ran fewer times is not run by every call.
 CALLS = 12
@@ -380,6 +381,25 @@ def main_thread_counts(scratch):
                 yield int(found.group(1))
 
 
+def run_in_window(binary):
+    """The binary's functions that ran in most of CALLS windows of the turn benchmark
+    (from the model's reply until Warden waits after the permission request), under
+    callgrind: the code one asked call runs after the wait for the model."""
+    with tempfile.TemporaryDirectory() as scratch:
+        calls_under_callgrind(binary, scratch, ["--separate-threads=yes", "--demangle=no",
+                                                "--compress-strings=no", "--compress-pos=no"],
+                              control=True)
+        dumps = [os.path.join(scratch, name) for name in os.listdir(scratch)
+                 if re.fullmatch(r"callgrind\.out\.\d+-01", name)]
+        ours = functions(binary)
+        runs = {}
+        for dump in dumps:
+            for name in profiled(dump):
+                if name in ours:
+                    runs[name] = runs.get(name, 0) + 1
+    return [name for name, count in runs.items() if 2 * count > len(dumps)]
+
+
 def every_call(out, binary):
     """The binary's functions that a callgrind profile shows called at least CALLS times."""
     ours = functions(binary)
@@ -490,27 +510,36 @@ def main():
     startup = list(dict.fromkeys(kept + [p for name in names for p in patterns(name)]))
     # A function that also runs at start-up stays in the start-up block: the linker
     # places a section by the first description that names it.
-    kept_calls = previous_patterns(CALLS_SECTION) if adding else []
-    per_call = with_aliases(binary, run_per_call(binary))
     taken = set(startup)
-    # Only the ordinary sections: the cold ones run on no call's way, and each pattern
-    # costs the link time.
-    found = [p for name in per_call for p in patterns(name)]
-    calls = [p for p in dict.fromkeys(kept_calls + found)
-             if p not in taken and not p.startswith((".text.unlikely.", ".text.startup."))]
+
+    def block(kept, names):
+        # Only the ordinary sections: the cold ones run on no call's way, and each
+        # pattern costs the link time.
+        found = [p for name in names for p in patterns(name)]
+        chosen = [p for p in dict.fromkeys(kept + found)
+                  if p not in taken and not p.startswith((".text.unlikely.", ".text.startup."))]
+        taken.update(chosen)
+        return chosen
+    # The window's code first, packed, then the rest of what every call runs.
+    window = block(previous_patterns(WINDOW_SECTION) if adding else [],
+                   with_aliases(binary, run_in_window(binary)))
+    calls = block(previous_patterns(CALLS_SECTION) if adding else [],
+                  with_aliases(binary, run_per_call(binary)))
     with open(OUT, "w") as f:
         f.write("/* The functions that run by the `session/new` answer, laid out first "
-                "(decision 0022),\n   then those that run for every tool call "
-                "(decision 0023).\n"
+                "(decision 0022),\n   then those that run from a model's reply to its "
+                "permission request, then the rest\n   of those that run for every tool "
+                "call (decision 0023).\n"
                 "   Written by link/startup.py; regenerate it when start-up changes. */\n")
         # One input description per block for all its patterns: the linker walks every
         # section of the program once per description.
-        for section, found in ((SECTION, startup), (CALLS_SECTION, calls)):
+        for section, found in ((SECTION, startup), (WINDOW_SECTION, window),
+                               (CALLS_SECTION, calls)):
             f.write(f"SECTIONS {{\n  {section} : {{\n    *(\n")
             f.writelines(f"      {p}\n" for p in found)
             f.write("    )\n  }\n} INSERT BEFORE .text;\n")
-    print(f"{len(startup)} start-up and {len(calls)} per-call section patterns written to "
-          f"{os.path.relpath(OUT)}", file=sys.stderr)
+    print(f"{len(startup)} start-up, {len(window)} window and {len(calls)} per-call section "
+          f"patterns written to {os.path.relpath(OUT)}", file=sys.stderr)
 
 
 if __name__ == "__main__":
