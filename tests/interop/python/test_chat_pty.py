@@ -13,6 +13,7 @@ import pty
 import re
 import select
 import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -192,6 +193,22 @@ def test_ctrl_c_answers_the_other_agents_open_requests_cancelled(tmp_path: Path)
         chat.send("\x03")
         chat.expect("press Ctrl-C again to quit")
         chat.send("\x03")
+        assert chat.wait() == 130, chat.text()
+    finally:
+        chat.close()
+
+
+def test_a_sigint_while_the_prompt_reads_a_line_ends_the_chat(tmp_path: Path) -> None:
+    """A Ctrl-C typed just before the prompt's line read began reaches the chat as SIGINT
+    while the read runs. The line editor once swapped in a SIGINT handler of its own for
+    each read, so the signal, taken on another thread, was lost while the read blocked:
+    the chat sat at its prompt instead of leaving. A SIGINT sent while the prompt reads
+    is that case, without its timing."""
+    chat = Screen(tmp_path)
+    try:
+        chat.expect("Ctrl-D leaves.")
+        chat.expect("> ")
+        os.kill(chat.process.pid, signal.SIGINT)
         assert chat.wait() == 130, chat.text()
     finally:
         chat.close()
