@@ -332,31 +332,30 @@ def instructions_per_window(binary):
 def main_thread_instructions(binary, until, options, control=False):
     """Runs CALLS tool calls under callgrind with `options` (each call's profile dumped
     on the main thread) and prints the median count from the model's reply to `until`."""
-    with tempfile.TemporaryDirectory() as scratch:
-        calls_under_callgrind(binary, scratch, ["--separate-threads=yes", *options],
-                              control=control)
-        counts = sorted(main_thread_counts(scratch))
-    if not counts:
-        sys.exit("no profile of a tool call was written")
-    print(f"main thread, model's tool call -> {until}: "
-          f"median {counts[len(counts) // 2]:,} instructions over {len(counts)} calls "
-          f"(from {counts[0]:,} to {counts[-1]:,})")
+    main_thread_median(binary, until, options, control, instructions_in,
+                       lambda n: f"{n:,} instructions")
 
 
 def code_footprint(binary):
     """The distinct 64-byte lines of code Warden's main thread runs in the turn
     benchmark's window (`window`), for each of CALLS calls: printed as the median."""
+    main_thread_median(binary, "Warden waiting after the permission request",
+                       ["--dump-instr=yes", "--compress-pos=no"], True, code_lines,
+                       lambda n: f"{n:,} lines of code ({n * 64 // 1024} KiB)")
+
+
+def main_thread_median(binary, until, options, control, count, describe):
+    """Runs CALLS tool calls under callgrind with `options` and prints the median of
+    `count` over the main thread's profile of each call, as `describe` words it."""
     with tempfile.TemporaryDirectory() as scratch:
-        calls_under_callgrind(binary, scratch, ["--separate-threads=yes", "--dump-instr=yes",
-                                                "--compress-pos=no"], control=True)
-        counts = sorted(code_lines(os.path.join(scratch, name)) for name in os.listdir(scratch)
-                        if re.fullmatch(r"callgrind\.out\.\d+-01", name))
+        calls_under_callgrind(binary, scratch, ["--separate-threads=yes", *options],
+                              control=control)
+        counts = sorted(filter(None, map(count, main_thread_dumps(scratch))))
     if not counts:
         sys.exit("no profile of a tool call was written")
-    median = counts[len(counts) // 2]
-    print(f"main thread, model's tool call -> Warden waiting after the permission request: "
-          f"median {median:,} lines of code ({median * 64 // 1024} KiB) over {len(counts)} "
-          f"calls (from {counts[0]:,} to {counts[-1]:,})")
+    print(f"main thread, model's tool call -> {until}: "
+          f"median {describe(counts[len(counts) // 2])} over {len(counts)} calls "
+          f"(from {counts[0]:,} to {counts[-1]:,})")
 
 
 def code_lines(path):
@@ -370,15 +369,17 @@ def code_lines(path):
     return len(lines)
 
 
-def main_thread_counts(scratch):
-    """The instruction count of each dump's profile of the main thread in `scratch`."""
-    for name in os.listdir(scratch):
-        # One profile per dump and thread; the main thread is the first.
-        if re.fullmatch(r"callgrind\.out\.\d+-01", name):
-            text = open(os.path.join(scratch, name)).read()
-            found = re.search(r"^(?:summary|totals): (\d+)", text, re.M)
-            if found:
-                yield int(found.group(1))
+def instructions_in(path):
+    """A profile's instruction count (`None` when it has none)."""
+    found = re.search(r"^(?:summary|totals): (\d+)", open(path).read(), re.M)
+    return int(found.group(1)) if found else None
+
+
+def main_thread_dumps(scratch):
+    """The main thread's profile of each dump in `scratch`: callgrind names them
+    `callgrind.out.<dump>-<thread>`, the main thread first."""
+    return [os.path.join(scratch, name) for name in os.listdir(scratch)
+            if re.fullmatch(r"callgrind\.out\.\d+-01", name)]
 
 
 def run_in_window(binary):
@@ -389,8 +390,7 @@ def run_in_window(binary):
         calls_under_callgrind(binary, scratch, ["--separate-threads=yes", "--demangle=no",
                                                 "--compress-strings=no", "--compress-pos=no"],
                               control=True)
-        dumps = [os.path.join(scratch, name) for name in os.listdir(scratch)
-                 if re.fullmatch(r"callgrind\.out\.\d+-01", name)]
+        dumps = main_thread_dumps(scratch)
         ours = functions(binary)
         runs = {}
         for dump in dumps:
