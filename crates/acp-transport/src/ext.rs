@@ -219,6 +219,65 @@ impl AnswerExtension {
     }
 }
 
+/// A request's `_meta` for the tests of this crate: an extension with a typed evaluation,
+/// and the same built of JSON values, as the agent built it before `RequestMeta`.
+#[cfg(test)]
+pub(crate) mod sample {
+    use super::*;
+
+    /// A typed evaluation, as the engine's reasons are.
+    #[derive(Serialize)]
+    pub struct Why {
+        explanation: &'static str,
+        matched_rules: Vec<u32>,
+    }
+
+    impl Default for Why {
+        fn default() -> Self {
+            Why {
+                explanation: "asked",
+                matched_rules: vec![7],
+            }
+        }
+    }
+
+    fn extension<E>(evaluation: Option<E>) -> RequestExtension<E> {
+        RequestExtension {
+            prompt: Some("Run `make`?".to_owned()),
+            tool: Some("terminal".to_owned()),
+            server: None,
+            risk: Some(RiskMark::Rated(Risk::Medium)),
+            reason: Some("runs make".to_owned()),
+            grant: Some("exactly \"make\"".to_owned()),
+            evaluation,
+        }
+    }
+
+    /// The extension with `why` and with its JSON values, written out, then both
+    /// without one.
+    pub fn extensions(why: &Why) -> [(RequestExtension<&Why>, RequestExtension); 2] {
+        let values = serde_json::json!({"explanation": "asked", "matched_rules": [7]});
+        [
+            (extension(Some(why)), extension(Some(values))),
+            (extension(None), extension(None)),
+        ]
+    }
+
+    pub fn permission() -> PermissionMeta {
+        PermissionMeta::request("Run `make`?".to_owned(), "Risk Medium".to_owned())
+    }
+
+    /// The `_meta` object of `extension` and `permission`, built of JSON values.
+    pub fn meta_of(
+        extension: &RequestExtension,
+        permission: &PermissionMeta,
+    ) -> Map<String, Value> {
+        let mut meta = to_meta(extension);
+        permission.insert_into(&mut meta);
+        meta
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -252,36 +311,10 @@ mod tests {
     /// JSON values holds, member for member and in the same order, named by the keys.
     #[test]
     fn a_request_meta_writes_what_a_meta_object_of_values_holds() {
-        #[derive(Serialize)]
-        struct Typed {
-            explanation: &'static str,
-            matched_rules: Vec<u32>,
-        }
-        fn extension<E>(evaluation: Option<E>) -> RequestExtension<E> {
-            RequestExtension {
-                prompt: Some("Run `make`?".to_owned()),
-                tool: Some("terminal".to_owned()),
-                server: None,
-                risk: Some(RiskMark::Rated(Risk::Medium)),
-                reason: Some("runs make".to_owned()),
-                grant: Some("exactly \"make\"".to_owned()),
-                evaluation,
-            }
-        }
-        let permission =
-            PermissionMeta::request("Run `make`?".to_owned(), "Risk Medium".to_owned());
-        let typed = Typed {
-            explanation: "asked",
-            matched_rules: vec![1],
-        };
-        let as_values = json!({"explanation": "asked", "matched_rules": [1]});
-        for (written, values) in [
-            (extension(Some(&typed)), extension(Some(as_values))),
-            (extension(None), extension(None)),
-        ] {
-            let mut meta = to_meta(&values);
-            permission.insert_into(&mut meta);
-            let expected = serde_json::to_string(&meta).unwrap_or_default();
+        let (why, permission) = (sample::Why::default(), sample::permission());
+        for (written, values) in sample::extensions(&why) {
+            let expected =
+                serde_json::to_string(&sample::meta_of(&values, &permission)).unwrap_or_default();
             let meta = RequestMeta {
                 warden: &written,
                 permission: &permission,

@@ -252,7 +252,8 @@ mod tests {
         Diff, PermissionOption, PermissionOptionKind, ToolCallUpdate, ToolCallUpdateFields,
     };
 
-    use crate::{PermissionMeta, RequestExtension};
+    use crate::RequestExtension;
+    use crate::ext::sample;
 
     fn diff(old: Option<&str>) -> ToolCallContent {
         ToolCallContent::Diff(Diff::new("/w/a", "new").old_text(old.map(str::to_owned)))
@@ -331,20 +332,6 @@ mod tests {
         }
     }
 
-    fn permission() -> PermissionMeta {
-        PermissionMeta::request("Run `ls`?".to_owned(), "Risk Low".to_owned())
-    }
-
-    /// The `_meta` a request is written with, and the same as JSON values.
-    fn meta_of(
-        extension: &RequestExtension<serde_json::Value>,
-        permission: &PermissionMeta,
-    ) -> serde_json::Map<String, serde_json::Value> {
-        let mut meta = crate::to_meta(extension);
-        permission.insert_into(&mut meta);
-        meta
-    }
-
     #[test]
     fn a_permission_request_names_a_new_files_old_text() {
         let request = RequestPermissionRequest::new(
@@ -359,7 +346,7 @@ mod tests {
                 PermissionOptionKind::AllowOnce,
             )],
         );
-        let (extension, permission) = (RequestExtension::default(), permission());
+        let (extension, permission) = (RequestExtension::default(), sample::permission());
         let meta = RequestMeta {
             warden: &extension,
             permission: &permission,
@@ -374,7 +361,7 @@ mod tests {
         assert_eq!(keys.last().map(|k| k.as_str()), Some("_meta"));
         assert_eq!(
             params["_meta"],
-            serde_json::Value::Object(meta_of(&extension, &permission))
+            serde_json::Value::Object(sample::meta_of(&extension, &permission))
         );
     }
 
@@ -383,11 +370,6 @@ mod tests {
     /// typed evaluation written as its JSON values would be, and without one.
     #[test]
     fn a_permission_request_is_written_as_its_typed_form_with_its_meta() {
-        #[derive(serde::Serialize)]
-        struct Why {
-            explanation: &'static str,
-            matched_rules: Vec<u32>,
-        }
         let request = RequestPermissionRequest::new(
             "s",
             ToolCallUpdate::new("call_1", ToolCallUpdateFields::new().title("Run `ls`")),
@@ -397,31 +379,8 @@ mod tests {
                 PermissionOptionKind::RejectOnce,
             )],
         );
-        let why = Why {
-            explanation: "asked",
-            matched_rules: vec![7],
-        };
-        fn extension<E>(evaluation: Option<E>) -> RequestExtension<E> {
-            RequestExtension {
-                prompt: None,
-                tool: Some("terminal".to_owned()),
-                server: None,
-                risk: None,
-                reason: None,
-                grant: None,
-                evaluation,
-            }
-        }
-        let permission = permission();
-        for (typed, values) in [
-            (
-                extension(Some(&why)),
-                extension(Some(
-                    serde_json::json!({"explanation": "asked", "matched_rules": [7]}),
-                )),
-            ),
-            (extension(None), extension(None)),
-        ] {
+        let (why, permission) = (sample::Why::default(), sample::permission());
+        for (typed, values) in sample::extensions(&why) {
             let meta = RequestMeta {
                 warden: &typed,
                 permission: &permission,
@@ -431,7 +390,7 @@ mod tests {
                 Shaped::permission_request(&request, &meta, splices.clone()),
                 &splices,
             );
-            let expected = request.clone().meta(meta_of(&values, &permission));
+            let expected = request.clone().meta(sample::meta_of(&values, &permission));
             assert_eq!(text, serde_json::to_string(&expected).expect("JSON"));
         }
     }
@@ -447,7 +406,7 @@ mod tests {
         )
         .meta(crate::to_meta(&"x"));
         let (extension, permission): (RequestExtension, _) =
-            (RequestExtension::default(), permission());
+            (RequestExtension::default(), sample::permission());
         let meta = RequestMeta {
             warden: &extension,
             permission: &permission,
