@@ -164,8 +164,12 @@ pub struct Segment {
     /// The basename of the program actually run (after unwrapping), or "" for a
     /// segment that stands for a redirection or assignment alone.
     pub program: String,
-    /// This segment's own risk.
+    /// This segment's risk where it stands in its line.
     pub risk: Risk,
+    /// Set when the rest of the line raised `risk` (a file an earlier part downloaded
+    /// or wrote, a folder it filled from the network): the risk the segment's own
+    /// words carry, always lower. The engine decides the segment at both.
+    pub own_risk: Option<Risk>,
     /// A sentence: why this risk.
     pub reason: crate::Sentence,
     /// Files this segment changes: redirection targets and the operands it writes

@@ -423,6 +423,12 @@ engine-policy-error = 策略文件 { $file } 无法使用（{ $error }），因�
     }
 engine-no-parts = 该调用没有可判断的部分
 engine-deciding-part = 部分 `{ $part }`：{ $explanation }
+engine-as-on-its-own = { $explanation }（即该部分单独判断、按{ $risk ->
+        [low] 低
+        [medium] 中
+        [high] 高
+       *[critical] 严重
+    }风险所得的决定：提高部分风险的因素从不放宽其决定）
 engine-but-sandbox = { $explanation }，但{ $why }
 engine-explanation = { $text }。
 engine-exact-call = { $reason }（用户已允许本会话中的这一调用）

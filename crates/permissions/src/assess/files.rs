@@ -29,6 +29,7 @@ fn file_unit(
     Unit {
         text: reason_of_call.to_string(),
         risk,
+        own_risk: None,
         reason,
         argv: Vec::new(),
         paths,

@@ -43,6 +43,7 @@ pub(super) fn assess(call: &ToolCall) -> Result<Assessment, ArgError> {
     let unit = Unit {
         text: format!("{method} {url}"),
         risk: Risk::High,
+        own_risk: None,
         reason: Sentence::new("engine-http-risk"),
         argv: Vec::new(),
         paths: Vec::new(),

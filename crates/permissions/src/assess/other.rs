@@ -97,6 +97,7 @@ pub(super) fn assess(call: &ToolCall, ctx: &Context) -> Assessment {
     Assessment::single(Unit {
         text: call.tool.clone(),
         risk,
+        own_risk: None,
         reason: why,
         argv: Vec::new(),
         paths: Vec::new(),

@@ -38,6 +38,7 @@ pub(super) fn assess(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgEr
         .map(|s| Unit {
             text: s.text.clone(),
             risk: s.risk,
+            own_risk: s.own_risk,
             reason: s.reason.clone(),
             argv: s.argv.clone(),
             paths: s.writes.iter().map(UnitPath::from).collect(),
@@ -57,6 +58,7 @@ pub(super) fn assess(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgEr
         units.push(Unit {
             text: command.to_owned(),
             risk: analysis.risk.max(Risk::High),
+            own_risk: None,
             reason: match &analysis.problem {
                 Some(problem) => {
                     Sentence::new("engine-command-unreadable").text("problem", problem)
@@ -75,6 +77,9 @@ pub(super) fn assess(call: &ToolCall, ctx: &Context) -> Result<Assessment, ArgEr
 
     if let Some((risk, why, dir)) = &cwd_risk {
         for unit in units.iter_mut().filter(|u| u.risk < *risk) {
+            // The folder adds caution; it never makes a part looser than it is in
+            // the workspace.
+            unit.own_risk.get_or_insert(unit.risk);
             unit.risk = *risk;
             unit.reason = Sentence::new("engine-command-runs-in")
                 .text("dir", dir.display().to_string())

@@ -107,13 +107,50 @@ impl Engine {
         }
     }
 
-    /// The ordered decision for one unit: deny rules and grants, ask rules, then allow
-    /// rules, grants and auto-approval, then the mode; a policy error turns an allow
-    /// into the question (or the refusal) the mode permits.
+    /// The decision for one unit. What raised its risk (the rest of its shell line,
+    /// the folder it runs in, the model's hint under `escalate`) only ever adds
+    /// caution: a raised unit is also decided at the risk it carries on its own, and
+    /// the stricter decision stands, so that a rule or grant for the higher risk
+    /// cannot let through a part it would not allow alone. The unit keeps its raised
+    /// risk, which is what the user is shown.
     fn decide_unit<'u>(&self, d: &Deciding<'_>, unit: &'u Unit) -> UnitOutcome<'u> {
+        let raised = self.decide_at(d, unit, unit.risk, true);
+        let escalated = self.policy.settings.model_risk_hints == HintPolicy::Escalate
+            && d.call.model_hint.is_some_and(|hint| hint > unit.risk);
+        if unit.own_risk.is_none() && !escalated {
+            return raised;
+        }
+        let own = unit.own_risk.unwrap_or(unit.risk);
+        let alone = self.decide_at(d, unit, own, false);
+        if alone.decision <= raised.decision {
+            return raised;
+        }
+        let explanation = Sentence::new("engine-as-on-its-own")
+            .text("risk", own.as_str())
+            .sentence("explanation", alone.explanation);
+        UnitOutcome {
+            risk: raised.risk,
+            explanation,
+            ..alone
+        }
+    }
+
+    /// The ordered decision for one unit from a starting risk: deny rules and grants,
+    /// ask rules, then allow rules, grants and auto-approval, then the mode; a policy
+    /// error turns an allow into the question (or the refusal) the mode permits. The
+    /// model's hint raises the starting risk under `escalate` when `escalate` is set,
+    /// and replaces it under `trust`.
+    fn decide_at<'u>(
+        &self,
+        d: &Deciding<'_>,
+        unit: &'u Unit,
+        start: Risk,
+        escalate: bool,
+    ) -> UnitOutcome<'u> {
         let hints = self.policy.settings.model_risk_hints;
-        let mut risk = unit.risk;
-        if hints == HintPolicy::Escalate
+        let mut risk = start;
+        if escalate
+            && hints == HintPolicy::Escalate
             && let Some(hint) = d.call.model_hint
         {
             risk = risk.max(hint);
@@ -146,7 +183,7 @@ impl Engine {
 
         let (reached, grant_widens) = match self.allowance(d, unit, risk, &matched) {
             Some(allowed) => allowed,
-            None => (self.by_mode(d, unit, risk, &mut matched_out), None),
+            None => (self.by_mode(d, unit, start, risk, &mut matched_out), None),
         };
         let reached = d.unless_policy_error(reached);
         let grant_widens =
@@ -226,20 +263,22 @@ impl Engine {
         }
     }
 
-    /// What the mode decides for a unit nothing else decided: said as the model's
-    /// hint when the hint changed it, as the built-in rule that agrees with it in
-    /// `ask` mode, or as the mode's own decision.
+    /// What the mode decides for a unit nothing else decided at `risk`, from the
+    /// `start` risk the hint saw: said as the model's hint when the hint changed it,
+    /// as the built-in rule that agrees with it in `ask` mode, or as the mode's own
+    /// decision.
     fn by_mode(
         &self,
         d: &Deciding<'_>,
         unit: &Unit,
+        start: Risk,
         risk: Risk,
         matched_out: &mut Vec<MatchedRule>,
     ) -> Reached {
         let (call, mode) = (d.call, d.mode);
         let hints = self.policy.settings.model_risk_hints;
         let decision = mode.decide(risk, d.assessment.edit_inside_workspace);
-        let unhinted = mode.decide(unit.risk, d.assessment.edit_inside_workspace);
+        let unhinted = mode.decide(start, d.assessment.edit_inside_workspace);
         let builtin = (mode == Mode::Ask)
             .then(|| {
                 self.policy.builtin.iter().find(|r| {

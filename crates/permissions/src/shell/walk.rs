@@ -561,6 +561,7 @@ impl Walker<'_> {
             argv: Vec::new(),
             program: String::new(),
             risk,
+            own_risk: None,
             reason: reason.into(),
             writes: Vec::new(),
             reads: Vec::new(),
@@ -582,6 +583,7 @@ impl Walker<'_> {
         // analysis horizon, so Critical whatever else it does.
         if segment.opaque && segment.risk < Risk::Critical {
             segment.risk = Risk::Critical;
+            segment.own_risk = None;
             segment.reason =
                 crate::Sentence::new("engine-opaque").sentence("reason", segment.reason);
         }
@@ -787,7 +789,7 @@ impl Walker<'_> {
             if (!is_system_program(written) || (path_has_cwd && !written.contains('/')))
                 && self.holds_network_data(written)
             {
-                raise(
+                raise_by_line(
                     seg,
                     Risk::Critical,
                     S::new("engine-walk-written-this-command-downloaded").text("written", written),
@@ -813,7 +815,7 @@ impl Walker<'_> {
             if let Some(file) = consumed {
                 *network = true;
                 if interpreter {
-                    raise(
+                    raise_by_line(
                         seg,
                         Risk::Critical,
                         S::new("engine-walk-name-file-this-command")
@@ -838,7 +840,7 @@ impl Walker<'_> {
         if judge::runs_project_files(name)
             && let Some(file) = self.entry_files.first()
         {
-            raise(
+            raise_by_line(
                 seg,
                 Risk::High,
                 S::new("engine-walk-build-files-written")
@@ -847,7 +849,7 @@ impl Walker<'_> {
             );
         }
         if judge::runs_project_files(name) && self.tainted.any_within(&self.ctx.cwd) {
-            raise(
+            raise_by_line(
                 seg,
                 Risk::Critical,
                 S::new("engine-walk-name-projects-files-after").text("name", name),
@@ -933,9 +935,11 @@ impl Walker<'_> {
                 .map(|s| s.reason.clone())
                 .unwrap_or_else(|| crate::Sentence::verbatim(""));
             if analysis.risk > seg.risk {
-                seg.risk = analysis.risk;
-                seg.reason =
-                    crate::Sentence::new("engine-runs-script").lower_first("reason", inner_reason);
+                raise(
+                    seg,
+                    analysis.risk,
+                    crate::Sentence::new("engine-runs-script").lower_first("reason", inner_reason),
+                );
             }
         }
         // A script that downloads writes data from the network (`bash -c 'curl URL'
@@ -1060,8 +1064,25 @@ fn download_folder(name: &str, args: &[Word]) -> Option<Option<String>> {
     }
 }
 
+/// Raises a segment for what its own words do: its own risk rises with it.
 fn raise(seg: &mut Segment, risk: Risk, reason: impl Into<crate::Sentence>) {
     if risk > seg.risk || seg.reason.is_empty() {
+        seg.risk = risk;
+        seg.reason = reason.into();
+    }
+    seg.own_risk = seg
+        .own_risk
+        .map(|own| own.max(risk))
+        .filter(|own| *own < seg.risk);
+}
+
+/// Raises a segment for what the rest of its line did before it (a file it
+/// downloaded or wrote): the segment keeps the risk its own words carry, so that the
+/// engine can hold it to the stricter of the two (a rule that allows the raised risk
+/// must not let through a part it would ask about on its own).
+fn raise_by_line(seg: &mut Segment, risk: Risk, reason: impl Into<crate::Sentence>) {
+    if risk > seg.risk {
+        seg.own_risk.get_or_insert(seg.risk);
         seg.risk = risk;
         seg.reason = reason.into();
     }

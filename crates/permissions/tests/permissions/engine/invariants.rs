@@ -1008,3 +1008,92 @@ fn a_grant_widened_any_call_it_covers_beyond_what_was_approved() {
         "the new proposal records the network"
     );
 }
+
+/// A policy that allows High-risk calls but leaves Medium ones to the mode: a part
+/// the things around it raise into High must not be allowed by it.
+const ALLOW_HIGH: &str = "[[rule]]\nrisk = \"high\"\ndecision = \"allow\"\n";
+
+/// The decision for `cargo build` on its own, and for the part of each call that runs it.
+fn cargo_build_decisions(w: &World, engine: &Engine, calls: &[&str], mode: Mode) -> Vec<Decision> {
+    calls
+        .iter()
+        .map(|args| {
+            let e = w.eval(engine, "terminal", &w.expand(args), mode);
+            e.segments
+                .iter()
+                .filter(|s| s.text == "cargo build")
+                .map(|s| s.decision)
+                .max()
+                .unwrap_or(e.decision)
+        })
+        .collect()
+}
+
+#[test]
+fn a_part_the_rest_of_its_line_raises_is_no_looser_than_on_its_own() {
+    // Found by the compound property test: `rm -rf build` makes the `cargo build`
+    // after it High, and a rule that allows High allowed it, though it is asked alone.
+    let w = World::new();
+    let engine = w.engine(&[(Layer::User, ALLOW_HIGH)], false);
+    let alone = w.eval(
+        &engine,
+        "terminal",
+        r#"{"command": "cargo build"}"#,
+        Mode::Ask,
+    );
+    assert_eq!((alone.risk, alone.decision), (Risk::Medium, Decision::Ask));
+    let line = w.eval(
+        &engine,
+        "terminal",
+        r#"{"command": "rm -rf build && cargo build"}"#,
+        Mode::Ask,
+    );
+    let part = line
+        .segments
+        .iter()
+        .find(|s| s.text == "cargo build")
+        .expect("the cargo part");
+    // The line still says how risky the part is where it stands, and why.
+    assert_eq!(part.risk, Risk::High);
+    assert_eq!(part.decision, Decision::Ask, "{:?}", part.decided_by);
+    assert_eq!(part.decided_by, DecidedBy::Mode { mode: Mode::Ask });
+    assert_eq!(line.decision, Decision::Ask);
+    assert!(
+        line.explanation.to_string().contains("on its own"),
+        "{}",
+        line.explanation
+    );
+}
+
+#[test]
+fn a_model_hint_that_raises_a_part_is_no_looser_than_without_it() {
+    let w = World::new();
+    let policy = format!("model_risk_hints = \"escalate\"\n\n{ALLOW_HIGH}");
+    let engine = w.engine(&[(Layer::User, &policy)], false);
+    let decisions = cargo_build_decisions(
+        &w,
+        &engine,
+        &[
+            r#"{"command": "cargo build"}"#,
+            r#"{"command": "cargo build", "risk_level": "high"}"#,
+        ],
+        Mode::Ask,
+    );
+    assert_eq!(decisions, [Decision::Ask, Decision::Ask]);
+}
+
+#[test]
+fn a_folder_that_raises_a_command_is_no_looser_than_the_workspace() {
+    let w = World::new();
+    let engine = w.engine(&[(Layer::User, ALLOW_HIGH)], false);
+    let decisions = cargo_build_decisions(
+        &w,
+        &engine,
+        &[
+            r#"{"command": "cargo build"}"#,
+            r#"{"command": "cargo build", "cwd": "$HOME/.ssh"}"#,
+        ],
+        Mode::Ask,
+    );
+    assert_eq!(decisions, [Decision::Ask, Decision::Ask]);
+}

@@ -137,6 +137,26 @@ proptest! {
         }
     }
 
+    /// Under `escalate`, the model's rating of a call only adds caution: no rating
+    /// makes any call's decision less strict than it is unrated.
+    #[test]
+    fn a_models_rating_under_escalate_never_loosens_a_decision(
+        rules in rules_strategy(),
+        hint in prop::sample::select(vec!["low", "medium", "high", "critical"]),
+        mode in mode_strategy(),
+    ) {
+        let w = World::new();
+        let policy = format!("model_risk_hints = \"escalate\"\n\n{}", policy_text(&rules));
+        let engine = w.engine(&[(Layer::User, &policy)], false);
+        for (tool, args) in calls() {
+            let unrated = w.eval(&engine, &tool, &args, mode).decision;
+            let mut rated: serde_json::Value = serde_json::from_str(&args).expect("json");
+            rated["risk_level"] = json!(hint);
+            let rated = w.eval(&engine, &tool, &rated.to_string(), mode).decision;
+            prop_assert!(rated >= unrated, "{tool} {args} rated {hint}: {unrated} became {rated}\n{policy}");
+        }
+    }
+
     /// A grant allows only calls its proposal covers, no riskier than it was proposed
     /// for, and never a Critical one.
     #[test]
