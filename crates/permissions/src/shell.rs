@@ -166,9 +166,10 @@ pub struct Segment {
     pub program: String,
     /// This segment's risk where it stands in its line.
     pub risk: Risk,
-    /// Set when the rest of the line raised `risk` (a file an earlier part downloaded
-    /// or wrote, a folder it filled from the network): the risk the segment's own
-    /// words carry, always lower. The engine decides the segment at both.
+    /// Set when what surrounds the command raised `risk` (a file an earlier part
+    /// downloaded or wrote, a wrapper such as `sudo`, a variable set for it): the risk
+    /// the command carries on its own, always lower. The engine decides the segment at
+    /// both.
     pub own_risk: Option<Risk>,
     /// A sentence: why this risk.
     pub reason: crate::Sentence,

@@ -789,7 +789,7 @@ impl Walker<'_> {
             if (!is_system_program(written) || (path_has_cwd && !written.contains('/')))
                 && self.holds_network_data(written)
             {
-                raise_by_line(
+                raise_around(
                     seg,
                     Risk::Critical,
                     S::new("engine-walk-written-this-command-downloaded").text("written", written),
@@ -815,7 +815,7 @@ impl Walker<'_> {
             if let Some(file) = consumed {
                 *network = true;
                 if interpreter {
-                    raise_by_line(
+                    raise_around(
                         seg,
                         Risk::Critical,
                         S::new("engine-walk-name-file-this-command")
@@ -840,7 +840,7 @@ impl Walker<'_> {
         if judge::runs_project_files(name)
             && let Some(file) = self.entry_files.first()
         {
-            raise_by_line(
+            raise_around(
                 seg,
                 Risk::High,
                 S::new("engine-walk-build-files-written")
@@ -849,7 +849,7 @@ impl Walker<'_> {
             );
         }
         if judge::runs_project_files(name) && self.tainted.any_within(&self.ctx.cwd) {
-            raise_by_line(
+            raise_around(
                 seg,
                 Risk::Critical,
                 S::new("engine-walk-name-projects-files-after").text("name", name),
@@ -1076,11 +1076,12 @@ fn raise(seg: &mut Segment, risk: Risk, reason: impl Into<crate::Sentence>) {
         .filter(|own| *own < seg.risk);
 }
 
-/// Raises a segment for what the rest of its line did before it (a file it
-/// downloaded or wrote): the segment keeps the risk its own words carry, so that the
-/// engine can hold it to the stricter of the two (a rule that allows the raised risk
-/// must not let through a part it would ask about on its own).
-fn raise_by_line(seg: &mut Segment, risk: Risk, reason: impl Into<crate::Sentence>) {
+/// Raises a segment for what surrounds the command it runs: what the rest of its line
+/// did before it (a file it downloaded or wrote), a wrapper that runs it (`sudo`,
+/// `chroot`) or a variable set for it. The segment keeps the risk the command carries
+/// on its own, so that the engine can hold it to the stricter of the two: a rule that
+/// allows the raised risk must not let through a command it would ask about alone.
+fn raise_around(seg: &mut Segment, risk: Risk, reason: impl Into<crate::Sentence>) {
     if risk > seg.risk {
         seg.own_risk.get_or_insert(seg.risk);
         seg.risk = risk;

@@ -5,7 +5,9 @@
 use std::path::PathBuf;
 
 use super::redirect::Effect;
-use super::{Walker, capitalise, functions, is_system_program, modelled, raise, vars};
+use super::{
+    Walker, capitalise, functions, is_system_program, modelled, raise, raise_around, vars,
+};
 use crate::Risk;
 use crate::Sentence as S;
 use crate::shell::Segment;
@@ -417,7 +419,7 @@ fn wrapper_findings(
         );
     }
     if let Some((risk, why)) = &unwrapped.floor {
-        raise(seg, *risk, why.clone());
+        raise_around(seg, *risk, why.clone());
     }
     if let Some(problem) = &unwrapped.problem {
         seg.opaque = true;
@@ -492,7 +494,7 @@ fn variables(
                 scripts.push(env::command_script(name, &value.text));
             }
         } else if let Some((risk, reason)) = env::setting_risk(name, runs_program) {
-            raise(seg, risk, reason);
+            raise_around(seg, risk, reason);
             if runs_program {
                 seg.env.push(name.clone());
             }

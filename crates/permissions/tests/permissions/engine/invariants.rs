@@ -1097,3 +1097,39 @@ fn a_folder_that_raises_a_command_is_no_looser_than_the_workspace() {
     );
     assert_eq!(decisions, [Decision::Ask, Decision::Ask]);
 }
+
+#[test]
+fn a_wrapper_that_raises_a_command_is_no_looser_than_the_command() {
+    // `systemd-run` makes whatever it runs at least High.
+    let w = World::new();
+    let engine = w.engine(&[(Layer::User, ALLOW_HIGH)], false);
+    let decisions = cargo_build_decisions(
+        &w,
+        &engine,
+        &[
+            r#"{"command": "cargo build"}"#,
+            r#"{"command": "systemd-run cargo build"}"#,
+        ],
+        Mode::Ask,
+    );
+    assert_eq!(decisions, [Decision::Ask, Decision::Ask]);
+}
+
+#[test]
+fn a_variable_set_for_a_command_never_loosens_it() {
+    // Found by the property that a construct is at least as strict as its command: an
+    // ask rule for Low calls asked about `ls`, but `FOO=1 ls` is Medium, and a rule
+    // that allows the terminal let it through.
+    let w = World::new();
+    let policy = "[[rule]]\ntool = \"terminal\"\ndecision = \"allow\"\n\n[[rule]]\nrisk = \"low\"\ndecision = \"ask\"\n";
+    let engine = w.engine(&[(Layer::User, policy)], false);
+    let eval = |command: &str| {
+        let args = json!({ "command": command }).to_string();
+        w.eval(&engine, "terminal", &args, Mode::Ask)
+    };
+    let alone = eval("ls");
+    let set = eval("FOO=1 ls");
+    assert_eq!(alone.decision, Decision::Ask);
+    assert_eq!(set.risk, Risk::Medium);
+    assert_eq!(set.decision, Decision::Ask, "{}", set.explanation);
+}

@@ -26,6 +26,50 @@ const COMMANDS: &[&str] = &[
     "make",
 ];
 
+/// Constructs a command may be written in; `{}` is the command. Single quotes are
+/// avoided where the command may hold them.
+const WRAPPERS: &[&str] = &[
+    "bash -c \"{}\"",
+    "sh -c \"{}\"",
+    "eval \"{}\"",
+    "({})",
+    "{ {}; }",
+    "timeout 5 {}",
+    "env {}",
+    "nice {}",
+    "nohup {}",
+    "command {}",
+    "exec {}",
+    "time {}",
+    "echo \"$({})\"",
+    "x=$({})",
+    "if true; then {}; fi",
+    "for i in 1; do {}; done",
+    "while false; do :; done; {}",
+    "{} &",
+    "! {}",
+    "{} 2>/dev/null",
+    "{} | cat",
+    "cat < /dev/null | {}",
+    "f() { {}; }; f",
+    "true && {}",
+    "false || {}",
+    "cd . && {}",
+    "FOO=1 {}",
+    "env FOO=1 {}",
+    "env -i {}",
+    "PATH=/usr/bin {}",
+    "setsid {}",
+    "stdbuf -o0 {}",
+    "sudo {}",
+    "{} > out.txt",
+    "case x in x) {};; esac",
+    "[[ -n x ]] && {}",
+    "trap '' INT; {}",
+    "set -e; {}",
+    "source /dev/null; {}",
+];
+
 /// Rules a policy may hold.
 const RULES: &[&str] = &[
     "tool = \"terminal\"\ncommand = \"git\"",
@@ -135,6 +179,26 @@ proptest! {
             prop_assert!(whole.decision >= p.decision, "{part}: {} vs whole {}", p.decision, whole.decision);
             prop_assert!(whole.risk >= p.risk, "{part}: {} vs whole {}", p.risk, whole.risk);
         }
+    }
+
+    /// A command written inside another construct (a `bash -c` string, a subshell, a
+    /// wrapper, a loop, a substitution) is at least as strict, and as risky, as the
+    /// command on its own.
+    #[test]
+    fn a_command_inside_another_construct_is_at_least_as_strict_as_alone(
+        rules in rules_strategy(),
+        a in 0..COMMANDS.len(),
+        wrap in 0..WRAPPERS.len(),
+        mode in mode_strategy(),
+    ) {
+        let w = World::new();
+        let engine = w.engine(&[(Layer::User, &policy_text(&rules))], false);
+        let eval = |c: &str| w.eval(&engine, "terminal", &json!({"command": c}).to_string(), mode);
+        let alone = eval(COMMANDS[a]);
+        let line = WRAPPERS[wrap].replace("{}", COMMANDS[a]);
+        let wrapped = eval(&line);
+        prop_assert!(wrapped.decision >= alone.decision, "{line}: {} vs alone {}", wrapped.decision, alone.decision);
+        prop_assert!(wrapped.risk >= alone.risk, "{line}: {} vs alone {}", wrapped.risk, alone.risk);
     }
 
     /// Under `escalate`, the model's rating of a call only adds caution: no rating
