@@ -167,7 +167,8 @@ pub struct Segment {
     /// This segment's risk where it stands in its line.
     pub risk: Risk,
     /// Set when what surrounds the command raised `risk` (a file an earlier part
-    /// downloaded or wrote, a wrapper such as `sudo`, a variable set for it): the risk
+    /// downloaded or wrote, a wrapper such as `sudo`, a variable set for it, a
+    /// redirection): the risk
     /// the command carries on its own, always lower. The engine decides the segment at
     /// both.
     pub own_risk: Option<Risk>,

@@ -415,6 +415,7 @@ engine-policy-error = The policy file { $file } cannot be used ({ $error }), so 
     } instead
 engine-no-parts = The call has no part that can be judged
 engine-deciding-part = Part `{ $part }`: { $explanation }
+engine-as-unrated = { $explanation } (the decision the call gets without the model's rating, at { $risk } risk: a rating never loosens a decision)
 engine-as-on-its-own = { $explanation } (the decision the part gets on its own, at { $risk } risk: what raises a part's risk never loosens its decision)
 engine-but-sandbox = { $explanation }, but { $why }
 engine-explanation = { $text }.

@@ -423,6 +423,12 @@ engine-policy-error = 策略文件 { $file } 无法使用（{ $error }），因�
     }
 engine-no-parts = 该调用没有可判断的部分
 engine-deciding-part = 部分 `{ $part }`：{ $explanation }
+engine-as-unrated = { $explanation }（即不计模型评级、按{ $risk ->
+        [low] 低
+        [medium] 中
+        [high] 高
+       *[critical] 严重
+    }风险所得的决定：模型评级从不放宽决定）
 engine-as-on-its-own = { $explanation }（即该部分单独判断、按{ $risk ->
         [low] 低
         [medium] 中

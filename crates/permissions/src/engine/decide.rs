@@ -107,32 +107,25 @@ impl Engine {
         }
     }
 
-    /// The decision for one unit. What raised its risk (the rest of its shell line,
-    /// the folder it runs in, the model's hint under `escalate`) only ever adds
-    /// caution: a raised unit is also decided at the risk it carries on its own, and
-    /// the stricter decision stands, so that a rule or grant for the higher risk
-    /// cannot let through a part it would not allow alone. The unit keeps its raised
-    /// risk, which is what the user is shown.
+    /// The decision for one unit. What raised its risk (the model's hint under
+    /// `escalate`; what surrounds its command, or the folder it runs in) only ever adds
+    /// caution: a raised unit is also decided without the hint and at the risk it
+    /// carries on its own, and the strictest decision stands, so that a rule or grant
+    /// for the higher risk cannot let through a part it would not allow otherwise. The
+    /// unit keeps its raised risk, which is what the user is shown.
     fn decide_unit<'u>(&self, d: &Deciding<'_>, unit: &'u Unit) -> UnitOutcome<'u> {
-        let raised = self.decide_at(d, unit, unit.risk, true);
+        let mut outcome = self.decide_at(d, unit, unit.risk, true);
         let escalated = self.policy.settings.model_risk_hints == HintPolicy::Escalate
             && d.call.model_hint.is_some_and(|hint| hint > unit.risk);
-        if unit.own_risk.is_none() && !escalated {
-            return raised;
+        if escalated {
+            let unrated = self.decide_at(d, unit, unit.risk, false);
+            outcome = stricter(outcome, unrated, "engine-as-unrated", unit.risk);
         }
-        let own = unit.own_risk.unwrap_or(unit.risk);
-        let alone = self.decide_at(d, unit, own, false);
-        if alone.decision <= raised.decision {
-            return raised;
+        if let Some(own) = unit.own_risk {
+            let alone = self.decide_at(d, unit, own, false);
+            outcome = stricter(outcome, alone, "engine-as-on-its-own", own);
         }
-        let explanation = Sentence::new("engine-as-on-its-own")
-            .text("risk", own.as_str())
-            .sentence("explanation", alone.explanation);
-        UnitOutcome {
-            risk: raised.risk,
-            explanation,
-            ..alone
-        }
+        outcome
     }
 
     /// The ordered decision for one unit from a starting risk: deny rules and grants,
@@ -436,6 +429,27 @@ fn risk_reason(
             .clause("reason", reason)
             .clause("need", need)
     }))
+}
+
+/// `other` in place of `outcome` when it is the stricter decision, decided at `at` risk
+/// (the message `why` says which), with `outcome`'s risk, which is what the user sees.
+fn stricter<'u>(
+    outcome: UnitOutcome<'u>,
+    other: UnitOutcome<'u>,
+    why: &'static str,
+    at: Risk,
+) -> UnitOutcome<'u> {
+    if other.decision <= outcome.decision {
+        return outcome;
+    }
+    let explanation = Sentence::new(why)
+        .text("risk", at.as_str())
+        .sentence("explanation", other.explanation);
+    UnitOutcome {
+        risk: outcome.risk,
+        explanation,
+        ..other
+    }
 }
 
 /// The rules matched by any part, each once, in the order the parts met them.

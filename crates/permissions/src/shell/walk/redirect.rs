@@ -3,7 +3,7 @@
 
 use tree_sitter::Node;
 
-use super::{Walker, raise};
+use super::{Walker, raise_around};
 use crate::Risk;
 use crate::paths::{FileOp, path_risk};
 use crate::shell::Segment;
@@ -172,7 +172,8 @@ impl Walker<'_> {
         }
     }
 
-    /// Judges redirection targets as file reads and writes.
+    /// Judges redirection targets as file reads and writes. They are around the
+    /// program, which keeps the risk it carries on its own (see `raise_around`).
     pub(super) fn apply_effects(&self, effects: &[Effect], seg: &mut Segment) {
         for effect in effects {
             let (op, word) = match effect {
@@ -186,7 +187,7 @@ impl Walker<'_> {
                 Effect::Read(w) => (FileOp::Read, w),
                 Effect::Stdin(_) | Effect::ReadFd | Effect::Expands(_) => continue,
                 Effect::SecretExpansion(name) => {
-                    raise(
+                    raise_around(
                         seg,
                         Risk::Medium,
                         crate::Sentence::new("engine-prints-heredoc").text("name", name.as_str()),
@@ -200,7 +201,7 @@ impl Walker<'_> {
                 } else {
                     Risk::Medium
                 };
-                raise(
+                raise_around(
                     seg,
                     risk,
                     crate::Sentence::new("engine-redirects-dynamic")
@@ -213,7 +214,7 @@ impl Walker<'_> {
                 continue;
             }
             let (risk, reason) = path_risk(op, &path);
-            raise(seg, risk, reason.to_string());
+            raise_around(seg, risk, reason.to_string());
             if op == FileOp::Write {
                 seg.writes.push(path);
             } else {

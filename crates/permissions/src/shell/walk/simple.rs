@@ -147,7 +147,7 @@ impl Walker<'_> {
         });
         if socket {
             self.tainted.socket = true;
-            raise(
+            raise_around(
                 seg,
                 Risk::High,
                 S::new("engine-walk-opens-network-connection-through"),
@@ -158,7 +158,7 @@ impl Walker<'_> {
                 .iter()
                 .any(|e| matches!(e, Effect::Write(w) if !w.dynamic && is_socket_path(&w.text)))
             {
-                raise(
+                raise_around(
                     seg,
                     Risk::Critical,
                     S::new("engine-walk-sends-data-network-through"),

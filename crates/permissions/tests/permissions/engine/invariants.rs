@@ -1133,3 +1133,50 @@ fn a_variable_set_for_a_command_never_loosens_it() {
     assert_eq!(set.risk, Risk::Medium);
     assert_eq!(set.decision, Decision::Ask, "{}", set.explanation);
 }
+
+#[test]
+fn a_redirection_never_loosens_the_command_it_redirects() {
+    // Found by the construct property: an ask rule for Low calls asked about `ls`, and
+    // `ls > out.txt` (Medium, for the file it writes) was left to `auto-approve`.
+    let w = World::new();
+    let engine = w.engine(
+        &[(
+            Layer::User,
+            "[[rule]]\nrisk = \"low\"\ndecision = \"ask\"\n",
+        )],
+        false,
+    );
+    let eval = |command: &str| {
+        let args = json!({ "command": command }).to_string();
+        w.eval(&engine, "terminal", &args, Mode::AutoApprove)
+    };
+    assert_eq!(eval("ls").decision, Decision::Ask);
+    let redirected = eval("ls > out.txt");
+    assert_eq!(redirected.risk, Risk::Medium);
+    assert_eq!(
+        redirected.decision,
+        Decision::Ask,
+        "{}",
+        redirected.explanation
+    );
+}
+
+#[test]
+fn a_rating_on_a_raised_command_is_no_looser_than_no_rating() {
+    // Found by the rating property: `echo hi > notes.txt` is Medium (asked) where echo
+    // alone is Low (allowed); rated High, it was decided at High (allowed by the rule)
+    // and at Low, and never at the Medium it has without the rating.
+    let w = World::new();
+    let engine = w.engine(&[(Layer::User, ALLOW_HIGH)], false);
+    let eval = |args: &str| w.eval(&engine, "terminal", args, Mode::Ask);
+    let unrated = eval(r#"{"command": "echo hi > notes.txt"}"#);
+    let rated = eval(r#"{"command": "echo hi > notes.txt", "risk_level": "high"}"#);
+    assert_eq!(unrated.decision, Decision::Ask);
+    assert_eq!(rated.risk, Risk::High);
+    assert_eq!(rated.decision, Decision::Ask, "{}", rated.explanation);
+    assert!(
+        rated.explanation.to_string().contains("model's rating"),
+        "{}",
+        rated.explanation
+    );
+}
