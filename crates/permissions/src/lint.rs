@@ -5,7 +5,9 @@
 //! can never match, such as `command` on a tool glob that cannot be `terminal`: it
 //! usually means a deny rule silently protects nothing). Warnings: duplicate rules,
 //! rules shadowed by an earlier rule of the same decision in the same file (it always
-//! matches first), and allow rules that a deny rule fully covers.
+//! matches first), allow rules that a deny rule fully covers, and deny or ask rules
+//! for one risk that leave the riskier calls they would otherwise match less strictly
+//! handled (a `risk` condition matches one risk exactly).
 
 use serde::Serialize;
 
@@ -25,8 +27,8 @@ pub enum Severity {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Finding {
     pub severity: Severity,
-    /// `parse`, `rule`, `example`, `hook`, `dead`, `duplicate`, `shadowed`, `covered` or
-    /// `client` (a project's `[[client]]`).
+    /// `parse`, `rule`, `example`, `hook`, `dead`, `duplicate`, `shadowed`, `covered`,
+    /// `riskier` or `client` (a project's `[[client]]`).
     pub kind: &'static str,
     pub file: String,
     /// The rule's `id` or `<layer>#<index>`, when the finding is about one rule.
@@ -163,13 +165,104 @@ pub fn covers(a: &Rule, b: &Rule) -> bool {
 }
 
 fn same_conditions(a: &Rule, b: &Rule) -> bool {
+    same_but_risk(a, b) && a.risk == b.risk
+}
+
+/// Whether two rules have the same conditions, their `risk` aside.
+fn same_but_risk(a: &Rule, b: &Rule) -> bool {
     a.raw.tool == b.raw.tool
         && a.raw.client == b.raw.client
         && a.command.as_ref().map(|c| &c.1) == b.command.as_ref().map(|c| &c.1)
         && a.raw.path == b.raw.path
         && a.domain.as_ref().map(|d| &d.1) == b.domain.as_ref().map(|d| &d.1)
         && a.raw.args == b.raw.args
-        && a.risk == b.risk
+}
+
+/// For a deny or ask rule with a `risk` below Critical: the higher risks that no rule of
+/// the same file, with the same other conditions, treats at least as strictly. A `risk`
+/// condition matches one risk exactly, so `risk = "high"` with `decision = "deny"` leaves
+/// Critical calls to be asked, which is rarely what its author meant.
+fn riskier_uncovered(rule: &Rule, rules: &[Rule]) -> Vec<Risk> {
+    let Some(risk) = rule.risk.filter(|_| rule.decision != Decision::Allow) else {
+        return Vec::new();
+    };
+    [Risk::Medium, Risk::High, Risk::Critical]
+        .into_iter()
+        .filter(|higher| *higher > risk)
+        .filter(|higher| {
+            !rules.iter().any(|other| {
+                other.decision >= rule.decision
+                    && other.risk.is_none_or(|r| r == *higher)
+                    && same_but_risk(other, rule)
+            })
+        })
+        .collect()
+}
+
+/// The findings about each rule of one file on its own: dead, riskier, duplicate and
+/// shadowed rules.
+fn rule_findings(file: &str, rules: &[Rule]) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    for (i, rule) in rules.iter().enumerate() {
+        let finding = |severity, kind, message: String| Finding {
+            severity,
+            kind,
+            file: file.to_owned(),
+            rule: Some(rule.label()),
+            message,
+        };
+        if let Some(why) = dead_reason(rule) {
+            findings.push(finding(
+                Severity::Error,
+                "dead",
+                format!("can never match: {why}"),
+            ));
+            continue;
+        }
+        let riskier = riskier_uncovered(rule, rules);
+        if !riskier.is_empty() {
+            let names: Vec<&str> = riskier.iter().map(|r| r.as_str()).collect();
+            findings.push(finding(
+                Severity::Warning,
+                "riskier",
+                format!(
+                    "`risk` matches one risk exactly: this rule does not {} {} calls it would otherwise match; add a rule for them if it should",
+                    word_for(rule.decision),
+                    names.join(" or ")
+                ),
+            ));
+        }
+        let earlier = &rules[..i];
+        if let Some(dup) = earlier.iter().find(|e| same_conditions(e, rule)) {
+            findings.push(finding(
+                Severity::Warning,
+                "duplicate",
+                format!("has the same conditions as rule `{}`", dup.label()),
+            ));
+        } else if let Some(first) = earlier
+            .iter()
+            .find(|e| e.decision == rule.decision && covers(e, rule))
+        {
+            findings.push(finding(
+                Severity::Warning,
+                "shadowed",
+                format!(
+                    "rule `{}` comes first with the same decision and matches every call this one does",
+                    first.label()
+                ),
+            ));
+        }
+    }
+    findings
+}
+
+/// The verb of a decision in a finding's sentence.
+fn word_for(decision: Decision) -> &'static str {
+    match decision {
+        Decision::Allow => "allow",
+        Decision::Ask => "ask about",
+        Decision::Deny => "deny",
+    }
 }
 
 /// Lints the given files as the layers in effect (or as separate files: each is
@@ -209,43 +302,7 @@ pub fn lint(sources: &[Source]) -> Vec<Finding> {
                 message: e.to_string(),
             });
         }
-        for (i, rule) in rules.iter().enumerate() {
-            let finding = |severity, kind, message: String| Finding {
-                severity,
-                kind,
-                file: source.file.clone(),
-                rule: Some(rule.label()),
-                message,
-            };
-            if let Some(why) = dead_reason(rule) {
-                findings.push(finding(
-                    Severity::Error,
-                    "dead",
-                    format!("can never match: {why}"),
-                ));
-                continue;
-            }
-            let earlier = &rules[..i];
-            if let Some(dup) = earlier.iter().find(|e| same_conditions(e, rule)) {
-                findings.push(finding(
-                    Severity::Warning,
-                    "duplicate",
-                    format!("has the same conditions as rule `{}`", dup.label()),
-                ));
-            } else if let Some(first) = earlier
-                .iter()
-                .find(|e| e.decision == rule.decision && covers(e, rule))
-            {
-                findings.push(finding(
-                    Severity::Warning,
-                    "shadowed",
-                    format!(
-                        "rule `{}` comes first with the same decision and matches every call this one does",
-                        first.label()
-                    ),
-                ));
-            }
-        }
+        findings.extend(rule_findings(&source.file, &rules));
         all.extend(rules.into_iter().filter(|r| r.layer != Layer::Builtin));
     }
     for rule in all

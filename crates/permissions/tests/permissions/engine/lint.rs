@@ -199,3 +199,50 @@ fn a_projects_client_table_is_an_error() {
         found[0].message
     );
 }
+
+#[test]
+fn a_deny_or_ask_rule_for_one_risk_warns_about_the_riskier_calls_it_leaves() {
+    // `risk` matches one risk exactly: denying High leaves Critical calls asked.
+    check(
+        "[[rule]]\nrisk = \"high\"\ndecision = \"deny\"\n",
+        &[(Warning, "riskier", Some("user#1"))],
+    );
+    check(
+        "[[rule]]\ntool = \"terminal\"\nrisk = \"medium\"\ndecision = \"ask\"\n\n[[rule]]\ntool = \"terminal\"\nrisk = \"high\"\ndecision = \"deny\"\n",
+        &[
+            (Warning, "riskier", Some("user#1")),
+            (Warning, "riskier", Some("user#2")),
+        ],
+    );
+    // Each riskier call is treated at least as strictly by a sibling rule: no warning.
+    check(
+        "[[rule]]\nrisk = \"high\"\ndecision = \"deny\"\n\n[[rule]]\nrisk = \"critical\"\ndecision = \"deny\"\n",
+        &[],
+    );
+    check(
+        "[[rule]]\ntool = \"terminal\"\nrisk = \"high\"\ndecision = \"ask\"\n\n[[rule]]\ntool = \"terminal\"\nrisk = \"critical\"\ndecision = \"deny\"\n",
+        &[],
+    );
+    // An allow rule for one risk leaves riskier calls stricter, which is the safe side;
+    // a sibling with other conditions does not cover this rule's calls.
+    check("[[rule]]\nrisk = \"low\"\ndecision = \"allow\"\n", &[]);
+    check(
+        "[[rule]]\ntool = \"terminal\"\nrisk = \"high\"\ndecision = \"deny\"\n\n[[rule]]\ntool = \"fs_*\"\nrisk = \"critical\"\ndecision = \"deny\"\n",
+        &[(Warning, "riskier", Some("user#1"))],
+    );
+}
+
+#[test]
+fn the_riskier_warning_names_what_the_rule_leaves() {
+    let found = lint(&[Source::text(
+        Layer::User,
+        "p.toml",
+        "[[rule]]\nrisk = \"medium\"\ndecision = \"deny\"\n\n[[rule]]\nrisk = \"critical\"\ndecision = \"deny\"\n",
+    )]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].message.contains("deny high calls"),
+        "{}",
+        found[0].message
+    );
+}
