@@ -53,6 +53,11 @@ pub struct MatchedRule {
 }
 
 impl MatchedRule {
+    /// Whether both name the same rule: the same position of the same file and layer.
+    pub(crate) fn same_rule(&self, other: &MatchedRule) -> bool {
+        self.file == other.file && self.index == other.index && self.layer == other.layer
+    }
+
     pub(crate) fn of(rule: &Rule) -> MatchedRule {
         MatchedRule {
             id: rule.label(),

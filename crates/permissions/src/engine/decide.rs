@@ -432,7 +432,8 @@ fn risk_reason(
 }
 
 /// `other` in place of `outcome` when it is the stricter decision, decided at `at` risk
-/// (the message `why` says which), with `outcome`'s risk, which is what the user sees.
+/// (the message `why` says which), with `outcome`'s risk, which is what the user sees,
+/// and the rules both matched: those for the shown risk first.
 fn stricter<'u>(
     outcome: UnitOutcome<'u>,
     other: UnitOutcome<'u>,
@@ -445,9 +446,16 @@ fn stricter<'u>(
     let explanation = Sentence::new(why)
         .text("risk", at.as_str())
         .sentence("explanation", other.explanation);
+    let mut matched = outcome.matched;
+    for m in other.matched {
+        if !matched.iter().any(|x| x.same_rule(&m)) {
+            matched.push(m);
+        }
+    }
     UnitOutcome {
         risk: outcome.risk,
         explanation,
+        matched,
         ..other
     }
 }
@@ -456,10 +464,7 @@ fn stricter<'u>(
 fn unique_matched(outcomes: &[UnitOutcome]) -> Vec<MatchedRule> {
     let mut matched_rules: Vec<MatchedRule> = Vec::new();
     for m in outcomes.iter().flat_map(|o| &o.matched) {
-        if !matched_rules
-            .iter()
-            .any(|x| x.file == m.file && x.index == m.index && x.layer == m.layer)
-        {
+        if !matched_rules.iter().any(|x| x.same_rule(m)) {
             matched_rules.push(m.clone());
         }
     }

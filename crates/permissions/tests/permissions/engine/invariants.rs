@@ -1057,6 +1057,9 @@ fn a_part_the_rest_of_its_line_raises_is_no_looser_than_on_its_own() {
     assert_eq!(part.risk, Risk::High);
     assert_eq!(part.decision, Decision::Ask, "{:?}", part.decided_by);
     assert_eq!(part.decided_by, DecidedBy::Mode { mode: Mode::Ask });
+    // The rule for the raised risk matched, and is listed, though it did not decide.
+    let matched: Vec<&str> = part.matched_rules.iter().map(|m| m.id.as_str()).collect();
+    assert_eq!(matched, ["user#1"]);
     assert_eq!(line.decision, Decision::Ask);
     assert!(
         line.explanation.to_string().contains("on its own"),
