@@ -228,6 +228,31 @@ proptest! {
         }
     }
 
+    /// The modes form a ladder, from `auto-approve` through `accept-edits` and `ask` to
+    /// `read-only` and `auto-deny`: a stricter mode never decides any call less strictly.
+    #[test]
+    fn a_stricter_mode_never_loosens_a_decision(
+        rules in rules_strategy(),
+        a in 0..COMMANDS.len(),
+        wrap in 0..WRAPPERS.len(),
+    ) {
+        const LADDER: [Mode; 5] =
+            [Mode::AutoApprove, Mode::AcceptEdits, Mode::Ask, Mode::ReadOnly, Mode::AutoDeny];
+        let w = World::new();
+        let engine = w.engine(&[(Layer::User, &policy_text(&rules))], true);
+        let line = WRAPPERS[wrap].replace("{}", COMMANDS[a]);
+        let mut calls = calls();
+        calls.push(("terminal".to_owned(), json!({"command": line}).to_string()));
+        for (tool, args) in calls {
+            let decisions: Vec<Decision> =
+                LADDER.iter().map(|m| w.eval(&engine, &tool, &args, *m).decision).collect();
+            prop_assert!(
+                decisions.windows(2).all(|pair| pair[0] <= pair[1]),
+                "{tool} {args}: {decisions:?} along {LADDER:?}"
+            );
+        }
+    }
+
     /// Under `escalate`, the model's rating of a call only adds caution: no rating
     /// makes any call's decision less strict than it is unrated.
     #[test]
