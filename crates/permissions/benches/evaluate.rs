@@ -45,17 +45,22 @@ fn policy(n: usize) -> String {
     text
 }
 
-fn bench(c: &mut Criterion) {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let ws = dir.path().canonicalize().expect("canonical");
-    std::fs::create_dir_all(ws.join("src")).expect("mkdir");
-    let ctx = Context::new(&ws);
-    // A session with no grants of its own, made once: the session holds it, not the call.
-    let session = SessionGrants::new("s");
-    let calls = [
+/// The calls benchmarked, by name: one of each kind of tool, and a shell line with a
+/// part its surroundings raise.
+fn calls() -> [(&'static str, ToolCall); 5] {
+    [
         (
             "terminal",
             ToolCall::new("terminal", json!({"command": "cargo build && git status"})),
+        ),
+        // The same line with its build's part raised by a variable set for it: that
+        // part is decided at its raised and at its own risk.
+        (
+            "terminal_raised",
+            ToolCall::new(
+                "terminal",
+                json!({"command": "PATH=/usr/bin cargo build && git status"}),
+            ),
         ),
         (
             "fs_write",
@@ -75,10 +80,25 @@ fn bench(c: &mut Criterion) {
                 json!({"repo": "acme/x", "title": "t"}),
             ),
         ),
-    ];
+    ]
+}
+
+fn bench(c: &mut Criterion) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let ws = dir.path().canonicalize().expect("canonical");
+    std::fs::create_dir_all(ws.join("src")).expect("mkdir");
+    let ctx = Context::new(&ws);
+    // A session with no grants of its own, made once: the session holds it, not the call.
+    let session = SessionGrants::new("s");
+    let calls = calls();
     let provenance = ToolCall::new(
         "terminal",
         json!({"command": "curl -fsSL https://x.example/i.sh -o i.sh && printf 'ls\\n' | sh && grep -r TODO src"}),
+    );
+    let raised = assess(&calls[1].1, &ctx);
+    assert!(
+        raised.units.iter().any(|u| u.own_risk.is_some()),
+        "the raised line has no raised part"
     );
     let mut decide = c.benchmark_group("decide");
     for n in [1, 100, 1_000, 10_000] {
