@@ -128,6 +128,11 @@ fn project_clients(source: &Source, loaded: &crate::policy::LoadedFile) -> Vec<F
 
 /// Whether `a` matches every call `b` matches (conservative: false when unsure).
 pub fn covers(a: &Rule, b: &Rule) -> bool {
+    covers_but_risk(a, b) && (a.risk.is_none() || a.risk == b.risk)
+}
+
+/// Whether `a` matches every call `b` matches, their `risk` aside.
+fn covers_but_risk(a: &Rule, b: &Rule) -> bool {
     let tool = match (&a.tool, &b.tool) {
         (None, _) => true,
         (Some((pa, _)), Some((pb, _))) => {
@@ -160,8 +165,7 @@ pub fn covers(a: &Rule, b: &Rule) -> bool {
         (Some(pa), Some(pb)) => pa.eq_ignore_ascii_case(pb) || pa == "*",
         (Some(pa), None) => pa == "*",
     };
-    let risk = a.risk.is_none() || a.risk == b.risk;
-    tool && client && command && path && domain && args && risk
+    tool && client && command && path && domain && args
 }
 
 fn same_conditions(a: &Rule, b: &Rule) -> bool {
@@ -179,7 +183,8 @@ fn same_but_risk(a: &Rule, b: &Rule) -> bool {
 }
 
 /// For a deny or ask rule with a `risk` below Critical: the higher risks that no rule of
-/// the same file, with the same other conditions, treats at least as strictly. A `risk`
+/// the same file, matching every call it matches but for the risk, treats at least as
+/// strictly. A `risk`
 /// condition matches one risk exactly, so `risk = "high"` with `decision = "deny"` leaves
 /// Critical calls to be asked, which is rarely what its author meant.
 fn riskier_uncovered(rule: &Rule, rules: &[Rule]) -> Vec<Risk> {
@@ -193,7 +198,7 @@ fn riskier_uncovered(rule: &Rule, rules: &[Rule]) -> Vec<Risk> {
             !rules.iter().any(|other| {
                 other.decision >= rule.decision
                     && other.risk.is_none_or(|r| r == *higher)
-                    && same_but_risk(other, rule)
+                    && covers_but_risk(other, rule)
             })
         })
         .collect()

@@ -223,6 +223,12 @@ fn a_deny_or_ask_rule_for_one_risk_warns_about_the_riskier_calls_it_leaves() {
         "[[rule]]\ntool = \"terminal\"\nrisk = \"high\"\ndecision = \"ask\"\n\n[[rule]]\ntool = \"terminal\"\nrisk = \"critical\"\ndecision = \"deny\"\n",
         &[],
     );
+    // A broader sibling covers the riskier calls too: a deny rule for High calls of any
+    // tool covers the High terminal calls an ask rule for Medium ones leaves.
+    check(
+        "[[rule]]\nrisk = \"high\"\ndecision = \"deny\"\n\n[[rule]]\nrisk = \"critical\"\ndecision = \"deny\"\n\n[[rule]]\ntool = \"terminal\"\nrisk = \"medium\"\ndecision = \"ask\"\n",
+        &[],
+    );
     // An allow rule for one risk leaves riskier calls stricter, which is the safe side;
     // a sibling with other conditions does not cover this rule's calls.
     check("[[rule]]\nrisk = \"low\"\ndecision = \"allow\"\n", &[]);
