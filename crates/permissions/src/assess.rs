@@ -47,9 +47,8 @@ pub struct Unit {
     pub risk: Risk,
     /// Set when something around the part raised `risk` (the rest of its shell line,
     /// a wrapper or variable around its command, the folder it runs in): the risk the
-    /// part carries on its own, always lower. What
-    /// raises a risk only adds caution, so the engine decides the part at both and the
-    /// stricter decision stands.
+    /// part carries on its own, always lower. What raises a risk only adds caution, so
+    /// the engine decides the part at both and the stricter decision stands.
     pub own_risk: Option<Risk>,
     /// Why it has this risk.
     pub reason: crate::Sentence,

@@ -169,24 +169,20 @@ fn covers_but_risk(a: &Rule, b: &Rule) -> bool {
 }
 
 fn same_conditions(a: &Rule, b: &Rule) -> bool {
-    same_but_risk(a, b) && a.risk == b.risk
-}
-
-/// Whether two rules have the same conditions, their `risk` aside.
-fn same_but_risk(a: &Rule, b: &Rule) -> bool {
     a.raw.tool == b.raw.tool
         && a.raw.client == b.raw.client
         && a.command.as_ref().map(|c| &c.1) == b.command.as_ref().map(|c| &c.1)
         && a.raw.path == b.raw.path
         && a.domain.as_ref().map(|d| &d.1) == b.domain.as_ref().map(|d| &d.1)
         && a.raw.args == b.raw.args
+        && a.risk == b.risk
 }
 
 /// For a deny or ask rule with a `risk` below Critical: the higher risks that no rule of
 /// the same file, matching every call it matches but for the risk, treats at least as
-/// strictly. A `risk`
-/// condition matches one risk exactly, so `risk = "high"` with `decision = "deny"` leaves
-/// Critical calls to be asked, which is rarely what its author meant.
+/// strictly. A `risk` condition matches one risk exactly, so `risk = "high"` with
+/// `decision = "deny"` leaves Critical calls to be asked, which is rarely what its
+/// author meant.
 fn riskier_uncovered(rule: &Rule, rules: &[Rule]) -> Vec<Risk> {
     let Some(risk) = rule.risk.filter(|_| rule.decision != Decision::Allow) else {
         return Vec::new();

@@ -1078,9 +1078,10 @@ fn raise(seg: &mut Segment, risk: Risk, reason: impl Into<crate::Sentence>) {
 
 /// Raises a segment for what surrounds the command it runs: what the rest of its line
 /// did before it (a file it downloaded or wrote), a wrapper that runs it (`sudo`,
-/// `chroot`), a variable set for it, or a redirection of its input or output. The segment keeps the risk the command carries
-/// on its own, so that the engine can hold it to the stricter of the two: a rule that
-/// allows the raised risk must not let through a command it would ask about alone.
+/// `chroot`), a variable set for it, or a redirection of its input or output. The
+/// segment keeps the risk the command carries on its own, so that the engine can hold
+/// it to the stricter of the two: a rule that allows the raised risk must not let
+/// through a command it would ask about alone.
 fn raise_around(seg: &mut Segment, risk: Risk, reason: impl Into<crate::Sentence>) {
     if risk > seg.risk {
         seg.own_risk.get_or_insert(seg.risk);
