@@ -99,12 +99,7 @@ fn no_grant_is_proposed_for_over_broad_commands() {
         "npm run",
         "ls && python -c 'x'",
     ] {
-        let e = w.eval(
-            &engine,
-            "terminal",
-            &json!({"command": command}).to_string(),
-            Mode::Ask,
-        );
+        let e = w.eval_command(&engine, command, Mode::Ask);
         assert_ne!(e.decision, Decision::Allow, "{command}");
         assert!(e.proposal.is_none(), "{command}: {:?}", e.proposal);
     }
@@ -249,15 +244,7 @@ fn a_grant_covers_a_compound_command_only_when_it_names_every_part() {
     engine
         .grant(&w.s1, &p, Scope::Session, Effect::Allow, "zed")
         .expect("grant");
-    let d = |c: &str| {
-        w.eval(
-            &engine,
-            "terminal",
-            &json!({"command": c}).to_string(),
-            Mode::Ask,
-        )
-        .decision
-    };
+    let d = |c: &str| w.eval_command(&engine, c, Mode::Ask).decision;
     assert_eq!(d("npm test && npm run lint"), Decision::Allow);
     assert_eq!(d("npm test"), Decision::Allow);
     assert_eq!(d("ls && npm test"), Decision::Allow);
@@ -948,15 +935,7 @@ fn a_grant_for_a_destructive_command_covers_exactly_that_command() {
         engine
             .grant(&w.s1, &p, Scope::Session, Effect::Allow, "zed")
             .expect("grant");
-        let d = |c: &str| {
-            w.eval(
-                &engine,
-                "terminal",
-                &json!({"command": c}).to_string(),
-                Mode::Ask,
-            )
-            .decision
-        };
+        let d = |c: &str| w.eval_command(&engine, c, Mode::Ask).decision;
         for c in *covered {
             assert_eq!(d(c), Decision::Allow, "{approved} should cover {c}");
         }
@@ -1013,12 +992,7 @@ fn no_grant_is_proposed_for_a_destructive_command_with_unknown_operands() {
         "find . -delete",
         "rm --token=ghp_0123456789abcdefghijklmnopqrstuvwxyz01 x",
     ] {
-        let e = w.eval(
-            &engine,
-            "terminal",
-            &json!({"command": command}).to_string(),
-            Mode::Ask,
-        );
+        let e = w.eval_command(&engine, command, Mode::Ask);
         assert_ne!(e.decision, Decision::Allow, "{command}");
         assert!(e.proposal.is_none(), "{command}: {:?}", e.proposal);
     }
@@ -1044,15 +1018,7 @@ fn a_stored_program_grant_no_longer_covers_a_destructive_command() {
             .grant(&w.s1, &broad(prefix), Scope::Session, Effect::Allow, "zed")
             .expect("grant");
     }
-    let d = |c: &str| {
-        w.eval(
-            &engine,
-            "terminal",
-            &json!({"command": c}).to_string(),
-            Mode::Ask,
-        )
-        .decision
-    };
+    let d = |c: &str| w.eval_command(&engine, c, Mode::Ask).decision;
     for c in [
         "rm -rf src",
         "git clean -fdx",

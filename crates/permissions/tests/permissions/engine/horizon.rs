@@ -116,10 +116,9 @@ fn what_was_not_analysed_never_runs_unasked() {
     for (name, layers) in POLICIES {
         let engine = world.engine(layers, false);
         for (why, command) in unread() {
-            let args = serde_json::json!({ "command": command }).to_string();
             for mode in Mode::ALL {
                 cases += 1;
-                let e = world.eval(&engine, "terminal", &args, mode);
+                let e = world.eval_command(&engine, &command, mode);
                 let expected = if mode.can_ask() {
                     Decision::Ask
                 } else {
@@ -152,9 +151,8 @@ fn what_was_not_analysed_is_denied_by_a_critical_deny_rule() {
         false,
     );
     for (why, command) in unread() {
-        let args = serde_json::json!({ "command": command }).to_string();
         for mode in Mode::ALL {
-            let e = world.eval(&engine, "terminal", &args, mode);
+            let e = world.eval_command(&engine, &command, mode);
             assert_eq!(e.decision, Decision::Deny, "{why} in {mode}: {command:.60}");
         }
     }
@@ -165,8 +163,7 @@ fn commands_inside_the_limits_are_judged_on_what_they_do() {
     let world = World::new();
     let engine = world.engine(&[], false);
     for command in within() {
-        let args = serde_json::json!({ "command": command }).to_string();
-        let e = world.eval(&engine, "terminal", &args, Mode::Ask);
+        let e = world.eval_command(&engine, &command, Mode::Ask);
         assert_eq!(
             (e.risk, e.decision),
             (Risk::Low, Decision::Allow),

@@ -1013,12 +1013,15 @@ fn a_grant_widened_any_call_it_covers_beyond_what_was_approved() {
 /// the things around it raise into High must not be allowed by it.
 const ALLOW_HIGH: &str = "[[rule]]\nrisk = \"high\"\ndecision = \"allow\"\n";
 
-/// The decision for `cargo build` on its own, and for the part of each call that runs it.
-fn cargo_build_decisions(w: &World, engine: &Engine, calls: &[&str], mode: Mode) -> Vec<Decision> {
-    calls
+/// Asserts that under `policy`, in `ask` mode, `cargo build` is asked on its own and
+/// its part of the `raised` call (arguments in which something raises it) is asked too.
+fn cargo_build_is_asked_alone_and_raised(policy: &str, raised: &str) {
+    let w = World::new();
+    let engine = w.engine(&[(Layer::User, policy)], false);
+    let decisions: Vec<Decision> = [r#"{"command": "cargo build"}"#, raised]
         .iter()
         .map(|args| {
-            let e = w.eval(engine, "terminal", &w.expand(args), mode);
+            let e = w.eval(&engine, "terminal", args, Mode::Ask);
             e.segments
                 .iter()
                 .filter(|s| s.text == "cargo build")
@@ -1026,7 +1029,8 @@ fn cargo_build_decisions(w: &World, engine: &Engine, calls: &[&str], mode: Mode)
                 .max()
                 .unwrap_or(e.decision)
         })
-        .collect()
+        .collect();
+    assert_eq!(decisions, [Decision::Ask, Decision::Ask], "{raised}");
 }
 
 #[test]
@@ -1070,52 +1074,24 @@ fn a_part_the_rest_of_its_line_raises_is_no_looser_than_on_its_own() {
 
 #[test]
 fn a_model_hint_that_raises_a_part_is_no_looser_than_without_it() {
-    let w = World::new();
-    let policy = format!("model_risk_hints = \"escalate\"\n\n{ALLOW_HIGH}");
-    let engine = w.engine(&[(Layer::User, &policy)], false);
-    let decisions = cargo_build_decisions(
-        &w,
-        &engine,
-        &[
-            r#"{"command": "cargo build"}"#,
-            r#"{"command": "cargo build", "risk_level": "high"}"#,
-        ],
-        Mode::Ask,
+    cargo_build_is_asked_alone_and_raised(
+        &format!("model_risk_hints = \"escalate\"\n\n{ALLOW_HIGH}"),
+        r#"{"command": "cargo build", "risk_level": "high"}"#,
     );
-    assert_eq!(decisions, [Decision::Ask, Decision::Ask]);
 }
 
 #[test]
 fn a_folder_that_raises_a_command_is_no_looser_than_the_workspace() {
-    let w = World::new();
-    let engine = w.engine(&[(Layer::User, ALLOW_HIGH)], false);
-    let decisions = cargo_build_decisions(
-        &w,
-        &engine,
-        &[
-            r#"{"command": "cargo build"}"#,
-            r#"{"command": "cargo build", "cwd": "$HOME/.ssh"}"#,
-        ],
-        Mode::Ask,
+    cargo_build_is_asked_alone_and_raised(
+        ALLOW_HIGH,
+        r#"{"command": "cargo build", "cwd": "$HOME/.ssh"}"#,
     );
-    assert_eq!(decisions, [Decision::Ask, Decision::Ask]);
 }
 
 #[test]
 fn a_wrapper_that_raises_a_command_is_no_looser_than_the_command() {
     // `systemd-run` makes whatever it runs at least High.
-    let w = World::new();
-    let engine = w.engine(&[(Layer::User, ALLOW_HIGH)], false);
-    let decisions = cargo_build_decisions(
-        &w,
-        &engine,
-        &[
-            r#"{"command": "cargo build"}"#,
-            r#"{"command": "systemd-run cargo build"}"#,
-        ],
-        Mode::Ask,
-    );
-    assert_eq!(decisions, [Decision::Ask, Decision::Ask]);
+    cargo_build_is_asked_alone_and_raised(ALLOW_HIGH, r#"{"command": "systemd-run cargo build"}"#);
 }
 
 #[test]
@@ -1126,12 +1102,8 @@ fn a_variable_set_for_a_command_never_loosens_it() {
     let w = World::new();
     let policy = "[[rule]]\ntool = \"terminal\"\ndecision = \"allow\"\n\n[[rule]]\nrisk = \"low\"\ndecision = \"ask\"\n";
     let engine = w.engine(&[(Layer::User, policy)], false);
-    let eval = |command: &str| {
-        let args = json!({ "command": command }).to_string();
-        w.eval(&engine, "terminal", &args, Mode::Ask)
-    };
-    let alone = eval("ls");
-    let set = eval("FOO=1 ls");
+    let alone = w.eval_command(&engine, "ls", Mode::Ask);
+    let set = w.eval_command(&engine, "FOO=1 ls", Mode::Ask);
     assert_eq!(alone.decision, Decision::Ask);
     assert_eq!(set.risk, Risk::Medium);
     assert_eq!(set.decision, Decision::Ask, "{}", set.explanation);
@@ -1149,12 +1121,9 @@ fn a_redirection_never_loosens_the_command_it_redirects() {
         )],
         false,
     );
-    let eval = |command: &str| {
-        let args = json!({ "command": command }).to_string();
-        w.eval(&engine, "terminal", &args, Mode::AutoApprove)
-    };
-    assert_eq!(eval("ls").decision, Decision::Ask);
-    let redirected = eval("ls > out.txt");
+    let alone = w.eval_command(&engine, "ls", Mode::AutoApprove);
+    assert_eq!(alone.decision, Decision::Ask);
+    let redirected = w.eval_command(&engine, "ls > out.txt", Mode::AutoApprove);
     assert_eq!(redirected.risk, Risk::Medium);
     assert_eq!(
         redirected.decision,

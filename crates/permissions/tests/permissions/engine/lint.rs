@@ -1,7 +1,7 @@
 //! `lint`: what it finds, and that a clean file has no findings.
 
 use warden_permissions::policy::Source;
-use warden_permissions::{Layer, Severity, lint};
+use warden_permissions::{Finding, Layer, Severity, lint};
 
 fn findings(text: &str) -> Vec<(Severity, &'static str, Option<String>)> {
     lint(&[Source::text(Layer::User, "p.toml", text)])
@@ -16,6 +16,13 @@ fn check(text: &str, expected: &[(Severity, &'static str, Option<&str>)]) {
         .map(|(s, k, r)| (*s, *k, r.map(str::to_owned)))
         .collect();
     assert_eq!(findings(text), expected, "{text}");
+}
+
+/// The only finding of one file.
+fn the_one_finding(source: Source) -> Finding {
+    let mut found = lint(&[source]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    found.remove(0)
 }
 
 use Severity::{Error, Warning};
@@ -186,17 +193,16 @@ fn client_keys_are_known_and_rules_for_other_clients_do_not_shadow() {
 
 #[test]
 fn a_projects_client_table_is_an_error() {
-    let found = lint(&[Source::text(
+    let found = the_one_finding(Source::text(
         Layer::Project,
         ".warden/policy.toml",
         "[[client]]\nname = \"*\"\nmode = \"auto-approve\"\n",
-    )]);
-    assert_eq!(found.len(), 1, "{found:?}");
-    assert_eq!((found[0].severity, found[0].kind), (Error, "client"));
+    ));
+    assert_eq!((found.severity, found.kind), (Error, "client"));
     assert!(
-        found[0].message.contains("never a project"),
+        found.message.contains("never a project"),
         "{}",
-        found[0].message
+        found.message
     );
 }
 
@@ -240,15 +246,14 @@ fn a_deny_or_ask_rule_for_one_risk_warns_about_the_riskier_calls_it_leaves() {
 
 #[test]
 fn the_riskier_warning_names_what_the_rule_leaves() {
-    let found = lint(&[Source::text(
+    let found = the_one_finding(Source::text(
         Layer::User,
         "p.toml",
         "[[rule]]\nrisk = \"medium\"\ndecision = \"deny\"\n\n[[rule]]\nrisk = \"critical\"\ndecision = \"deny\"\n",
-    )]);
-    assert_eq!(found.len(), 1, "{found:?}");
+    ));
     assert!(
-        found[0].message.contains("deny high calls"),
+        found.message.contains("deny high calls"),
         "{}",
-        found[0].message
+        found.message
     );
 }

@@ -1,8 +1,9 @@
 //! Property tests over generated policies and calls.
 
 use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
 use serde_json::json;
-use warden_permissions::{Decision, Effect, Layer, Mode, Risk, Scope, ToolCall};
+use warden_permissions::{Decision, Effect, Evaluation, Layer, Mode, Risk, Scope, ToolCall};
 
 use super::support::World;
 
@@ -136,6 +137,24 @@ fn mode_strategy() -> impl Strategy<Value = Mode> {
     prop::sample::select(Mode::ALL.to_vec())
 }
 
+/// Fails unless `outer` (a command line) is at least as strict, and as risky, as
+/// `inner` (a command it holds, named `what`).
+fn no_looser(outer: &Evaluation, inner: &Evaluation, what: &str) -> Result<(), TestCaseError> {
+    prop_assert!(
+        outer.decision >= inner.decision,
+        "{what}: {} within, {} on its own",
+        outer.decision,
+        inner.decision
+    );
+    prop_assert!(
+        outer.risk >= inner.risk,
+        "{what}: {} within, {} on its own",
+        outer.risk,
+        inner.risk
+    );
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
@@ -177,12 +196,10 @@ proptest! {
     ) {
         let w = World::new();
         let engine = w.engine(&[(Layer::User, &policy_text(&rules))], false);
-        let eval = |c: &str| w.eval(&engine, "terminal", &json!({"command": c}).to_string(), mode);
+        let eval = |c: &str| w.eval_command(&engine, c, mode);
         let whole = eval(&format!("{}{op}{}", COMMANDS[a], COMMANDS[b]));
         for part in [COMMANDS[a], COMMANDS[b]] {
-            let p = eval(part);
-            prop_assert!(whole.decision >= p.decision, "{part}: {} vs whole {}", p.decision, whole.decision);
-            prop_assert!(whole.risk >= p.risk, "{part}: {} vs whole {}", p.risk, whole.risk);
+            no_looser(&whole, &eval(part), part)?;
         }
     }
 
@@ -198,12 +215,10 @@ proptest! {
     ) {
         let w = World::new();
         let engine = w.engine(&[(Layer::User, &policy_text(&rules))], false);
-        let eval = |c: &str| w.eval(&engine, "terminal", &json!({"command": c}).to_string(), mode);
+        let eval = |c: &str| w.eval_command(&engine, c, mode);
         let alone = eval(COMMANDS[a]);
         let line = WRAPPERS[wrap].replace("{}", COMMANDS[a]);
-        let wrapped = eval(&line);
-        prop_assert!(wrapped.decision >= alone.decision, "{line}: {} vs alone {}", wrapped.decision, alone.decision);
-        prop_assert!(wrapped.risk >= alone.risk, "{line}: {} vs alone {}", wrapped.risk, alone.risk);
+        no_looser(&eval(&line), &alone, &line)?;
     }
 
     /// Nothing allows a Critical call or a Critical part of one: no rule, no mode, no
@@ -218,7 +233,7 @@ proptest! {
         let w = World::new();
         let engine = w.engine(&[(Layer::User, &policy_text(&rules))], true);
         let line = WRAPPERS[wrap].replace("{}", COMMANDS[a]);
-        let e = w.eval(&engine, "terminal", &json!({"command": line}).to_string(), mode);
+        let e = w.eval_command(&engine, &line, mode);
         prop_assert!(e.risk != Risk::Critical || e.decision != Decision::Allow, "{line} was allowed");
         for seg in &e.segments {
             prop_assert!(

@@ -91,6 +91,12 @@ impl World {
         )
     }
 
+    /// The evaluation of a `terminal` call of this command line.
+    pub fn eval_command(&self, engine: &Engine, command: &str, mode: Mode) -> Evaluation {
+        let args = serde_json::json!({ "command": command }).to_string();
+        self.eval(engine, "terminal", &args, mode)
+    }
+
     pub fn eval(&self, engine: &Engine, tool: &str, args: &str, mode: Mode) -> Evaluation {
         let value: Value = serde_json::from_str(&self.expand(args))
             .unwrap_or_else(|e| panic!("bad test JSON {args}: {e}"));
