@@ -7,9 +7,11 @@ use std::sync::OnceLock;
 
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
+use rustc_hash::FxHashMap;
 use unic_langid::LanguageIdentifier;
 
 use crate::Language;
+use crate::template::Template;
 
 /// The Fluent files of a language, by name, in the order they are searched. Each part of
 /// Warden keeps its messages in a file of its own, and every message id of a file starts
@@ -53,16 +55,24 @@ impl<'a> Args<'a> {
     }
 }
 
-/// One Fluent file of a catalog. It is parsed into its bundle when a message of it is
-/// first looked up: a session that says one notice parses `agent.ftl` alone, not the
-/// engine's sentences or the chat's text (parsing every file was most of the
+/// One Fluent file of a catalog. It is parsed into its bundle and templates when a message
+/// of it is first looked up: a session that says one notice parses `agent.ftl` alone, not
+/// the engine's sentences or the chat's text (parsing every file was most of the
 /// instructions of a `session/new` that gives a notice).
 struct Part {
     /// The first word of every message id of this file (`agent` for `agent-…`); `None`
     /// for a file of a test catalog, which may hold any id and is searched for every one.
     name: Option<&'static str>,
     source: Cow<'static, str>,
-    bundle: OnceLock<FluentBundle<FluentResource>>,
+    parsed: OnceLock<Parsed>,
+}
+
+/// A parsed file: its Fluent bundle, and the templates of the messages whose patterns
+/// compile (see [`Template`]), which write most messages without the bundle.
+struct Parsed {
+    bundle: FluentBundle<FluentResource>,
+    /// By id: `message`, or `message.attribute`.
+    templates: FxHashMap<Box<str>, Template>,
 }
 
 impl Part {
@@ -70,7 +80,7 @@ impl Part {
         Part {
             name,
             source,
-            bundle: OnceLock::new(),
+            parsed: OnceLock::new(),
         }
     }
 
@@ -83,8 +93,8 @@ impl Part {
         })
     }
 
-    fn bundle(&self, language: Language) -> &FluentBundle<FluentResource> {
-        self.bundle.get_or_init(|| {
+    fn parsed(&self, language: Language) -> &Parsed {
+        self.parsed.get_or_init(|| {
             let id: LanguageIdentifier = language.tag().parse().unwrap_or_default();
             let mut bundle = FluentBundle::new_concurrent(vec![id]);
             // Unicode isolation marks around arguments would reach terminals and editors
@@ -97,12 +107,41 @@ impl Part {
                     tracing::error!(%language, ?errors, "a message catalog does not parse");
                     resource
                 });
+            let templates = templates(&resource);
             if let Err(errors) = bundle.add_resource(resource) {
                 tracing::error!(%language, ?errors, "a message catalog repeats a message");
             }
-            bundle
+            Parsed { bundle, templates }
         })
     }
+}
+
+/// The templates of a file's messages and attributes whose patterns compile. A message
+/// given twice keeps its first template, as the bundle keeps its first pattern.
+fn templates(resource: &FluentResource) -> FxHashMap<Box<str>, Template> {
+    let mut templates = FxHashMap::default();
+    for entry in resource.entries() {
+        let fluent_syntax::ast::Entry::Message(message) = entry else {
+            continue;
+        };
+        let name = message.id.name;
+        let patterns = message
+            .value
+            .iter()
+            .map(|pattern| (Box::<str>::from(name), pattern))
+            .chain(message.attributes.iter().map(|attribute| {
+                (
+                    format!("{name}.{}", attribute.id.name).into_boxed_str(),
+                    &attribute.value,
+                )
+            }));
+        for (id, pattern) in patterns {
+            if let Some(template) = Template::compile(pattern) {
+                templates.entry(id).or_insert(template);
+            }
+        }
+    }
+    templates
 }
 
 /// The messages of one language.
@@ -230,35 +269,69 @@ impl Catalog {
         &FluentBundle<FluentResource>,
         &fluent_syntax::ast::Pattern<&str>,
     )> {
-        let (message, attribute) = match id.split_once('.') {
-            Some((message, attribute)) => (message, Some(attribute)),
-            None => (id, None),
-        };
+        let (message, attribute) = split_id(id);
+        self.parts
+            .iter()
+            .filter(|part| part.may_hold(message))
+            .find_map(|part| pattern_in(&part.parsed(self.language).bundle, message, attribute))
+    }
+
+    /// The message `id` with `args` in this language: written from its template when it
+    /// has one and its arguments are text, else by Fluent.
+    fn format(&self, id: &str, args: &Args<'_>) -> Option<String> {
+        let (message, attribute) = split_id(id);
         self.parts
             .iter()
             .filter(|part| part.may_hold(message))
             .find_map(|part| {
-                let bundle = part.bundle(self.language);
-                let message = bundle.get_message(message)?;
-                let pattern = match attribute {
-                    Some(attribute) => message.get_attribute(attribute).map(|a| a.value()),
-                    None => message.value(),
-                }?;
-                Some((bundle, pattern))
+                let parsed = part.parsed(self.language);
+                if let Some(text) = parsed.templates.get(id).and_then(|t| t.render(&args.0)) {
+                    return Some(text);
+                }
+                let (bundle, pattern) = pattern_in(&parsed.bundle, message, attribute)?;
+                Some(fluent_format(bundle, pattern, id, args))
             })
     }
+}
 
-    fn format(&self, id: &str, args: &Args<'_>) -> Option<String> {
-        let (bundle, pattern) = self.pattern(id)?;
-        let mut errors = Vec::new();
-        let text: Cow<'_, str> = bundle.format_pattern(pattern, Some(&args.0), &mut errors);
-        if !errors.is_empty() {
-            // A missing argument is a bug of the caller; the text still reads, with the
-            // argument's name in braces, and the log says which.
-            tracing::error!(id, ?errors, "a message was formatted with errors");
-        }
-        Some(text.into_owned())
+/// `message.attribute` as its two names; a message id has no dot.
+fn split_id(id: &str) -> (&str, Option<&str>) {
+    match id.split_once('.') {
+        Some((message, attribute)) => (message, Some(attribute)),
+        None => (id, None),
     }
+}
+
+fn pattern_in<'b>(
+    bundle: &'b FluentBundle<FluentResource>,
+    message: &str,
+    attribute: Option<&str>,
+) -> Option<(
+    &'b FluentBundle<FluentResource>,
+    &'b fluent_syntax::ast::Pattern<&'b str>,
+)> {
+    let message = bundle.get_message(message)?;
+    let pattern = match attribute {
+        Some(attribute) => message.get_attribute(attribute).map(|a| a.value()),
+        None => message.value(),
+    }?;
+    Some((bundle, pattern))
+}
+
+fn fluent_format(
+    bundle: &FluentBundle<FluentResource>,
+    pattern: &fluent_syntax::ast::Pattern<&str>,
+    id: &str,
+    args: &Args<'_>,
+) -> String {
+    let mut errors = Vec::new();
+    let text: Cow<'_, str> = bundle.format_pattern(pattern, Some(&args.0), &mut errors);
+    if !errors.is_empty() {
+        // A missing argument is a bug of the caller; the text still reads, with the
+        // argument's name in braces, and the log says which.
+        tracing::error!(id, ?errors, "a message was formatted with errors");
+    }
+    text.into_owned()
 }
 
 #[cfg(test)]
@@ -334,6 +407,154 @@ mod tests {
         }
     }
 
+    /// The variables a pattern writes, and for each it selects on, the keys it names.
+    fn variables(
+        pattern: &fluent_syntax::ast::Pattern<&str>,
+        plain: &mut std::collections::BTreeSet<String>,
+        selected: &mut std::collections::BTreeMap<String, Vec<String>>,
+    ) {
+        use fluent_syntax::ast::{Expression, InlineExpression, PatternElement, VariantKey};
+        for element in &pattern.elements {
+            match element {
+                PatternElement::Placeable {
+                    expression: Expression::Inline(InlineExpression::VariableReference { id }),
+                } => {
+                    plain.insert(id.name.to_owned());
+                }
+                PatternElement::Placeable {
+                    expression:
+                        Expression::Select {
+                            selector: InlineExpression::VariableReference { id },
+                            variants,
+                        },
+                } => {
+                    for variant in variants {
+                        if let VariantKey::Identifier { name } = variant.key {
+                            let keys = selected.entry(id.name.to_owned()).or_default();
+                            keys.push(name.to_owned());
+                        }
+                        variables(&variant.value, plain, selected);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Every assignment of text to a pattern's variables worth trying: each selection's
+    /// every key and a value no key names, in every combination, the other variables
+    /// written as themselves.
+    fn argument_sets(pattern: &fluent_syntax::ast::Pattern<&str>) -> Vec<FluentArgs<'static>> {
+        let mut plain = std::collections::BTreeSet::new();
+        let mut selected = std::collections::BTreeMap::new();
+        variables(pattern, &mut plain, &mut selected);
+        let mut sets: Vec<Vec<(String, String)>> = vec![
+            plain
+                .iter()
+                .filter(|name| !selected.contains_key(*name))
+                .map(|name| (name.clone(), format!("<{name}>")))
+                .collect(),
+        ];
+        for (name, keys) in &selected {
+            let values = keys.iter().cloned().chain(["no-such-key".to_owned()]);
+            let values: Vec<String> = values.collect();
+            sets = sets
+                .iter()
+                .flat_map(|set| {
+                    values.iter().map(move |value| {
+                        let mut set = set.clone();
+                        set.push((name.clone(), value.clone()));
+                        set
+                    })
+                })
+                .collect();
+        }
+        sets.into_iter()
+            .map(|set| set.into_iter().collect::<FluentArgs<'static>>())
+            .collect()
+    }
+
+    /// A template writes what Fluent writes: for every message and attribute of every
+    /// catalog that has one, with its arguments as text and each selection's every key
+    /// (and a value that no key names), the two texts are equal.
+    #[test]
+    fn every_template_writes_what_fluent_writes() {
+        for language in Language::ALL {
+            for (name, source) in sources(language) {
+                let part = Part::new(Some(name), Cow::Borrowed(*source));
+                let parsed = part.parsed(language);
+                let mut checked = 0;
+                for (id, template) in &parsed.templates {
+                    let (message, attribute) = split_id(id);
+                    let (bundle, pattern) =
+                        pattern_in(&parsed.bundle, message, attribute).expect("its pattern");
+                    for args in argument_sets(pattern) {
+                        let mut errors = Vec::new();
+                        let fluent = bundle.format_pattern(pattern, Some(&args), &mut errors);
+                        assert!(errors.is_empty(), "{language}: {id}: {errors:?}");
+                        assert_eq!(
+                            template.render(&args).as_deref(),
+                            Some(&*fluent),
+                            "{language}: {id} with {args:?}"
+                        );
+                        checked += 1;
+                    }
+                }
+                assert!(
+                    checked > 10,
+                    "{language}: {name}.ftl: {checked} texts checked"
+                );
+            }
+        }
+    }
+
+    /// What a permission request shows is written from templates: every message and
+    /// attribute of the agent's and the engine's files has one (a number argument still
+    /// goes to Fluent when it is formatted).
+    #[test]
+    fn the_requests_messages_have_templates() {
+        for language in Language::ALL {
+            for (name, source) in sources(language) {
+                if !["agent", "engine"].contains(name) {
+                    continue;
+                }
+                let part = Part::new(Some(name), Cow::Borrowed(*source));
+                let templates = &part.parsed(language).templates;
+                let ids = Catalog::from_sources(language, &[source], None).ids();
+                let missing: Vec<&String> = ids
+                    .iter()
+                    .filter(|id| !templates.contains_key(id.as_str()))
+                    .collect();
+                assert!(
+                    missing.is_empty(),
+                    "{language}: {name}.ftl: no template for {missing:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_number_argument_or_a_missing_one_is_left_to_fluent() {
+        let english = Catalog::from_sources(
+            Language::English,
+            &[
+                "write = Write { $bytes ->\n        [one] 1 byte\n       *[other] { $bytes } bytes\n    } to { $path }\nsize = { $n } files\n",
+            ],
+            None,
+        );
+        let one = Args::new().with("bytes", 1).with("path", "a.txt");
+        assert_eq!(english.text("write", &one), "Write 1 byte to a.txt");
+        let many = Args::new().with("bytes", 1200).with("path", "a.txt");
+        assert_eq!(english.text("write", &many), "Write 1200 bytes to a.txt");
+        assert_eq!(english.text("size", &Args::new().with("n", 3)), "3 files");
+        // Fluent writes a missing argument as its name in braces, and logs it.
+        assert_eq!(english.plain("size"), "{$n} files");
+        assert_eq!(
+            english.text("write", &Args::new().with("bytes", "many")),
+            "Write many bytes to {$path}"
+        );
+    }
+
     #[test]
     fn a_message_parses_only_the_file_that_holds_it() {
         let english = Catalog::build(Language::English);
@@ -344,7 +565,7 @@ mod tests {
         let parsed: Vec<&str> = english
             .parts
             .iter()
-            .filter(|part| part.bundle.get().is_some())
+            .filter(|part| part.parsed.get().is_some())
             .filter_map(|part| part.name)
             .collect();
         assert_eq!(parsed, ["agent"]);

@@ -11,6 +11,7 @@
 
 mod catalog;
 mod language;
+mod template;
 
 pub use catalog::{Args, Catalog, catalog};
 pub use language::Language;
