@@ -67,12 +67,29 @@ struct Part {
     parsed: OnceLock<Parsed>,
 }
 
-/// A parsed file: its Fluent bundle, and the templates of the messages whose patterns
-/// compile (see [`Template`]), which write most messages without the bundle.
+/// A parsed file: its Fluent bundle, and the templates of its messages (see [`Template`]),
+/// each compiled when it is first written: a file of a hundred messages, compiled whole,
+/// would cost its first message about as much as parsing it.
 struct Parsed {
     bundle: FluentBundle<FluentResource>,
-    /// By id: `message`, or `message.attribute`.
-    templates: FxHashMap<Box<str>, Template>,
+    /// The slot in `templates` of each message and attribute, by id (`message`, or
+    /// `message.attribute`).
+    slots: FxHashMap<Box<str>, usize>,
+    /// `None` once compiled: a pattern that does not compile is written by Fluent.
+    templates: Box<[OnceLock<Option<Template>>]>,
+}
+
+impl Parsed {
+    /// The template of the message `id` in this file, compiled on its first use.
+    fn template(&self, id: &str) -> Option<&Template> {
+        let slot = &self.templates[*self.slots.get(id)?];
+        slot.get_or_init(|| {
+            let (message, attribute) = split_id(id);
+            let (_, pattern) = pattern_in(&self.bundle, message, attribute)?;
+            Template::compile(pattern)
+        })
+        .as_ref()
+    }
 }
 
 impl Part {
@@ -107,41 +124,40 @@ impl Part {
                     tracing::error!(%language, ?errors, "a message catalog does not parse");
                     resource
                 });
-            let templates = templates(&resource);
+            let slots = slots(&resource);
             if let Err(errors) = bundle.add_resource(resource) {
                 tracing::error!(%language, ?errors, "a message catalog repeats a message");
             }
-            Parsed { bundle, templates }
+            let templates = slots.values().map(|_| OnceLock::new()).collect();
+            Parsed {
+                bundle,
+                slots,
+                templates,
+            }
         })
     }
 }
 
-/// The templates of a file's messages and attributes whose patterns compile. A message
-/// given twice keeps its first template, as the bundle keeps its first pattern.
-fn templates(resource: &FluentResource) -> FxHashMap<Box<str>, Template> {
-    let mut templates = FxHashMap::default();
+/// A slot for each message and attribute of a file that has a pattern, by id.
+fn slots(resource: &FluentResource) -> FxHashMap<Box<str>, usize> {
+    let mut slots = FxHashMap::default();
     for entry in resource.entries() {
         let fluent_syntax::ast::Entry::Message(message) = entry else {
             continue;
         };
         let name = message.id.name;
-        let patterns = message
-            .value
-            .iter()
-            .map(|pattern| (Box::<str>::from(name), pattern))
-            .chain(message.attributes.iter().map(|attribute| {
-                (
-                    format!("{name}.{}", attribute.id.name).into_boxed_str(),
-                    &attribute.value,
-                )
-            }));
-        for (id, pattern) in patterns {
-            if let Some(template) = Template::compile(pattern) {
-                templates.entry(id).or_insert(template);
-            }
+        let ids = message.value.iter().map(|_| Box::<str>::from(name)).chain(
+            message
+                .attributes
+                .iter()
+                .map(|attribute| format!("{name}.{}", attribute.id.name).into_boxed_str()),
+        );
+        for id in ids {
+            let next = slots.len();
+            slots.entry(id).or_insert(next);
         }
     }
-    templates
+    slots
 }
 
 /// The messages of one language.
@@ -285,7 +301,7 @@ impl Catalog {
             .filter(|part| part.may_hold(message))
             .find_map(|part| {
                 let parsed = part.parsed(self.language);
-                if let Some(text) = parsed.templates.get(id).and_then(|t| t.render(&args.0)) {
+                if let Some(text) = parsed.template(id).and_then(|t| t.render(&args.0)) {
                     return Some(text);
                 }
                 let (bundle, pattern) = pattern_in(&parsed.bundle, message, attribute)?;
@@ -484,7 +500,10 @@ mod tests {
                 let part = Part::new(Some(name), Cow::Borrowed(*source));
                 let parsed = part.parsed(language);
                 let mut checked = 0;
-                for (id, template) in &parsed.templates {
+                for id in parsed.slots.keys() {
+                    let Some(template) = parsed.template(id) else {
+                        continue;
+                    };
                     let (message, attribute) = split_id(id);
                     let (bundle, pattern) =
                         pattern_in(&parsed.bundle, message, attribute).expect("its pattern");
@@ -519,11 +538,11 @@ mod tests {
                     continue;
                 }
                 let part = Part::new(Some(name), Cow::Borrowed(*source));
-                let templates = &part.parsed(language).templates;
+                let parsed = part.parsed(language);
                 let ids = Catalog::from_sources(language, &[source], None).ids();
                 let missing: Vec<&String> = ids
                     .iter()
-                    .filter(|id| !templates.contains_key(id.as_str()))
+                    .filter(|id| parsed.template(id).is_none())
                     .collect();
                 assert!(
                     missing.is_empty(),
