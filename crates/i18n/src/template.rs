@@ -1,14 +1,14 @@
 //! A message's pattern compiled into a template: its text, its `{ $arguments }` and its
 //! selections on a text argument, written out without Fluent's resolver.
 //!
-//! Every permission request formats some twenty messages, and Fluent resolves each through
-//! its bundle's tables, the pattern's syntax tree and a scope: after the wait for the
-//! model that ran at the cold cost of all that data and code (`docs/performance.md`,
-//! "Messages written from templates"). A template is made once per message, when its
-//! file is parsed, and writes the same text Fluent writes. Anything it does not model
-//! (a number argument, which Fluent formats and selects plural forms for; a missing
-//! argument, which Fluent reports; a function, a literal or a number key) is left to
-//! Fluent: [`Template::render`] answers `None` and the caller formats the message
+//! Every permission request formats some twenty messages, and Fluent resolves each
+//! through its bundle's tables, the pattern's syntax tree and a scope: after the wait for
+//! the model that ran at the cold cost of all that data and code (`docs/performance.md`,
+//! "Messages written from templates"). A template is made once per message, when the
+//! message is first written, and writes the same text Fluent writes. Anything it does not
+//! model (a number argument, which Fluent formats and selects plural forms for; a missing
+//! argument, which Fluent reports; a function, a literal with escapes, a number key) is
+//! left to Fluent: [`Template::render`] answers `None` and the caller formats the message
 //! through its bundle.
 
 use fluent_bundle::{FluentArgs, FluentValue};
