@@ -83,12 +83,18 @@ impl Parsed {
     /// The template of the message `id` in this file, compiled on its first use.
     fn template(&self, id: &str) -> Option<&Template> {
         let slot = &self.templates[*self.slots.get(id)?];
-        slot.get_or_init(|| {
-            let (message, attribute) = split_id(id);
-            let (_, pattern) = pattern_in(&self.bundle, message, attribute)?;
-            Template::compile(pattern)
-        })
-        .as_ref()
+        slot.get_or_init(|| Template::compile(self.pattern(id)?))
+            .as_ref()
+    }
+
+    /// The pattern of the message `id` (`id` or `id.attribute`) in this file.
+    fn pattern(&self, id: &str) -> Option<&fluent_syntax::ast::Pattern<&str>> {
+        let (message, attribute) = split_id(id);
+        let message = self.bundle.get_message(message)?;
+        match attribute {
+            Some(attribute) => message.get_attribute(attribute).map(|a| a.value()),
+            None => message.value(),
+        }
     }
 }
 
@@ -231,7 +237,8 @@ impl Catalog {
     /// Whether this language itself (not its English fallback) has the message `id`
     /// (`id` or `id.attribute`).
     pub fn has(&self, id: &str) -> bool {
-        self.pattern(id).is_some()
+        self.files_for(id)
+            .any(|parsed| parsed.pattern(id).is_some())
     }
 
     /// The message `id` (or the attribute `id.attribute`) with its arguments, in this
@@ -276,37 +283,24 @@ impl Catalog {
         ids
     }
 
-    /// The bundle that holds the message `id` (`id` or `id.attribute`) and its pattern,
-    /// parsing only the files that may hold it.
-    fn pattern(
-        &self,
-        id: &str,
-    ) -> Option<(
-        &FluentBundle<FluentResource>,
-        &fluent_syntax::ast::Pattern<&str>,
-    )> {
-        let (message, attribute) = split_id(id);
-        self.parts
-            .iter()
-            .filter(|part| part.may_hold(message))
-            .find_map(|part| pattern_in(&part.parsed(self.language).bundle, message, attribute))
-    }
-
     /// The message `id` with `args` in this language: written from its template when it
     /// has one and its arguments are text, else by Fluent.
     fn format(&self, id: &str, args: &Args<'_>) -> Option<String> {
-        let (message, attribute) = split_id(id);
+        self.files_for(id).find_map(|parsed| {
+            if let Some(text) = parsed.template(id).and_then(|t| t.render(&args.0)) {
+                return Some(text);
+            }
+            Some(fluent_format(&parsed.bundle, parsed.pattern(id)?, id, args))
+        })
+    }
+
+    /// The files that may hold the message `id`, in order, each parsed as it is reached.
+    fn files_for<'c>(&'c self, id: &'c str) -> impl Iterator<Item = &'c Parsed> {
+        let (message, _) = split_id(id);
         self.parts
             .iter()
-            .filter(|part| part.may_hold(message))
-            .find_map(|part| {
-                let parsed = part.parsed(self.language);
-                if let Some(text) = parsed.template(id).and_then(|t| t.render(&args.0)) {
-                    return Some(text);
-                }
-                let (bundle, pattern) = pattern_in(&parsed.bundle, message, attribute)?;
-                Some(fluent_format(bundle, pattern, id, args))
-            })
+            .filter(move |part| part.may_hold(message))
+            .map(|part| part.parsed(self.language))
     }
 }
 
@@ -316,22 +310,6 @@ fn split_id(id: &str) -> (&str, Option<&str>) {
         Some((message, attribute)) => (message, Some(attribute)),
         None => (id, None),
     }
-}
-
-fn pattern_in<'b>(
-    bundle: &'b FluentBundle<FluentResource>,
-    message: &str,
-    attribute: Option<&str>,
-) -> Option<(
-    &'b FluentBundle<FluentResource>,
-    &'b fluent_syntax::ast::Pattern<&'b str>,
-)> {
-    let message = bundle.get_message(message)?;
-    let pattern = match attribute {
-        Some(attribute) => message.get_attribute(attribute).map(|a| a.value()),
-        None => message.value(),
-    }?;
-    Some((bundle, pattern))
 }
 
 fn fluent_format(
@@ -504,12 +482,13 @@ mod tests {
                     let Some(template) = parsed.template(id) else {
                         continue;
                     };
-                    let (message, attribute) = split_id(id);
-                    let (bundle, pattern) =
-                        pattern_in(&parsed.bundle, message, attribute).expect("its pattern");
+                    let pattern = parsed.pattern(id).expect("its pattern");
                     for args in argument_sets(pattern) {
                         let mut errors = Vec::new();
-                        let fluent = bundle.format_pattern(pattern, Some(&args), &mut errors);
+                        let fluent =
+                            parsed
+                                .bundle
+                                .format_pattern(pattern, Some(&args), &mut errors);
                         assert!(errors.is_empty(), "{language}: {id}: {errors:?}");
                         assert_eq!(
                             template.render(&args).as_deref(),
