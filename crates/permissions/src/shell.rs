@@ -168,9 +168,8 @@ pub struct Segment {
     pub risk: Risk,
     /// Set when what surrounds the command raised `risk` (a file an earlier part
     /// downloaded or wrote, a wrapper such as `sudo`, a variable set for it, a
-    /// redirection): the risk
-    /// the command carries on its own, always lower. The engine decides the segment at
-    /// both.
+    /// redirection): the risk the command carries on its own, always lower. The engine
+    /// decides the segment at both.
     pub own_risk: Option<Risk>,
     /// A sentence: why this risk.
     pub reason: crate::Sentence,
