@@ -15,14 +15,14 @@ use fluent_bundle::{FluentArgs, FluentValue};
 use fluent_syntax::ast::{Expression, InlineExpression, Pattern, PatternElement, VariantKey};
 
 /// A compiled pattern: its pieces in order.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
 pub(crate) struct Template {
     pieces: Box<[Piece]>,
     /// The length of its text without the arguments, to size what it writes.
     text_len: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
 enum Piece {
     Text(Box<str>),
     /// `{ $name }`.
@@ -31,7 +31,8 @@ enum Piece {
     Select {
         argument: Box<str>,
         variants: Box<[(Box<str>, Template)]>,
-        default: Box<Template>,
+        /// The default variant's place in `variants`.
+        default: usize,
     },
 }
 
@@ -76,10 +77,10 @@ impl Template {
                     default,
                 } => {
                     let value = text_argument(args, argument)?;
-                    let chosen = variants
+                    let (_, chosen) = variants
                         .iter()
                         .find(|(key, _)| **key == *value)
-                        .map_or(&**default, |(_, template)| template);
+                        .unwrap_or(&variants[*default]);
                     chosen.write(args, out)?;
                 }
             }
@@ -112,7 +113,7 @@ impl Piece {
                     };
                     let template = Template::compile(&variant.value)?;
                     if variant.default {
-                        default = Some(Box::new(template.clone()));
+                        default = Some(keyed.len());
                     }
                     keyed.push((Box::<str>::from(name), template));
                 }
