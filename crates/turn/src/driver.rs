@@ -422,6 +422,12 @@ impl DriverState {
                 self.ready.push_back(event);
             }
         }
+        // The answers this reply's questions may take are made ready while the model
+        // thinks, not when the first question is asked: that would wake a thread of the
+        // blocking pool, a few microseconds, on the question's path.
+        if let Some(journal) = &self.setup.journal {
+            journal.prepare_answers();
+        }
     }
 
     /// Takes one item of the streaming reply: a text chunk goes to the client, and the

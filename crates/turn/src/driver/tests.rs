@@ -182,6 +182,9 @@ struct Book {
     claims: Claims,
     running_fails: bool,
     elsewhere: Mutex<Option<Prior>>,
+    /// The log's lines as they were each time the journal was asked to make answers
+    /// ready.
+    prepared: Mutex<Vec<Vec<String>>>,
 }
 
 fn failure(what: &str) -> JournalError {
@@ -218,7 +221,10 @@ impl Journal for Book {
 
     fn asking(&self, _: &str, _: u32) {}
 
-    fn prepare_answers(&self) {}
+    fn prepare_answers(&self) {
+        let seen = lines(&self.log);
+        self.prepared.lock().expect("prepared").push(seen);
+    }
 
     fn answered_elsewhere(&self, _: &str, _: u32) -> Option<Prior> {
         self.elsewhere.lock().expect("elsewhere").take()
@@ -262,6 +268,7 @@ impl AuditSink for Audits {
 
 struct Scenario {
     log: Log,
+    journal: Arc<Book>,
     audits: Arc<Audits>,
     person: Arc<Person>,
     driven: Driven,
@@ -275,6 +282,7 @@ async fn run(answers: &[&'static str], book: impl FnOnce(Log) -> Book) -> Scenar
         withdrawn: Mutex::default(),
     });
     let audits = Arc::new(Audits::default());
+    let journal = Arc::new(book(log.clone()));
     let setup = TurnSetup {
         cwd: std::env::temp_dir(),
         home: None,
@@ -289,7 +297,7 @@ async fn run(answers: &[&'static str], book: impl FnOnce(Log) -> Book) -> Scenar
         audit: audits.clone(),
         forms: false,
         words: Words::default(),
-        journal: Some(Arc::new(book(log.clone()))),
+        journal: Some(journal.clone()),
         resumed: Vec::new(),
     };
     let prompt = r#"/call poke {"n": 1}"#.to_owned();
@@ -303,6 +311,7 @@ async fn run(answers: &[&'static str], book: impl FnOnce(Log) -> Book) -> Scenar
     .await;
     Scenario {
         log,
+        journal,
         audits,
         person,
         driven,
@@ -319,6 +328,7 @@ fn book(claims: Claims) -> impl FnOnce(Log) -> Book {
         claims,
         running_fails: false,
         elsewhere: Mutex::default(),
+        prepared: Mutex::default(),
     }
 }
 
@@ -350,6 +360,20 @@ async fn an_allowed_call_runs_once_after_its_question_is_written_down_and_its_cl
         .map(|(_, c)| c.answered_by)
         .collect();
     assert_eq!(by, [Some(AnsweredBy::Editor)]);
+}
+
+/// The answers a reply's questions may take are made ready while the model thinks:
+/// making them when the first question is asked put a wake-up of another thread on the
+/// question's path.
+#[tokio::test]
+async fn answers_are_made_ready_before_the_first_question_is_written_down() {
+    let s = run(&["allow-once"], book(Claims::Win { sync_fails: false })).await;
+    let prepared = s.journal.prepared.lock().expect("prepared");
+    let first = prepared.first().expect("answers made ready");
+    assert!(
+        !first.iter().any(|l| l.starts_with("journal asked")),
+        "made ready only once a question was written down: {first:?}"
+    );
 }
 
 #[tokio::test]
