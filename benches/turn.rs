@@ -15,6 +15,10 @@
 //! - The same with three calls in the model's reply, until the third request: less the
 //!   one call's figure and halved, what a call costs once the reply's own work is done
 //!   and the code a call runs has just run (the first call of a reply runs it cold).
+//! - The same once more with a model that thinks for 30 ms before it replies, Warden
+//!   idle meanwhile: what a call costs when, as with any hosted model, the caches and on
+//!   a virtual machine the processor itself have gone cold. Not a target: the targets'
+//!   window is the one above, whose reply follows the request at once.
 //! - Beside each path's wall time, the CPU time of Warden's main thread over the same
 //!   window: Warden's own share, without the wake-ups of idle threads.
 //! - Throughput: one session running 1,000 allowed tool calls end to end.
@@ -207,12 +211,21 @@ struct Sent {
     warden_cpu_ns: u64,
 }
 
+/// The scripted model's replies that propose calls.
+#[derive(Clone, Copy)]
+struct Replies {
+    /// How many calls each such reply proposes.
+    calls: u32,
+    /// How long the model thinks before it writes such a reply, Warden waiting idle
+    /// meanwhile. A hosted model takes hundreds of milliseconds at least.
+    think: Duration,
+}
+
 /// A Chat Completions server on 127.0.0.1 for one client, keeping connections alive and
 /// streaming replies chunked, as hosted providers do: the first, third, ... request gets
-/// a reply proposing one `terminal` call, the others a closing text. `warden` is the pid
-/// whose CPU time is read before each tool-call reply.
-/// A model that proposes `calls` calls in each reply that proposes any.
-fn model_server(warden: Arc<AtomicU32>, calls: u32) -> (String, mpsc::Receiver<Sent>) {
+/// a reply proposing `replies.calls` `terminal` calls, the others a closing text.
+/// `warden` is the pid whose CPU time is read before each tool-call reply.
+fn model_server(warden: Arc<AtomicU32>, replies: Replies) -> (String, mpsc::Receiver<Sent>) {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let url = format!("http://{}/v1", listener.local_addr().expect("address"));
     let (sent_tx, sent_rx) = mpsc::channel();
@@ -223,7 +236,7 @@ fn model_server(warden: Arc<AtomicU32>, calls: u32) -> (String, mpsc::Receiver<S
         for stream in listener.incoming() {
             let Ok(stream) = stream else { return };
             let (warden, served, sent_tx) = (warden.clone(), served.clone(), sent_tx.clone());
-            std::thread::spawn(move || serve_model(stream, &warden, &served, &sent_tx, calls));
+            std::thread::spawn(move || serve_model(stream, &warden, &served, &sent_tx, replies));
         }
     });
     (url, sent_rx)
@@ -235,14 +248,17 @@ fn serve_model(
     warden: &AtomicU32,
     served: &AtomicU32,
     sent_tx: &mpsc::Sender<Sent>,
-    calls: u32,
+    replies: Replies,
 ) {
     use warden_model::testing::{call_delta, done, finish, text_chunk};
+    // Each reply is one write; without Nagle's algorithm it leaves at once.
+    let _ = stream.set_nodelay(true);
     let mut reader = BufReader::new(stream);
     while read_http_request(&mut reader) {
         let n = served.fetch_add(1, Ordering::AcqRel);
         let body = if n.is_multiple_of(2) {
-            let mut body: String = (0..calls)
+            std::thread::sleep(replies.think);
+            let mut body: String = (0..replies.calls)
                 .map(|i| {
                     let arguments = format!(r#"{{"command": "touch m{n}_{i}"}}"#);
                     call_delta(
@@ -354,6 +370,57 @@ fn main() {
     );
 }
 
+/// How long the model thinks before the replies of the model path's last figure.
+const THINK: Duration = Duration::from_millis(30);
+
+/// The model path's figures of a round, in microseconds.
+struct ModelPaths {
+    one_wall: f64,
+    one_cpu: f64,
+    three_cpu: f64,
+    thought_wall: f64,
+    thought_cpu: f64,
+}
+
+/// The model path: a reply with one call, with three, and with one after the model
+/// thought (a third as many samples, each waits).
+fn model_paths(runs: usize, journal: bool) -> ModelPaths {
+    let us = |samples: Vec<Duration>| median(samples).as_secs_f64() * 1e6;
+    let now = Duration::ZERO;
+    // With three calls in the reply: what each call beyond the first costs, once the
+    // reply's own work is done and the code of a call has just run.
+    let (_, three) = from_model(
+        runs,
+        journal,
+        Replies {
+            calls: 3,
+            think: now,
+        },
+    );
+    let (one_wall, one) = from_model(
+        runs,
+        journal,
+        Replies {
+            calls: 1,
+            think: now,
+        },
+    );
+    // After the model thought, the same call finds the caches, and on a virtual machine
+    // the processor itself, cold.
+    let thought = Replies {
+        calls: 1,
+        think: THINK,
+    };
+    let (thought_wall, thought_cpu) = from_model(runs.div_ceil(3), journal, thought);
+    ModelPaths {
+        one_wall: us(one_wall),
+        one_cpu: us(one),
+        three_cpu: us(three),
+        thought_wall: us(thought_wall),
+        thought_cpu: us(thought_cpu),
+    }
+}
+
 /// A round's figures that have targets, in microseconds of Warden's main thread.
 struct Targets {
     model: f64,
@@ -394,13 +461,12 @@ fn allowed_calls_rate(agent: &mut Agent, session: &str, journal: bool) -> f64 {
     rate
 }
 
-/// From the model's tool call to its permission request, with a model on a socket:
-/// the wall time and Warden's main thread CPU of each of `runs` calls.
-/// The model's path: from the reply that proposes `calls` calls until the last of their
-/// permission requests is read, wall time and Warden's main-thread CPU.
-fn from_model(runs: usize, journal: bool, calls: u32) -> (Vec<Duration>, Vec<Duration>) {
+/// The model's path, with a model on a socket: from the reply that proposes calls until
+/// the last of their permission requests is read, the wall time and Warden's main-thread
+/// CPU of each of `runs` replies.
+fn from_model(runs: usize, journal: bool, replies: Replies) -> (Vec<Duration>, Vec<Duration>) {
     let warden = Arc::new(AtomicU32::new(0));
-    let (url, sent) = model_server(warden.clone(), calls);
+    let (url, sent) = model_server(warden.clone(), replies);
     let mut agent = Agent::spawn_with(
         &[
             ("WARDEN_MODEL", "openai:bench-model".to_owned()),
@@ -424,7 +490,7 @@ fn from_model(runs: usize, journal: bool, calls: u32) -> (Vec<Duration>, Vec<Dur
             session = agent.new_session();
         }
         let id = agent.request("session/prompt", prompt(&session, "go"));
-        let requests: Vec<Value> = (0..calls)
+        let requests: Vec<Value> = (0..replies.calls)
             .map(|_| agent.until(|m| m["method"] == "session/request_permission"))
             .collect();
         let arrived = Instant::now();
@@ -483,12 +549,31 @@ fn bare_round_trips(
     )
 }
 
+/// Bare round trips each after Warden idled for [`THINK`]: Warden's main-thread CPU of
+/// each. What idling alone costs the next message, whatever the message.
+fn bare_after_idle(agent: &mut Agent, session: &str, runs: usize) -> Vec<Duration> {
+    let pid = agent.child.id();
+    (0..runs)
+        .map(|_| {
+            std::thread::sleep(THINK);
+            let before = main_thread_cpu_ns(pid);
+            let id = agent.request(
+                "session/set_mode",
+                json!({"sessionId": session, "modeId": "ask"}),
+            );
+            agent.response(id);
+            Duration::from_nanos(main_thread_cpu_ns(pid).saturating_sub(before))
+        })
+        .collect()
+}
+
 fn measure(runs: usize, journal: bool) -> Targets {
     let mut agent = Agent::spawn(journal);
     let session = agent.session();
 
     let pid = agent.child.id();
     let (bare, bare_cpu, cpu_bare) = bare_round_trips(&mut agent, &session, runs);
+    let bare_idle = bare_after_idle(&mut agent, &session, runs.div_ceil(3));
 
     // Warden's CPU for one whole asked call, the permission cycle included: the prompt,
     // the model's reply, the evaluation, the request, the answer, a cheap tool (a small
@@ -531,13 +616,9 @@ fn measure(runs: usize, journal: bool) -> Targets {
     let rate = allowed_calls_rate(&mut agent, &session, journal);
     drop(agent);
 
-    // The same with three calls in the reply: what each call beyond the first costs, once
-    // the reply's own work is done and the code of a call has just run.
-    let (_, three_cpu) = from_model(runs, journal, 3);
-    let (from_model, from_model_cpu) = from_model(runs, journal, 1);
-
+    let model = model_paths(runs, journal);
     let us = |samples: Vec<Duration>| median(samples).as_secs_f64() * 1e6;
-    let (one, three) = (us(from_model_cpu), us(three_cpu));
+    let (one, three) = (model.one_cpu, model.three_cpu);
     let answer = us(to_start_cpu);
     // Without the journal, a round says what the journal costs; the targets are the
     // journaled rounds'.
@@ -554,8 +635,19 @@ fn measure(runs: usize, journal: bool) -> Targets {
         us(bare_cpu)
     );
     println!(
+        "| the same after Warden idled for {} ms (for scale) | - | {:.0} µs | - |",
+        THINK.as_millis(),
+        us(bare_idle)
+    );
+    println!(
         "| the model's tool call (reply written to the socket) → its permission request read from stdout | {:.0} µs | {one:.0} µs | {target} |",
-        us(from_model),
+        model.one_wall,
+    );
+    println!(
+        "| the same, the model having thought for {} ms first (Warden idle meanwhile, as with any hosted model) | {:.0} µs | {:.0} µs | - (this machine's idle cost: docs/performance.md) |",
+        THINK.as_millis(),
+        model.thought_wall,
+        model.thought_cpu
     );
     println!(
         "| the model's reply with three calls → the third permission request read from stdout | - | {three:.0} µs | - |"
