@@ -28,7 +28,8 @@
 //! the journal's cost is read in the same minutes. Warden always journals its sessions,
 //! so the targets are read from the journaled rounds alone: the last table lists them.
 //!
-//! Run with `cargo bench --bench turn` (`-- --runs N` for N samples per figure, 300 by
+//! Run with `cargo bench --bench turn` (`-- --think-ms N` for how long the model thinks
+//! in the idle rows, 30 by default; `-- --runs N` for N samples per figure, 300 by
 //! default). The figures are recorded in `docs/performance.md` ("Prompt turn").
 
 // Benchmark code: a failed setup step panics, which is how a benchmark fails.
@@ -370,8 +371,20 @@ fn main() {
     );
 }
 
-/// How long the model thinks before the replies of the model path's last figure.
-const THINK: Duration = Duration::from_millis(30);
+/// How long the model thinks before the replies of the model path's last figure, and
+/// Warden idles before the bare round trips that follow it: `-- --think-ms N`, 30 ms by
+/// default.
+fn think() -> Duration {
+    static THINK: std::sync::OnceLock<Duration> = std::sync::OnceLock::new();
+    *THINK.get_or_init(|| {
+        let ms = std::env::args()
+            .skip_while(|a| a != "--think-ms")
+            .nth(1)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(30);
+        Duration::from_millis(ms)
+    })
+}
 
 /// The model path's figures of a round, in microseconds.
 struct ModelPaths {
@@ -409,7 +422,7 @@ fn model_paths(runs: usize, journal: bool) -> ModelPaths {
     // the processor itself, cold.
     let thought = Replies {
         calls: 1,
-        think: THINK,
+        think: think(),
     };
     let (thought_wall, thought_cpu) = from_model(runs.div_ceil(3), journal, thought);
     ModelPaths {
@@ -549,13 +562,13 @@ fn bare_round_trips(
     )
 }
 
-/// Bare round trips each after Warden idled for [`THINK`]: Warden's main-thread CPU of
+/// Bare round trips each after Warden idled for [`think`]: Warden's main-thread CPU of
 /// each. What idling alone costs the next message, whatever the message.
 fn bare_after_idle(agent: &mut Agent, session: &str, runs: usize) -> Vec<Duration> {
     let pid = agent.child.id();
     (0..runs)
         .map(|_| {
-            std::thread::sleep(THINK);
+            std::thread::sleep(think());
             let before = main_thread_cpu_ns(pid);
             let id = agent.request(
                 "session/set_mode",
@@ -636,7 +649,7 @@ fn measure(runs: usize, journal: bool) -> Targets {
     );
     println!(
         "| the same after Warden idled for {} ms (for scale) | - | {:.0} µs | - |",
-        THINK.as_millis(),
+        think().as_millis(),
         us(bare_idle)
     );
     println!(
@@ -645,7 +658,7 @@ fn measure(runs: usize, journal: bool) -> Targets {
     );
     println!(
         "| the same, the model having thought for {} ms first (Warden idle meanwhile, as with any hosted model) | {:.0} µs | {:.0} µs | - (this machine's idle cost: docs/performance.md) |",
-        THINK.as_millis(),
+        think().as_millis(),
         model.thought_wall,
         model.thought_cpu
     );
