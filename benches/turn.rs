@@ -16,9 +16,10 @@
 //!   one call's figure and halved, what a call costs once the reply's own work is done
 //!   and the code a call runs has just run (the first call of a reply runs it cold).
 //! - The same once more with a model that thinks for 30 ms before it replies, Warden
-//!   idle meanwhile: what a call costs when, as with any hosted model, the caches and on
-//!   a virtual machine the processor itself have gone cold. Not a target: the targets'
-//!   window is the one above, whose reply follows the request at once.
+//!   idle meanwhile, and a bare round trip after as long an idle: what a call costs when,
+//!   as with any hosted model, the caches and on a virtual machine the processor itself
+//!   have gone cold. Not targets: the targets' window is the one above, whose reply
+//!   follows the request at once.
 //! - Beside each path's wall time, the CPU time of Warden's main thread over the same
 //!   window: Warden's own share, without the wake-ups of idle threads.
 //! - Throughput: one session running 1,000 allowed tool calls end to end.
@@ -205,6 +206,19 @@ fn median(mut samples: Vec<Duration>) -> Duration {
     samples[samples.len() / 2]
 }
 
+/// The median of `samples`, in microseconds.
+fn median_us(samples: Vec<Duration>) -> f64 {
+    median(samples).as_secs_f64() * 1e6
+}
+
+/// The value given after `name` on the benchmark's command line (`-- --runs 100`).
+fn option<T: std::str::FromStr>(name: &str) -> Option<T> {
+    std::env::args()
+        .skip_while(|a| a != name)
+        .nth(1)
+        .and_then(|value| value.parse().ok())
+}
+
 /// What the model server reports for each tool-call reply: the moment its write started,
 /// and Warden's CPU time just before (Warden is idle then, waiting for the reply).
 struct Sent {
@@ -323,11 +337,7 @@ fn prompt(session: &str, text: &str) -> Value {
 }
 
 fn main() {
-    let runs: usize = std::env::args()
-        .skip_while(|a| a != "--runs")
-        .nth(1)
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(300);
+    let runs: usize = option("--runs").unwrap_or(300);
     // The same build with and without the session journal, alternately, so that what
     // the journal costs is measured in the same minutes (this machine's speed drifts).
     let mut journaled = Vec::new();
@@ -376,14 +386,7 @@ fn main() {
 /// default.
 fn think() -> Duration {
     static THINK: std::sync::OnceLock<Duration> = std::sync::OnceLock::new();
-    *THINK.get_or_init(|| {
-        let ms = std::env::args()
-            .skip_while(|a| a != "--think-ms")
-            .nth(1)
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(30);
-        Duration::from_millis(ms)
-    })
+    *THINK.get_or_init(|| Duration::from_millis(option("--think-ms").unwrap_or(30)))
 }
 
 /// The model path's figures of a round, in microseconds.
@@ -398,7 +401,6 @@ struct ModelPaths {
 /// The model path: a reply with one call, with three, and with one after the model
 /// thought (a third as many samples, each waits).
 fn model_paths(runs: usize, journal: bool) -> ModelPaths {
-    let us = |samples: Vec<Duration>| median(samples).as_secs_f64() * 1e6;
     let now = Duration::ZERO;
     // With three calls in the reply: what each call beyond the first costs, once the
     // reply's own work is done and the code of a call has just run.
@@ -426,11 +428,11 @@ fn model_paths(runs: usize, journal: bool) -> ModelPaths {
     };
     let (thought_wall, thought_cpu) = from_model(runs.div_ceil(3), journal, thought);
     ModelPaths {
-        one_wall: us(one_wall),
-        one_cpu: us(one),
-        three_cpu: us(three),
-        thought_wall: us(thought_wall),
-        thought_cpu: us(thought_cpu),
+        one_wall: median_us(one_wall),
+        one_cpu: median_us(one),
+        three_cpu: median_us(three),
+        thought_wall: median_us(thought_wall),
+        thought_cpu: median_us(thought_cpu),
     }
 }
 
@@ -630,9 +632,8 @@ fn measure(runs: usize, journal: bool) -> Targets {
     drop(agent);
 
     let model = model_paths(runs, journal);
-    let us = |samples: Vec<Duration>| median(samples).as_secs_f64() * 1e6;
     let (one, three) = (model.one_cpu, model.three_cpu);
-    let answer = us(to_start_cpu);
+    let answer = median_us(to_start_cpu);
     // Without the journal, a round says what the journal costs; the targets are the
     // journaled rounds'.
     let target = if journal {
@@ -644,13 +645,13 @@ fn measure(runs: usize, journal: bool) -> Targets {
     println!("| --- | --- | --- | --- |");
     println!(
         "| bare request round trip (for scale) | {:.0} µs | {:.0} µs | - |",
-        us(bare),
-        us(bare_cpu)
+        median_us(bare),
+        median_us(bare_cpu)
     );
     println!(
         "| the same after Warden idled for {} ms (for scale) | - | {:.0} µs | - |",
         think().as_millis(),
-        us(bare_idle)
+        median_us(bare_idle)
     );
     println!(
         "| the model's tool call (reply written to the socket) → its permission request read from stdout | {:.0} µs | {one:.0} µs | {target} |",
@@ -671,12 +672,12 @@ fn measure(runs: usize, journal: bool) -> Targets {
     );
     println!(
         "| prompt with one call (scripted model) → its permission request read from stdout | {:.0} µs | {:.0} µs | (the same, plus reading the prompt) |",
-        us(to_request),
-        us(to_request_cpu)
+        median_us(to_request),
+        median_us(to_request_cpu)
     );
     println!(
         "| permission answer → the call's `in_progress` (tool starting) | {:.0} µs | {answer:.0} µs | {target} |",
-        us(to_start),
+        median_us(to_start),
     );
     println!("| 1,000 allowed calls in one session | {rate:.0} calls/s | - | > 2,000 calls/s |");
     println!();
