@@ -13,6 +13,9 @@ pub enum Risk {
 }
 
 impl Risk {
+    /// Every risk, from the least to the most.
+    pub const ALL: [Risk; 4] = [Risk::Low, Risk::Medium, Risk::High, Risk::Critical];
+
     /// One step up, saturating at `Critical`.
     pub fn raise(self) -> Risk {
         match self {

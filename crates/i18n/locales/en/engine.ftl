@@ -417,6 +417,7 @@ engine-no-parts = The call has no part that can be judged
 engine-deciding-part = Part `{ $part }`: { $explanation }
 engine-as-unrated = { $explanation } (the decision the call gets without the model's rating, at { $risk } risk: a rating never loosens a decision)
 engine-as-on-its-own = { $explanation } (the decision the part gets on its own, at { $risk } risk: what raises a part's risk never loosens its decision)
+engine-as-partly-raised = { $explanation } (the decision the part gets at { $risk } risk, as only some of what raised it would leave it: what raises a part's risk never loosens its decision)
 engine-but-sandbox = { $explanation }, but { $why }
 engine-explanation = { $text }.
 engine-exact-call = { $reason } (the user allowed this exact call for the session)

@@ -435,6 +435,12 @@ engine-as-on-its-own = { $explanation }（即该部分单独判断、按{ $risk 
         [high] 高
        *[critical] 严重
     }风险所得的决定：提高部分风险的因素从不放宽其决定）
+engine-as-partly-raised = { $explanation }（即只计提高其风险的部分因素、按{ $risk ->
+        [low] 低
+        [medium] 中
+        [high] 高
+       *[critical] 严重
+    }风险所得的决定：提高部分风险的因素从不放宽其决定）
 engine-but-sandbox = { $explanation }，但{ $why }
 engine-explanation = { $text }。
 engine-exact-call = { $reason }（用户已允许本会话中的这一调用）

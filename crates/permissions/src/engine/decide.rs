@@ -109,10 +109,13 @@ impl Engine {
 
     /// The decision for one unit. What raised its risk (the model's hint under
     /// `escalate`; what surrounds its command, or the folder it runs in) only ever adds
-    /// caution: a raised unit is also decided without the hint and at the risk it
-    /// carries on its own, and the strictest decision stands, so that a rule or grant
-    /// for the higher risk cannot let through a part it would not allow otherwise. The
-    /// unit keeps its raised risk, which is what the user is shown.
+    /// caution: a raised unit is also decided without the hint, and at every risk from
+    /// the one its command carries on its own up to the raised one, and the strictest
+    /// decision stands, so that a rule or grant for a higher risk cannot let through a
+    /// part it would not allow otherwise. Every risk in between, because a part may be
+    /// raised by several things at once (`PATH=… echo hi > notes.txt`), and each of them
+    /// alone gives a risk in that range. The unit keeps its raised risk, which is what
+    /// the user is shown.
     fn decide_unit<'u>(&self, d: &Deciding<'_>, unit: &'u Unit) -> UnitOutcome<'u> {
         let mut outcome = self.decide_at(d, unit, unit.risk, true);
         let escalated = self.policy.settings.model_risk_hints == HintPolicy::Escalate
@@ -122,8 +125,17 @@ impl Engine {
             outcome = stricter(outcome, unrated, "engine-as-unrated", unit.risk);
         }
         if let Some(own) = unit.own_risk {
-            let alone = self.decide_at(d, unit, own, false);
-            outcome = stricter(outcome, alone, "engine-as-on-its-own", own);
+            for at in Risk::ALL
+                .into_iter()
+                .filter(|r| own <= *r && *r < unit.risk)
+            {
+                let why = if at == own {
+                    "engine-as-on-its-own"
+                } else {
+                    "engine-as-partly-raised"
+                };
+                outcome = stricter(outcome, self.decide_at(d, unit, at, false), why, at);
+            }
         }
         outcome
     }

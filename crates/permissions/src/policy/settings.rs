@@ -182,7 +182,7 @@ impl Settings {
             self.mcp_call_timeout_secs = secs;
         }
         if let Some(by_risk) = file.approval_timeout_secs_by_risk {
-            for risk in [Risk::Low, Risk::Medium, Risk::High, Risk::Critical] {
+            for risk in Risk::ALL {
                 if let Some(secs) = by_risk.get(risk) {
                     self.approval_timeout_secs_by_risk.set(risk, secs);
                 }

@@ -407,7 +407,7 @@ mod tests {
 
     #[test]
     fn every_question_and_option_carries_meta_permission_for_every_risk_level() {
-        for risk in [Risk::Low, Risk::Medium, Risk::High, Risk::Critical] {
+        for risk in Risk::ALL {
             let question = question(
                 &call(None),
                 verdict(risk, Some("`npm test`")),

@@ -1152,3 +1152,28 @@ fn a_rating_on_a_raised_command_is_no_looser_than_no_rating() {
         rated.explanation
     );
 }
+
+#[test]
+fn a_part_raised_by_two_things_is_no_looser_than_by_either() {
+    // Found by the construct property: `echo hi > notes.txt` is Medium (asked) where
+    // echo alone is Low (allowed). `PATH=/usr/bin` raised it to High, a rule allowed
+    // High calls, and the part was decided at High and at echo's own Low, never at the
+    // Medium the redirection alone gives it.
+    let w = World::new();
+    let engine = w.engine(&[(Layer::User, ALLOW_HIGH)], false);
+    let eval = |command: &str| {
+        let args = json!({ "command": command }).to_string();
+        w.eval(&engine, "terminal", &args, Mode::Ask)
+    };
+    assert_eq!(eval("echo hi > notes.txt").decision, Decision::Ask);
+    let both = eval("PATH=/usr/bin echo hi > notes.txt");
+    assert_eq!(both.risk, Risk::High);
+    assert_eq!(both.decision, Decision::Ask, "{}", both.explanation);
+    assert!(
+        both.explanation
+            .to_string()
+            .contains("as only some of what raised it would leave it"),
+        "{}",
+        both.explanation
+    );
+}
