@@ -47,7 +47,7 @@ fn policy(n: usize) -> String {
 
 /// The calls benchmarked, by name: one of each kind of tool, and a shell line with a
 /// part its surroundings raise.
-fn calls() -> [(&'static str, ToolCall); 5] {
+fn calls() -> [(&'static str, ToolCall); 6] {
     [
         (
             "terminal",
@@ -60,6 +60,15 @@ fn calls() -> [(&'static str, ToolCall); 5] {
             ToolCall::new(
                 "terminal",
                 json!({"command": "PATH=/usr/bin cargo build && git status"}),
+            ),
+        ),
+        // A part raised by two things: `echo` (Low) by its redirection (Medium) and by
+        // a variable (High). It is decided at each of the three risks.
+        (
+            "terminal_raised_twice",
+            ToolCall::new(
+                "terminal",
+                json!({"command": "PATH=/usr/bin echo hi > notes.txt && git status"}),
             ),
         ),
         (
@@ -99,6 +108,14 @@ fn bench(c: &mut Criterion) {
     assert!(
         raised.units.iter().any(|u| u.own_risk.is_some()),
         "the raised line has no raised part"
+    );
+    let twice = assess(&calls[2].1, &ctx);
+    assert!(
+        twice
+            .units
+            .iter()
+            .any(|u| u.own_risk == Some(Risk::Low) && u.risk == Risk::High),
+        "the twice-raised line has no part raised from Low to High"
     );
     let mut decide = c.benchmark_group("decide");
     for n in [1, 100, 1_000, 10_000] {
