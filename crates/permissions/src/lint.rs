@@ -187,7 +187,7 @@ fn riskier_uncovered(rule: &Rule, rules: &[Rule]) -> Vec<Risk> {
     let Some(risk) = rule.risk.filter(|_| rule.decision != Decision::Allow) else {
         return Vec::new();
     };
-    [Risk::Medium, Risk::High, Risk::Critical]
+    Risk::ALL
         .into_iter()
         .filter(|higher| *higher > risk)
         .filter(|higher| {

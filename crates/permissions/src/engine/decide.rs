@@ -125,10 +125,8 @@ impl Engine {
             outcome = stricter(outcome, unrated, "engine-as-unrated", unit.risk);
         }
         if let Some(own) = unit.own_risk {
-            for at in Risk::ALL
-                .into_iter()
-                .filter(|r| own <= *r && *r < unit.risk)
-            {
+            let below = own..unit.risk;
+            for at in Risk::ALL.into_iter().filter(|r| below.contains(r)) {
                 let why = if at == own {
                     "engine-as-on-its-own"
                 } else {
